@@ -1,0 +1,41 @@
+# Ariadne — one entry point for the local servers, the demo, the tests and the evaluation.
+# Run `make help` for the list. Servers are real (Neo4j, Weaviate, the e5 embedder) and run on
+# loopback from deploy/local.sh; nothing here needs Docker.
+
+SHELL := /bin/bash
+GO ?= go
+
+.PHONY: help up down status install prereqs test unit integration lint demo eval bench
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
+
+install: ## install/build every server (idempotent, cached)
+	@deploy/local.sh install
+
+prereqs: ## install a JDK 17, Maven and python3-venv with apt-get if missing
+	@deploy/local.sh prereqs
+
+up: ## start Neo4j (+Browser), Weaviate and the e5 embedder on loopback; waits until ready
+	@deploy/local.sh up
+
+down: ## stop the servers this project started (pid files only)
+	@deploy/local.sh down
+
+status: ## show which servers are up
+	@deploy/local.sh status
+
+test: ## gofmt, go vet, unit tests with -race, integration tests against real servers
+	@deploy/test.sh
+
+lint: ## gofmt and go vet only
+	@deploy/test.sh lint
+
+demo: ## the main job: servers up, extract the sample corpus, start the API, ask questions
+	@deploy/demo.sh
+
+eval: ## evaluation on the golden dev set (see docs/evaluation.md)
+	@deploy/local.sh up && $(GO) run ./cmd/eval golden --golden ../shared/corpus/golden-dev.jsonl --corpus ../shared/corpus/kb
+
+bench: ## Go benchmarks (ingestion, retrieval, query latency) against the real servers
+	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -run '^$$' -bench . -benchtime 1x ./...

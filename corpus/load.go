@@ -1,0 +1,254 @@
+package corpus
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// isSource reports whether a file name is a document Load reads: *.md, *.markdown or *.txt, not
+// hidden.
+func isSource(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown", ".txt":
+		return !strings.HasPrefix(path.Base(name), ".")
+	}
+	return false
+}
+
+// Problem is a document that was skipped, with the reason.
+type Problem struct {
+	Path   string // path inside the corpus folder
+	Reason string
+}
+
+func (p Problem) Error() string { return p.Path + ": " + p.Reason }
+
+// frontMatter is the YAML header of a document. Unknown keys are ignored.
+type frontMatter struct {
+	ID      string    `yaml:"id"`
+	Title   string    `yaml:"title"`
+	Type    string    `yaml:"type"`
+	Lang    string    `yaml:"lang"`
+	Updated yaml.Node `yaml:"updated"`
+	ACL     yaml.Node `yaml:"acl"`
+	Version yaml.Node `yaml:"version"`
+	Aliases []string  `yaml:"aliases"`
+}
+
+// Load reads every document under fsys (recursively; see isSource; hidden folders are skipped)
+// and returns the valid ones, sorted by path, plus one Problem per skipped file. Duplicate ids are
+// problems for every file after the first. The error is non-nil only when the folder itself cannot
+// be walked.
+func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
+	var paths []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if isSource(p) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("corpus: walk: %w", err)
+	}
+	slices.Sort(paths)
+	var docs []ariadne.Document
+	var problems []Problem
+	seen := map[string]string{}
+	for _, p := range paths {
+		raw, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			problems = append(problems, Problem{Path: p, Reason: err.Error()})
+			continue
+		}
+		doc, err := Parse(p, raw)
+		if err != nil {
+			problems = append(problems, Problem{Path: p, Reason: err.Error()})
+			continue
+		}
+		if first, dup := seen[doc.ID]; dup {
+			problems = append(problems, Problem{Path: p, Reason: fmt.Sprintf("duplicate id %q (first in %s)", doc.ID, first)})
+			continue
+		}
+		seen[doc.ID] = p
+		docs = append(docs, doc)
+	}
+	return docs, problems, nil
+}
+
+// Parse parses one document: a front matter block between two "---" lines, then the body.
+// The error wraps ariadne.ErrInvalid and says what is wrong.
+func Parse(name string, raw []byte) (ariadne.Document, error) {
+	bad := func(format string, args ...any) (ariadne.Document, error) {
+		return ariadne.Document{}, fmt.Errorf("%w: %s", ariadne.ErrInvalid, fmt.Sprintf(format, args...))
+	}
+	if !utf8.Valid(raw) {
+		return bad("invalid UTF-8")
+	}
+	raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+	text := strings.ReplaceAll(string(raw), "\r\n", "\n")
+	header, body, ok := splitFrontMatter(text)
+	if !ok {
+		return bad("no YAML front matter (the file must start with a line '---' and the block end with '---')")
+	}
+	var fm frontMatter
+	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
+		return bad("front matter: %v", yamlReason(err))
+	}
+	doc := ariadne.Document{
+		ID:      strings.TrimSpace(fm.ID),
+		Title:   strings.TrimSpace(fm.Title),
+		Type:    strings.ToLower(strings.TrimSpace(fm.Type)),
+		Lang:    strings.ToLower(strings.TrimSpace(fm.Lang)),
+		Aliases: fm.Aliases,
+		Body:    body,
+		Path:    name,
+	}
+	if doc.ID == "" {
+		return bad("front matter has no id")
+	}
+	if strings.ContainsAny(doc.ID, "#\n\t") {
+		return bad("id %q contains '#', a tab or a newline", doc.ID)
+	}
+	if strings.TrimSpace(body) == "" {
+		return bad("empty body")
+	}
+	var err error
+	if doc.Updated, err = parseDate(fm.Updated); err != nil {
+		return bad("updated: %v", err)
+	}
+	if doc.ACL, err = parseACL(fm.ACL); err != nil {
+		return bad("acl: %v", err)
+	}
+	if doc.Version, err = parseVersion(fm.Version); err != nil {
+		return bad("version: %v", err)
+	}
+	if doc.Title == "" {
+		doc.Title = firstHeading(body)
+	}
+	if doc.Title == "" {
+		doc.Title = doc.ID
+	}
+	return doc, nil
+}
+
+// splitFrontMatter returns the YAML between the opening and closing "---" lines and the body after.
+func splitFrontMatter(text string) (header, body string, ok bool) {
+	if !strings.HasPrefix(text, "---\n") {
+		return "", "", false
+	}
+	rest := text[len("---\n"):]
+	for off := 0; off <= len(rest); {
+		end := strings.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if strings.TrimRight(line, " \t") == "---" {
+			header = rest[:off]
+			if end >= 0 {
+				body = rest[off+end+1:]
+			}
+			return header, body, true
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return "", "", false
+}
+
+func yamlReason(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return strings.Join(te.Errors, "; ")
+	}
+	return strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+func parseDate(n yaml.Node) (string, error) {
+	if n.Kind == 0 || n.Value == "" {
+		return "", nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return "", fmt.Errorf("want an ISO date like 2024-05-29")
+	}
+	v := strings.TrimSpace(n.Value)
+	for _, layout := range []string{"2006-01-02", time.RFC3339} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.Format("2006-01-02"), nil
+		}
+	}
+	return "", fmt.Errorf("%q is not an ISO date like 2024-05-29", v)
+}
+
+func parseACL(n yaml.Node) ([]string, error) {
+	var groups []string
+	switch n.Kind {
+	case 0:
+	case yaml.ScalarNode:
+		if n.Value != "" {
+			groups = []string{n.Value}
+		}
+	case yaml.SequenceNode:
+		if err := n.Decode(&groups); err != nil {
+			return nil, fmt.Errorf("want a list of group names")
+		}
+	default:
+		return nil, fmt.Errorf("want a list of group names")
+	}
+	out := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if g = strings.TrimSpace(g); g != "" && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{ariadne.PublicGroup}
+	}
+	return out, nil
+}
+
+func parseVersion(n yaml.Node) (int, error) {
+	if n.Kind == 0 || n.Value == "" {
+		return 0, nil
+	}
+	var v int
+	if err := n.Decode(&v); err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a non-negative integer", n.Value)
+	}
+	return v, nil
+}
+
+// firstHeading returns the text of the first Markdown ATX heading in body, or "".
+func firstHeading(body string) string {
+	for line := range strings.SplitSeq(body, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			if h := strings.TrimSpace(strings.TrimLeft(t, "#")); h != "" {
+				return h
+			}
+		}
+	}
+	return ""
+}

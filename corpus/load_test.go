@@ -1,0 +1,103 @@
+package corpus
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name    string
+		raw     string
+		want    ariadne.Document
+		wantErr string
+	}{
+		{
+			name: "full front matter",
+			raw:  "---\nid: projects/route\ntitle: Route planner\ntype: Project\nlang: en\nupdated: 2024-05-29\nacl: [all, delivery]\nversion: 2\naliases: [RP]\n---\n# Route planner\n\nText.\n",
+			want: ariadne.Document{ID: "projects/route", Title: "Route planner", Type: "project", Lang: "en",
+				Updated: "2024-05-29", ACL: []string{"all", "delivery"}, Version: 2, Aliases: []string{"RP"},
+				Body: "# Route planner\n\nText.\n"},
+		},
+		{
+			name: "defaults: acl all, title from first heading, CRLF and BOM",
+			raw:  "\ufeff---\r\nid: a\r\n---\r\n\r\n## Заголовок\r\nТекст\r\n",
+			want: ariadne.Document{ID: "a", Title: "Заголовок", ACL: []string{"all"}, Body: "\n## Заголовок\nТекст\n"},
+		},
+		{
+			name: "acl as a scalar",
+			raw:  "---\nid: a\ntitle: T\nacl: management\n---\nbody\n",
+			want: ariadne.Document{ID: "a", Title: "T", ACL: []string{"management"}, Body: "body\n"},
+		},
+		{name: "no front matter", raw: "# Title\nbody\n", wantErr: "no YAML front matter"},
+		{name: "unterminated front matter", raw: "---\nid: a\nbody\n", wantErr: "no YAML front matter"},
+		{name: "bad yaml", raw: "---\nid: [a\n---\nbody\n", wantErr: "front matter:"},
+		{name: "missing id", raw: "---\ntitle: T\n---\nbody\n", wantErr: "no id"},
+		{name: "empty body", raw: "---\nid: a\n---\n  \n\n", wantErr: "empty body"},
+		{name: "invalid utf-8", raw: "---\nid: a\n---\nbad \xff byte\n", wantErr: "invalid UTF-8"},
+		{name: "bad date", raw: "---\nid: a\nupdated: 29.05.2024\n---\nbody\n", wantErr: "not an ISO date"},
+		{name: "bad version", raw: "---\nid: a\nversion: two\n---\nbody\n", wantErr: "not a non-negative integer"},
+		{name: "id with #", raw: "---\nid: a#b\n---\nbody\n", wantErr: "contains '#'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Parse("x.md", []byte(tc.raw))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, ariadne.ErrInvalid) {
+					t.Fatalf("err = %v, want ErrInvalid containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			tc.want.Path = "x.md"
+			if got.ID != tc.want.ID || got.Title != tc.want.Title || got.Type != tc.want.Type ||
+				got.Lang != tc.want.Lang || got.Updated != tc.want.Updated || got.Version != tc.want.Version ||
+				!slices.Equal(got.ACL, tc.want.ACL) || !slices.Equal(got.Aliases, tc.want.Aliases) ||
+				got.Body != tc.want.Body || got.Path != tc.want.Path {
+				t.Fatalf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoadReportsAndSkipsBadDocuments(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a/one.md":        {Data: []byte("---\nid: one\n---\nbody one\n")},
+		"a/two.txt":       {Data: []byte("---\nid: two\n---\nbody two\n")},
+		"b/dup.md":        {Data: []byte("---\nid: one\n---\nanother body\n")},
+		"b/empty.md":      {Data: []byte("---\nid: empty\n---\n")},
+		"b/noid.markdown": {Data: []byte("---\ntitle: x\n---\nbody\n")},
+		"b/image.png":     {Data: []byte{0x89, 'P', 'N', 'G'}},
+		".git/HEAD.md":    {Data: []byte("---\nid: hidden\n---\nbody\n")},
+	}
+	docs, problems, err := Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range docs {
+		ids = append(ids, d.ID)
+	}
+	if !slices.Equal(ids, []string{"one", "two"}) {
+		t.Errorf("loaded ids %v, want [one two]", ids)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Error())
+	}
+	want := []string{
+		`b/dup.md: duplicate id "one" (first in a/one.md)`,
+		"b/empty.md: invalid input: empty body",
+		"b/noid.markdown: invalid input: front matter has no id",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

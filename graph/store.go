@@ -1,0 +1,102 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// Config says where Neo4j is and how to log in.
+type Config struct {
+	URI      string // e.g. "bolt://127.0.0.1:7687" or "neo4j://host:7687"
+	User     string
+	Password string
+	Database string // "" means the server's default database ("neo4j")
+	// MaxTransactionRetry bounds the driver's own retries of transient errors inside
+	// ExecuteQuery; retry happens at this one layer for Neo4j. 0 means 15s.
+	MaxTransactionRetry time.Duration
+}
+
+// Store reads and writes Ariadne's graph in Neo4j. It is safe for concurrent use.
+type Store struct {
+	driver neo4j.DriverWithContext
+	db     string
+}
+
+// Open connects to Neo4j and verifies connectivity and credentials. The error wraps
+// ariadne.ErrUnavailable when the server cannot be reached.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.URI == "" {
+		return nil, fmt.Errorf("graph: empty Neo4j URI: %w", ariadne.ErrInvalid)
+	}
+	retry := cfg.MaxTransactionRetry
+	if retry == 0 {
+		retry = 15 * time.Second
+	}
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, neo4j.BasicAuth(cfg.User, cfg.Password, ""),
+		func(c *config.Config) {
+			c.MaxTransactionRetryTime = retry
+			c.SocketConnectTimeout = 5 * time.Second
+			c.ConnectionAcquisitionTimeout = 30 * time.Second
+		})
+	if err != nil {
+		return nil, fmt.Errorf("graph: driver for %s: %w", cfg.URI, errors.Join(ariadne.ErrInvalid, err))
+	}
+	s := &Store{driver: driver, db: cfg.Database}
+	if err := s.Ping(ctx); err != nil {
+		driver.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the driver's connections.
+func (s *Store) Close(ctx context.Context) error { return s.driver.Close(ctx) }
+
+// Ping checks that Neo4j answers and accepts the credentials.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.driver.VerifyConnectivity(ctx); err != nil {
+		return translate("verify connectivity", err)
+	}
+	return nil
+}
+
+// run executes one parameterized statement with the driver's managed retries.
+func (s *Store) run(ctx context.Context, cypher string, params map[string]any) (*neo4j.EagerResult, error) {
+	opts := []neo4j.ExecuteQueryConfigurationOption{}
+	if s.db != "" {
+		opts = append(opts, neo4j.ExecuteQueryWithDatabase(s.db))
+	}
+	return neo4j.ExecuteQuery(ctx, s.driver, cypher, params, neo4j.EagerResultTransformer, opts...)
+}
+
+// translate maps driver errors to Ariadne's sentinels: connectivity problems and transient
+// server states become ErrUnavailable; authentication and syntax problems stay distinct.
+func translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var neoErr *neo4j.Neo4jError
+	var connErr *neo4j.ConnectivityError
+	var netErr net.Error
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
+	case errors.As(err, &connErr), errors.As(err, &netErr), neo4j.IsRetryable(err):
+		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
+	case errors.As(err, &neoErr) && neoErr.Classification() == "ClientError":
+		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
+	}
+	var usageErr *neo4j.UsageError
+	if errors.As(err, &usageErr) {
+		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
+	}
+	return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
+}

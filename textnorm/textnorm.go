@@ -1,0 +1,280 @@
+// Package textnorm holds the text normalizations Ariadne relies on in several places, so that the
+// entity resolver, the query-time entity linker, the lexical embedder and the citation verifier
+// agree on what "the same text" means:
+//
+//   - Fold: Unicode NFKC, lower case, ё→е, every quote mark to ", dashes to -, whitespace runs to
+//     one space — with a map back to the original byte offsets (quote verification).
+//   - Latin: Cyrillic transliterated to Latin (a GOST-like table) and folded phonetically, so that
+//     «Альфа-Логистик», "Alfa Logistic" and «альфа логистик» produce the same letters.
+//   - Tokens / Key: word tokens of that Latin form with legal forms (ООО, АО, LLC, GmbH, …) and
+//     punctuation removed — the identity used for entity resolution and linking.
+package textnorm
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// foldRune maps one (already NFKC-normalized) rune for Fold. It returns -1 for runes that are
+// dropped (zero-width characters, soft hyphen, BOM).
+func foldRune(r rune) rune {
+	switch r {
+	case 'ё', 'Ё':
+		return 'е'
+	case '«', '»', '“', '”', '„', '‟', '″', '〝', '〞', '＂':
+		return '"'
+	case '‘', '’', '‚', '‛', '′', '`', '´':
+		return '\''
+	case '‐', '‑', '‒', '–', '—', '―', '−', '⁃':
+		return '-'
+	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return -1
+	}
+	if unicode.IsSpace(r) {
+		return ' '
+	}
+	return unicode.ToLower(r)
+}
+
+// Folded is a normalized text with, for every byte of Text, the byte offset in the original
+// string where the rune that produced it starts. Offsets has len(Text)+1 entries; the last is the
+// original length, so Offsets[end] is the exclusive end of a match.
+type Folded struct {
+	Text    string
+	Offsets []int
+}
+
+// Fold normalizes s for verbatim-quote comparison: NFKC per rune, lower case, ё→е, every kind of
+// quote mark to '"' (apostrophes to '\''), every dash to '-', zero-width characters removed, and
+// runs of whitespace collapsed into one space; leading and trailing whitespace is dropped.
+func Fold(s string) Folded {
+	var b strings.Builder
+	b.Grow(len(s))
+	offs := make([]int, 0, len(s)+1)
+	lastSpace := true // drop leading whitespace
+	for i, r := range s {
+		for _, nr := range norm.NFKC.String(string(r)) {
+			fr := foldRune(nr)
+			if fr < 0 {
+				continue
+			}
+			if fr == ' ' {
+				if lastSpace {
+					continue
+				}
+				lastSpace = true
+			} else {
+				lastSpace = false
+			}
+			n := utf8.RuneLen(fr)
+			b.WriteRune(fr)
+			for range n {
+				offs = append(offs, i)
+			}
+		}
+	}
+	text := b.String()
+	if strings.HasSuffix(text, " ") {
+		text = text[:len(text)-1]
+		offs = offs[:len(offs)-1]
+	}
+	offs = append(offs, len(s))
+	// An end offset must point past the last rune of the match, not at the next rune's start when
+	// characters were dropped in between; callers use Span for that.
+	return Folded{Text: text, Offsets: offs}
+}
+
+// Span maps a byte range [start, end) of f.Text back to the original string: the returned range
+// starts at the original rune that produced f.Text[start] and ends right after the original rune
+// that produced f.Text[end-1].
+func (f Folded) Span(original string, start, end int) (int, int) {
+	if start >= end {
+		return f.Offsets[start], f.Offsets[start]
+	}
+	last := f.Offsets[end-1]
+	_, size := utf8.DecodeRuneInString(original[last:])
+	return f.Offsets[start], last + size
+}
+
+// FoldString returns only the text of Fold(s).
+func FoldString(s string) string { return Fold(s).Text }
+
+// Index finds the first occurrence of needle in haystack after folding both, and returns its
+// byte offsets in the original haystack, or ok=false.
+func Index(haystack, needle string) (start, end int, ok bool) {
+	n := FoldString(needle)
+	if n == "" {
+		return 0, 0, false
+	}
+	h := Fold(haystack)
+	i := strings.Index(h.Text, n)
+	if i < 0 {
+		return 0, 0, false
+	}
+	start, end = h.Span(haystack, i, i+len(n))
+	return start, end, true
+}
+
+// cyrLatin is the transliteration table, lower-case Cyrillic to Latin (GOST 7.79-2000 B, with the
+// hard sign dropped and the soft sign handled by Latin).
+var cyrLatin = [...]string{
+	'а' - 'а': "a", 'б' - 'а': "b", 'в' - 'а': "v", 'г' - 'а': "g", 'д' - 'а': "d", 'е' - 'а': "e",
+	'ж' - 'а': "zh", 'з' - 'а': "z", 'и' - 'а': "i", 'й' - 'а': "y", 'к' - 'а': "k", 'л' - 'а': "l",
+	'м' - 'а': "m", 'н' - 'а': "n", 'о' - 'а': "o", 'п' - 'а': "p", 'р' - 'а': "r", 'с' - 'а': "s",
+	'т' - 'а': "t", 'у' - 'а': "u", 'ф' - 'а': "f", 'х' - 'а': "kh", 'ц' - 'а': "ts", 'ч' - 'а': "ch",
+	'ш' - 'а': "sh", 'щ' - 'а': "shch", 'ъ' - 'а': "", 'ы' - 'а': "y", 'ь' - 'а': "", 'э' - 'а': "e",
+	'ю' - 'а': "yu", 'я' - 'а': "ya",
+}
+
+func isCyrVowel(r rune) bool { return strings.ContainsRune("аеёиоуыэюя", r) }
+
+// transliterate returns the Latin spelling of one lower-case word. A soft sign before a vowel
+// becomes "y" («Воробьёва» → vorobyeva), elsewhere it is dropped.
+func transliterate(word string) string {
+	var b strings.Builder
+	runes := []rune(word)
+	for i, r := range runes {
+		switch {
+		case r == 'ь' && i+1 < len(runes) && isCyrVowel(runes[i+1]):
+			b.WriteString("y")
+		case r == 'ё':
+			b.WriteString("e")
+		case r >= 'а' && r <= 'я':
+			b.WriteString(cyrLatin[r-'а'])
+		case r == 'і', r == 'ї':
+			b.WriteString("i")
+		case r == 'є':
+			b.WriteString("e")
+		case r == 'ґ':
+			b.WriteString("g")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// phonetic folds a lower-case Latin word so that common transliteration variants collide:
+// ck→k, c→s before e/i/y else k (but ch stays), ph→f, kh→h, w→v, q→k, x→ks, y and j→i, and runs
+// of one letter collapse ("Dmitrii", "Dmitriy", "Dmitry" → "dmitri"; "Logistic" → "logistik").
+func phonetic(w string) string {
+	var b strings.Builder
+	n := len(w)
+	for i := 0; i < n; i++ {
+		c := w[i]
+		next := byte(0)
+		if i+1 < n {
+			next = w[i+1]
+		}
+		switch {
+		case c == 'c' && next == 'k':
+			b.WriteByte('k')
+			i++
+		case c == 'c' && next == 'h':
+			b.WriteString("ch")
+			i++
+		case c == 'c' && (next == 'e' || next == 'i' || next == 'y'):
+			b.WriteByte('s')
+		case c == 'c':
+			b.WriteByte('k')
+		case c == 'p' && next == 'h':
+			b.WriteByte('f')
+			i++
+		case c == 'k' && next == 'h':
+			b.WriteByte('h')
+			i++
+		case c == 'w':
+			b.WriteByte('v')
+		case c == 'q':
+			b.WriteByte('k')
+		case c == 'x':
+			b.WriteString("ks")
+		case c == 'y' || c == 'j':
+			b.WriteByte('i')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := []byte(b.String())
+	// collapse runs of the same letter
+	j := 0
+	for i := range out {
+		if j > 0 && out[j-1] == out[i] {
+			continue
+		}
+		out[j] = out[i]
+		j++
+	}
+	return string(out[:j])
+}
+
+// Latin returns the phonetic Latin form of one word: folded, transliterated if Cyrillic, with
+// diacritics removed, then phonetically folded. Digits are kept. Non-letter, non-digit runes are
+// dropped.
+func Latin(word string) string {
+	f := FoldString(word)
+	t := transliterate(f)
+	var b strings.Builder
+	for _, r := range norm.NFD.String(t) {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+		case unicode.IsDigit(r):
+			b.WriteRune(r)
+		case unicode.Is(unicode.Mn, r):
+			// combining mark from a decomposed Latin letter: dropped
+		case unicode.IsLetter(r):
+			b.WriteRune(r) // other scripts are kept as they are
+		}
+	}
+	return phonetic(b.String())
+}
+
+// Token is one word of a text: a maximal run of letters and digits.
+type Token struct {
+	Text       string // the word as written
+	Start, End int    // byte offsets in the source text
+	Upper      bool   // the first rune is upper case
+	AllUpper   bool   // every letter is upper case (an acronym such as KMW or КМЗ)
+}
+
+// Words splits s into tokens: maximal runs of letters, digits and combining marks. Everything else
+// (spaces, punctuation, quotes, hyphens) separates tokens.
+func Words(s string) []Token {
+	var toks []Token
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := s[start:end]
+		first, _ := utf8.DecodeRuneInString(w)
+		all := true
+		letters := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				letters++
+				if !unicode.IsUpper(r) {
+					all = false
+				}
+			}
+		}
+		toks = append(toks, Token{Text: w, Start: start, End: end, Upper: unicode.IsUpper(first),
+			AllUpper: all && letters > 0})
+		start = -1
+	}
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(s))
+	return toks
+}

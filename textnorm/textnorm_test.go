@@ -1,0 +1,150 @@
+package textnorm
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestFold(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"  Ёлка  и\tЕЛЬ\n", "елка и ель"},
+		{"«Северный ветер» — “quoted” „низ“", `"северный ветер" - "quoted" "низ"`},
+		{"it’s `code`", "it's 'code'"},
+		{"ﬁle Ｆｕｌｌ", "file full"}, // NFKC: ligature and full-width letters
+		{"soft\u00adhyphen zero\u200bwidth", "softhyphen zerowidth"},
+	}
+	for _, tc := range tests {
+		if got := FoldString(tc.in); got != tc.want {
+			t.Errorf("FoldString(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestIndexMapsBackToOriginalOffsets(t *testing.T) {
+	tests := []struct {
+		hay, needle string
+		want        string // the original substring the offsets must cover
+		ok          bool
+	}{
+		{"Отпуск — 28  календарных\nдней.", "отпуск - 28 календарных дней", "Отпуск — 28  календарных\nдней", true},
+		{"Клиент «Северного ветра» с 2021", `"северного ветра"`, "«Северного ветра»", true},
+		{"Версия Ёжик 2", "ежик", "Ёжик", true},
+		{"нет такого", "другое", "", false},
+		{"emoji 🚀 launch", "🚀 launch", "🚀 launch", true},
+	}
+	for _, tc := range tests {
+		s, e, ok := Index(tc.hay, tc.needle)
+		if ok != tc.ok {
+			t.Fatalf("Index(%q, %q) ok=%v, want %v", tc.hay, tc.needle, ok, tc.ok)
+		}
+		if ok && tc.hay[s:e] != tc.want {
+			t.Errorf("Index(%q, %q) covers %q, want %q", tc.hay, tc.needle, tc.hay[s:e], tc.want)
+		}
+	}
+}
+
+func TestLatinCollidesSpellingVariants(t *testing.T) {
+	groups := [][]string{
+		{"Дмитрий", "Dmitry", "Dmitrii", "Dmitriy"},
+		{"Наталья", "Natalya", "Natalia"},
+		{"Хабибуллин", "Khabibullin"},
+		{"Максим", "Maxim"},
+		{"Воробьёва", "Vorobyeva"},
+		{"Ковалёва", "Kovaleva", "КОВАЛЕВА"},
+		{"Логистик", "Logistic", "logistik"},
+		{"впн", "VPN"},
+		{"Гортеплосеть", "GorTeploSet"},
+		{"Северный", "Severny"},
+		{"Юлия", "Yulia", "Julia"},
+	}
+	for _, g := range groups {
+		want := Latin(g[0])
+		for _, w := range g[1:] {
+			if got := Latin(w); got != want {
+				t.Errorf("Latin(%q) = %q, want %q (= Latin(%q))", w, got, want, g[0])
+			}
+		}
+	}
+}
+
+func TestKeyAndCompactKey(t *testing.T) {
+	tests := []struct {
+		names   []string
+		compact bool
+	}{
+		{[]string{"ООО «Альфа-Логистик»", "Alfa Logistic LLC", "альфа логистик", "Альфа Логистик"}, false},
+		{[]string{"ООО «МедЛиния»", "MedLinia", "Мед-Линия"}, true},
+		{[]string{"АО «Банк Камский Берег»", "Bank Kamsky Bereg JSC"}, false},
+		{[]string{"Severny Veter", "Северный ветер", "ООО «Северный ветер»"}, false},
+	}
+	for _, tc := range tests {
+		key := Key
+		if tc.compact {
+			key = CompactKey
+		}
+		want := key(tc.names[0])
+		for _, n := range tc.names[1:] {
+			if got := key(n); got != want {
+				t.Errorf("key(%q) = %q, want %q (= key(%q))", n, got, want, tc.names[0])
+			}
+		}
+	}
+	if got := KeyTokens("ООО"); !slices.Equal(got, []string{"o"}) { // "ooo" with the run collapsed
+		t.Errorf("a lone legal form is kept as the name: got %v", got)
+	}
+}
+
+func TestTokenMatch(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"kamski", "kamskogo", true},    // Камский ~ Камского
+		{"bereg", "berega", true},       // Берег ~ Берега
+		{"medlinia", "medlini", true},   // МедЛиния ~ МедЛинии
+		{"maks", "maksim", true},        // Max ~ Maxim
+		{"teploset", "teploseti", true}, // теплосеть ~ теплосети
+		{"kb", "kb", true},
+		{"kb", "kbb", false}, // short words must be equal
+		{"data", "dan", false},
+		{"platforma", "platformennaia", false}, // a different word, not an ending
+		{"veter", "vetra", false},              // fleeting vowel: not handled
+		{"sokolov", "sokolova", true},
+	}
+	for _, tc := range tests {
+		if got := TokenMatch(tc.a, tc.b); got != tc.want {
+			t.Errorf("TokenMatch(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestAcronym(t *testing.T) {
+	tests := []struct{ name, acronym string }{
+		{"Кедровский машиностроительный завод", "КМЗ"},
+		{"Kedrovsky Machine Works", "KMW"},
+		{"АО «Кедровский машиностроительный завод»", "КМЗ"},
+	}
+	for _, tc := range tests {
+		if got, want := Acronym(tc.name), Latin(tc.acronym); got != want {
+			t.Errorf("Acronym(%q) = %q, want %q", tc.name, got, want)
+		}
+	}
+	if got := Acronym("Redis"); got != "" {
+		t.Errorf("Acronym of one word = %q, want empty", got)
+	}
+}
+
+func TestWords(t *testing.T) {
+	toks := Words("И. Соколова, KMW и «Альфа-TMS» v2.4")
+	var got []string
+	for _, tk := range toks {
+		got = append(got, tk.Text)
+	}
+	want := []string{"И", "Соколова", "KMW", "и", "Альфа", "TMS", "v2", "4"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Words = %v, want %v", got, want)
+	}
+	if !toks[0].Upper || !toks[2].AllUpper || toks[3].Upper || toks[1].AllUpper {
+		t.Errorf("case flags wrong: %+v", toks[:4])
+	}
+}

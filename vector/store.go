@@ -1,0 +1,94 @@
+package vector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/weaviate/weaviate-go-client/v4/weaviate"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/grpc"
+	"github.com/weaviate/weaviate/entities/models"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// Config says where Weaviate is.
+type Config struct {
+	URL      string // REST base URL, e.g. "http://127.0.0.1:8080"
+	GRPCAddr string // "host:port" of the gRPC API used for batch writes; "" means REST only
+	APIKey   string // optional; sent as a bearer token
+	Class    string // collection name; "" means DefaultClass
+	Timeout  time.Duration
+}
+
+// DefaultClass is the Weaviate collection that holds chunks.
+const DefaultClass = "Chunk"
+
+// Store reads and writes chunks in Weaviate. It is safe for concurrent use.
+type Store struct {
+	client *weaviate.Client
+	class  string
+}
+
+// Open builds a client for cfg and checks that Weaviate is ready. The error wraps
+// ariadne.ErrUnavailable when it is not.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("vector: Weaviate URL %q must be http(s)://host:port: %w", cfg.URL, ariadne.ErrInvalid)
+	}
+	wc := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: cfg.Timeout}
+	if wc.Timeout == 0 {
+		wc.Timeout = 30 * time.Second
+	}
+	if cfg.APIKey != "" {
+		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
+	}
+	if cfg.GRPCAddr != "" {
+		wc.GrpcConfig = &grpc.Config{Host: cfg.GRPCAddr, Secured: u.Scheme == "https"}
+	}
+	client, err := weaviate.NewClient(wc)
+	if err != nil {
+		return nil, fmt.Errorf("vector: client for %s: %w", cfg.URL, errors.Join(ariadne.ErrUnavailable, err))
+	}
+	class := cfg.Class
+	if class == "" {
+		class = DefaultClass
+	}
+	s := &Store{client: client, class: class}
+	if err := s.Ping(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Class returns the name of the collection this store reads and writes.
+func (s *Store) Class() string { return s.class }
+
+// Ping checks Weaviate's readiness endpoint.
+func (s *Store) Ping(ctx context.Context) error {
+	ready, err := s.client.Misc().ReadyChecker().Do(ctx)
+	if err != nil {
+		return fmt.Errorf("vector: readiness: %w", errors.Join(ariadne.ErrUnavailable, err))
+	}
+	if !ready {
+		return fmt.Errorf("vector: Weaviate is not ready: %w", ariadne.ErrUnavailable)
+	}
+	return nil
+}
+
+// gqlErrors turns GraphQL-level errors (Weaviate's second failure channel) into one error.
+func gqlErrors(op string, errs []*models.GraphQLError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	msgs := make([]string, 0, len(errs))
+	for _, e := range errs {
+		msgs = append(msgs, e.Message)
+	}
+	return fmt.Errorf("vector: %s: graphql errors: %s", op, strings.Join(msgs, "; "))
+}

@@ -48,7 +48,7 @@ type Folded struct {
 }
 
 // Fold normalizes s for verbatim-quote comparison: NFKC per rune, lower case, ё→е, every kind of
-// quote mark to '"' (apostrophes to '\”), every dash to '-', zero-width characters removed, and
+// quote mark to an ASCII double quote (apostrophes to an ASCII apostrophe), every dash to '-', zero-width characters removed, and
 // runs of whitespace collapsed into one space; leading and trailing whitespace is dropped.
 func Fold(s string) Folded {
 	var b strings.Builder

@@ -3,6 +3,7 @@ module github.com/ariadne-graphrag/ariadne
 go 1.26.0
 
 require (
+	github.com/cenkalti/backoff/v4 v4.2.1
 	github.com/go-openapi/strfmt v0.23.0
 	github.com/google/uuid v1.6.0
 	github.com/neo4j/neo4j-go-driver/v5 v5.28.4

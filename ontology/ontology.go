@@ -1,0 +1,185 @@
+// Package ontology is the schema of Ariadne's graph: which entity types and relationship types
+// exist, which Neo4j label each entity type has, which entity type a document of a given front
+// matter `type` describes, and which relationship type connects a pair of entity types.
+//
+// It is loaded from YAML (default.yaml is compiled in; see Load for a custom file). It is the only
+// source of labels and relationship types that reach Cypher: Label and Relation reject anything
+// else, so a model's made-up type can never be spliced into a statement.
+package ontology
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+//go:embed default.yaml
+var defaultYAML []byte
+
+// EntityType describes one entity type.
+type EntityType struct {
+	Label       string `yaml:"label"` // Neo4j label, e.g. "Client"
+	Description string `yaml:"description"`
+}
+
+// Ontology is a parsed schema file. It is immutable after Load.
+type Ontology struct {
+	EntityTypes       map[string]EntityType        `yaml:"entity_types"`
+	DocumentTypes     map[string]string            `yaml:"document_types"`
+	RelationTypes     map[string]string            `yaml:"relation_types"`
+	RelationRules     map[string]map[string]string `yaml:"relation_rules"`
+	DefaultBySubject  map[string]string            `yaml:"default_relation_by_subject"`
+	DefaultRelation   string                       `yaml:"default_relation"`
+	RelationAliases   map[string]string            `yaml:"relation_aliases"`
+	AliasCues         []string                     `yaml:"alias_cues"`
+	Nicknames         map[string][]string          `yaml:"nicknames"`
+	allowedLabels     map[string]bool
+	allowedRelations  map[string]bool
+	sortedRelations   []string
+	sortedEntityTypes []string
+}
+
+// identRE is what a label or relationship type must look like even when it is on the list.
+var identRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// Default returns the compiled-in ontology (default.yaml). Its error is nil unless the binary was
+// built with an invalid default.yaml, which TestDefaultParses prevents.
+func Default() (*Ontology, error) { return Parse(defaultYAML) }
+
+// Load reads an ontology file; path "" means Default.
+func Load(path string) (*Ontology, error) {
+	if path == "" {
+		return Default()
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("ontology: %w", err)
+	}
+	return Parse(raw)
+}
+
+// Parse parses and validates an ontology. Every label and relationship type must be an
+// identifier; every rule must name known types. The error wraps ariadne.ErrInvalid.
+func Parse(raw []byte) (*Ontology, error) {
+	var o Ontology
+	if err := yaml.Unmarshal(raw, &o); err != nil {
+		return nil, fmt.Errorf("ontology: %w: %v", ariadne.ErrInvalid, err)
+	}
+	var errs []string
+	o.allowedLabels = map[string]bool{}
+	for name, et := range o.EntityTypes {
+		if !identRE.MatchString(et.Label) {
+			errs = append(errs, fmt.Sprintf("entity type %q: label %q is not an identifier", name, et.Label))
+		}
+		o.allowedLabels[et.Label] = true
+		o.sortedEntityTypes = append(o.sortedEntityTypes, name)
+	}
+	o.allowedRelations = map[string]bool{}
+	for rel := range o.RelationTypes {
+		if !identRE.MatchString(rel) || strings.ToUpper(rel) != rel {
+			errs = append(errs, fmt.Sprintf("relationship type %q must be an UPPER_CASE identifier", rel))
+		}
+		o.allowedRelations[rel] = true
+		o.sortedRelations = append(o.sortedRelations, rel)
+	}
+	for doc, et := range o.DocumentTypes {
+		if _, ok := o.EntityTypes[et]; !ok {
+			errs = append(errs, fmt.Sprintf("document type %q maps to unknown entity type %q", doc, et))
+		}
+	}
+	checkRel := func(where, rel string) {
+		if !o.allowedRelations[rel] {
+			errs = append(errs, fmt.Sprintf("%s: unknown relationship type %q", where, rel))
+		}
+	}
+	for subj, objs := range o.RelationRules {
+		if _, ok := o.EntityTypes[subj]; !ok {
+			errs = append(errs, fmt.Sprintf("relation_rules: unknown subject type %q", subj))
+		}
+		for obj, rel := range objs {
+			if _, ok := o.EntityTypes[obj]; !ok {
+				errs = append(errs, fmt.Sprintf("relation_rules.%s: unknown object type %q", subj, obj))
+			}
+			checkRel("relation_rules."+subj+"."+obj, rel)
+		}
+	}
+	for subj, rel := range o.DefaultBySubject {
+		checkRel("default_relation_by_subject."+subj, rel)
+	}
+	checkRel("default_relation", o.DefaultRelation)
+	for from, to := range o.RelationAliases {
+		checkRel("relation_aliases."+from, to)
+	}
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return nil, fmt.Errorf("ontology: %w: %s", ariadne.ErrInvalid, strings.Join(errs, "; "))
+	}
+	sort.Strings(o.sortedRelations)
+	sort.Strings(o.sortedEntityTypes)
+	return &o, nil
+}
+
+// EntityTypeOfDocument returns the entity type a document of front matter type docType describes,
+// or "" when documents of that type do not describe an entity.
+func (o *Ontology) EntityTypeOfDocument(docType string) string {
+	return o.DocumentTypes[strings.ToLower(docType)]
+}
+
+// HasEntityType reports whether t is a known entity type.
+func (o *Ontology) HasEntityType(t string) bool { _, ok := o.EntityTypes[t]; return ok }
+
+// EntityTypeNames returns the entity type names, sorted.
+func (o *Ontology) EntityTypeNames() []string { return slices.Clone(o.sortedEntityTypes) }
+
+// RelationTypeNames returns the allowed relationship types, sorted.
+func (o *Ontology) RelationTypeNames() []string { return slices.Clone(o.sortedRelations) }
+
+// Label returns the Neo4j label of an entity type. It fails for unknown types, so only labels
+// from the ontology reach Cypher.
+func (o *Ontology) Label(entityType string) (string, error) {
+	et, ok := o.EntityTypes[entityType]
+	if !ok || !o.allowedLabels[et.Label] || !identRE.MatchString(et.Label) {
+		return "", fmt.Errorf("ontology: unknown entity type %q: %w", entityType, ariadne.ErrInvalid)
+	}
+	return et.Label, nil
+}
+
+// Relation returns the relationship type that connects a subject of type subj to an object of
+// type obj: the rule for the pair, else the subject's default, else the global default.
+func (o *Ontology) Relation(subj, obj string) string {
+	if rel, ok := o.RelationRules[subj][obj]; ok {
+		return rel
+	}
+	if rel, ok := o.DefaultBySubject[subj]; ok {
+		return rel
+	}
+	return o.DefaultRelation
+}
+
+// NormalizeRelation maps a relationship name proposed by a model to an allowed type: upper-cased
+// with spaces and dashes as underscores, then looked up directly or through relation_aliases.
+// ok is false when the name maps to nothing; the caller drops the relation.
+func (o *Ontology) NormalizeRelation(name string) (string, bool) {
+	n := strings.ToUpper(strings.TrimSpace(name))
+	n = strings.NewReplacer(" ", "_", "-", "_").Replace(n)
+	if o.allowedRelations[n] {
+		return n, true
+	}
+	if to, ok := o.RelationAliases[n]; ok {
+		return to, true
+	}
+	return "", false
+}
+
+// AllowedRelation reports whether rel may be written to Neo4j as a relationship type.
+func (o *Ontology) AllowedRelation(rel string) bool {
+	return o.allowedRelations[rel] && identRE.MatchString(rel)
+}

@@ -1,0 +1,79 @@
+package ontology
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestDefaultParses(t *testing.T) {
+	o, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ subj, obj, want string }{
+		{"project", "client", "FOR_CLIENT"},
+		{"project", "technology", "USES"},
+		{"person", "team", "MEMBER_OF"},
+		{"incident", "project", "AFFECTS"},
+		{"meeting", "technology", "DISCUSSES"},  // subject default
+		{"technology", "client", "RELATED_TO"}, // global default
+	}
+	for _, tc := range tests {
+		if got := o.Relation(tc.subj, tc.obj); got != tc.want {
+			t.Errorf("Relation(%s, %s) = %s, want %s", tc.subj, tc.obj, got, tc.want)
+		}
+	}
+	if got := o.EntityTypeOfDocument("Meeting-Notes"); got != "meeting" {
+		t.Errorf("EntityTypeOfDocument(meeting-notes) = %q", got)
+	}
+	if l, err := o.Label("client"); err != nil || l != "Client" {
+		t.Errorf("Label(client) = %q, %v", l, err)
+	}
+	if _, err := o.Label("Client) DETACH DELETE (n"); !errors.Is(err, ariadne.ErrInvalid) {
+		t.Errorf("Label accepted an injection: %v", err)
+	}
+	if !slices.Contains(o.RelationTypeNames(), "USES") {
+		t.Error("USES missing from RelationTypeNames")
+	}
+}
+
+func TestNormalizeRelation(t *testing.T) {
+	o, _ := Default()
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"uses", "USES", true},
+		{"works for", "MEMBER_OF", true},
+		{"caused-by", "INVOLVES", true},
+		{"]->(x) DETACH DELETE x //", "", false},
+		{"LIKES", "", false},
+	}
+	for _, tc := range tests {
+		got, ok := o.NormalizeRelation(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("NormalizeRelation(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestParseRejectsBadSchemas(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"entity_types: {x: {label: 'Bad Label'}}\nrelation_types: {R: r}\ndefault_relation: R", "not an identifier"},
+		{"entity_types: {x: {label: X}}\nrelation_types: {lower: r}\ndefault_relation: lower", "UPPER_CASE"},
+		{"entity_types: {x: {label: X}}\nrelation_types: {R: r}\nrelation_rules: {x: {y: R}}\ndefault_relation: R", "unknown object type"},
+		{"entity_types: {x: {label: X}}\nrelation_types: {R: r}\ndefault_relation: NOPE", "unknown relationship type"},
+		{"entity_types: [", "invalid input"},
+	}
+	for _, tc := range tests {
+		_, err := Parse([]byte(tc.yaml))
+		if err == nil || !errors.Is(err, ariadne.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) err = %v, want ErrInvalid containing %q", tc.yaml, err, tc.want)
+		}
+	}
+}

@@ -99,8 +99,13 @@ func (c Chunk) ContextText() string {
 // ChunkID builds the stable chunk id "<docID>#<position>-<hash8>", where hash8 is the first 8 hex
 // digits of the SHA-256 of text.
 func ChunkID(docID string, position int, text string) string {
+	return fmt.Sprintf("%s#%04d-%s", docID, position, TextHash(text)[:8])
+}
+
+// TextHash returns the hex SHA-256 of text.
+func TextHash(text string) string {
 	sum := sha256.Sum256([]byte(text))
-	return fmt.Sprintf("%s#%04d-%s", docID, position, hex.EncodeToString(sum[:4]))
+	return hex.EncodeToString(sum[:])
 }
 
 // DocIDOfChunk returns the document id part of a chunk id built by ChunkID, or "" when id has no

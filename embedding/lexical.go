@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strings"
 
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
@@ -77,7 +76,7 @@ func (l *Lexical) Embed(text string) []float32 {
 	tf := map[string]float64{}
 	for _, w := range textnorm.Words(text) {
 		folded := textnorm.FoldString(w.Text)
-		if isStopword(folded) {
+		if textnorm.IsStopword(folded) {
 			continue
 		}
 		lat := textnorm.Latin(w.Text)
@@ -128,33 +127,3 @@ func (l *Lexical) Embed(text string) []float32 {
 	return out
 }
 
-// isStopword reports whether a folded word is a Russian or English function word.
-func isStopword(w string) bool {
-	_, ok := stopwords[w]
-	return ok
-}
-
-// stopwords are Russian and English function words (prepositions, conjunctions, pronouns,
-// auxiliaries). They carry no lexical signal and would otherwise dominate short questions.
-var stopwords = func() map[string]struct{} {
-	m := map[string]struct{}{}
-	for _, w := range strings.Fields(`
-и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее её мне
-было вот от меня еще ещё нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был него
-до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней для мы
-тебя их чем была сам чтоб без будто чего раз тоже себе под будет ж тогда кто этот того потому
-этого какой совсем ним здесь этом один почти мой тем чтобы нее неё сейчас были куда зачем всех
-никогда можно при наконец два об другой хоть после над больше тот через эти нас про всего них
-какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя такой
-им более всегда конечно всю между это также какие каком какое какую каких который которая
-которое которые которой которого которых
-the a an and or but if then else of to in on at by for with from as is are was were be been
-being am do does did doing have has had having it its this that these those there here what which
-who whom whose when where why how all any both each few more most other some such no nor not
-only own same so than too very can will just should now i me my we our you your he him his she
-her they them their into over under again further once about against between through during
-before after above below up down out off`) {
-		m[w] = struct{}{}
-	}
-	return m
-}()

@@ -18,6 +18,9 @@ func isLegalForm(folded string) bool {
 	return false
 }
 
+// IsLegalForm reports whether word is an organization's legal form (ООО, АО, LLC, GmbH, …).
+func IsLegalForm(word string) bool { return isLegalForm(FoldString(word)) }
+
 // KeyTokens returns the phonetic Latin forms (see Latin) of the words of a name, without legal
 // forms. It is the token sequence entity resolution and linking compare.
 func KeyTokens(name string) []string {
@@ -45,23 +48,43 @@ func CompactKey(name string) string { return strings.Join(KeyTokens(name), "") }
 // TokenMatch reports whether two phonetic Latin words (KeyTokens elements) are the same word up
 // to an inflectional ending: equal, or sharing a prefix of at least 4 letters that leaves at most
 // 3 letters on either side and covers all but at most 2 letters of the shorter word
-// ("kamski" ~ "kamskogo", "bereg" ~ "berega", "maks" ~ "maksim"). Words shorter than 4 letters
-// must be equal.
+// ("kamski" ~ "kamskogo", "bereg" ~ "berega", "maks" ~ "maksim"), or equal that way once a
+// fleeting vowel is dropped from the stem ("veter" ~ "vetra", as in «ветер» / «ветра»). Words
+// shorter than 4 letters must be equal.
 func TokenMatch(a, b string) bool {
 	if a == b {
 		return true
 	}
-	la, lb := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
-	if la < 4 || lb < 4 {
+	if len(a) < 4 || len(b) < 4 {
 		return false
 	}
-	ra, rb := []rune(a), []rune(b)
+	return inflected(a, b) || fleeting(a, b) || fleeting(b, a)
+}
+
+// inflected is TokenMatch's prefix rule on ASCII words (KeyTokens of Latin and Cyrillic text are
+// ASCII).
+func inflected(a, b string) bool {
 	p := 0
-	for p < len(ra) && p < len(rb) && ra[p] == rb[p] {
+	for p < len(a) && p < len(b) && a[p] == b[p] {
 		p++
 	}
-	short := min(la, lb)
-	return p >= 4 && la-p <= 3 && lb-p <= 3 && p >= short-2
+	short := min(len(a), len(b))
+	return p >= 4 && len(a)-p <= 3 && len(b)-p <= 3 && p >= short-2
+}
+
+// fleeting reports whether dropping one 'e' or 'o' from the last three letters of a leaves a stem
+// that b extends by at most 2 letters.
+func fleeting(a, b string) bool {
+	for i := max(2, len(a)-3); i < len(a); i++ {
+		if a[i] != 'e' && a[i] != 'o' {
+			continue
+		}
+		stem := a[:i] + a[i+1:]
+		if len(stem) >= 3 && strings.HasPrefix(b, stem) && len(b)-len(stem) <= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // Acronym returns the initials of a multi-word name in phonetic Latin form, comparable with

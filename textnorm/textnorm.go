@@ -199,10 +199,10 @@ func phonetic(w string) string {
 		}
 	}
 	out := []byte(b.String())
-	// collapse runs of the same letter
+	// collapse runs of the same letter (digits are kept: 117 is not 17)
 	j := 0
 	for i := range out {
-		if j > 0 && out[j-1] == out[i] {
+		if j > 0 && out[j-1] == out[i] && (out[i] < '0' || out[i] > '9') {
 			continue
 		}
 		out[j] = out[i]

@@ -108,7 +108,9 @@ func TestTokenMatch(t *testing.T) {
 		{"kb", "kbb", false}, // short words must be equal
 		{"data", "dan", false},
 		{"platforma", "platformennaia", false}, // a different word, not an ending
-		{"veter", "vetra", false},              // fleeting vowel: not handled
+		{"veter", "vetra", true},               // fleeting vowel: ветер ~ ветра
+		{"ogon", "ogni", true},                 // огонь ~ огни
+		{"sever", "svet", false},
 		{"sokolov", "sokolova", true},
 	}
 	for _, tc := range tests {
@@ -146,5 +148,30 @@ func TestWords(t *testing.T) {
 	}
 	if !toks[0].Upper || !toks[2].AllUpper || toks[3].Upper || toks[1].AllUpper {
 		t.Errorf("case flags wrong: %+v", toks[:4])
+	}
+}
+
+func TestSearchTerms(t *testing.T) {
+	tests := []struct {
+		a, b string // must share every term of a
+	}{
+		{"отпуска", "отпуск"},
+		{"впн", "VPN"},
+		{"в редисе", "Redis"},
+		{"договор CTR-2024-117", "Договора CTR-2024-117"},
+	}
+	for _, tc := range tests {
+		ta, tb := SearchTerms(tc.a), SearchTerms(tc.b)
+		for _, x := range ta {
+			if !slices.Contains(tb, x) {
+				t.Errorf("SearchTerms(%q) = %v does not cover %q from SearchTerms(%q) = %v", tc.b, tb, x, tc.a, ta)
+			}
+		}
+	}
+	if got := SearchTerms("CTR-2024-117"); !slices.Equal(got, []string{"ktr2024117", "ktr", "2024", "117"}) {
+		t.Errorf("code terms = %v", got)
+	}
+	if got := SearchTerms("и в the of"); len(got) != 0 {
+		t.Errorf("function words kept: %v", got)
 	}
 }

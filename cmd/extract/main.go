@@ -1,0 +1,242 @@
+// Command extract is Ariadne's extraction job: it reads a folder of Markdown/text documents with
+// YAML front matter, chunks them, embeds the chunks into Weaviate and builds the entity–relation
+// graph with provenance in Neo4j. Re-running it is idempotent: unchanged documents are not
+// written again, changed ones replace their old version, and documents that left the folder are
+// deleted with everything derived from them.
+//
+// Exit codes:
+//
+//	0   done (malformed documents were reported and skipped)
+//	1   failed: a store or model was unavailable, or a write failed
+//	2   bad flags or configuration
+//	3   --strict and at least one document was malformed, or Weaviate refused chunks
+//	130 interrupted (SIGINT/SIGTERM) after finishing the current batch; both stores are consistent
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/corpus"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/setup"
+)
+
+// cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
+type cli struct {
+	Corpus   string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)." type:"existingdir"`
+	Delete   []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
+	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
+	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
+	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph first, then index everything (needed after changing the embedder)."`
+	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
+	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"16" help:"Documents per write batch (the unit of consistency)."`
+	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
+	LogJSON  bool     `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines instead of text."`
+
+	setup.Stores   `embed:""`
+	setup.Embedder `embed:""`
+	setup.Chat     `embed:""`
+	setup.Indexing `embed:""`
+}
+
+// exitError carries a process exit code.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func main() {
+	ctx := context.Background()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	var ee *exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		if ee.err != nil && ee.code != 130 {
+			fmt.Fprintln(os.Stderr, "extract:", ee.err)
+		}
+		os.Exit(ee.code)
+	default:
+		fmt.Fprintln(os.Stderr, "extract:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses args, connects to the stores and runs the job. SIGINT/SIGTERM stop it after the
+// current batch.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c cli
+	exited := -1
+	parser, err := kong.New(&c, kong.Name("extract"), kong.Writers(stdout, stderr),
+		kong.Description("Index a corpus into Weaviate (chunks, vectors) and Neo4j (entities, relations, provenance)."),
+		kong.Exit(func(code int) { exited = code }))
+	if err != nil {
+		return &exitError{2, err}
+	}
+	_, perr := parser.Parse(args)
+	switch {
+	case exited == 0: // --help
+		return nil
+	case exited > 0:
+		return &exitError{2, nil}
+	case perr != nil:
+		parser.Errorf("%s", perr)
+		return &exitError{2, nil}
+	}
+	if c.Corpus == "" && len(c.Delete) == 0 {
+		return &exitError{2, errors.New("give --corpus DIR (or ARIADNE_CORPUS), or --delete ID")}
+	}
+	log := newLogger(stderr, c.LogLevel, c.LogJSON)
+
+	stop := make(chan struct{})
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		if _, ok := <-sigs; ok {
+			log.Warn("interrupt: finishing the current batch, then stopping (interrupt again to abort)")
+			close(stop)
+			if _, ok := <-sigs; ok {
+				os.Exit(130)
+			}
+		}
+	}()
+
+	log.Info("starting", c.Stores.Redacted()...)
+	gs, err := c.Stores.OpenGraph(ctx)
+	if err != nil {
+		return &exitError{1, err}
+	}
+	defer gs.Close(context.WithoutCancel(ctx))
+	vs, err := c.Stores.OpenVector(ctx)
+	if err != nil {
+		return &exitError{1, err}
+	}
+	emb, _, err := c.Embedder.BuildEmbedder(ctx, log)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	onto, chunker, err := c.Indexing.Build()
+	if err != nil {
+		return &exitError{2, err}
+	}
+	model, err := c.Chat.BuildChat(log)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	ext, err := c.Indexing.BuildExtractor(onto, model)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Ontology: onto,
+		Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
+	if err != nil {
+		return &exitError{2, err}
+	}
+	log.Info("components", "embedder", emb.Name(), "extractor", ext.Name(), "chunk_tokens", c.ChunkTokens, "overlap", c.ChunkOverlap)
+
+	if c.Reindex && !c.DryRun {
+		log.Warn("--reindex: dropping the Weaviate class and Ariadne's graph")
+		if err := vs.DropClass(ctx); err != nil {
+			return &exitError{1, err}
+		}
+		if err := gs.Reset(ctx); err != nil {
+			return &exitError{1, err}
+		}
+	}
+
+	start := time.Now()
+	var problems []corpus.Problem
+	var sum ingest.Summary
+	opts := ingest.Options{DryRun: c.DryRun, Stop: stop}
+	if len(c.Delete) > 0 {
+		sum, err = pipe.Delete(ctx, c.Delete, opts)
+	} else {
+		var docs []ariadne.Document
+		docs, problems, err = corpus.Load(os.DirFS(c.Corpus))
+		if err != nil {
+			return &exitError{1, err}
+		}
+		for _, p := range problems {
+			log.Warn("skipped malformed document", "path", p.Path, "reason", p.Reason)
+		}
+		bar := newProgress(stdout)
+		opts.Progress = bar
+		sum, err = pipe.Sync(ctx, docs, opts)
+	}
+	if err != nil {
+		return &exitError{1, err}
+	}
+	printSummary(stdout, c, sum, len(problems), time.Since(start))
+	switch {
+	case sum.Stopped:
+		return &exitError{130, errors.New("interrupted")}
+	case c.Strict && (len(problems) > 0 || len(sum.VectorErrors) > 0):
+		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
+	}
+	return nil
+}
+
+func newLogger(w io.Writer, level string, asJSON bool) *slog.Logger {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	opts := &slog.HandlerOptions{Level: lv}
+	if asJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// newProgress returns a progress callback: a bar on a terminal, plain lines otherwise.
+func newProgress(w io.Writer) func(done, total int) {
+	f, ok := w.(*os.File)
+	if ok && term.IsTerminal(int(f.Fd())) {
+		var bar *progressbar.ProgressBar
+		return func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("indexing"),
+					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			}
+			bar.Set(done)
+		}
+	}
+	return func(done, total int) { fmt.Fprintf(w, "progress: %d/%d documents written\n", done, total) }
+}
+
+func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed time.Duration) {
+	mode := ""
+	if c.DryRun {
+		mode = " (dry run: nothing written)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "summary%s\n", mode)
+	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
+		s.DocsRead, skipped, s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
+	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d, deleted %d, refused %d\n",
+		s.Chunks, s.Vectors, s.VectorsDeleted, len(s.VectorErrors))
+	fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
+		s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
+		s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
+	fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))
+	for _, e := range s.VectorErrors {
+		fmt.Fprintf(&b, "  refused    %s: %s\n", e.ChunkID, e.Message)
+	}
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,124 @@
+package extraction
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/ontology"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+)
+
+// Input is one document with its chunks and the key of the entity it describes ("" when none).
+type Input struct {
+	Doc        ariadne.Document
+	Chunks     []ariadne.Chunk
+	SubjectKey string
+}
+
+// Facts is what an extractor states about one document: which chunks mention which entities and
+// which relations its chunks support. Entity keys are resolved through the registry.
+type Facts struct {
+	DocID     string
+	Mentions  []ariadne.Mention  // sorted by chunk id, then entity key
+	Relations []ariadne.Relation // sorted by source, type, target; ChunkIDs sorted
+}
+
+// relationSet accumulates relations with their supporting chunks.
+type relationSet map[[3]string]map[string]bool
+
+func (rs relationSet) add(src, typ, dst, chunkID string) {
+	k := [3]string{src, typ, dst}
+	if rs[k] == nil {
+		rs[k] = map[string]bool{}
+	}
+	rs[k][chunkID] = true
+}
+
+func (rs relationSet) list() []ariadne.Relation {
+	out := make([]ariadne.Relation, 0, len(rs))
+	for k, chunks := range rs {
+		ids := make([]string, 0, len(chunks))
+		for id := range chunks {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		out = append(out, ariadne.Relation{Source: k[0], Type: k[1], Target: k[2], ChunkIDs: ids})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		return a.Target < b.Target
+	})
+	return out
+}
+
+func sortMentions(ms []ariadne.Mention) []ariadne.Mention {
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].ChunkID != ms[j].ChunkID {
+			return ms[i].ChunkID < ms[j].ChunkID
+		}
+		if ms[i].EntityKey != ms[j].EntityKey {
+			return ms[i].EntityKey < ms[j].EntityKey
+		}
+		return ms[i].Surface < ms[j].Surface
+	})
+	return slices.CompactFunc(ms, func(a, b ariadne.Mention) bool {
+		return a.ChunkID == b.ChunkID && a.EntityKey == b.EntityKey && a.Surface == b.Surface
+	})
+}
+
+// Dictionary is the offline extractor: known names found in chunk text (resolution.Matcher),
+// relations from the document's subject to each mentioned entity typed by the ontology.
+type Dictionary struct{ onto *ontology.Ontology }
+
+// NewDictionary returns the offline extractor.
+func NewDictionary(o *ontology.Ontology) *Dictionary { return &Dictionary{onto: o} }
+
+// Name identifies the extractor and its rules' version.
+func (d *Dictionary) Name() string { return "dictionary-v1" }
+
+// Extract finds, in every chunk, the names the registry knows. A surface that several entities
+// share is attributed to the one this document describes, or dropped as ambiguous.
+func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Registry) (Facts, error) {
+	m := reg.Matcher()
+	subj, hasSubj := reg.Get(in.SubjectKey)
+	rels := relationSet{}
+	var mentions []ariadne.Mention
+	for _, ch := range in.Chunks {
+		for _, match := range m.Find(ch.Text) {
+			key := pick(match, in.SubjectKey)
+			if key == "" {
+				continue
+			}
+			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: key, Surface: match.Surface})
+			if !hasSubj || key == in.SubjectKey {
+				continue
+			}
+			e, ok := reg.Get(key)
+			if !ok {
+				continue
+			}
+			rels.add(in.SubjectKey, d.onto.Relation(subj.Type, e.Type), key, ch.ID)
+		}
+	}
+	return Facts{DocID: in.Doc.ID, Mentions: sortMentions(mentions), Relations: rels.list()}, nil
+}
+
+// pick chooses the entity a match refers to: the only one, or the document's own subject among
+// several; "" when it stays ambiguous.
+func pick(m resolution.Match, subject string) string {
+	if len(m.Keys) == 1 {
+		return m.Keys[0]
+	}
+	if slices.Contains(m.Keys, subject) {
+		return subject
+	}
+	return ""
+}

@@ -1,0 +1,471 @@
+// Package extraction finds entities and typed relations in chunks, with the chunk ids that
+// support each of them.
+//
+// Two extractors share one interface:
+//
+//   - Dictionary (offline, the default): every document whose front matter type maps to an entity
+//     type describes that entity (its subject); its names come from the title, the first heading,
+//     the document id and the aliases its opening sentences announce. Named technical artifacts
+//     (code spans such as `catalog-api`), codes (E-4012, INC-3051) and organizations with a legal
+//     form (ООО «…», … LLC) are discovered across the corpus. Each chunk is then scanned for every
+//     known name (package resolution), and a relation from the document's subject to each entity
+//     a chunk mentions is typed by the ontology from the pair of entity types.
+//   - LLM: an OpenAI-compatible chat model reads each chunk (fenced as data) and returns entities
+//     and relations as JSON constrained by a schema built from the ontology; names stay in the
+//     source language. Unknown types are mapped through the ontology or dropped.
+//
+// Extractors resolve what they find through a resolution.Registry, so the same entity found
+// under different spellings in different documents is one entity.
+package extraction
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/ontology"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// SubjectInfo is the entity a document describes, as a candidate with the aliases the document
+// itself gives.
+type SubjectInfo struct {
+	resolution.Candidate
+	// QuotedOnly are nicknames that are ordinary words («эксплуатация»): they only match quoted.
+	QuotedOnly []string
+	// Alternates are other names to fall back on (the first heading, the full title) when the
+	// primary name is taken by another entity (a project titled with its client's name).
+	Alternates []string
+}
+
+// Subject returns the entity a document describes; ok is false when the document's type does not
+// describe an entity.
+func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
+	etype := o.EntityTypeOfDocument(doc.Type)
+	if etype == "" {
+		return SubjectInfo{}, false
+	}
+	h1 := firstHeading(doc.Body)
+	name, aliases := splitName(doc.Title)
+	h1name, h1aliases := splitName(h1)
+	if name == "" {
+		name = h1name
+	}
+	if name == "" {
+		name = doc.ID
+	}
+	aliases = append(aliases, h1aliases...)
+	if h1name != "" && textnorm.Key(h1name) != textnorm.Key(name) {
+		aliases = append(aliases, h1name)
+	}
+	for _, n := range []string{name, h1name} {
+		aliases = append(aliases, identifierRE.FindAllString(n, -1)...)
+		aliases = append(aliases, legalCore(n)...)
+	}
+	aliases = append(aliases, doc.Aliases...)
+	aliases = append(aliases, slugAliases(doc.ID, append([]string{name}, aliases...))...)
+
+	lead := leadSentences(doc.Body)
+	primary := []string{name}
+	if h1name != "" {
+		primary = append(primary, h1name)
+	}
+	found, quoted := announcedAliases(lead, primary, o.AliasCues)
+	aliases = append(aliases, found...)
+	aliases = append(aliases, acronymAliases(lead, append(append([]string{name}, aliases...), found...))...)
+
+	info := SubjectInfo{Candidate: resolution.Candidate{Name: name, Type: etype, DocID: doc.ID}}
+	seen := map[string]bool{textnorm.Key(name): true}
+	for _, a := range aliases {
+		a = strings.TrimSpace(a)
+		k := textnorm.Key(a)
+		if k == "" || seen[k] || !hasLetter(a) || textnorm.IsLegalForm(a) {
+			continue
+		}
+		seen[k] = true
+		info.Aliases = append(info.Aliases, a)
+	}
+	for _, q := range quoted {
+		if k := textnorm.Key(q); k != "" && !seen[k] {
+			seen[k] = true
+			info.QuotedOnly = append(info.QuotedOnly, q)
+		}
+	}
+	for _, alt := range []string{h1name, strings.TrimSpace(doc.Title)} {
+		if alt != "" && textnorm.Key(alt) != textnorm.Key(name) {
+			info.Alternates = append(info.Alternates, alt)
+		}
+	}
+	return info, true
+}
+
+// legalCore returns the name inside the quotes of an organization written with a legal form
+// (МУП «Гортеплосеть» г. Зареченска → Гортеплосеть) and the name without its legal form.
+func legalCore(name string) []string {
+	words := textnorm.Words(name)
+	if len(words) < 2 || !textnorm.IsLegalForm(words[0].Text) {
+		return nil
+	}
+	var out []string
+	if open := strings.Index(name, "«"); open >= 0 {
+		inner := name[open+len("«"):]
+		depth, end := 1, -1
+		for i, r := range inner {
+			if r == '«' {
+				depth++
+			} else if r == '»' {
+				if depth--; depth == 0 {
+					end = i
+					break
+				}
+			}
+		}
+		if end < 0 {
+			end = len(inner)
+		}
+		out = append(out, strings.NewReplacer("«", "", "»", "").Replace(inner[:end]))
+	}
+	out = append(out, strings.TrimSpace(name[words[1].Start:]))
+	return out
+}
+
+// Deconflict makes the subjects of a batch of documents name distinct things. A subject whose
+// name is another entity's name or alias of a different type (a project titled with its client's
+// name: «Мед-Линия — выдача результатов анализов в PDF») is renamed to its first alternate that is
+// free; an alias that is another subject's name is dropped. taken holds the name keys
+// (textnorm.Key) of entities known from earlier runs, mapped to their types.
+func Deconflict(subjects []SubjectInfo, taken map[string]string) {
+	// users: name key → the types that use it as a name or alias (this batch and earlier runs).
+	users := map[string]map[string]bool{}
+	use := func(k, typ string) {
+		if users[k] == nil {
+			users[k] = map[string]bool{}
+		}
+		users[k][typ] = true
+	}
+	for k, typ := range taken {
+		use(k, typ)
+	}
+	for _, s := range subjects {
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			use(textnorm.Key(n), s.Type)
+		}
+	}
+	for i := range subjects {
+		s := &subjects[i]
+		if len(users[textnorm.Key(s.Name)]) <= 1 {
+			continue
+		}
+		for _, alt := range s.Alternates {
+			k := textnorm.Key(alt)
+			if types := users[k]; len(types) == 0 || (len(types) == 1 && types[s.Type]) {
+				s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool { return textnorm.Key(a) == k })
+				s.Name = alt
+				use(k, s.Type)
+				break
+			}
+		}
+	}
+	// names: primary name key → the documents whose subject has that name.
+	names := map[string][]string{}
+	for _, s := range subjects {
+		k := textnorm.Key(s.Name)
+		names[k] = append(names[k], s.DocID)
+	}
+	for i := range subjects {
+		s := &subjects[i]
+		s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool {
+			for _, doc := range names[textnorm.Key(a)] {
+				if doc != s.DocID {
+					return true
+				}
+			}
+			return false
+		})
+	}
+}
+
+// identifierRE matches codes that name things: E-4012, INC-3051, CTR-2024-117, SV-SEC-2024-019.
+var identifierRE = regexp.MustCompile(`\b(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:-[0-9]{1,5})*\b`)
+
+// splitName cuts a title into the name and the aliases it carries: the part before " — "
+// (a description follows), without parenthetical remarks, whose name-like parts are aliases.
+func splitName(title string) (string, []string) {
+	t := strings.TrimSpace(title)
+	for _, sep := range []string{" — ", " – ", " | ", " - "} {
+		if i := strings.Index(t, sep); i > 0 {
+			t = t[:i]
+			break
+		}
+	}
+	var aliases []string
+	for {
+		open := strings.Index(t, "(")
+		if open < 0 {
+			break
+		}
+		end := strings.Index(t[open:], ")")
+		if end < 0 {
+			break
+		}
+		for _, part := range splitList(t[open+1 : open+end]) {
+			if nameLike(part) && !shouting(part) {
+				aliases = append(aliases, part)
+			}
+		}
+		t = strings.TrimSpace(t[:open] + t[open+end+1:])
+	}
+	return strings.Join(strings.Fields(t), " "), aliases
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' }) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nameLike reports whether a short phrase looks like a proper name: at most 5 words and 60
+// characters, containing an upper-case letter or a quote mark, and not a clause.
+func nameLike(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" || utf8.RuneCountInString(s) > 60 || len(strings.Fields(s)) > 5 {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsUpper(r) || strings.ContainsRune("«\"“", r) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstHeading(body string) string {
+	for line := range strings.SplitSeq(body, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			return strings.TrimSpace(strings.TrimLeft(t, "#"))
+		}
+	}
+	return ""
+}
+
+// slugAliases turns the last segment of a document id into a name ("projects/alfa-tms" →
+// "alfa tms") when it has several words; a one-word slug counts only when it is one of the
+// name's words, and then keeps that word's spelling (so "Kafka" stays capitalized).
+func slugAliases(id string, names []string) []string {
+	slug := id[strings.LastIndex(id, "/")+1:]
+	words := strings.FieldsFunc(slug, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	if len(words) == 0 {
+		return nil
+	}
+	if len(words) > 1 {
+		return []string{strings.Join(words, " ")}
+	}
+	want := textnorm.Latin(words[0])
+	for _, n := range names {
+		for _, w := range textnorm.Words(n) {
+			if textnorm.Latin(w.Text) == want {
+				return []string{w.Text}
+			}
+		}
+	}
+	return nil
+}
+
+// leadSentences returns the sentences of the first paragraph of body text (skipping headings,
+// tables and lists), where documents introduce their subject and its other names.
+func leadSentences(body string) []string {
+	var paras []string
+	for _, block := range strings.Split(body, "\n\n") {
+		b := strings.TrimSpace(block)
+		if b == "" || strings.HasPrefix(b, "#") || strings.HasPrefix(b, "|") || strings.HasPrefix(b, "-") ||
+			strings.HasPrefix(b, "*") || strings.HasPrefix(b, "```") || strings.HasPrefix(b, ">") {
+			continue
+		}
+		paras = append(paras, b)
+		break
+	}
+	var out []string
+	for _, p := range paras {
+		start := 0
+		runes := []rune(p)
+		for i, r := range runes {
+			if (r == '.' || r == '!' || r == '?') && (i+1 == len(runes) || unicode.IsSpace(runes[i+1])) {
+				out = append(out, strings.TrimSpace(string(runes[start:i+1])))
+				start = i + 1
+			}
+		}
+		if rest := strings.TrimSpace(string(runes[start:])); rest != "" {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+var (
+	quotedRE = regexp.MustCompile(`«([^«»]{1,60}(?:«[^«»]{1,40}»[^«»]{0,20})?)»|"([^"]{1,60})"|“([^”]{1,60})”`)
+	// latinPhraseRE: capitalized Latin words in a row ("Alfa Logistic LLC", "Security Office").
+	latinPhraseRE = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*){0,4}\b`)
+	// distinctiveRE: CamelCase or all-caps words ("GorTeploSet", "PDFMill", "KMW", "КМЗ").
+	distinctiveRE = regexp.MustCompile(`\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-ZА-ЯЁ]{2,6})\b`)
+)
+
+// announcedAliases finds the other names a document's lead gives its subject: parenthetical
+// remarks right after one of its primary names (parts that are names themselves, or names after
+// an alias cue inside them), and, in a sentence with an alias cue word («называют», "also
+// written"), the quoted names, CamelCase or all-caps words, and — in non-Latin sentences —
+// capitalized Latin phrases that follow the cue (up to the closing parenthesis when the cue is
+// inside one). Quoted lower-case phrases are returned as quotedOnly.
+func announcedAliases(lead []string, primary []string, cues []string) (aliases, quotedOnly []string) {
+	m := nameMatcher(primary)
+	add := func(s string, quoted bool) {
+		s = strings.Trim(strings.TrimSpace(s), ".,;:—–-")
+		if s == "" || !hasLetter(s) || utf8.RuneCountInString(s) > 60 || len(strings.Fields(s)) > 5 ||
+			textnorm.IsLegalForm(s) || shouting(s) {
+			return
+		}
+		if quoted && !nameLike(s) {
+			if len(strings.Fields(s)) <= 3 {
+				quotedOnly = append(quotedOnly, s)
+			}
+			return
+		}
+		aliases = append(aliases, s)
+	}
+	for _, sent := range lead {
+		// Parenthetical remarks right after the name: «… завод» (КМЗ), Команда данных (Data Engineering).
+		for _, match := range m.Find(sent) {
+			rest := strings.TrimLeft(sent[match.End:], " »\"”")
+			if !strings.HasPrefix(rest, "(") {
+				continue
+			}
+			end := strings.Index(rest, ")")
+			if end < 0 {
+				continue
+			}
+			for _, part := range splitList(rest[1:end]) {
+				if at := cueIndex(part, cues); at >= 0 {
+					collectAfterCue(part[at:], add)
+				} else if nameLike(part) || quotedRE.MatchString(part) {
+					add(strings.Trim(part, "«»\"“”"), strings.ContainsAny(part, "«\"“"))
+				}
+			}
+		}
+		if at := cueIndex(sent, cues); at >= 0 {
+			region := sent[at:]
+			if open, closing := strings.LastIndex(sent[:at], "("), strings.LastIndex(sent[:at], ")"); open > closing {
+				if end := strings.Index(region, ")"); end >= 0 {
+					region = region[:end]
+				}
+			}
+			collectAfterCue(region, add)
+		}
+	}
+	return aliases, quotedOnly
+}
+
+// shouting reports whether s is several words in capitals (emphasis such as «УТРАТИЛА СИЛУ»).
+func shouting(s string) bool {
+	ws := textnorm.Words(s)
+	if len(ws) < 2 {
+		return false
+	}
+	for _, w := range ws {
+		if !w.AllUpper {
+			return false
+		}
+	}
+	return true
+}
+
+// collectAfterCue adds the names in s (the part of a sentence after an alias cue).
+func collectAfterCue(s string, add func(string, bool)) {
+	for _, q := range quotedRE.FindAllStringSubmatch(s, -1) {
+		add(q[1]+q[2]+q[3], true)
+	}
+	rest := quotedRE.ReplaceAllString(s, " | ")
+	if cyrillicShare(s) > 0.3 {
+		for _, p := range latinPhraseRE.FindAllString(rest, -1) {
+			add(p, false)
+		}
+		rest = latinPhraseRE.ReplaceAllString(rest, " | ")
+	}
+	for _, d := range distinctiveRE.FindAllString(rest, -1) {
+		add(d, false)
+	}
+}
+
+// cueIndex returns the byte offset just after the first alias cue word in s, or -1.
+func cueIndex(s string, cues []string) int {
+	for _, w := range textnorm.Words(s) {
+		f := textnorm.FoldString(w.Text)
+		for _, c := range cues {
+			if strings.HasPrefix(f, c) {
+				return w.End
+			}
+		}
+	}
+	return -1
+}
+
+func cyrillicShare(s string) float64 {
+	var cyr, letters int
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.Is(unicode.Cyrillic, r) {
+				cyr++
+			}
+		}
+	}
+	if letters == 0 {
+		return 0
+	}
+	return float64(cyr) / float64(letters)
+}
+
+// acronymAliases returns the all-caps words of the lead that are acronyms of one of the names
+// («КМЗ» for «Кедровский машиностроительный завод», "KMW" for "Kedrovsky Machine Works").
+func acronymAliases(lead []string, names []string) []string {
+	acr := map[string]bool{}
+	for _, n := range names {
+		if a := textnorm.Acronym(n); len(a) >= 2 {
+			acr[a] = true
+		}
+	}
+	var out []string
+	for _, s := range lead {
+		for _, w := range textnorm.Words(s) {
+			if w.AllUpper && utf8.RuneCountInString(w.Text) >= 2 && acr[textnorm.Latin(w.Text)] && !slices.Contains(out, w.Text) {
+				out = append(out, w.Text)
+			}
+		}
+	}
+	return out
+}
+
+// nameMatcher matches any of names in running text.
+func nameMatcher(names []string) *resolution.Matcher {
+	var as []resolution.Alias
+	for _, n := range names {
+		as = append(as, resolution.Alias{Text: n, EntityKey: "subject"})
+	}
+	return resolution.NewMatcher(as)
+}

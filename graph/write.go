@@ -1,0 +1,630 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// EntityFulltextIndex is the fulltext index over entity names, aliases and their phonetic Latin
+// keys; architects can query it in Neo4j Browser with db.index.fulltext.queryNodes.
+const EntityFulltextIndex = "entity_names"
+
+var schemaStatements = []string{
+	`CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE`,
+	`CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (c:Chunk) REQUIRE c.id IS UNIQUE`,
+	`CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE`,
+	`CREATE FULLTEXT INDEX ` + EntityFulltextIndex + ` IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases, e.latin_keys]`,
+	`CREATE INDEX chunk_doc_id IF NOT EXISTS FOR (c:Chunk) ON (c.doc_id)`,
+	`CREATE INDEX entity_doc_id IF NOT EXISTS FOR (e:Entity) ON (e.doc_id)`,
+}
+
+// EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
+// entity fulltext index and lookup indexes, if they do not exist, and waits for them to be online.
+func (s *Store) EnsureSchema(ctx context.Context) error {
+	for _, stmt := range schemaStatements {
+		if _, err := s.run(ctx, stmt, nil); err != nil {
+			return translate("ensure schema", err)
+		}
+	}
+	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
+		return translate("await indexes", err)
+	}
+	return nil
+}
+
+// labelRE is the shape of a label or relationship type accepted for the dynamic $(…) syntax,
+// checked in addition to the ontology's allow-list.
+var labelRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// Labeler gives the Neo4j label of an entity type and says whether a relationship type may be
+// written. *ontology.Ontology implements it.
+type Labeler interface {
+	Label(entityType string) (string, error)
+	AllowedRelation(rel string) bool
+}
+
+// DocumentGraph is everything one document contributes to the graph.
+type DocumentGraph struct {
+	Doc      ariadne.Document // metadata is stored; the body is not
+	Chunks   []ariadne.Chunk
+	Entities []ariadne.Entity // every entity the mentions and relations refer to, with names and types
+	Subject  string           // key of the entity the document describes ("" when none)
+	// QuotedAliases are the subject's nicknames that only match quoted (resolution.Alias).
+	QuotedAliases []string
+	Mentions      []ariadne.Mention
+	Relations     []ariadne.Relation
+	Contexts      map[string]string // entity key → context (see resolution.Candidate.Context)
+	GraphHash     string            // fingerprint of this contribution; unchanged means nothing to write
+}
+
+// DocState is what the graph remembers of a stored document.
+type DocState struct {
+	ContentHash string
+	GraphHash   string
+	ChunkIDs    []string
+}
+
+// WriteStats counts what a write changed.
+type WriteStats struct {
+	Documents, Chunks, Entities, Relations, Mentions int
+	DeletedChunks, DeletedEntities, DeletedRelations int
+}
+
+// Add sums b into a.
+func (a *WriteStats) Add(b WriteStats) {
+	a.Documents += b.Documents
+	a.Chunks += b.Chunks
+	a.Entities += b.Entities
+	a.Relations += b.Relations
+	a.Mentions += b.Mentions
+	a.DeletedChunks += b.DeletedChunks
+	a.DeletedEntities += b.DeletedEntities
+	a.DeletedRelations += b.DeletedRelations
+}
+
+const documentStatesCypher = `
+MATCH (d:Document)
+OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
+RETURN d.id AS id, d.content_hash AS content_hash, d.graph_hash AS graph_hash, collect(c.id) AS chunk_ids`
+
+// DocumentStates returns, per stored document id, its content hash, graph hash and chunk ids.
+func (s *Store) DocumentStates(ctx context.Context) (map[string]DocState, error) {
+	res, err := s.run(ctx, documentStatesCypher, nil)
+	if err != nil {
+		return nil, translate("document states", err)
+	}
+	out := make(map[string]DocState, len(res.Records))
+	for _, r := range res.Records {
+		id, _ := r.Get("id")
+		ch, _ := r.Get("content_hash")
+		gh, _ := r.Get("graph_hash")
+		ids, _ := r.Get("chunk_ids")
+		st := DocState{ContentHash: str(ch), GraphHash: str(gh)}
+		for _, x := range ids.([]any) {
+			st.ChunkIDs = append(st.ChunkIDs, str(x))
+		}
+		slices.Sort(st.ChunkIDs)
+		out[str(id)] = st
+	}
+	return out, nil
+}
+
+// StoredEntity is an entity read back from the graph, with the aliases its defining document gave
+// it and the context it was resolved in.
+type StoredEntity struct {
+	ariadne.Entity
+	DefinedAliases []string
+	QuotedAliases  []string
+	Context        string
+}
+
+const loadEntitiesCypher = `
+MATCH (e:Entity)
+RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS doc_id,
+       coalesce(e.defined_aliases, []) AS defined, coalesce(e.aliases, []) AS aliases,
+       coalesce(e.quoted_aliases, []) AS quoted, coalesce(e.context, '') AS context`
+
+// LoadEntities returns every entity in the graph.
+func (s *Store) LoadEntities(ctx context.Context) ([]StoredEntity, error) {
+	res, err := s.run(ctx, loadEntitiesCypher, nil)
+	if err != nil {
+		return nil, translate("load entities", err)
+	}
+	out := make([]StoredEntity, 0, len(res.Records))
+	for _, r := range res.Records {
+		get := func(k string) any { v, _ := r.Get(k); return v }
+		out = append(out, StoredEntity{
+			Entity: ariadne.Entity{Key: str(get("key")), Name: str(get("name")), Type: str(get("type")),
+				DocID: str(get("doc_id")), Aliases: strs(get("aliases"))},
+			DefinedAliases: strs(get("defined")),
+			QuotedAliases:  strs(get("quoted")),
+			Context:        str(get("context")),
+		})
+	}
+	return out, nil
+}
+
+// Statements of a document write, run in one transaction per batch of documents.
+const (
+	// collect the entities whose relations the old chunks may support: everything they mention
+	// and the entities their documents describe.
+	oldTouchedCypher = `
+UNWIND $old AS cid
+MATCH (c:Chunk {id: cid})
+OPTIONAL MATCH (c)-[:MENTIONS]->(m:Entity)
+OPTIONAL MATCH (d:Document {id: c.doc_id})<-[:DESCRIBED_IN]-(s:Entity)
+WITH collect(DISTINCT m.key) + collect(DISTINCT s.key) AS keys
+RETURN [k IN keys WHERE k IS NOT NULL] AS keys`
+
+	// remove the old chunks from relation provenance; drop relations left without support.
+	pruneRelationsCypher = `
+UNWIND $keys AS key
+MATCH (e:Entity {key: key})-[r]-()
+WHERE r.chunk_ids IS NOT NULL AND any(x IN r.chunk_ids WHERE x IN $old)
+WITH DISTINCT r
+SET r.chunk_ids = [x IN r.chunk_ids WHERE NOT x IN $old]
+WITH r WHERE size(r.chunk_ids) = 0
+DELETE r
+RETURN count(*) AS deleted`
+
+	deleteChunksCypher = `
+UNWIND $old AS cid
+MATCH (c:Chunk {id: cid})
+DETACH DELETE c
+RETURN count(*) AS deleted`
+
+	upsertDocumentsCypher = `
+UNWIND $docs AS d
+MERGE (n:Document {id: d.id})
+SET n.title = d.title, n.type = d.type, n.lang = d.lang, n.acl = d.acl, n.version = d.version,
+    n.updated = d.updated, n.content_hash = d.content_hash, n.path = d.path`
+
+	upsertChunksCypher = `
+UNWIND $chunks AS c
+MATCH (d:Document {id: c.doc_id})
+MERGE (n:Chunk {id: c.id})
+SET n.doc_id = c.doc_id, n.position = c.position, n.heading = c.heading, n.text = c.text,
+    n.text_hash = c.text_hash, n.acl = c.acl, n.lang = c.lang, n.title = c.title,
+    n.start = c.start, n.end = c.end
+MERGE (d)-[:HAS_CHUNK]->(n)`
+
+	linkChunksCypher = `
+UNWIND $pairs AS p
+MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]})
+MERGE (a)-[:NEXT_CHUNK]->(b)`
+
+	upsertEntitiesCypher = `
+UNWIND $entities AS e
+MERGE (n:Entity {key: e.key})
+ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context
+WITH n, e
+FOREACH (l IN [x IN labels(n) WHERE x <> 'Entity' AND x <> e.label] | REMOVE n:$(l))
+SET n:$(e.label)
+FOREACH (_ IN CASE WHEN e.defines THEN [1] ELSE [] END |
+  SET n.name = e.name, n.type = e.type, n.doc_id = e.doc_id, n.defined_aliases = e.aliases,
+      n.quoted_aliases = e.quoted, n.context = e.context)`
+
+	describedInCypher = `
+UNWIND $subjects AS s
+MATCH (e:Entity {key: s.key}), (d:Document {id: s.doc_id})
+MERGE (e)-[:DESCRIBED_IN]->(d)`
+
+	upsertMentionsCypher = `
+UNWIND $mentions AS m
+MATCH (c:Chunk {id: m.chunk_id}), (e:Entity {key: m.key})
+MERGE (c)-[r:MENTIONS]->(e)
+SET r.surfaces = m.surfaces`
+
+	upsertRelationsCypher = `
+UNWIND $relations AS rel
+MATCH (a:Entity {key: rel.source}), (b:Entity {key: rel.target})
+MERGE (a)-[r:$(rel.type)]->(b)
+ON CREATE SET r.chunk_ids = []
+SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids]`
+
+	renameEntitiesCypher = `
+UNWIND $renames AS rn
+MATCH (e:Entity {key: rn.old})
+WHERE NOT EXISTS { MATCH (:Entity {key: rn.new}) }
+SET e.key = rn.new`
+
+	// refresh aliases (defined + every surface that mentions it) and the fulltext keys of the
+	// touched entities; delete those left with no mention, no relation and no document.
+	refreshEntitiesCypher = `
+UNWIND $keys AS key
+MATCH (e:Entity {key: key})
+OPTIONAL MATCH (:Chunk)-[m:MENTIONS]->(e)
+WITH e, collect(m.surfaces) AS surfaceLists
+WITH e, reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists |
+      acc + [x IN l WHERE NOT x IN acc]) AS aliases
+SET e.aliases = [a IN aliases WHERE a <> e.name]
+WITH e
+WHERE NOT EXISTS { (e)--() }
+DELETE e
+RETURN count(*) AS deleted`
+
+	setLatinKeysCypher = `
+UNWIND $rows AS row
+MATCH (e:Entity {key: row.key})
+SET e.latin_keys = row.latin`
+
+	entityNamesCypher = `
+UNWIND $keys AS key
+MATCH (e:Entity {key: key})
+RETURN e.key AS key, e.name AS name, e.aliases AS aliases`
+
+	markDocumentsCypher = `
+UNWIND $docs AS d
+MATCH (n:Document {id: d.id})
+SET n.graph_hash = d.graph_hash, n.extractor = d.extractor`
+)
+
+// WriteDocuments replaces the graph contribution of each document in one transaction: the old
+// chunks' provenance is removed from relations (relations left without support are deleted), the
+// old chunks are deleted, then the document, its chunks (with NEXT_CHUNK), entities (labels from
+// the ontology), mentions and relations (chunk_ids merged) are written, entities adopted by a
+// document are renamed first (renames: old key → new key), and entities left with nothing are
+// deleted. Labels and relationship types not allowed by lab fail the whole batch with ErrInvalid.
+func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old map[string][]string,
+	renames map[string]string, lab Labeler, extractor string) (WriteStats, error) {
+	var st WriteStats
+	params, err := writeParams(docs, old, renames, lab, extractor)
+	if err != nil {
+		return st, err
+	}
+	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		st = WriteStats{}
+		touched := map[string]bool{}
+		if len(params.old) > 0 {
+			rec, err := single(ctx, tx, oldTouchedCypher, map[string]any{"old": params.old})
+			if err != nil {
+				return nil, err
+			}
+			keys := strs(get(rec, "keys"))
+			for _, k := range keys {
+				touched[k] = true
+			}
+			rec, err = single(ctx, tx, pruneRelationsCypher, map[string]any{"keys": keys, "old": params.old})
+			if err != nil {
+				return nil, err
+			}
+			st.DeletedRelations = int(get(rec, "deleted").(int64))
+			rec, err = single(ctx, tx, deleteChunksCypher, map[string]any{"old": params.old})
+			if err != nil {
+				return nil, err
+			}
+			st.DeletedChunks = int(get(rec, "deleted").(int64))
+		}
+		if len(params.renames) > 0 {
+			if err := exec(ctx, tx, renameEntitiesCypher, map[string]any{"renames": params.renames}); err != nil {
+				return nil, err
+			}
+		}
+		for _, step := range []struct {
+			cypher string
+			key    string
+			rows   []map[string]any
+		}{
+			{upsertDocumentsCypher, "docs", params.docs},
+			{upsertChunksCypher, "chunks", params.chunks},
+			{upsertEntitiesCypher, "entities", params.entities},
+			{describedInCypher, "subjects", params.subjects},
+			{upsertMentionsCypher, "mentions", params.mentions},
+			{upsertRelationsCypher, "relations", params.relations},
+		} {
+			if len(step.rows) == 0 {
+				continue
+			}
+			if err := exec(ctx, tx, step.cypher, map[string]any{step.key: step.rows}); err != nil {
+				return nil, err
+			}
+		}
+		if len(params.pairs) > 0 {
+			if err := exec(ctx, tx, linkChunksCypher, map[string]any{"pairs": params.pairs}); err != nil {
+				return nil, err
+			}
+		}
+		for _, e := range params.entities {
+			touched[e["key"].(string)] = true
+		}
+		keys := make([]string, 0, len(touched))
+		for k := range touched {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		rec, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		if err != nil {
+			return nil, err
+		}
+		st.DeletedEntities = int(get(rec, "deleted").(int64))
+		if err := s.refreshLatinKeys(ctx, tx, keys); err != nil {
+			return nil, err
+		}
+		if err := exec(ctx, tx, markDocumentsCypher, map[string]any{"docs": params.marks}); err != nil {
+			return nil, err
+		}
+		st.Documents, st.Chunks = len(params.docs), len(params.chunks)
+		st.Entities, st.Mentions, st.Relations = len(params.entities), len(params.mentions), len(params.relations)
+		return nil, nil
+	})
+	if err != nil {
+		return WriteStats{}, translate("write documents", err)
+	}
+	return st, nil
+}
+
+// refreshLatinKeys stores, for each entity, the phonetic Latin keys of its name and aliases, so
+// that the fulltext index finds «Альфа Логистик» when asked for "alfa logistik".
+func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransaction, keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	res, err := tx.Run(ctx, entityNamesCypher, map[string]any{"keys": keys})
+	if err != nil {
+		return err
+	}
+	recs, err := res.Collect(ctx)
+	if err != nil {
+		return err
+	}
+	rows := make([]map[string]any, 0, len(recs))
+	for _, r := range recs {
+		names := append([]string{str(get(r, "name"))}, strs(get(r, "aliases"))...)
+		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": LatinKeys(names)})
+	}
+	return exec(ctx, tx, setLatinKeysCypher, map[string]any{"rows": rows})
+}
+
+// LatinKeys returns the distinct phonetic Latin keys of names, both spaced and compact
+// ("alfa logistik", "alfalogistik"), as one space-separated string for the fulltext index.
+func LatinKeys(names []string) string {
+	var parts []string
+	for _, n := range names {
+		k := textnorm.Key(n)
+		if k == "" {
+			continue
+		}
+		for _, v := range []string{k, strings.ReplaceAll(k, " ", "")} {
+			if !slices.Contains(parts, v) {
+				parts = append(parts, v)
+			}
+		}
+	}
+	return strings.Join(parts, " | ")
+}
+
+// writeBatch holds the parameter rows of one WriteDocuments transaction.
+type writeBatch struct {
+	old                                                          []string
+	docs, chunks, entities, subjects, mentions, relations, marks []map[string]any
+	renames                                                      []map[string]any
+	pairs                                                        [][]string
+}
+
+func writeParams(docs []DocumentGraph, old map[string][]string, renames map[string]string, lab Labeler, extractor string) (writeBatch, error) {
+	var b writeBatch
+	for _, ids := range old {
+		b.old = append(b.old, ids...)
+	}
+	slices.Sort(b.old)
+	for o, n := range renames {
+		b.renames = append(b.renames, map[string]any{"old": o, "new": n})
+	}
+	entityRows := map[string]map[string]any{}
+	for _, dg := range docs {
+		d := dg.Doc
+		b.docs = append(b.docs, map[string]any{"id": d.ID, "title": d.Title, "type": d.Type, "lang": d.Lang,
+			"acl": d.ACL, "version": d.Version, "updated": d.Updated, "content_hash": d.ContentHash(), "path": d.Path})
+		b.marks = append(b.marks, map[string]any{"id": d.ID, "graph_hash": dg.GraphHash, "extractor": extractor})
+		for i, c := range dg.Chunks {
+			b.chunks = append(b.chunks, map[string]any{"id": c.ID, "doc_id": c.DocID, "position": c.Position,
+				"heading": c.HeadingPath(), "text": c.Text, "text_hash": ariadne.TextHash(c.Text),
+				"acl": c.ACL, "lang": c.Lang, "title": c.Title, "start": c.Start, "end": c.End})
+			if i > 0 {
+				b.pairs = append(b.pairs, []string{dg.Chunks[i-1].ID, c.ID})
+			}
+		}
+		for _, e := range dg.Entities {
+			label, err := lab.Label(e.Type)
+			if err != nil || !labelRE.MatchString(label) {
+				return b, fmt.Errorf("graph: entity %q has type %q with no allowed label: %w", e.Key, e.Type, ariadne.ErrInvalid)
+			}
+			defines := e.Key == dg.Subject
+			row := map[string]any{"key": e.Key, "name": e.Name, "type": e.Type, "label": label,
+				"doc_id": e.DocID, "aliases": nonNil(e.Aliases), "defines": defines, "context": dg.Contexts[e.Key],
+				"quoted": []string{}}
+			if defines {
+				row["quoted"] = nonNil(dg.QuotedAliases)
+			}
+			if prev, ok := entityRows[e.Key]; !ok || defines && !prev["defines"].(bool) {
+				entityRows[e.Key] = row
+			}
+		}
+		if dg.Subject != "" {
+			b.subjects = append(b.subjects, map[string]any{"key": dg.Subject, "doc_id": d.ID})
+		}
+		surfaces := map[[2]string][]string{}
+		var order [][2]string
+		for _, m := range dg.Mentions {
+			k := [2]string{m.ChunkID, m.EntityKey}
+			if _, ok := surfaces[k]; !ok {
+				order = append(order, k)
+			}
+			if !slices.Contains(surfaces[k], m.Surface) {
+				surfaces[k] = append(surfaces[k], m.Surface)
+			}
+		}
+		for _, k := range order {
+			b.mentions = append(b.mentions, map[string]any{"chunk_id": k[0], "key": k[1], "surfaces": surfaces[k]})
+		}
+		for _, r := range dg.Relations {
+			if !lab.AllowedRelation(r.Type) || !labelRE.MatchString(r.Type) {
+				return b, fmt.Errorf("graph: relationship type %q is not allowed: %w", r.Type, ariadne.ErrInvalid)
+			}
+			if len(r.ChunkIDs) == 0 {
+				return b, fmt.Errorf("graph: relation %s-%s->%s has no provenance: %w", r.Source, r.Type, r.Target, ariadne.ErrInvalid)
+			}
+			b.relations = append(b.relations, map[string]any{"source": r.Source, "target": r.Target, "type": r.Type, "chunk_ids": r.ChunkIDs})
+		}
+	}
+	keys := make([]string, 0, len(entityRows))
+	for k := range entityRows {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b.entities = append(b.entities, entityRows[k])
+	}
+	return b, nil
+}
+
+const deleteDocumentsCypher = `
+UNWIND $ids AS id
+MATCH (d:Document {id: id})
+OPTIONAL MATCH (e:Entity)-[:DESCRIBED_IN]->(d)
+SET e.doc_id = null, e.defined_aliases = [], e.quoted_aliases = []
+DETACH DELETE d
+RETURN count(DISTINCT d) AS deleted`
+
+// DeleteDocuments removes documents with their chunks, mentions and the provenance their chunks
+// gave relations; relations and entities left without support are deleted. An entity a deleted
+// document described but other chunks still mention stays, without a document.
+func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (WriteStats, error) {
+	ids := make([]string, 0, len(old))
+	for id := range old {
+		ids = append(ids, id)
+	}
+	var st WriteStats
+	if len(ids) == 0 {
+		return st, nil
+	}
+	// First detach the documents' chunks (same path as a rewrite with no new content)…
+	st, err := s.WriteDocuments(ctx, nil, old, nil, nil, "")
+	if err != nil {
+		return st, err
+	}
+	// …then the document nodes themselves, and entities they alone described.
+	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, `MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) WHERE d.id IN $ids RETURN collect(e.key) AS keys`, map[string]any{"ids": ids})
+		if err != nil {
+			return nil, err
+		}
+		rec, err := res.Single(ctx)
+		if err != nil {
+			return nil, err
+		}
+		keys := strs(get(rec, "keys"))
+		if err := exec(ctx, tx, deleteDocumentsCypher, map[string]any{"ids": ids}); err != nil {
+			return nil, err
+		}
+		r2, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		if err != nil {
+			return nil, err
+		}
+		st.DeletedEntities += int(get(r2, "deleted").(int64))
+		return nil, s.refreshLatinKeys(ctx, tx, keys)
+	})
+	if err != nil {
+		return st, translate("delete documents", err)
+	}
+	st.Documents = len(ids)
+	return st, nil
+}
+
+// Counts are the numbers of Ariadne's nodes and relationships in the graph.
+type Counts struct {
+	Documents, Chunks, Entities, Relations, Mentions int
+}
+
+const countsCypher = `
+CALL () { MATCH (d:Document) RETURN count(d) AS documents }
+CALL () { MATCH (c:Chunk) RETURN count(c) AS chunks }
+CALL () { MATCH (e:Entity) RETURN count(e) AS entities }
+CALL () { MATCH (:Entity)-[r]->(:Entity) RETURN count(r) AS relations }
+CALL () { MATCH (:Chunk)-[m:MENTIONS]->(:Entity) RETURN count(m) AS mentions }
+RETURN documents, chunks, entities, relations, mentions`
+
+// Count returns the current counts.
+func (s *Store) Count(ctx context.Context) (Counts, error) {
+	res, err := s.run(ctx, countsCypher, nil)
+	if err != nil {
+		return Counts{}, translate("count", err)
+	}
+	r := res.Records[0]
+	n := func(k string) int { return int(get(r, k).(int64)) }
+	return Counts{Documents: n("documents"), Chunks: n("chunks"), Entities: n("entities"),
+		Relations: n("relations"), Mentions: n("mentions")}, nil
+}
+
+// Reset deletes every Document, Chunk and Entity node (Ariadne's whole graph), in batches.
+func (s *Store) Reset(ctx context.Context) error {
+	for {
+		res, err := s.run(ctx, `MATCH (n) WHERE n:Document OR n:Chunk OR n:Entity WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n`, nil)
+		if err != nil {
+			return translate("reset", err)
+		}
+		if get(res.Records[0], "n").(int64) == 0 {
+			return nil
+		}
+	}
+}
+
+// write runs work in a managed write transaction (the driver retries transient failures).
+func (s *Store) write(ctx context.Context, work neo4j.ManagedTransactionWork) (any, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(context.WithoutCancel(ctx))
+	return sess.ExecuteWrite(ctx, work)
+}
+
+func exec(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, params map[string]any) error {
+	res, err := tx.Run(ctx, cypher, params)
+	if err != nil {
+		return err
+	}
+	_, err = res.Consume(ctx)
+	return err
+}
+
+func single(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, params map[string]any) (*neo4j.Record, error) {
+	res, err := tx.Run(ctx, cypher, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Single(ctx)
+}
+
+func get(r *neo4j.Record, k string) any {
+	v, _ := r.Get(k)
+	return v
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func strs(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

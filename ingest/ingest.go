@@ -1,0 +1,626 @@
+// Package ingest is the indexing pipeline shared by cmd/extract and the API's document endpoints:
+// chunk → embed → Weaviate, and extract → resolve → Neo4j, with versions decided by content
+// hashes.
+//
+// Sync brings both stores in line with a whole corpus: new and changed documents are (re)written,
+// unchanged ones are left alone (a second run on the same corpus writes nothing), documents that
+// disappeared are deleted with every chunk, vector, mention and relation their chunks supported,
+// and entities left without support are removed. Upsert and Delete do the same for single
+// documents. Work is done in batches of documents; a batch is the unit of consistency: its
+// vectors are written first, then its graph in one transaction that also records the documents'
+// hashes, then its stale vectors are deleted. Stopping between batches leaves both stores
+// consistent, and a batch interrupted halfway is redone by the next run because its hashes were
+// not recorded.
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/chunking"
+	"github.com/ariadne-graphrag/ariadne/extraction"
+	"github.com/ariadne-graphrag/ariadne/graph"
+	"github.com/ariadne-graphrag/ariadne/ontology"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+	"github.com/ariadne-graphrag/ariadne/vector"
+)
+
+// Embedder computes passage embeddings.
+type Embedder interface {
+	Name() string
+	EmbedPassages(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Extractor states facts about one document (see package extraction).
+type Extractor interface {
+	Name() string
+	Extract(ctx context.Context, in extraction.Input, reg *resolution.Registry) (extraction.Facts, error)
+}
+
+// Costly is implemented by extractors that call a model: their results for unchanged documents
+// are kept instead of recomputed.
+type Costly interface{ Costly() bool }
+
+// GraphStore is the part of graph.Store the pipeline uses.
+type GraphStore interface {
+	EnsureSchema(ctx context.Context) error
+	DocumentStates(ctx context.Context) (map[string]graph.DocState, error)
+	LoadEntities(ctx context.Context) ([]graph.StoredEntity, error)
+	WriteDocuments(ctx context.Context, docs []graph.DocumentGraph, old map[string][]string, renames map[string]string, lab graph.Labeler, extractor string) (graph.WriteStats, error)
+	DeleteDocuments(ctx context.Context, old map[string][]string) (graph.WriteStats, error)
+}
+
+// VectorStore is the part of vector.Store the pipeline uses.
+type VectorStore interface {
+	EnsureClass(ctx context.Context, e vector.Embedding) error
+	Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]float32) (vector.UpsertResult, error)
+	DeleteChunks(ctx context.Context, chunkIDs []string) (int, error)
+	ChunkIDs(ctx context.Context) ([]string, error)
+}
+
+// Pipeline indexes documents. Build it with New.
+type Pipeline struct {
+	chunker   *chunking.Chunker
+	embedder  Embedder
+	extractor Extractor
+	onto      *ontology.Ontology
+	graph     GraphStore
+	vectors   VectorStore
+	log       *slog.Logger
+	batchDocs int
+	workers   int
+	mu        sync.Mutex // one write operation at a time (Sync, Upsert, Delete)
+	dim       int
+}
+
+// Config assembles a Pipeline.
+type Config struct {
+	Chunker   *chunking.Chunker
+	Embedder  Embedder
+	Extractor Extractor
+	Ontology  *ontology.Ontology
+	Graph     GraphStore
+	Vectors   VectorStore
+	Logger    *slog.Logger
+	BatchDocs int // documents per batch; default 16
+	Workers   int // concurrent embedding/extraction calls; default 2
+}
+
+// New returns a pipeline.
+func New(cfg Config) (*Pipeline, error) {
+	if cfg.Chunker == nil || cfg.Embedder == nil || cfg.Extractor == nil || cfg.Ontology == nil || cfg.Graph == nil || cfg.Vectors == nil {
+		return nil, fmt.Errorf("ingest: chunker, embedder, extractor, ontology and both stores are required: %w", ariadne.ErrInvalid)
+	}
+	p := &Pipeline{chunker: cfg.Chunker, embedder: cfg.Embedder, extractor: cfg.Extractor, onto: cfg.Ontology,
+		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers}
+	if p.log == nil {
+		p.log = slog.Default()
+	}
+	if p.batchDocs <= 0 {
+		p.batchDocs = 16
+	}
+	if p.workers <= 0 {
+		p.workers = 2
+	}
+	return p, nil
+}
+
+// Options tune one run.
+type Options struct {
+	// DryRun computes everything and reports what would change, writing nothing.
+	DryRun bool
+	// Stop, when closed, ends the run after the current batch (SIGINT). Nil never stops.
+	Stop <-chan struct{}
+	// Progress is called after each batch with documents done and total to write.
+	Progress func(done, total int)
+}
+
+// Summary reports a run. Writes are zero when nothing changed.
+type Summary struct {
+	DocsRead       int // documents given to the run
+	DocsUnchanged  int
+	DocsWritten    int // new or changed documents written (or that would be, in a dry run)
+	DocsRelinked   int // unchanged documents whose graph facts changed (new names elsewhere)
+	DocsDeleted    int
+	DocsFailed     int // documents whose vectors Weaviate refused; retried by the next run
+	Chunks         int // chunks of the written documents
+	Vectors        int // vectors written
+	VectorErrors   []vector.ObjectError
+	VectorsDeleted int
+	Entities       int // entities in the registry after resolution
+	Relations      int // relations stated by the written documents
+	Merges         int // candidates merged into an existing entity
+	Graph          graph.WriteStats
+	Stopped        bool // the run was stopped between batches
+	Elapsed        time.Duration
+}
+
+// Writes is the number of objects the run wrote or deleted in either store.
+func (s Summary) Writes() int {
+	g := s.Graph
+	return s.Vectors + s.VectorsDeleted + g.Documents + g.Chunks + g.Entities + g.Relations + g.Mentions +
+		g.DeletedChunks + g.DeletedEntities + g.DeletedRelations
+}
+
+// docWork is one document being indexed.
+type docWork struct {
+	doc         ariadne.Document
+	chunks      []ariadne.Chunk
+	subject     string
+	facts       extraction.Facts
+	contentNew  bool // content changed: re-embed
+	graphHash   string
+	oldChunkIDs []string
+	entities    []ariadne.Entity  // the entities the facts refer to, as resolved
+	contexts    map[string]string // their resolution contexts
+	quoted      []string          // the subject's aliases that only match quoted
+}
+
+// Sync indexes a whole corpus: docs are every document that should exist; stored documents not
+// among them are deleted.
+func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.index(ctx, docs, true, opts)
+}
+
+// Upsert indexes some documents and leaves every other stored document as it is.
+func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.index(ctx, docs, false, opts)
+}
+
+// Delete removes documents by id with everything derived from them. Unknown ids are ignored.
+func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summary, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	start := time.Now()
+	var sum Summary
+	states, err := p.graph.DocumentStates(ctx)
+	if err != nil {
+		return sum, err
+	}
+	old := map[string][]string{}
+	var chunkIDs []string
+	for _, id := range ids {
+		if st, ok := states[id]; ok {
+			old[id] = st.ChunkIDs
+			chunkIDs = append(chunkIDs, st.ChunkIDs...)
+		}
+	}
+	sum.DocsDeleted = len(old)
+	if opts.DryRun || len(old) == 0 {
+		sum.Elapsed = time.Since(start)
+		return sum, nil
+	}
+	st, err := p.graph.DeleteDocuments(ctx, old)
+	if err != nil {
+		return sum, err
+	}
+	sum.Graph.Add(st)
+	n, err := p.vectors.DeleteChunks(ctx, chunkIDs)
+	if err != nil {
+		return sum, err
+	}
+	sum.VectorsDeleted = n
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool, opts Options) (Summary, error) {
+	start := time.Now()
+	sum := Summary{DocsRead: len(docs)}
+	if err := p.prepare(ctx); err != nil {
+		return sum, err
+	}
+	states, err := p.graph.DocumentStates(ctx)
+	if err != nil {
+		return sum, err
+	}
+	stored, err := p.vectors.ChunkIDs(ctx)
+	if err != nil {
+		return sum, err
+	}
+	inVectors := map[string]bool{}
+	for _, id := range stored {
+		inVectors[id] = true
+	}
+
+	costly := false
+	if c, ok := p.extractor.(Costly); ok {
+		costly = c.Costly()
+	}
+	reg, subjects, err := p.buildRegistry(ctx, docs, full, costly)
+	if err != nil {
+		return sum, err
+	}
+
+	// Chunk everything; decide per document what changed.
+	var work []*docWork
+	for _, d := range docs {
+		st, known := states[d.ID]
+		w := &docWork{doc: d, chunks: p.chunker.Split(d), subject: subjects[d.ID], oldChunkIDs: st.ChunkIDs}
+		w.contentNew = !known || st.ContentHash != d.ContentHash()
+		if !w.contentNew {
+			for _, id := range st.ChunkIDs {
+				if !inVectors[id] {
+					w.contentNew = true // vectors lost (e.g. Weaviate data reset): re-embed
+					p.log.Warn("stored document has chunks missing from Weaviate; re-indexing it", "doc", d.ID)
+					break
+				}
+			}
+		}
+		work = append(work, w)
+	}
+
+	// Extract: every document with a cheap extractor (new names may appear elsewhere), only
+	// changed ones with a costly one.
+	var toExtract []*docWork
+	for _, w := range work {
+		if w.contentNew || !costly {
+			toExtract = append(toExtract, w)
+		}
+	}
+	if err := p.extract(ctx, toExtract, reg); err != nil {
+		return sum, err
+	}
+	var write []*docWork
+	for _, w := range work {
+		if !w.contentNew && costly {
+			sum.DocsUnchanged++
+			continue
+		}
+		w.entities, w.contexts = nil, map[string]string{}
+		for _, k := range referencedKeys(w) {
+			if e, ok := reg.Get(k); ok {
+				w.entities = append(w.entities, e)
+				w.contexts[k] = reg.Context(k)
+			}
+		}
+		w.quoted = reg.QuotedAliases(w.subject)
+		w.graphHash = p.graphHash(w)
+		switch {
+		case w.contentNew:
+			write = append(write, w)
+		case states[w.doc.ID].GraphHash != w.graphHash:
+			sum.DocsRelinked++
+			write = append(write, w)
+		default:
+			sum.DocsUnchanged++
+		}
+	}
+	sum.Entities = len(reg.Entities())
+	sum.Merges = reg.Merges()
+
+	// Deletions: stored documents missing from a full corpus; vectors no document owns.
+	deleted := map[string][]string{}
+	if full {
+		present := map[string]bool{}
+		for _, d := range docs {
+			present[d.ID] = true
+		}
+		for id, st := range states {
+			if !present[id] {
+				deleted[id] = st.ChunkIDs
+			}
+		}
+	}
+	owned := map[string]bool{}
+	for _, st := range states {
+		for _, id := range st.ChunkIDs {
+			owned[id] = true
+		}
+	}
+	for _, w := range write {
+		for _, c := range w.chunks {
+			owned[c.ID] = true
+		}
+	}
+	var orphans []string
+	if full {
+		for _, id := range stored {
+			if !owned[id] {
+				orphans = append(orphans, id)
+			}
+		}
+	}
+
+	for _, w := range write {
+		if w.contentNew {
+			sum.DocsWritten++
+			sum.Chunks += len(w.chunks)
+		}
+		sum.Relations += len(w.facts.Relations)
+	}
+	sum.DocsDeleted = len(deleted)
+	if opts.DryRun {
+		sum.Elapsed = time.Since(start)
+		return sum, nil
+	}
+
+	renames := reg.Renames()
+	for i := 0; i < len(write); i += p.batchDocs {
+		if stopped(opts.Stop) {
+			sum.Stopped = true
+			break
+		}
+		batch := write[i:min(i+p.batchDocs, len(write))]
+		// The batch runs to completion even if ctx's parent is cancelled by SIGINT: the job
+		// passes a Stop channel for that, and ctx only for hard deadlines.
+		if err := p.writeBatch(ctx, batch, renames, &sum); err != nil {
+			return sum, err
+		}
+		renames = nil
+		if opts.Progress != nil {
+			opts.Progress(min(i+p.batchDocs, len(write)), len(write))
+		}
+	}
+	if !sum.Stopped && len(deleted) > 0 {
+		st, err := p.graph.DeleteDocuments(ctx, deleted)
+		if err != nil {
+			return sum, err
+		}
+		sum.Graph.Add(st)
+		var ids []string
+		for _, chunkIDs := range deleted {
+			ids = append(ids, chunkIDs...)
+		}
+		n, err := p.vectors.DeleteChunks(ctx, ids)
+		if err != nil {
+			return sum, err
+		}
+		sum.VectorsDeleted += n
+	}
+	if !sum.Stopped && len(orphans) > 0 {
+		n, err := p.vectors.DeleteChunks(ctx, orphans)
+		if err != nil {
+			return sum, err
+		}
+		p.log.Info("deleted vectors no stored document owns", "count", n)
+		sum.VectorsDeleted += n
+	}
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+func stopped(stop <-chan struct{}) bool {
+	if stop == nil {
+		return false
+	}
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// prepare makes sure both stores have their schema; it learns the embedding dimension with one
+// probe call the first time.
+func (p *Pipeline) prepare(ctx context.Context) error {
+	if err := p.graph.EnsureSchema(ctx); err != nil {
+		return err
+	}
+	if p.dim == 0 {
+		v, err := p.embedder.EmbedPassages(ctx, []string{"dimension probe"})
+		if err != nil {
+			return fmt.Errorf("ingest: embedder %s: %w", p.embedder.Name(), err)
+		}
+		p.dim = len(v[0])
+	}
+	return p.vectors.EnsureClass(ctx, vector.Embedding{Name: p.embedder.Name(), Dim: p.dim})
+}
+
+// buildRegistry resolves the subjects and discovered names of docs. For a full sync the registry
+// is rebuilt from the corpus alone (so it is the same on every run); otherwise, and for costly
+// extractors, entities already in the graph are loaded first.
+func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, full, costly bool) (*resolution.Registry, map[string]string, error) {
+	reg := resolution.NewRegistry(p.onto.Nicknames)
+	taken := map[string]string{}
+	if !full || costly {
+		storedEntities, err := p.graph.LoadEntities(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		inRun := map[string]bool{}
+		for _, d := range docs {
+			inRun[d.ID] = true
+		}
+		for _, e := range storedEntities {
+			if e.DocID != "" && inRun[e.DocID] {
+				continue // redefined by this run
+			}
+			ent := e.Entity
+			if e.DocID != "" {
+				ent.Aliases = e.DefinedAliases
+			}
+			reg.Load(ent, e.Context, e.QuotedAliases)
+			for _, n := range append([]string{ent.Name}, ent.Aliases...) {
+				taken[textnorm.Key(n)] = ent.Type
+			}
+		}
+	}
+	var infos []extraction.SubjectInfo
+	for _, d := range docs {
+		if info, ok := extraction.Subject(d, p.onto); ok {
+			infos = append(infos, info)
+		}
+	}
+	extraction.Deconflict(infos, taken)
+	subjects := map[string]string{}
+	for _, info := range infos {
+		key, _ := reg.Resolve(info.Candidate)
+		for _, q := range info.QuotedOnly {
+			reg.AddAlias(key, resolution.Alias{Text: q, QuotedOnly: true})
+		}
+		subjects[info.DocID] = key
+	}
+	for _, d := range docs {
+		for _, c := range extraction.Discover(d) {
+			reg.Resolve(c)
+		}
+	}
+	return reg, subjects, nil
+}
+
+// extract runs the extractor over docs with bounded concurrency.
+func (p *Pipeline) extract(ctx context.Context, docs []*docWork, reg *resolution.Registry) error {
+	reg.Matcher() // compile once before the workers read it
+	sem := make(chan struct{}, p.workers)
+	errs := make([]error, len(docs))
+	var wg sync.WaitGroup
+	for i, w := range docs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			facts, err := p.extractor.Extract(ctx, extraction.Input{Doc: w.doc, Chunks: w.chunks, SubjectKey: w.subject}, reg)
+			if err != nil {
+				errs[i] = fmt.Errorf("ingest: extract %s: %w", w.doc.ID, err)
+				return
+			}
+			w.facts = facts
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// graphHash fingerprints what a document contributes to the graph (w.entities must be set).
+func (p *Pipeline) graphHash(w *docWork) string {
+	type ent struct {
+		Key, Name, Type, DocID, Context string
+		Aliases                         []string
+	}
+	var ents []ent
+	for _, e := range w.entities {
+		x := ent{Key: e.Key, Name: e.Name, Type: e.Type, DocID: e.DocID, Context: w.contexts[e.Key]}
+		if e.Key == w.subject {
+			x.Aliases = slices.Clone(e.Aliases)
+			sort.Strings(x.Aliases)
+		}
+		ents = append(ents, x)
+	}
+	var ids []string
+	for _, c := range w.chunks {
+		ids = append(ids, c.ID)
+	}
+	raw, _ := json.Marshal(struct {
+		Extractor string
+		Content   string
+		Chunks    []string
+		Subject   string
+		Quoted    []string
+		Entities  []ent
+		Mentions  []ariadne.Mention
+		Relations []ariadne.Relation
+	}{p.extractor.Name(), w.doc.ContentHash(), ids, w.subject, w.quoted, ents, w.facts.Mentions, w.facts.Relations})
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// referencedKeys returns the sorted keys of the entities a document's facts refer to, with its
+// subject.
+func referencedKeys(w *docWork) []string {
+	set := map[string]bool{}
+	if w.subject != "" {
+		set[w.subject] = true
+	}
+	for _, m := range w.facts.Mentions {
+		set[m.EntityKey] = true
+	}
+	for _, r := range w.facts.Relations {
+		set[r.Source], set[r.Target] = true, true
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// writeBatch embeds and upserts the vectors of the batch's changed documents, writes the batch's
+// graph in one transaction, then deletes the stale vectors of the changed documents.
+func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map[string]string, sum *Summary) error {
+	var chunks []ariadne.Chunk
+	var texts []string
+	for _, w := range batch {
+		if !w.contentNew {
+			continue
+		}
+		for _, c := range w.chunks {
+			chunks = append(chunks, c)
+			texts = append(texts, c.ContextText())
+		}
+	}
+	failedDocs := map[string]bool{}
+	if len(chunks) > 0 {
+		vecs, err := p.embedder.EmbedPassages(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("ingest: embed: %w", err)
+		}
+		res, err := p.vectors.Upsert(ctx, chunks, vecs)
+		if err != nil {
+			return err
+		}
+		sum.Vectors += res.Written
+		sum.VectorErrors = append(sum.VectorErrors, res.Failed...)
+		for _, f := range res.Failed {
+			failedDocs[ariadne.DocIDOfChunk(f.ChunkID)] = true
+			p.log.Error("Weaviate refused a chunk; its document will be retried next run", "chunk", f.ChunkID, "error", f.Message)
+		}
+	}
+	var graphs []graph.DocumentGraph
+	old := map[string][]string{}
+	var stale []string
+	for _, w := range batch {
+		if failedDocs[w.doc.ID] {
+			sum.DocsFailed++
+			continue
+		}
+		graphs = append(graphs, graph.DocumentGraph{Doc: w.doc, Chunks: w.chunks, Entities: w.entities,
+			Subject: w.subject, QuotedAliases: w.quoted, Mentions: w.facts.Mentions, Relations: w.facts.Relations,
+			Contexts: w.contexts, GraphHash: w.graphHash})
+		old[w.doc.ID] = w.oldChunkIDs
+		if w.contentNew {
+			keep := map[string]bool{}
+			for _, c := range w.chunks {
+				keep[c.ID] = true
+			}
+			for _, id := range w.oldChunkIDs {
+				if !keep[id] {
+					stale = append(stale, id)
+				}
+			}
+		}
+	}
+	if len(graphs) > 0 {
+		st, err := p.graph.WriteDocuments(ctx, graphs, old, renames, p.onto, p.extractor.Name())
+		if err != nil {
+			return err
+		}
+		sum.Graph.Add(st)
+	}
+	if len(stale) > 0 {
+		n, err := p.vectors.DeleteChunks(ctx, stale)
+		if err != nil {
+			return err
+		}
+		sum.VectorsDeleted += n
+	}
+	return nil
+}

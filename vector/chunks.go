@@ -1,0 +1,327 @@
+package vector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-openapi/strfmt"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
+	"github.com/weaviate/weaviate/entities/models"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// Embedding identifies the vectors stored in a class: the embedder's name and the dimension.
+// A class is only ever written and queried with one Embedding.
+type Embedding struct {
+	Name string // e.g. "lexical-ngram-v1/768", "openai:multilingual-e5-small"
+	Dim  int
+}
+
+func (e Embedding) String() string { return fmt.Sprintf("embedder=%s; dim=%d", e.Name, e.Dim) }
+
+var embeddingRE = regexp.MustCompile(`embedder=([^;]+); dim=(\d+)`)
+
+// classDescription records the embedding in the class, where Weaviate keeps it with the schema.
+func classDescription(e Embedding) string {
+	return "Ariadne chunks (" + e.String() + ")"
+}
+
+func parseEmbedding(desc string) (Embedding, bool) {
+	m := embeddingRE.FindStringSubmatch(desc)
+	if m == nil {
+		return Embedding{}, false
+	}
+	dim, _ := strconv.Atoi(m[2])
+	return Embedding{Name: m[1], Dim: dim}, true
+}
+
+// chunkProperties is the Chunk class schema: ids and filters as `field` tokens, prose as `word`
+// tokens, and search_text — Ariadne's own analysis (textnorm.SearchTerms: Russian stems,
+// transliteration, joined codes) — as `whitespace` tokens for BM25.
+func chunkProperties() []*models.Property {
+	text := func(name, tok, desc string) *models.Property {
+		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: tok, Description: desc}
+	}
+	yes, no := true, false
+	return []*models.Property{
+		text("chunk_id", "field", "Ariadne chunk id: <doc id>#<position>-<hash8>; the join key with Neo4j"),
+		text("doc_id", "field", "the document's id"),
+		{Name: "doc_version", DataType: []string{"int"}},
+		text("doc_type", "field", "the document's front matter type"),
+		{Name: "position", DataType: []string{"int"}},
+		text("title", "word", "document title"),
+		text("heading", "word", "heading path, ' > '-separated"),
+		text("text", "word", "the chunk's verbatim text"),
+		{Name: "search_text", DataType: []string{"text"}, Tokenization: "whitespace", IndexSearchable: &yes,
+			IndexFilterable: &no, Description: "BM25 terms of title, heading and text (textnorm.SearchTerms)"},
+		text("lang", "field", "document language"),
+		{Name: "acl", DataType: []string{"text[]"}, Tokenization: "field", Description: "groups allowed to read"},
+		text("updated", "field", "document date, ISO"),
+	}
+}
+
+// EnsureClass creates the chunk class for embedding e if it does not exist and adds properties
+// missing from an older schema. A class built for another embedding is an ErrMismatch error that
+// says to re-index.
+func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
+	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
+	if err != nil && !isNotFound(err) {
+		return s.wrap("get class", err)
+	}
+	if err != nil || cls == nil {
+		err = s.client.Schema().ClassCreator().WithClass(&models.Class{
+			Class:           s.class,
+			Description:     classDescription(e),
+			Vectorizer:      "none",
+			Properties:      chunkProperties(),
+			VectorIndexType: "hnsw",
+			VectorIndexConfig: map[string]any{
+				"distance": "cosine",
+			},
+		}).Do(ctx)
+		if err != nil {
+			if strings.Contains(err.Error(), "already exists") {
+				return s.EnsureClass(ctx, e)
+			}
+			return s.wrap("create class", err)
+		}
+		return nil
+	}
+	if have, ok := parseEmbedding(cls.Description); ok && have != e {
+		return fmt.Errorf("vector: class %s holds vectors of %s, not %s; re-index it (cmd/extract --reindex) or set ARIADNE_WEAVIATE_CLASS to another class: %w",
+			s.class, have, e, ariadne.ErrMismatch)
+	}
+	have := map[string]bool{}
+	for _, p := range cls.Properties {
+		have[p.Name] = true
+	}
+	for _, p := range chunkProperties() {
+		if !have[p.Name] {
+			if err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(p).Do(ctx); err != nil {
+				return s.wrap("add property "+p.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// ClassEmbedding returns the embedding the class was built for; ok is false when the class does
+// not exist (nothing ingested).
+func (s *Store) ClassEmbedding(ctx context.Context) (Embedding, bool, error) {
+	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
+	if err != nil {
+		if isNotFound(err) {
+			return Embedding{}, false, nil
+		}
+		return Embedding{}, false, s.wrap("get class", err)
+	}
+	e, ok := parseEmbedding(cls.Description)
+	if !ok {
+		return Embedding{}, false, fmt.Errorf("vector: class %s has no embedder record in its description: %w", s.class, ariadne.ErrMismatch)
+	}
+	return e, true, nil
+}
+
+// DropClass deletes the class and every object in it.
+func (s *Store) DropClass(ctx context.Context) error {
+	err := s.client.Schema().ClassDeleter().WithClassName(s.class).Do(ctx)
+	if err != nil && !isNotFound(err) {
+		return s.wrap("delete class", err)
+	}
+	return nil
+}
+
+// UpsertResult counts a batch write.
+type UpsertResult struct {
+	Written int
+	Failed  []ObjectError // per-object errors reported by Weaviate
+}
+
+// ObjectError is one object Weaviate refused.
+type ObjectError struct {
+	ChunkID string
+	Message string
+}
+
+// Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i]) in batches of 100.
+// Object ids are ObjectID(chunk id), so writing a chunk again overwrites it. Every per-object
+// error is returned in Failed; err is for failures of whole requests.
+func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]float32) (UpsertResult, error) {
+	var res UpsertResult
+	if len(chunks) != len(vectors) {
+		return res, fmt.Errorf("vector: %d chunks but %d vectors: %w", len(chunks), len(vectors), ariadne.ErrInvalid)
+	}
+	for start := 0; start < len(chunks); start += 100 {
+		end := min(start+100, len(chunks))
+		objs := make([]*models.Object, 0, end-start)
+		byID := map[string]string{}
+		for i := start; i < end; i++ {
+			c := chunks[i]
+			id := ObjectID(c.ID)
+			byID[id] = c.ID
+			objs = append(objs, &models.Object{Class: s.class, ID: strfmt.UUID(id), Vector: vectors[i], Properties: chunkToProperties(c)})
+		}
+		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
+		if err != nil {
+			return res, s.wrap("batch upsert", err)
+		}
+		if len(resp) != len(objs) {
+			return res, fmt.Errorf("vector: batch answered for %d of %d objects", len(resp), len(objs))
+		}
+		for _, r := range resp {
+			if r.Result != nil && r.Result.Errors != nil && len(r.Result.Errors.Error) > 0 {
+				msgs := make([]string, 0, len(r.Result.Errors.Error))
+				for _, e := range r.Result.Errors.Error {
+					msgs = append(msgs, e.Message)
+				}
+				res.Failed = append(res.Failed, ObjectError{ChunkID: byID[string(r.ID)], Message: strings.Join(msgs, "; ")})
+				continue
+			}
+			res.Written++
+		}
+	}
+	return res, nil
+}
+
+func chunkToProperties(c ariadne.Chunk) map[string]any {
+	acl := c.ACL
+	if len(acl) == 0 {
+		acl = []string{ariadne.PublicGroup}
+	}
+	search := strings.Join(textnorm.SearchTerms(c.Title+"\n"+c.HeadingPath()+"\n"+c.Text), " ")
+	return map[string]any{
+		"chunk_id": c.ID, "doc_id": c.DocID, "doc_version": c.DocVersion, "doc_type": c.DocType,
+		"position": c.Position, "title": c.Title, "heading": c.HeadingPath(), "text": c.Text,
+		"search_text": search, "lang": c.Lang, "acl": acl, "updated": c.Updated,
+	}
+}
+
+// DeleteChunks deletes the objects of the given chunk ids (missing ones are ignored) and returns
+// how many were deleted.
+func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error) {
+	deleted := 0
+	for start := 0; start < len(chunkIDs); start += 200 {
+		ids := chunkIDs[start:min(start+200, len(chunkIDs))]
+		resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.class).WithOutput("minimal").
+			WithWhere(filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(ids...)).
+			Do(ctx)
+		if err != nil {
+			return deleted, s.wrap("batch delete", err)
+		}
+		if resp != nil && resp.Results != nil {
+			deleted += int(resp.Results.Successful)
+			if resp.Results.Failed > 0 {
+				return deleted, fmt.Errorf("vector: %d objects could not be deleted", resp.Results.Failed)
+			}
+		}
+	}
+	return deleted, nil
+}
+
+// ChunkIDs lists every chunk id stored in the class (cursor over all objects), sorted.
+func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
+	var out []string
+	after := ""
+	for {
+		q := s.client.GraphQL().Get().WithClassName(s.class).
+			WithFields(graphql.Field{Name: "chunk_id"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}).
+			WithLimit(1000)
+		if after != "" {
+			q = q.WithAfter(after)
+		}
+		resp, err := q.Do(ctx)
+		if err != nil {
+			if isNotFound(err) {
+				return nil, nil
+			}
+			return nil, s.wrap("list chunk ids", err)
+		}
+		if err := gqlErrors("list chunk ids", resp.Errors); err != nil {
+			if strings.Contains(err.Error(), "Cannot query field") || strings.Contains(err.Error(), "does not exist") {
+				return nil, nil // no class yet
+			}
+			return nil, err
+		}
+		hits := hitsOf(resp, s.class)
+		for _, h := range hits {
+			out = append(out, str(h["chunk_id"]))
+		}
+		if len(hits) < 1000 {
+			break
+		}
+		after = str(hits[len(hits)-1]["_additional"].(map[string]any)["id"])
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Count returns how many chunk objects the class holds (0 when it does not exist).
+func (s *Store) Count(ctx context.Context) (int, error) {
+	resp, err := s.client.GraphQL().Aggregate().WithClassName(s.class).
+		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}}).Do(ctx)
+	if err != nil {
+		if isNotFound(err) {
+			return 0, nil
+		}
+		return 0, s.wrap("count", err)
+	}
+	if len(resp.Errors) > 0 {
+		msg := resp.Errors[0].Message
+		if strings.Contains(msg, "Cannot query field") || strings.Contains(msg, "does not exist") {
+			return 0, nil
+		}
+		return 0, gqlErrors("count", resp.Errors)
+	}
+	agg, _ := resp.Data["Aggregate"].(map[string]any)
+	rows, _ := agg[s.class].([]any)
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	meta, _ := rows[0].(map[string]any)["meta"].(map[string]any)
+	n, _ := meta["count"].(float64)
+	return int(n), nil
+}
+
+func hitsOf(resp *models.GraphQLResponse, class string) []map[string]any {
+	get, _ := resp.Data["Get"].(map[string]any)
+	list, _ := get[class].([]any)
+	out := make([]map[string]any, 0, len(list))
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func isNotFound(err error) bool {
+	var we *fault.WeaviateClientError
+	if errors.As(err, &we) && we.StatusCode == 404 {
+		return true
+	}
+	return err != nil && strings.Contains(err.Error(), "status code: 404")
+}
+
+// wrap translates a client error: no response at all (refused, reset, timeout) and 5xx are
+// ErrUnavailable; 4xx are ErrInvalid.
+func (s *Store) wrap(op string, err error) error {
+	var we *fault.WeaviateClientError
+	if errors.As(err, &we) && we.StatusCode >= 400 && we.StatusCode < 500 {
+		return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
+	}
+	return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
+}

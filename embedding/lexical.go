@@ -126,4 +126,3 @@ func (l *Lexical) Embed(text string) []float32 {
 	}
 	return out
 }
-

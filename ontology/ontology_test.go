@@ -19,7 +19,7 @@ func TestDefaultParses(t *testing.T) {
 		{"project", "technology", "USES"},
 		{"person", "team", "MEMBER_OF"},
 		{"incident", "project", "AFFECTS"},
-		{"meeting", "technology", "DISCUSSES"},  // subject default
+		{"meeting", "technology", "DISCUSSES"}, // subject default
 		{"technology", "client", "RELATED_TO"}, // global default
 	}
 	for _, tc := range tests {

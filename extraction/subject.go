@@ -219,7 +219,27 @@ func splitName(title string) (string, []string) {
 		}
 		t = strings.TrimSpace(t[:open] + t[open+end+1:])
 	}
-	return strings.Join(strings.Fields(t), " "), aliases
+	name := strings.Join(strings.Fields(t), " ")
+	aliases = append(aliases, conjoined(name)...)
+	return name, aliases
+}
+
+// conjoined returns the parts of a name that joins single-word names with "and" / «и» / "&"
+// ("ingress-nginx and cert-manager", "PostgreSQL and PgBouncer"); nil otherwise.
+func conjoined(name string) []string {
+	for _, sep := range []string{" and ", " и ", " & "} {
+		parts := strings.Split(name, sep)
+		if len(parts) < 2 {
+			continue
+		}
+		for _, p := range parts {
+			if len(strings.Fields(p)) != 1 {
+				return nil
+			}
+		}
+		return parts
+	}
+	return nil
 }
 
 func splitList(s string) []string {
@@ -371,6 +391,8 @@ func announcedAliases(lead []string, primary []string, cues []string) (aliases, 
 		if at := cueIndex(sent, cues); at >= 0 {
 			region := sent[at:]
 			if open, closing := strings.LastIndex(sent[:at], "("), strings.LastIndex(sent[:at], ")"); open > closing {
+				// The cue is inside a parenthetical remark: the remark is the list of names.
+				region = sent[open+1:]
 				if end := strings.Index(region, ")"); end >= 0 {
 					region = region[:end]
 				}
@@ -442,24 +464,64 @@ func cyrillicShare(s string) float64 {
 }
 
 // acronymAliases returns the all-caps words of the lead that are acronyms of one of the names
-// («КМЗ» for «Кедровский машиностроительный завод», "KMW" for "Kedrovsky Machine Works").
+// («КМЗ» for «Кедровский машиностроительный завод», "KMW" for "Kedrovsky Machine Works"), and
+// the capitalized phrases of the lead that one of the names abbreviates ("Site Reliability
+// Engineering" for "SRE team").
 func acronymAliases(lead []string, names []string) []string {
 	acr := map[string]bool{}
+	short := map[string]bool{}
 	for _, n := range names {
 		if a := textnorm.Acronym(n); len(a) >= 2 {
 			acr[a] = true
 		}
+		for _, w := range textnorm.Words(n) {
+			if w.AllUpper && utf8.RuneCountInString(w.Text) >= 2 {
+				short[textnorm.Latin(w.Text)] = true
+			}
+		}
 	}
 	var out []string
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
 	for _, s := range lead {
 		for _, w := range textnorm.Words(s) {
-			if w.AllUpper && utf8.RuneCountInString(w.Text) >= 2 && acr[textnorm.Latin(w.Text)] && !slices.Contains(out, w.Text) {
-				out = append(out, w.Text)
+			if w.AllUpper && utf8.RuneCountInString(w.Text) >= 2 && acr[textnorm.Latin(w.Text)] {
+				add(w.Text)
+			}
+		}
+		for _, p := range capitalizedPhraseRE.FindAllString(s, -1) {
+			// Try every run of two or more of the phrase's words ("The Site Reliability
+			// Engineering" holds "Site Reliability Engineering").
+			ws := textnorm.Words(p)
+			for i := range ws {
+				for j := i + 2; j <= len(ws); j++ {
+					sub := p[ws[i].Start:ws[j-1].End]
+					if a := textnorm.Acronym(sub); short[a] && !containsWord(ws[i:j], a) {
+						add(sub)
+					}
+				}
 			}
 		}
 	}
 	return out
 }
+
+// containsWord reports whether one of ws is the short form itself ("KB Bank" is not an expansion
+// of "KB").
+func containsWord(ws []textnorm.Token, latin string) bool {
+	for _, w := range ws {
+		if textnorm.Latin(w.Text) == latin {
+			return true
+		}
+	}
+	return false
+}
+
+// capitalizedPhraseRE finds runs of two to five capitalized words in any script.
+var capitalizedPhraseRE = regexp.MustCompile(`\p{Lu}[\p{L}\p{N}]*(?:[ -]\p{Lu}[\p{L}\p{N}]*){1,4}`)
 
 // nameMatcher matches any of names in running text.
 func nameMatcher(names []string) *resolution.Matcher {

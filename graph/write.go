@@ -171,9 +171,17 @@ MATCH (e:Entity {key: key})-[r]-()
 WHERE r.chunk_ids IS NOT NULL AND any(x IN r.chunk_ids WHERE x IN $old)
 WITH DISTINCT r
 SET r.chunk_ids = [x IN r.chunk_ids WHERE NOT x IN $old]
-WITH r WHERE size(r.chunk_ids) = 0
-DELETE r
-RETURN count(*) AS deleted`
+WITH r, size(r.chunk_ids) = 0 AS empty
+CALL (r, empty) {
+  WITH r, empty WHERE empty
+  DELETE r
+  RETURN 1 AS gone
+UNION
+  WITH r, empty WHERE NOT empty
+  ` + relationACL + `
+  RETURN 0 AS gone
+}
+RETURN sum(gone) AS deleted`
 
 	deleteChunksCypher = `
 UNWIND $old AS cid
@@ -228,7 +236,19 @@ UNWIND $relations AS rel
 MATCH (a:Entity {key: rel.source}), (b:Entity {key: rel.target})
 MERGE (a)-[r:$(rel.type)]->(b)
 ON CREATE SET r.chunk_ids = []
-SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids]`
+SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids]
+WITH r
+` + relationACL
+
+	// relationACL sets r.acl to the union of the groups of its supporting chunks, so that "the
+	// caller may read at least one supporting chunk" is any(g IN r.acl WHERE g IN $groups).
+	relationACL = `CALL (r) {
+  UNWIND r.chunk_ids AS cid
+  MATCH (c:Chunk {id: cid})
+  UNWIND c.acl AS g
+  RETURN collect(DISTINCT g) AS acl
+}
+SET r.acl = acl`
 
 	renameEntitiesCypher = `
 UNWIND $renames AS rn
@@ -245,7 +265,8 @@ OPTIONAL MATCH (:Chunk)-[m:MENTIONS]->(e)
 WITH e, collect(m.surfaces) AS surfaceLists
 WITH e, reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists |
       acc + [x IN l WHERE NOT x IN acc]) AS aliases
-SET e.aliases = [a IN aliases WHERE a <> e.name]
+SET e.aliases = [a IN aliases WHERE a <> e.name],
+    e.degree = COUNT { (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL }
 WITH e
 WHERE NOT EXISTS { (e)--() }
 DELETE e

@@ -423,6 +423,13 @@ func (p *Pipeline) prepare(ctx context.Context) error {
 	return p.vectors.EnsureClass(ctx, vector.Embedding{Name: p.embedder.Name(), Dim: p.dim})
 }
 
+// Resolve returns the entity registry Sync would build for docs (their subjects and discovered
+// names, resolved), without writing anything. Evaluations use it to score entity resolution.
+func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resolution.Registry, error) {
+	reg, _, err := p.buildRegistry(ctx, docs, true, false)
+	return reg, err
+}
+
 // buildRegistry resolves the subjects and discovered names of docs. For a full sync the registry
 // is rebuilt from the corpus alone (so it is the same on every run); otherwise, and for costly
 // extractors, entities already in the graph are loaded first.

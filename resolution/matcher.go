@@ -259,21 +259,23 @@ func (e *entry) wordMatch(words []word, i int) int {
 }
 
 // compactMatch matches the alias's letters against a different number of words ("MedLinia" ~
-// «Мед-Линия», "Alfa Logistic" ~ "AlfaLogistic"): every word but the last must be an exact piece,
-// the last must match the rest up to an ending.
+// «Мед-Линия», "Alfa Logistic" ~ "AlfaLogistic"): every word but the last must be an exact piece;
+// the last must equal the rest, or match it up to an ending when the rest lies within the alias's
+// last word (so "Фонарик" does not match "fonarik lms" as if "lms" were an ending).
 func (e *entry) compactMatch(words []word, i int) int {
-	rest := e.compact
+	lastStart := len(e.compact) - len(e.tokens[len(e.tokens)-1])
+	rest, pos := e.compact, 0
 	for k := i; k < len(words) && k-i < 6; k++ {
 		w := words[k].lat
 		n := k - i + 1
 		sameShape := n == len(e.tokens) // the word-by-word rule already tried this shape
-		if !sameShape && (rest == w || (len(rest) >= 4 && textnorm.TokenMatch(rest, w))) {
+		if !sameShape && (rest == w || (pos >= lastStart && len(rest) >= 4 && textnorm.TokenMatch(rest, w))) {
 			return n
 		}
 		if !strings.HasPrefix(rest, w) || len(rest) <= len(w) {
 			return 0
 		}
-		rest = rest[len(w):]
+		rest, pos = rest[len(w):], pos+len(w)
 	}
 	return 0
 }

@@ -124,3 +124,13 @@ func TestRegistryAdoptsUndocumentedEntity(t *testing.T) {
 		t.Errorf("adopted aliases lost: %v", e.Aliases)
 	}
 }
+
+func TestPairwiseScores(t *testing.T) {
+	groups := map[string][]string{"a": {"a1", "a2", "a3"}, "b": {"b1", "b2"}}
+	pred := map[string]string{"a1": "A", "a2": "A", "a3": "", "b1": "B", "b2": "A"}
+	s := PairwiseScores(groups, func(v string) string { return pred[v] })
+	// pairs: (a1,a2) TP; (a1,a3),(a2,a3) FN; (b1,b2) FN; (a1,b2),(a2,b2) FP
+	if s.TP != 1 || s.FN != 3 || s.FP != 2 || s.Precision != 1.0/3 || s.Recall != 0.25 || !slices.Equal(s.Unresolved, []string{"a3"}) {
+		t.Fatalf("scores = %+v", s)
+	}
+}

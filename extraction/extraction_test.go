@@ -34,7 +34,7 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 		{
 			doc: ariadne.Document{ID: "clients/north-star", Type: "client", Title: "ООО «Полярная Звезда» — карточка клиента",
 				Body: "# ООО «Полярная Звезда»\n\n## Кратко\n\nООО «Полярная Звезда» (ПЗ) — оператор складов. В тикетах её называют «Звезда-Склад» или NorthStar, в англоязычных документах — Polar Star Logistics LLC.\n"},
-			name:    "ООО «Полярная Звезда»",
+			name: "ООО «Полярная Звезда»",
 			// «Полярная Звезда» has the name's key (legal forms are not part of it): not repeated.
 			aliases: []string{"north star", "ПЗ", "Звезда-Склад", "NorthStar", "Polar Star Logistics LLC"},
 		},

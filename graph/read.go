@@ -254,3 +254,30 @@ func toInt(v any) int {
 	n, _ := v.(int64)
 	return int(n)
 }
+
+// QueryReadOnly runs one Cypher statement with parameters in a read transaction and returns its
+// rows. Neo4j rejects writes in a read transaction, so tools (and the Browser query tests) can run
+// arbitrary statements safely.
+func (s *Store) QueryReadOnly(ctx context.Context, cypher string, params map[string]any) ([]map[string]any, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(context.WithoutCancel(ctx))
+	rows, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, cypher, params)
+		if err != nil {
+			return nil, err
+		}
+		recs, err := res.Collect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]map[string]any, 0, len(recs))
+		for _, r := range recs {
+			out = append(out, r.AsMap())
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, translate("read-only query", err)
+	}
+	return rows.([]map[string]any), nil
+}

@@ -93,7 +93,7 @@ type Config struct {
 	Graph     GraphStore
 	Vectors   VectorStore
 	Logger    *slog.Logger
-	BatchDocs int // documents per batch; default 16
+	BatchDocs int // documents per batch; default 32
 	Workers   int // concurrent embedding/extraction calls; default 2
 }
 
@@ -108,7 +108,7 @@ func New(cfg Config) (*Pipeline, error) {
 		p.log = slog.Default()
 	}
 	if p.batchDocs <= 0 {
-		p.batchDocs = 16
+		p.batchDocs = 32
 	}
 	if p.workers <= 0 {
 		p.workers = 2

@@ -37,7 +37,7 @@ type rig struct {
 	onto   *ontology.Ontology
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	t.Helper()
 	ctx := context.Background()
 	gcfg := graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword()}
@@ -84,7 +84,7 @@ func newRig(t *testing.T) *rig {
 	return &rig{pipe: pipe, graph: gs, vector: vs, dir: dir, onto: onto}
 }
 
-func (r *rig) sync(t *testing.T) ingest.Summary {
+func (r *rig) sync(t testing.TB) ingest.Summary {
 	t.Helper()
 	docs, problems, err := corpus.Load(os.DirFS(r.dir))
 	if err != nil || len(problems) > 0 {
@@ -97,7 +97,7 @@ func (r *rig) sync(t *testing.T) ingest.Summary {
 	return sum
 }
 
-func (r *rig) audit(t *testing.T) {
+func (r *rig) audit(t testing.TB) {
 	t.Helper()
 	a, err := r.graph.Audit(context.Background())
 	if err != nil {
@@ -108,7 +108,7 @@ func (r *rig) audit(t *testing.T) {
 	}
 }
 
-func (r *rig) counts(t *testing.T) (graph.Counts, int) {
+func (r *rig) counts(t testing.TB) (graph.Counts, int) {
 	t.Helper()
 	c, err := r.graph.Count(context.Background())
 	if err != nil {
@@ -219,6 +219,43 @@ func TestIntegrationExtractSharedCorpus(t *testing.T) {
 				if !named[e.From] || !named[e.To] {
 					t.Errorf("edge %s %s→%s: chunk %s does not name both ends (names %v)", e.Type, e.From, e.To, c.ID, named)
 				}
+			}
+		}
+	})
+
+	t.Run("Neo4j Browser queries in deploy/ run and find things", func(t *testing.T) {
+		raw, err := os.ReadFile("../deploy/neo4j/browser-queries.cypher")
+		if err != nil {
+			t.Fatal(err)
+		}
+		params := map[string]any{"from": "Alfa Logistic", "to": "routekit", "key": "clients/alfa-logistic"}
+		var stmts []string
+		for _, part := range strings.Split(string(raw), ";") {
+			var lines []string
+			for _, l := range strings.Split(part, "\n") {
+				if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+					lines = append(lines, l)
+				}
+			}
+			if stmt := strings.TrimSpace(strings.Join(lines, "\n")); stmt != "" {
+				stmts = append(stmts, stmt)
+			}
+		}
+		if len(stmts) != 6 {
+			t.Fatalf("%d statements in browser-queries.cypher, want 6", len(stmts))
+		}
+		for i, stmt := range stmts {
+			p := params
+			if i == 2 {
+				p = map[string]any{"from": "projects/alfa-tms", "to": "technologies/routekit"}
+			}
+			rows, err := r.graph.QueryReadOnly(ctx, stmt, p)
+			if err != nil {
+				t.Errorf("query %d: %v", i+1, err)
+				continue
+			}
+			if len(rows) == 0 {
+				t.Errorf("query %d returned nothing", i+1)
 			}
 		}
 	})
@@ -355,4 +392,60 @@ func variantTable(t *testing.T) map[string][]string {
 		t.Fatalf("parsed only %d entities from the variants table", len(groups))
 	}
 	return groups
+}
+
+// TestIntegrationStopBetweenBatches: a stop request (SIGINT in cmd/extract) ends the run after
+// the current batch; both stores stay consistent and the next run finishes the rest.
+func TestIntegrationStopBetweenBatches(t *testing.T) {
+	r := newRig(t)
+	docs, _, _ := corpus.Load(os.DirFS(r.dir))
+	stop := make(chan struct{})
+	sum, err := r.pipe.Sync(context.Background(), docs, ingest.Options{Stop: stop, Progress: func(done, total int) {
+		if done == 32 {
+			close(stop)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Stopped {
+		t.Fatal("run not stopped")
+	}
+	c, v := r.counts(t)
+	if c.Documents != 32 || c.Chunks != v {
+		t.Fatalf("after a stop: %d documents (want the first batch of 32), %d chunks, %d vectors", c.Documents, c.Chunks, v)
+	}
+	r.audit(t)
+	rest := r.sync(t)
+	if rest.DocsWritten != 48 || rest.DocsUnchanged != 32 {
+		t.Fatalf("resumed run wrote %d, left %d; want 48 and 32", rest.DocsWritten, rest.DocsUnchanged)
+	}
+	r.audit(t)
+}
+
+// BenchmarkIngestCorpusX20 measures ingestion throughput (chunks/s) with the offline embedder
+// and extractor on ../shared/corpus/kb replicated 20 times (1 600 documents).
+func BenchmarkIngestCorpusX20(b *testing.B) {
+	base, problems, err := corpus.Load(os.DirFS(sharedKB))
+	if err != nil || len(problems) > 0 {
+		b.Fatalf("load: %v %v", err, problems)
+	}
+	var docs []ariadne.Document
+	for i := range 20 {
+		for _, d := range base {
+			d.ID = fmt.Sprintf("%s-x%02d", d.ID, i)
+			docs = append(docs, d)
+		}
+	}
+	for b.Loop() {
+		b.StopTimer()
+		r := newRig(b)
+		b.StartTimer()
+		sum, err := r.pipe.Sync(context.Background(), docs, ingest.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(sum.Chunks)/sum.Elapsed.Seconds(), "chunks/s")
+		b.ReportMetric(float64(sum.Chunks), "chunks")
+	}
 }

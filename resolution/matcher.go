@@ -43,6 +43,7 @@ type entry struct {
 // concurrent use.
 type Matcher struct {
 	byPrefix map[string][]*entry
+	seen     map[string]bool
 }
 
 // Match is one occurrence of a known name in a text.
@@ -62,36 +63,40 @@ func prefixOf(s string) string {
 
 // NewMatcher compiles aliases. Aliases without a letter are ignored.
 func NewMatcher(aliases []Alias) *Matcher {
-	m := &Matcher{byPrefix: map[string][]*entry{}}
-	seen := map[string]bool{}
+	m := &Matcher{byPrefix: map[string][]*entry{}, seen: map[string]bool{}}
 	for _, a := range aliases {
-		toks := textnorm.KeyTokens(a.Text)
-		if len(toks) == 0 || !hasLetter(a.Text) {
-			continue
-		}
-		id := a.EntityKey + "\x00" + strings.Join(toks, " ") + "\x00" + boolKey(a.QuotedOnly)
-		words := textnorm.Words(a.Text)
-		e := &entry{Alias: a, tokens: toks, compact: strings.Join(toks, "")}
-		if len(words) > 0 {
-			first := words[0]
-			if len(words) > 1 && isLegalFormWord(first.Text) {
-				first = words[1]
-			}
-			e.upper = first.Upper
-			e.acronym = len(words) == 1 && first.AllUpper && utf8.RuneCountInString(first.Text) <= 4
-			e.initialOnly = len(words) > 1 && utf8.RuneCountInString(first.Text) == 1
-			id += "\x00" + boolKey(e.upper) + boolKey(e.acronym)
-		}
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		m.byPrefix[prefixOf(toks[0])] = append(m.byPrefix[prefixOf(toks[0])], e)
-		if c := prefixOf(e.compact); c != prefixOf(toks[0]) {
-			m.byPrefix[c] = append(m.byPrefix[c], e)
-		}
+		m.add(a)
 	}
 	return m
+}
+
+// add compiles one more alias into m. Only the registry calls it, on a matcher it owns.
+func (m *Matcher) add(a Alias) {
+	toks := textnorm.KeyTokens(a.Text)
+	if len(toks) == 0 || !hasLetter(a.Text) {
+		return
+	}
+	id := a.EntityKey + "\x00" + strings.Join(toks, " ") + "\x00" + boolKey(a.QuotedOnly)
+	words := textnorm.Words(a.Text)
+	e := &entry{Alias: a, tokens: toks, compact: strings.Join(toks, "")}
+	if len(words) > 0 {
+		first := words[0]
+		if len(words) > 1 && isLegalFormWord(first.Text) {
+			first = words[1]
+		}
+		e.upper = first.Upper
+		e.acronym = len(words) == 1 && first.AllUpper && utf8.RuneCountInString(first.Text) <= 4
+		e.initialOnly = len(words) > 1 && utf8.RuneCountInString(first.Text) == 1
+		id += "\x00" + boolKey(e.upper) + boolKey(e.acronym)
+	}
+	if m.seen[id] {
+		return
+	}
+	m.seen[id] = true
+	m.byPrefix[prefixOf(toks[0])] = append(m.byPrefix[prefixOf(toks[0])], e)
+	if c := prefixOf(e.compact); c != prefixOf(toks[0]) {
+		m.byPrefix[c] = append(m.byPrefix[c], e)
+	}
 }
 
 func boolKey(b bool) string {

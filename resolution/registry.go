@@ -95,9 +95,11 @@ func (r *Registry) QuotedAliases(key string) []string {
 	return out
 }
 
-// setAliases recompiles the alias list of one entity from its name and aliases.
+// setAliases recompiles the alias list of one entity from its name and aliases. A new entity's
+// aliases are added to the compiled matcher; replacing an entity's aliases recompiles it lazily.
 func (r *Registry) setAliases(key string) {
 	e := r.entities[key]
+	_, had := r.aliases[key]
 	var out []Alias
 	for _, n := range append([]string{e.Name}, e.Aliases...) {
 		out = append(out, Alias{Text: n, EntityKey: key, EntityType: e.Type})
@@ -108,7 +110,13 @@ func (r *Registry) setAliases(key string) {
 		}
 	}
 	r.aliases[key] = out
-	r.matcher = nil
+	if had || r.matcher == nil {
+		r.matcher = nil
+		return
+	}
+	for _, a := range out {
+		r.matcher.add(a)
+	}
 }
 
 // AddAlias records another alias for an existing entity. QuotedOnly aliases only match quoted.
@@ -127,7 +135,9 @@ func (r *Registry) AddAlias(key string, a Alias) {
 		}
 	}
 	r.aliases[key] = append(r.aliases[key], a)
-	r.matcher = nil
+	if r.matcher != nil {
+		r.matcher.add(a)
+	}
 }
 
 // Get returns the entity with key, if any.
@@ -212,6 +222,7 @@ func (r *Registry) Resolve(c Candidate) (string, bool) {
 					r.renames[k] = key
 					delete(r.entities, k)
 					delete(r.aliases, k)
+					r.matcher = nil
 					c.Aliases = mergeAliases(c.Aliases, append([]string{old.Name}, old.Aliases...), c.Name)
 				}
 			}

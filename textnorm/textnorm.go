@@ -56,7 +56,13 @@ func Fold(s string) Folded {
 	offs := make([]int, 0, len(s)+1)
 	lastSpace := true // drop leading whitespace
 	for i, r := range s {
-		for _, nr := range norm.NFKC.String(string(r)) {
+		var decomposed string
+		if r < 0x80 || (r >= 0x400 && r <= 0x4ff) {
+			decomposed = string(r) // ASCII and Cyrillic letters are their own NFKC form
+		} else {
+			decomposed = norm.NFKC.String(string(r))
+		}
+		for _, nr := range decomposed {
 			fr := foldRune(nr)
 			if fr < 0 {
 				continue

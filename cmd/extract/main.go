@@ -37,13 +37,13 @@ import (
 
 // cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
 type cli struct {
-	Corpus   string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)." type:"existingdir"`
+	Corpus   string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)."`
 	Delete   []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
 	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
 	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
 	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph first, then index everything (needed after changing the embedder)."`
 	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
-	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"16" help:"Documents per write batch (the unit of consistency)."`
+	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
 	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON  bool     `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines instead of text."`
 
@@ -102,6 +102,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.Corpus == "" && len(c.Delete) == 0 {
 		return &exitError{2, errors.New("give --corpus DIR (or ARIADNE_CORPUS), or --delete ID")}
+	}
+	if c.Corpus != "" {
+		if st, err := os.Stat(c.Corpus); err != nil || !st.IsDir() {
+			return &exitError{2, fmt.Errorf("--corpus %s: not a folder that exists", c.Corpus)}
+		}
 	}
 	log := newLogger(stderr, c.LogLevel, c.LogJSON)
 

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne/internal/testenv"
+	"github.com/ariadne-graphrag/ariadne/vector"
+)
+
+func exitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"--help"}, 0, "Index a corpus"},
+		{[]string{"--no-such-flag"}, 2, "unknown flag"},
+		{[]string{}, 2, ""},
+		{[]string{"--corpus", "/does/not/exist"}, 2, "exist"},
+		{[]string{"--corpus", ".", "--embedder", "word2vec"}, 2, "embedder"},
+	}
+	for _, tc := range tests {
+		t.Setenv("ARIADNE_CORPUS", "")
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), tc.args, &out, &errOut)
+		if got := exitCode(err); got != tc.code {
+			t.Errorf("%v: exit %d, want %d (err %v)", tc.args, got, tc.code, err)
+		}
+		if all := out.String() + errOut.String() + fmt.Sprint(err); !strings.Contains(all, tc.out) {
+			t.Errorf("%v: output %q does not mention %q", tc.args, all, tc.out)
+		}
+	}
+}
+
+// TestIntegrationStrictAndDryRun runs the job on a small folder with one malformed document:
+// the good ones are indexed, the bad one is reported with its path, and --strict exits 3.
+func TestIntegrationStrictAndDryRun(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	files := map[string]string{
+		"good/a.md": "---\nid: notes/a\ntitle: Note A\ntype: note\n---\n# Note A\n\nAlpha text about Kafka.\n",
+		"good/b.md": "---\nid: notes/b\ntitle: Note B\n---\nBeta text.\n",
+		"bad/c.md":  "---\nid: notes/c\ntitle: [unclosed\n---\nbody\n",
+		"bad/d.txt": "no front matter here\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	class := fmt.Sprintf("ExtractCmdTest%d", time.Now().UnixNano())
+	t.Cleanup(func() {
+		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
+			vs.DropClass(context.Background())
+		}
+	})
+	base := []string{"--corpus", dir, "--embedder", "lexical", "--weaviate-class", class,
+		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
+
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), append(base, "--dry-run"), &out, &errOut)
+	if exitCode(err) != 0 || !strings.Contains(out.String(), "dry run: nothing written") || !strings.Contains(out.String(), "written 2") {
+		t.Fatalf("dry run: exit %d\n%s\n%s", exitCode(err), out.String(), errOut.String())
+	}
+	for _, bad := range []string{"bad/c.md", "bad/d.txt"} {
+		if !strings.Contains(errOut.String(), bad) {
+			t.Errorf("malformed %s not reported: %s", bad, errOut.String())
+		}
+	}
+	out.Reset()
+	errOut.Reset()
+	err = run(context.Background(), append(base, "--strict"), &out, &errOut)
+	if exitCode(err) != 3 || !strings.Contains(out.String(), "skipped 2 (malformed)") || !strings.Contains(out.String(), "vectors written 2") {
+		t.Fatalf("strict: exit %d, want 3 after indexing the good documents\n%s\n%s", exitCode(err), out.String(), errOut.String())
+	}
+	// Clean up the two notes from the shared graph.
+	err = run(context.Background(), append(base[2:], "--delete", "notes/a", "--delete", "notes/b"), &out, &errOut)
+	if exitCode(err) != 0 {
+		t.Fatalf("delete: %v\n%s", err, errOut.String())
+	}
+}

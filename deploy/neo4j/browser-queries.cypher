@@ -1,0 +1,49 @@
+// Ready Cypher queries for architects exploring Ariadne's graph in Neo4j Browser
+// (http://127.0.0.1:7474/browser/). Set parameters first with :param, then run a query.
+// Every entity–entity relationship carries `chunk_ids` (its provenance) and `acl` (the groups that
+// may read at least one of those chunks). Entities: (:Entity:<Type> {key, name, type, aliases}).
+
+// 1. Who works on which project for which client, with the chunks that say so.
+MATCH (person:Person)-[works]-(project:Project)-[client_rel:FOR_CLIENT|HAS_PROJECT]-(client:Client)
+WHERE type(works) IN ['STAFFED_BY', 'WORKS_ON', 'HAS_MEMBER']
+RETURN person.name AS person, type(works) AS role_relation, project.name AS project, client.name AS client,
+       works.chunk_ids AS evidence
+ORDER BY client, project, person;
+
+// 2. All shortest paths (up to 4 hops) between two named entities, found by name in any
+//    spelling or script through the fulltext index, e.g.
+//    :param from => 'Alfa Logistic'
+//    :param to => 'routekit'
+CALL db.index.fulltext.queryNodes('entity_names', $from) YIELD node AS a
+WITH a ORDER BY a.degree DESC LIMIT 1
+CALL db.index.fulltext.queryNodes('entity_names', $to) YIELD node AS b
+WITH a, b ORDER BY b.degree DESC LIMIT 1
+MATCH p = allShortestPaths((a)-[*..4]-(b))
+WHERE all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL)
+RETURN p;
+
+// 3. The chunks behind one relationship, e.g.
+//    :param from => 'projects/alfa-tms'
+//    :param to => 'technologies/routekit'
+MATCH (a:Entity {key: $from})-[r]-(b:Entity {key: $to})
+WHERE r.chunk_ids IS NOT NULL
+UNWIND r.chunk_ids AS cid
+MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk {id: cid})
+RETURN type(r) AS relation, d.id AS document, c.heading AS section, c.acl AS acl, c.text AS text;
+
+// 4. One entity's neighbourhood with its documents, e.g. :param key => 'clients/alfa-logistic'
+MATCH (e:Entity {key: $key})-[r]-(n:Entity)
+WHERE r.chunk_ids IS NOT NULL
+OPTIONAL MATCH (e)-[:DESCRIBED_IN]->(d:Document)
+RETURN e, r, n, d;
+
+// 5. Spelling variants merged into one entity (aliases), most variants first.
+MATCH (e:Entity)
+WHERE size(e.aliases) > 0
+RETURN e.type AS type, e.name AS name, e.aliases AS aliases
+ORDER BY size(e.aliases) DESC LIMIT 50;
+
+// 6. The graph's shape: relationship types between entity types.
+MATCH (a:Entity)-[r]->(b:Entity)
+RETURN a.type AS from, type(r) AS relation, b.type AS to, count(*) AS n
+ORDER BY n DESC;

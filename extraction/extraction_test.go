@@ -36,7 +36,7 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 				Body: "# ООО «Полярная Звезда»\n\n## Кратко\n\nООО «Полярная Звезда» (ПЗ) — оператор складов. В тикетах её называют «Звезда-Склад» или NorthStar, в англоязычных документах — Polar Star Logistics LLC.\n"},
 			name: "ООО «Полярная Звезда»",
 			// «Полярная Звезда» has the name's key (legal forms are not part of it): not repeated.
-			aliases: []string{"north star", "ПЗ", "Звезда-Склад", "NorthStar", "Polar Star Logistics LLC"},
+			aliases: []string{"north-star", "ПЗ", "Звезда-Склад", "NorthStar", "Polar Star Logistics LLC"},
 		},
 		{
 			doc: ariadne.Document{ID: "teams/ops", Type: "team", Title: "Operations Control team",
@@ -61,7 +61,7 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 			doc: ariadne.Document{ID: "policies/travel-v1", Type: "policy", Title: "Travel policy (version 1, OBSOLETE NOW)",
 				Body: "# Travel policy\n\nText.\n"},
 			name:    "Travel policy",
-			aliases: []string{"travel v1"},
+			aliases: []string{"travel-v1"},
 		},
 	}
 	for _, tc := range tests {

@@ -287,7 +287,7 @@ func firstHeading(body string) string {
 }
 
 // slugAliases turns the last segment of a document id into a name ("projects/alfa-tms" →
-// "alfa tms") when it has several words; a one-word slug counts only when it is one of the
+// "alfa-tms") when it has several words; a one-word slug counts only when it is one of the
 // name's words, and then keeps that word's spelling (so "Kafka" stays capitalized).
 func slugAliases(id string, names []string) []string {
 	slug := id[strings.LastIndex(id, "/")+1:]
@@ -296,7 +296,7 @@ func slugAliases(id string, names []string) []string {
 		return nil
 	}
 	if len(words) > 1 {
-		return []string{strings.Join(words, " ")}
+		return []string{slug} // as written, so a code such as inc-3051 keeps its prefix
 	}
 	want := textnorm.Latin(words[0])
 	for _, n := range names {

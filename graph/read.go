@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // MaxHops is the longest path Paths and Expand return.
@@ -280,4 +281,200 @@ func (s *Store) QueryReadOnly(ctx context.Context, cypher string, params map[str
 		return nil, translate("read-only query", err)
 	}
 	return rows.([]map[string]any), nil
+}
+
+const candidatesCypher = `
+CALL db.index.fulltext.queryNodes('` + EntityFulltextIndex + `', $query) YIELD node, score
+RETURN node.key AS key, node.name AS name, node.type AS type, coalesce(node.doc_id, '') AS doc_id,
+       coalesce(node.aliases, []) AS aliases, coalesce(node.quoted_aliases, []) AS quoted,
+       coalesce(node.context, '') AS context, coalesce(node.degree, 0) AS degree, score
+ORDER BY score DESC
+LIMIT $limit`
+
+// EntityCandidate is an entity the fulltext index proposes for a text, to be confirmed by the
+// resolver's matcher (package resolution) before it counts as linked.
+type EntityCandidate struct {
+	StoredEntity
+	Degree int     // entity–entity relationships
+	Score  float64 // Lucene score
+}
+
+// EntityCandidates asks the entity fulltext index (names, aliases and their phonetic Latin keys)
+// for entities whose names share words with text: each content word is searched as written, in
+// its phonetic Latin form, and, for longer words, as a prefix (so inflected forms such as
+// «Камского» reach «Камский»). The text is data: Lucene syntax characters are escaped.
+func (s *Store) EntityCandidates(ctx context.Context, text string, limit int) ([]EntityCandidate, error) {
+	q := LuceneQuery(text)
+	if q == "" {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = 50
+	}
+	res, err := s.run(ctx, candidatesCypher, map[string]any{"query": q, "limit": limit})
+	if err != nil {
+		return nil, translate("entity candidates", err)
+	}
+	out := make([]EntityCandidate, 0, len(res.Records))
+	for _, r := range res.Records {
+		score, _ := get(r, "score").(float64)
+		out = append(out, EntityCandidate{
+			StoredEntity: StoredEntity{
+				Entity: ariadne.Entity{Key: str(get(r, "key")), Name: str(get(r, "name")), Type: str(get(r, "type")),
+					DocID: str(get(r, "doc_id")), Aliases: strs(get(r, "aliases"))},
+				QuotedAliases: strs(get(r, "quoted")), Context: str(get(r, "context"))},
+			Degree: toInt(get(r, "degree")), Score: score})
+	}
+	return out, nil
+}
+
+// LuceneQuery turns free text into an OR query for the entity fulltext index, with every Lucene
+// special character escaped.
+func LuceneQuery(text string) string {
+	var terms []string
+	add := func(t string) {
+		if t != "" && !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	for _, w := range textnorm.Words(text) {
+		f := textnorm.FoldString(w.Text)
+		if textnorm.IsStopword(f) || len([]rune(f)) < 2 {
+			continue
+		}
+		add(luceneEscape(f))
+		lat := textnorm.Latin(w.Text)
+		add(luceneEscape(lat))
+		for _, form := range []string{f, lat} {
+			if r := []rune(form); len(r) >= 5 {
+				add(luceneEscape(string(r[:max(4, len(r)-3)])) + "*")
+			}
+		}
+	}
+	return strings.Join(terms, " OR ")
+}
+
+func luceneEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`+-&|!(){}[]^"~*?:\/`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+const chunkEntitiesCypher = `
+UNWIND $ids AS cid
+MATCH (c:Chunk {id: cid})-[:MENTIONS]->(e:Entity)
+WHERE any(g IN c.acl WHERE g IN $groups)
+RETURN cid AS chunk_id, collect(DISTINCT e.key) AS keys`
+
+// EntitiesOfChunks returns, per readable chunk id, the keys of the entities it mentions.
+func (s *Store) EntitiesOfChunks(ctx context.Context, ids, groups []string) (map[string][]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	res, err := s.run(ctx, chunkEntitiesCypher, map[string]any{"ids": ids, "groups": groups})
+	if err != nil {
+		return nil, translate("entities of chunks", err)
+	}
+	out := map[string][]string{}
+	for _, r := range res.Records {
+		out[str(get(r, "chunk_id"))] = strs(get(r, "keys"))
+	}
+	return out, nil
+}
+
+const documentChunksCypher = `
+UNWIND $docs AS did
+MATCH (:Document {id: did})-[:HAS_CHUNK]->(c:Chunk)
+WHERE any(g IN c.acl WHERE g IN $groups)
+RETURN c.id AS id ORDER BY did, c.position`
+
+// DocumentChunkIDs returns the ids of the readable chunks of the given documents, in document
+// order.
+func (s *Store) DocumentChunkIDs(ctx context.Context, docIDs, groups []string) ([]string, error) {
+	if len(docIDs) == 0 {
+		return nil, nil
+	}
+	res, err := s.run(ctx, documentChunksCypher, map[string]any{"docs": docIDs, "groups": groups})
+	if err != nil {
+		return nil, translate("document chunks", err)
+	}
+	out := make([]string, 0, len(res.Records))
+	for _, r := range res.Records {
+		out = append(out, str(get(r, "id")))
+	}
+	return out, nil
+}
+
+const entityCypher = `
+MATCH (e:Entity {key: $key})
+RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS doc_id,
+       coalesce(e.aliases, []) AS aliases, coalesce(e.degree, 0) AS degree`
+
+// Entity returns one entity by key, or ErrNotFound.
+func (s *Store) Entity(ctx context.Context, key string) (ariadne.Entity, error) {
+	res, err := s.run(ctx, entityCypher, map[string]any{"key": key})
+	if err != nil {
+		return ariadne.Entity{}, translate("entity", err)
+	}
+	if len(res.Records) == 0 {
+		return ariadne.Entity{}, fmt.Errorf("graph: entity %q: %w", key, ariadne.ErrNotFound)
+	}
+	r := res.Records[0]
+	return ariadne.Entity{Key: str(get(r, "key")), Name: str(get(r, "name")), Type: str(get(r, "type")),
+		DocID: str(get(r, "doc_id")), Aliases: strs(get(r, "aliases"))}, nil
+}
+
+// Edge is one entity–entity relationship with both endpoints, as read for graph algorithms.
+type Edge struct {
+	From, To ariadne.PathNode
+	FromDeg  int // entity–entity degree of From
+	ToDeg    int
+	Type     string
+	ChunkIDs []string // the supporting chunks the caller may read (never empty)
+}
+
+const edgesCypher = `
+MATCH (a:Entity)-[r]-(b:Entity)
+WHERE a.key IN $keys AND r.chunk_ids IS NOT NULL
+  AND (size($types) = 0 OR type(r) IN $types)
+  AND any(g IN r.acl WHERE g IN $groups)
+WITH DISTINCT r, startNode(r) AS s, endNode(r) AS e
+WITH r, s, e, [cid IN r.chunk_ids WHERE EXISTS {
+       MATCH (c:Chunk {id: cid}) WHERE any(g IN c.acl WHERE g IN $groups) }] AS readable
+WHERE size(readable) > 0
+RETURN s.key AS s_key, s.name AS s_name, s.type AS s_type, coalesce(s.doc_id, '') AS s_doc, coalesce(s.degree, 0) AS s_deg,
+       e.key AS e_key, e.name AS e_name, e.type AS e_type, coalesce(e.doc_id, '') AS e_doc, coalesce(e.degree, 0) AS e_deg,
+       type(r) AS type, readable
+LIMIT $limit`
+
+// Edges returns the relationships incident to any of keys that the caller may read (at least one
+// supporting chunk readable; only readable chunk ids are listed), at most limit.
+func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]Edge, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	if relTypes == nil {
+		relTypes = []string{}
+	}
+	if limit <= 0 {
+		limit = 2000
+	}
+	res, err := s.run(ctx, edgesCypher, map[string]any{"keys": keys, "groups": groups, "types": relTypes, "limit": limit})
+	if err != nil {
+		return nil, translate("edges", err)
+	}
+	out := make([]Edge, 0, len(res.Records))
+	for _, r := range res.Records {
+		node := func(p string) ariadne.PathNode {
+			return ariadne.PathNode{Key: str(get(r, p+"_key")), Name: str(get(r, p+"_name")), Type: str(get(r, p+"_type")), DocID: str(get(r, p+"_doc"))}
+		}
+		out = append(out, Edge{From: node("s"), To: node("e"), FromDeg: toInt(get(r, "s_deg")), ToDeg: toInt(get(r, "e_deg")),
+			Type: str(get(r, "type")), ChunkIDs: strs(get(r, "readable"))})
+	}
+	return out, nil
 }

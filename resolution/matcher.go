@@ -33,6 +33,7 @@ type Alias struct {
 type entry struct {
 	Alias
 	tokens      []string // textnorm.KeyTokens
+	latin       []bool   // whether each token is written in Latin script
 	compact     string   // tokens joined
 	upper       bool     // the first word is capitalized
 	acronym     bool     // a single all-caps word of at most 4 letters: must match case exactly
@@ -72,13 +73,18 @@ func NewMatcher(aliases []Alias) *Matcher {
 
 // add compiles one more alias into m. Only the registry calls it, on a matcher it owns.
 func (m *Matcher) add(a Alias) {
-	toks := textnorm.KeyTokens(a.Text)
-	if len(toks) == 0 || !hasLetter(a.Text) {
+	kw := textnorm.KeyWords(a.Text)
+	if len(kw) == 0 || !hasLetter(a.Text) {
 		return
+	}
+	toks := make([]string, len(kw))
+	latin := make([]bool, len(kw))
+	for i, w := range kw {
+		toks[i], latin[i] = textnorm.Latin(w.Text), !hasCyrillic(w.Text)
 	}
 	id := a.EntityKey + "\x00" + strings.Join(toks, " ") + "\x00" + boolKey(a.QuotedOnly)
 	words := textnorm.Words(a.Text)
-	e := &entry{Alias: a, tokens: toks, compact: strings.Join(toks, "")}
+	e := &entry{Alias: a, tokens: toks, latin: latin, compact: strings.Join(toks, "")}
 	if len(words) > 0 {
 		first := words[0]
 		if len(words) > 1 && isLegalFormWord(first.Text) {
@@ -226,7 +232,9 @@ func (e *entry) matchAt(text string, words []word, i int, inText bool) int {
 	if e.acronym && !first.AllUpper {
 		return 0
 	}
-	if e.upper && !first.Upper {
+	// Capitalization matters for one-word names (Kafka the product, not a common word). It is a
+	// convention of the alias's own script: «редис» for Redis is slang, written in lower case.
+	if e.upper && len(e.tokens) == 1 && !first.Upper && !crossScript(e.Text, first.Text) {
 		return 0
 	}
 	if e.initialOnly && (!first.Upper || !followedByDot(text, first.End)) {
@@ -249,14 +257,14 @@ func (e *entry) wordMatch(words []word, i int) int {
 		return 0
 	}
 	for k, t := range e.tokens {
-		w := words[i+k].lat
-		if len(t) == 1 || len(w) == 1 { // initials must be equal
-			if t != w {
+		w := words[i+k]
+		if len(t) == 1 || len(w.lat) == 1 { // initials must be equal
+			if t != w.lat {
 				return 0
 			}
 			continue
 		}
-		if !textnorm.TokenMatch(t, w) {
+		if !e.tokenMatch(k, t, w) {
 			return 0
 		}
 	}
@@ -274,7 +282,7 @@ func (e *entry) compactMatch(words []word, i int) int {
 		w := words[k].lat
 		n := k - i + 1
 		sameShape := n == len(e.tokens) // the word-by-word rule already tried this shape
-		if !sameShape && (rest == w || (pos >= lastStart && len(rest) >= 4 && textnorm.TokenMatch(rest, w))) {
+		if !sameShape && (rest == w || (pos >= lastStart && len(rest) >= 4 && e.tokenMatch(len(e.tokens)-1, rest, words[k]))) {
 			return n
 		}
 		if !strings.HasPrefix(rest, w) || len(rest) <= len(w) {
@@ -283,6 +291,15 @@ func (e *entry) compactMatch(words []word, i int) int {
 		rest, pos = rest[len(w):], pos+len(w)
 	}
 	return 0
+}
+
+// tokenMatch compares alias token k (or its remainder t) with a text word: Latin against Latin by
+// English endings, anything involving Cyrillic by Russian inflection (see textnorm).
+func (e *entry) tokenMatch(k int, t string, w word) bool {
+	if e.latin[k] && !hasCyrillic(w.Text) {
+		return textnorm.StrictTokenMatch(t, w.lat)
+	}
+	return textnorm.TokenMatch(t, w.lat)
 }
 
 // adjacent reports whether the gap between two words is at most 3 bytes of spaces, hyphens,
@@ -298,6 +315,20 @@ func adjacent(text string, end, start int) bool {
 		}
 	}
 	return true
+}
+
+// crossScript reports whether an alias in Latin script is being matched against Cyrillic text.
+func crossScript(alias, text string) bool {
+	return !hasCyrillic(alias) && hasCyrillic(text)
+}
+
+func hasCyrillic(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
 }
 
 func followedByDot(text string, end int) bool { return end < len(text) && text[end] == '.' }

@@ -21,20 +21,47 @@ func isLegalForm(folded string) bool {
 // IsLegalForm reports whether word is an organization's legal form (ООО, АО, LLC, GmbH, …).
 func IsLegalForm(word string) bool { return isLegalForm(FoldString(word)) }
 
-// KeyTokens returns the phonetic Latin forms (see Latin) of the words of a name, without legal
-// forms. It is the token sequence entity resolution and linking compare.
-func KeyTokens(name string) []string {
+// KeyWords returns the words of a name that count for its identity: every word but legal forms
+// written as separate words (ООО «…», "… LLC"); in a code such as INC-3051 the prefix counts.
+func KeyWords(name string) []Token {
 	words := Words(name)
-	out := make([]string, 0, len(words))
-	for _, w := range words {
-		if len(words) > 1 && isLegalForm(FoldString(w.Text)) {
+	out := make([]Token, 0, len(words))
+	for i, w := range words {
+		joined := (i > 0 && !strings.ContainsAny(name[words[i-1].End:w.Start], " \t\n«»\"")) ||
+			(i+1 < len(words) && !strings.ContainsAny(name[w.End:words[i+1].Start], " \t\n«»\""))
+		if len(words) > 1 && !joined && isLegalForm(FoldString(w.Text)) {
 			continue
 		}
-		if l := Latin(w.Text); l != "" {
-			out = append(out, l)
+		if Latin(w.Text) != "" {
+			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// KeyTokens returns the phonetic Latin forms (see Latin) of KeyWords: the token sequence entity
+// resolution and linking compare.
+func KeyTokens(name string) []string {
+	words := KeyWords(name)
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = Latin(w.Text)
+	}
+	return out
+}
+
+// StrictTokenMatch is TokenMatch for two words that are both written in Latin script, where
+// endings are English: the text word may add up to 3 letters to the alias word ("routes" for
+// "route") or drop one ("Network" for "Networks"), but "routes" is not "routekit".
+func StrictTokenMatch(alias, text string) bool {
+	if alias == text {
+		return true
+	}
+	if len(alias) < 4 || len(text) < 4 {
+		return false
+	}
+	return strings.HasPrefix(text, alias) && len(text)-len(alias) <= 3 ||
+		strings.HasPrefix(alias, text) && len(alias)-len(text) <= 1
 }
 
 // Key is the resolution key of a name: KeyTokens joined with single spaces. Two names with the

@@ -89,6 +89,9 @@ func TestKeyAndCompactKey(t *testing.T) {
 			}
 		}
 	}
+	if got := KeyTokens("INC-3051"); !slices.Equal(got, []string{"ink", "3051"}) {
+		t.Errorf("a legal form joined into a code is part of it: KeyTokens(INC-3051) = %v", got)
+	}
 	if got := KeyTokens("ООО"); !slices.Equal(got, []string{"o"}) { // "ooo" with the run collapsed
 		t.Errorf("a lone legal form is kept as the name: got %v", got)
 	}

@@ -1,0 +1,188 @@
+package vector
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// Mode is a search strategy over the chunk class.
+type Mode string
+
+const (
+	// ModeVector ranks by cosine similarity of the query vector (nearVector). Score: 1 - cosine
+	// distance, in [-1, 1].
+	ModeVector Mode = "vector"
+	// ModeBM25 ranks by BM25 over search_text (Ariadne's analyzed terms). Score: BM25, unbounded.
+	ModeBM25 Mode = "bm25"
+	// ModeHybrid is Weaviate's fusion of BM25 and vector ranks. Score: the fused score, in [0, 1]
+	// for relative-score fusion.
+	ModeHybrid Mode = "hybrid"
+)
+
+// Fusion is Weaviate's hybrid fusion algorithm.
+type Fusion string
+
+const (
+	// FusionRelativeScore min-max normalizes each side's scores and adds them weighted by alpha.
+	FusionRelativeScore Fusion = "relative_score"
+	// FusionRanked adds reciprocal ranks weighted by alpha.
+	FusionRanked Fusion = "ranked"
+)
+
+// Query is one search.
+type Query struct {
+	Text   string    // the question; analyzed with textnorm.SearchTerms for BM25
+	Vector []float32 // the question's embedding (vector and hybrid)
+	// Alpha weighs hybrid fusion: 0 is pure BM25, 1 pure vector. It is always sent: the Go client
+	// omits an unset alpha and Weaviate then applies its own default (0.75).
+	Alpha    float64
+	Fusion   Fusion
+	Groups   []string // the caller's permission groups; required
+	Limit    int      // default 10
+	ChunkIDs []string // optional: search only among these chunks
+}
+
+func (q Query) validate(mode Mode) error {
+	if len(q.Groups) == 0 {
+		return fmt.Errorf("vector: search without permission groups: %w", ariadne.ErrInvalid)
+	}
+	switch mode {
+	case ModeVector:
+		if len(q.Vector) == 0 {
+			return fmt.Errorf("vector: vector search needs a query vector: %w", ariadne.ErrInvalid)
+		}
+	case ModeBM25:
+		if strings.TrimSpace(q.Text) == "" {
+			return fmt.Errorf("vector: BM25 search needs query text: %w", ariadne.ErrInvalid)
+		}
+	case ModeHybrid:
+		if q.Alpha < 0 || q.Alpha > 1 {
+			return fmt.Errorf("vector: hybrid alpha %v outside [0, 1]: %w", q.Alpha, ariadne.ErrInvalid)
+		}
+		if len(q.Vector) == 0 || strings.TrimSpace(q.Text) == "" {
+			return fmt.Errorf("vector: hybrid search needs query text and a query vector: %w", ariadne.ErrInvalid)
+		}
+		if q.Fusion != FusionRelativeScore && q.Fusion != FusionRanked {
+			return fmt.Errorf("vector: hybrid fusion %q (want relative_score or ranked): %w", q.Fusion, ariadne.ErrInvalid)
+		}
+	default:
+		return fmt.Errorf("vector: unknown search mode %q: %w", mode, ariadne.ErrInvalid)
+	}
+	return nil
+}
+
+// Search runs one search and returns chunks ranked best first. The permission filter is part of
+// the same query, so a chunk the caller may not read is never returned. Both of Weaviate's failure
+// channels are checked; an unreachable server is ErrUnavailable.
+func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.ScoredChunk, error) {
+	if err := q.validate(mode); err != nil {
+		return nil, err
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	where := filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAny).WithValueText(q.Groups...)
+	if len(q.ChunkIDs) > 0 {
+		where = filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
+			where,
+			filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(q.ChunkIDs...),
+		})
+	}
+	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(resultFields()...).WithWhere(where).WithLimit(limit)
+	terms := strings.Join(textnorm.SearchTerms(q.Text), " ")
+	switch mode {
+	case ModeVector:
+		get = get.WithNearVector(s.client.GraphQL().NearVectorArgBuilder().WithVector(q.Vector))
+	case ModeBM25:
+		if terms == "" {
+			return nil, nil // only function words: BM25 has nothing to match
+		}
+		get = get.WithBM25(s.client.GraphQL().Bm25ArgBuilder().WithQuery(terms).WithProperties("search_text"))
+	case ModeHybrid:
+		fusion := graphql.RelativeScore
+		if q.Fusion == FusionRanked {
+			fusion = graphql.Ranked
+		}
+		if terms == "" {
+			terms = q.Text
+		}
+		get = get.WithHybrid(s.client.GraphQL().HybridArgumentBuilder().WithQuery(terms).WithVector(q.Vector).
+			WithAlpha(float32(q.Alpha)).WithFusionType(fusion).WithProperties([]string{"search_text"}))
+	}
+	resp, err := get.Do(ctx)
+	if err != nil {
+		return nil, s.wrap(string(mode)+" search", err)
+	}
+	if err := gqlErrors(string(mode)+" search", resp.Errors); err != nil {
+		return nil, err
+	}
+	hits := hitsOf(resp, s.class)
+	out := make([]ariadne.ScoredChunk, 0, len(hits))
+	for _, h := range hits {
+		sc := ariadne.ScoredChunk{Chunk: chunkFromProperties(h), Sources: []string{string(mode)}}
+		add, _ := h["_additional"].(map[string]any)
+		switch mode {
+		case ModeVector:
+			if d, ok := number(add["distance"]); ok {
+				sc.Score = 1 - d
+			}
+		default:
+			if v, ok := number(add["score"]); ok {
+				sc.Score = v
+			}
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+func resultFields() []graphql.Field {
+	names := []string{"chunk_id", "doc_id", "doc_version", "doc_type", "position", "title", "heading", "text", "lang", "acl", "updated"}
+	fields := make([]graphql.Field, 0, len(names)+1)
+	for _, n := range names {
+		fields = append(fields, graphql.Field{Name: n})
+	}
+	return append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "score"}, {Name: "distance"}}})
+}
+
+func chunkFromProperties(h map[string]any) ariadne.Chunk {
+	c := ariadne.Chunk{ID: str(h["chunk_id"]), DocID: str(h["doc_id"]), DocType: str(h["doc_type"]),
+		Title: str(h["title"]), Text: str(h["text"]), Lang: str(h["lang"]), Updated: str(h["updated"])}
+	if hp := str(h["heading"]); hp != "" {
+		c.Heading = strings.Split(hp, " > ")
+	}
+	if v, ok := number(h["position"]); ok {
+		c.Position = int(v)
+	}
+	if v, ok := number(h["doc_version"]); ok {
+		c.DocVersion = int(v)
+	}
+	if acl, ok := h["acl"].([]any); ok {
+		for _, g := range acl {
+			c.ACL = append(c.ACL, str(g))
+		}
+	}
+	return c
+}
+
+// number reads a GraphQL number, which Weaviate sends as a JSON number or (for _additional
+// scores) a string.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}

@@ -41,9 +41,9 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{"КМЗ и кмз", []string{"КМЗ→c/kmz"}},
 		{"библиотека routekit 0.14.2, RouteKit", []string{"routekit→t/routekit", "RouteKit→t/routekit"}},
 		{"команду называют «эксплуатация»; эксплуатация кластеров", []string{"эксплуатация→team/sre"}},
-		{"Альфа.\n\nЛогистик", nil}, // a name does not span paragraphs
+		{"Альфа.\n\nЛогистик", nil},                           // a name does not span paragraphs
 		{"kafka lag; Kafka 3.6.1", []string{"Kafka→t/kafka"}}, // one word: case matters
-		{"routes and routed trips", nil},                        // Latin endings: "routes" is not "routekit"
+		{"routes and routed trips", nil},                      // Latin endings: "routes" is not "routekit"
 	}
 	for _, tc := range tests {
 		if got := surfaces(m.Find(tc.text)); !slices.Equal(got, tc.want) {

@@ -10,92 +10,41 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/chunking"
 	"github.com/ariadne-graphrag/ariadne/corpus"
-	"github.com/ariadne-graphrag/ariadne/embedding"
-	"github.com/ariadne-graphrag/ariadne/extraction"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
-	"github.com/ariadne-graphrag/ariadne/internal/testenv"
-	"github.com/ariadne-graphrag/ariadne/ontology"
+	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
-const sharedKB = "../../shared/corpus/kb"
+const sharedKB = testrig.SharedKB
 
-// rig is a pipeline over the real servers, with its own Weaviate class. The Neo4j graph is reset:
-// integration tests own Ariadne's graph while they run (see README).
+// rig wraps testrig.Rig with the assertions these tests share.
 type rig struct {
+	*testrig.Rig
 	pipe   *ingest.Pipeline
 	graph  *graph.Store
 	vector *vector.Store
 	dir    string
-	onto   *ontology.Ontology
 }
 
+// newRig starts from an empty graph and a new Weaviate class with a copy of the shared corpus
+// (not yet synced).
 func newRig(t testing.TB) *rig {
 	t.Helper()
-	ctx := context.Background()
-	gcfg := graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword()}
-	testenv.Need(t, "Neo4j", func(ctx context.Context) error {
-		s, err := graph.Open(ctx, gcfg)
-		if err == nil {
-			s.Close(ctx)
-		}
-		return err
-	})
-	vcfg := vector.Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(), Class: fmt.Sprintf("IngestTest%d", time.Now().UnixNano())}
-	testenv.Need(t, "Weaviate", func(ctx context.Context) error { _, err := vector.Open(ctx, vcfg); return err })
-	if _, err := os.Stat(sharedKB); err != nil {
-		t.Fatalf("shared corpus missing: %v", err)
-	}
-	gs, err := graph.Open(ctx, gcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { gs.Close(context.Background()) })
-	if err := gs.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	vs, err := vector.Open(ctx, vcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { vs.DropClass(context.Background()) })
-	onto, err := ontology.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	counter, _ := chunking.NewCL100K()
-	ch, _ := chunking.New(chunking.DefaultOptions(), counter)
-	pipe, err := ingest.New(ingest.Config{Chunker: ch, Embedder: embedding.NewLexical(0), Extractor: extraction.NewDictionary(onto),
-		Ontology: onto, Graph: gs, Vectors: vs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := testrig.New(t, "")
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(sharedKB)); err != nil {
 		t.Fatal(err)
 	}
-	return &rig{pipe: pipe, graph: gs, vector: vs, dir: dir, onto: onto}
+	r.Dir = dir
+	return &rig{Rig: r, pipe: r.Pipe, graph: r.Graph, vector: r.Vector, dir: dir}
 }
 
-func (r *rig) sync(t testing.TB) ingest.Summary {
-	t.Helper()
-	docs, problems, err := corpus.Load(os.DirFS(r.dir))
-	if err != nil || len(problems) > 0 {
-		t.Fatalf("load: %v %v", err, problems)
-	}
-	sum, err := r.pipe.Sync(context.Background(), docs, ingest.Options{})
-	if err != nil {
-		t.Fatalf("sync: %v", err)
-	}
-	return sum
-}
+func (r *rig) sync(t testing.TB) ingest.Summary { t.Helper(); return r.Sync(t) }
 
 func (r *rig) audit(t testing.TB) {
 	t.Helper()

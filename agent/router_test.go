@@ -1,0 +1,164 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/llm"
+)
+
+func TestRuleRouter(t *testing.T) {
+	tests := []struct {
+		q      string
+		linked []Linked
+		want   ariadne.Route
+		reason string
+	}{
+		{"Сколько дней отпуска положено по закону?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"How many vacation days do employees get?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Что означает ошибка E-7001?", nil, ariadne.RouteHybrid, "codes=1"},
+		{"What does contract AB-2025-001 cover?", nil, ariadne.RouteHybrid, "codes=1"},
+		{"как настроить впн дома?", nil, ariadne.RouteHybrid, "cyrillic_acronym=1"},
+		{"Какой таймаут у `gateway-api`?", nil, ariadne.RouteHybrid, "technical_identifiers=1"},
+		{"Which flag enables it in version 3.4.1?", nil, ariadne.RouteHybrid, "technical_identifiers=1"},
+		{"Где хранятся логи кликхауса?", []Linked{{Key: "t/ch", Name: "ClickHouse", Type: "technology", Surface: "кликхауса", LatinName: true}},
+			ariadne.RouteHybrid, "cross_script_term=1"},
+		{"Кто руководит командой, которая отвечает за биллинг?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"What is the phone of the manager whose team runs the billing service?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"Which customer's portal was down in May?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"Our billing stopped after the upgrade. Who approved the upgrade?", nil, ariadne.RouteMultiHop, "scenario_then_question=3"},
+		{"Кто дежурил, когда у биллинга кончилось место на диске?", nil, ariadne.RouteMultiHop, "subordinate_clause=3"},
+		{"Какая команда выпустила релиз и кто руководит этой командой?", nil, ariadne.RouteMultiHop, "anaphoric_second_question=3"},
+		{"Who led the migration of the billing service, and what is his role?", nil, ariadne.RouteMultiHop, "anaphoric_second_question=3"},
+		// a code inside a relative clause: the chain wins
+		{"Кто написал постмортем инцидента, который вызвала ошибка E-7001?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		// an English compound is not a technical identifier
+		{"What is the six-hour rule for on-call?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		// «у него» (him) is not an anaphoric chain
+		{"В каком городе офис клиента и сколько у него складов?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+	}
+	for _, tc := range tests {
+		d := RuleRouter{}.Route(context.Background(), tc.q, tc.linked)
+		if d.Route != tc.want || !strings.Contains(strings.Join(d.Reasons, "; "), tc.reason) {
+			t.Errorf("%q: route %s reasons %v; want %s with %q (features %v)", tc.q, d.Route, d.Reasons, tc.want, tc.reason, d.Features)
+		}
+		if d.Classifier != "rules" {
+			t.Errorf("classifier = %q", d.Classifier)
+		}
+	}
+}
+
+func chatServer(t *testing.T, handler func(w http.ResponseWriter)) *llm.OpenAI {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler(w) }))
+	t.Cleanup(srv.Close)
+	m, err := llm.NewOpenAI(llm.Config{BaseURL: srv.URL, Model: "router-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func reply(w http.ResponseWriter, content string) {
+	json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]any{"content": content}}}})
+}
+
+func TestLLMRouterUsesModelAndFallsBack(t *testing.T) {
+	q := "Что означает ошибка E-7001?"
+	ok := LLMRouter{Model: chatServer(t, func(w http.ResponseWriter) { reply(w, `{"route":"multi_hop","reason":"needs two documents"}`) })}
+	d := ok.Route(context.Background(), q, nil)
+	if d.Route != ariadne.RouteMultiHop || d.Classifier != "llm:openai:router-model" || d.Reasons[0] != "needs two documents" {
+		t.Fatalf("model decision not used: %+v", d)
+	}
+	for name, h := range map[string]func(http.ResponseWriter){
+		"invalid JSON":  func(w http.ResponseWriter) { reply(w, "multi_hop, obviously") },
+		"unknown route": func(w http.ResponseWriter) { reply(w, `{"route":"web_search","reason":"x"}`) },
+		"HTTP 400":      func(w http.ResponseWriter) { http.Error(w, "bad", 400) },
+	} {
+		d := LLMRouter{Model: chatServer(t, h)}.Route(context.Background(), q, nil)
+		if d.Route != ariadne.RouteHybrid || d.Classifier != "rules" || !strings.Contains(d.Reasons[0], "LLM classifier failed") {
+			t.Errorf("%s: %+v; want the rules' hybrid with the failure in the reasons", name, d)
+		}
+	}
+}
+
+func TestFuseRRF(t *testing.T) {
+	c := func(id string) ariadne.ScoredChunk {
+		return ariadne.ScoredChunk{Chunk: ariadne.Chunk{ID: id}, Sources: []string{"x" + id}}
+	}
+	got := FuseRRF([]ariadne.ScoredChunk{c("a"), c("b"), c("c")}, []ariadne.ScoredChunk{c("c"), c("a"), c("d")})
+	// a: 1/61+1/62, c: 1/63+1/61, b: 1/62, d: 1/63
+	var ids []string
+	for _, x := range got {
+		ids = append(ids, x.ID)
+	}
+	if strings.Join(ids, "") != "acbd" {
+		t.Fatalf("order = %v, want a c b d", ids)
+	}
+	if want := 1.0/61 + 1.0/62; math.Abs(got[0].Score-want) > 1e-12 {
+		t.Errorf("score(a) = %v, want %v", got[0].Score, want)
+	}
+	if strings.Join(got[0].Sources, ",") != "xa" {
+		t.Errorf("sources = %v", got[0].Sources)
+	}
+}
+
+func TestDiversify(t *testing.T) {
+	var in []ariadne.ScoredChunk
+	for _, d := range []string{"a", "a", "a", "b", "a", "c"} {
+		in = append(in, ariadne.ScoredChunk{Chunk: ariadne.Chunk{ID: d + "#", DocID: d}})
+	}
+	var docs []string
+	for _, c := range diversify(in, 2) {
+		docs = append(docs, c.DocID)
+	}
+	if strings.Join(docs, "") != "aabcaa" {
+		t.Fatalf("diversify = %v", docs)
+	}
+}
+
+func TestPersonalizedPageRank(t *testing.T) {
+	node := func(k string) ariadne.PathNode { return ariadne.PathNode{Key: k} }
+	// seed — a — b — c, and a hub h linked to every node: mass decays with distance from the seed.
+	sg := subgraph{nodes: map[string]ariadne.PathNode{}}
+	for _, e := range [][2]string{{"seed", "a"}, {"a", "b"}, {"b", "c"}} {
+		sg.edges = append(sg.edges, edgeOf(node(e[0]), node(e[1])))
+		sg.nodes[e[0]], sg.nodes[e[1]] = node(e[0]), node(e[1])
+	}
+	s := personalizedPageRank(sg, map[string]float64{"seed": 1}, 0.5, 50)
+	if !(s["seed"] > s["a"] && s["a"] > s["b"] && s["b"] > s["c"] && s["c"] > 0) {
+		t.Fatalf("scores do not decay with distance: %v", s)
+	}
+	var sum float64
+	for _, v := range s {
+		sum += v
+	}
+	if sum < 0.999 || sum > 1.001 {
+		t.Errorf("scores sum to %v, want 1", sum)
+	}
+}
+
+func TestCoverage(t *testing.T) {
+	chunks := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{Title: "VPN access policy", Text: "Request VPN access in ServiceDesk."}}}
+	if got := coverage("как получить впн?", chunks, 3); got < 0.3 {
+		t.Errorf("coverage = %v; «впн» is VPN", got)
+	}
+	if got := coverage("сколько стоит обед", chunks, 3); got != 0 {
+		t.Errorf("coverage = %v, want 0", got)
+	}
+}
+
+func TestRetrieveRejectsBadRequests(t *testing.T) {
+	r := NewRetriever(nil, nil, nil, nil, RetrievalConfig{}, nil)
+	for _, req := range []Request{{Question: " ", Groups: []string{"all"}}, {Question: "q"}} {
+		if _, err := r.Retrieve(context.Background(), req); !errors.Is(err, ariadne.ErrInvalid) {
+			t.Errorf("%+v: err = %v, want ErrInvalid", req, err)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+// Package testrig sets up Ariadne over the real servers for integration tests: a fresh graph (the
+// Neo4j database is reset — integration tests own Ariadne's graph while they run), a Weaviate
+// class of its own, the offline lexical embedder and dictionary extractor, and optionally a corpus
+// synced into them.
+package testrig
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne/chunking"
+	"github.com/ariadne-graphrag/ariadne/corpus"
+	"github.com/ariadne-graphrag/ariadne/embedding"
+	"github.com/ariadne-graphrag/ariadne/extraction"
+	"github.com/ariadne-graphrag/ariadne/graph"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/testenv"
+	"github.com/ariadne-graphrag/ariadne/ontology"
+	"github.com/ariadne-graphrag/ariadne/vector"
+)
+
+// SharedKB is the shared evaluation corpus, relative to a package directory.
+const SharedKB = "../../shared/corpus/kb"
+
+// Rig is a pipeline over the real servers.
+type Rig struct {
+	Pipe     *ingest.Pipeline
+	Graph    *graph.Store
+	Vector   *vector.Store
+	Embedder *embedding.Lexical
+	Ontology *ontology.Ontology
+	Dir      string // a writable copy of the corpus, when one was given
+}
+
+var classSeq atomic.Int64
+
+// New connects to both servers (skipping or failing per testenv), resets the graph and creates a
+// Weaviate class for this test (dropped at cleanup). If corpusDir is not empty it is copied to a
+// temporary folder (Rig.Dir) and synced.
+func New(t testing.TB, corpusDir string) *Rig {
+	t.Helper()
+	ctx := context.Background()
+	gcfg := graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword()}
+	testenv.Need(t, "Neo4j", func(ctx context.Context) error {
+		s, err := graph.Open(ctx, gcfg)
+		if err == nil {
+			s.Close(ctx)
+		}
+		return err
+	})
+	vcfg := vector.Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(),
+		Class: fmt.Sprintf("Test%d%d", time.Now().UnixNano(), classSeq.Add(1))}
+	testenv.Need(t, "Weaviate", func(ctx context.Context) error { _, err := vector.Open(ctx, vcfg); return err })
+	gs, err := graph.Open(ctx, gcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gs.Close(context.Background()) })
+	if err := gs.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	vs, err := vector.Open(ctx, vcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { vs.DropClass(context.Background()) })
+	onto, err := ontology.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter, err := chunking.NewCL100K()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := embedding.NewLexical(0)
+	pipe, err := ingest.New(ingest.Config{Chunker: ch, Embedder: emb, Extractor: extraction.NewDictionary(onto),
+		Ontology: onto, Graph: gs, Vectors: vs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Rig{Pipe: pipe, Graph: gs, Vector: vs, Embedder: emb, Ontology: onto}
+	if corpusDir != "" {
+		if _, err := os.Stat(corpusDir); err != nil {
+			t.Fatalf("corpus %s: %v", corpusDir, err)
+		}
+		r.Dir = t.TempDir()
+		if err := os.CopyFS(r.Dir, os.DirFS(corpusDir)); err != nil {
+			t.Fatal(err)
+		}
+		r.Sync(t)
+	}
+	return r
+}
+
+// Sync syncs Rig.Dir into the stores and fails the test on any problem.
+func (r *Rig) Sync(t testing.TB) ingest.Summary {
+	t.Helper()
+	docs, problems, err := corpus.Load(os.DirFS(r.Dir))
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("load: %v %v", err, problems)
+	}
+	sum, err := r.Pipe.Sync(context.Background(), docs, ingest.Options{})
+	if err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	return sum
+}

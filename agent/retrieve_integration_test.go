@@ -68,10 +68,10 @@ func TestIntegrationRoutes(t *testing.T) {
 			wantFirst: "runbooks/db-connection#0000-f3daa9d4",
 		},
 		{
-			name:      "hybrid: slang for a Latin name",
-			question:  "Какой maxmemory у кластера редиса для магазина?",
-			route:     ariadne.RouteHybrid,
-			wantDocs:  []string{"technologies/redis"},
+			name:     "hybrid: slang for a Latin name",
+			question: "Какой maxmemory у кластера редиса для магазина?",
+			route:    ariadne.RouteHybrid,
+			wantDocs: []string{"technologies/redis"},
 		},
 		{
 			name:     "multi_hop: library behind an incident and its owner team",

@@ -1,0 +1,249 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// IndexCounter says how many chunks are indexed (vector.Store), to tell "nothing ingested" from
+// "the documents do not say".
+type IndexCounter interface {
+	Count(ctx context.Context) (int, error)
+}
+
+// AnswerConfig tunes answering. Zero values take the defaults in parentheses.
+type AnswerConfig struct {
+	Fragments   int           // chunks shown to the generator (8)
+	MaxAttempts int           // generations tried before a controlled refusal (3)
+	Deadline    time.Duration // total budget for generation and verification (60s)
+	Judge       Judge         // level-3 verification; nil skips it
+}
+
+// Event is a progress notification for streaming clients.
+type Event struct {
+	Name string // "route", "retrieval", "generation", "verification"
+	Data any
+}
+
+// Hooks observe the answerer (metrics).
+type Hooks struct {
+	VerificationFailure func(level int)
+	Retry               func(operation string)
+}
+
+// Answerer answers questions end to end: retrieve, generate, verify.
+type Answerer struct {
+	retriever *Retriever
+	gen       Generator
+	index     IndexCounter
+	cfg       AnswerConfig
+	hooks     Hooks
+	log       *slog.Logger
+}
+
+// NewAnswerer assembles an answerer.
+func NewAnswerer(r *Retriever, gen Generator, index IndexCounter, cfg AnswerConfig, hooks Hooks, log *slog.Logger) *Answerer {
+	if cfg.Fragments <= 0 {
+		cfg.Fragments = 8
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 3
+	}
+	if cfg.Deadline <= 0 {
+		cfg.Deadline = 60 * time.Second
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Answerer{retriever: r, gen: gen, index: index, cfg: cfg, hooks: hooks, log: log}
+}
+
+// Generator returns the generator's name.
+func (a *Answerer) Generator() string { return a.gen.Name() }
+
+// Attempt records one generation in the trace.
+type Attempt struct {
+	N          int       `json:"n"`
+	Outcome    string    `json:"outcome"` // "answer", "not_found", "invalid", "unverified", "error"
+	Error      string    `json:"error,omitempty"`
+	Failures   []Failure `json:"failures,omitempty"`
+	DurationMS float64   `json:"duration_ms"`
+}
+
+// Answer is the outcome of a question.
+type Answer struct {
+	Status    ariadne.Status     `json:"status"`
+	Answer    string             `json:"answer"`
+	Reason    string             `json:"reason,omitempty"`
+	Route     ariadne.Route      `json:"route,omitempty"`
+	Claims    []ariadne.Claim    `json:"claims"`
+	Citations []ariadne.Citation `json:"citations"`
+	Paths     []ariadne.Path     `json:"paths"`
+	Trace     *AnswerTrace       `json:"trace,omitempty"`
+}
+
+// AnswerTrace is the retrieval trace plus the generation attempts.
+type AnswerTrace struct {
+	*Trace
+	Generator string    `json:"generator"`
+	Attempts  []Attempt `json:"generation_attempts"`
+}
+
+// Answer runs the whole contract: the answer is either verified claims or a status that says why
+// not. The error is reserved for invalid requests (ErrInvalid); a store or model that stays down
+// is status unavailable, with the error in Reason. progress may be nil.
+func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)) (Answer, error) {
+	emit := func(name string, data any) {
+		if progress != nil {
+			progress(Event{Name: name, Data: data})
+		}
+	}
+	if req.TopK <= 0 {
+		req.TopK = a.cfg.Fragments
+	}
+	res, err := a.retriever.Retrieve(ctx, req)
+	tr := &AnswerTrace{Trace: res.Trace, Generator: a.gen.Name()}
+	out := Answer{Trace: tr, Route: res.Route, Claims: []ariadne.Claim{}, Citations: []ariadne.Citation{}, Paths: []ariadne.Path{}}
+	if err != nil {
+		if errors.Is(err, ariadne.ErrInvalid) {
+			return out, err
+		}
+		out.Status, out.Reason = ariadne.StatusUnavailable, err.Error()
+		return out, nil
+	}
+	for _, rt := range res.Trace.Retries {
+		if a.hooks.Retry != nil {
+			a.hooks.Retry(rt.Operation)
+		}
+	}
+	emit("route", res.Trace.Router)
+	emit("retrieval", map[string]any{"hits": len(res.Chunks), "steps": res.Trace.Steps, "route": res.Route})
+	out.Paths = nonNilPaths(res.Paths)
+
+	if len(res.Chunks) == 0 {
+		n, err := a.index.Count(ctx)
+		switch {
+		case err != nil:
+			out.Status, out.Reason = ariadne.StatusUnavailable, err.Error()
+		case n == 0:
+			out.Status, out.Reason = ariadne.StatusIndexEmpty, "nothing has been ingested yet"
+		default:
+			out.Status, out.Reason = ariadne.StatusNotFound, "no document the caller may read matches the question"
+		}
+		return out, nil
+	}
+	if last := res.Trace.Steps[len(res.Trace.Steps)-1]; last.Weak {
+		out.Status = ariadne.StatusNotFound
+		out.Reason = fmt.Sprintf("the best evidence is too weak (top score %.3f, %.0f%% of the question's terms)", last.TopScore, 100*last.Coverage)
+		return out, nil
+	}
+
+	frags := Fragments(res.Chunks)
+	gctx, cancel := context.WithTimeout(ctx, a.cfg.Deadline)
+	defer cancel()
+	lastReason := ""
+	for n := 1; n <= a.cfg.MaxAttempts; n++ {
+		start := time.Now()
+		att := Attempt{N: n}
+		raw, err := a.gen.Generate(gctx, req.Question, frags)
+		if err != nil {
+			att.Outcome, att.Error, att.DurationMS = "error", err.Error(), ms(time.Since(start))
+			tr.Attempts = append(tr.Attempts, att)
+			if gctx.Err() != nil || errors.Is(err, ariadne.ErrUnavailable) {
+				out.Status, out.Reason = ariadne.StatusUnavailable, "the answer model is unavailable: "+err.Error()
+				if gctx.Err() != nil && ctx.Err() == nil {
+					out.Status, out.Reason = ariadne.StatusRefused, fmt.Sprintf("no verified answer within %s", a.cfg.Deadline)
+				}
+				return out, nil
+			}
+			lastReason = err.Error()
+			continue
+		}
+		parsed, err := ParseOutput(raw)
+		if err != nil {
+			att.Outcome, att.Error, att.DurationMS = "invalid", err.Error(), ms(time.Since(start))
+			tr.Attempts = append(tr.Attempts, att)
+			a.failure(0)
+			lastReason = err.Error()
+			emit("verification", map[string]any{"attempt": n, "ok": false, "error": err.Error()})
+			continue
+		}
+		if parsed.NotFound {
+			att.Outcome, att.DurationMS = "not_found", ms(time.Since(start))
+			tr.Attempts = append(tr.Attempts, att)
+			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found"})
+			out.Status, out.Reason = ariadne.StatusNotFound, "the documents the caller may read do not answer the question"
+			return out, nil
+		}
+		v, err := Verify(gctx, parsed, frags, a.cfg.Judge)
+		if err != nil {
+			att.Outcome, att.Error, att.DurationMS = "error", err.Error(), ms(time.Since(start))
+			tr.Attempts = append(tr.Attempts, att)
+			lastReason = err.Error()
+			if gctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		att.Failures, att.DurationMS = v.Failures, ms(time.Since(start))
+		for _, f := range v.Failures {
+			a.failure(f.Level)
+		}
+		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": v.Failures})
+		if len(v.Claims) == 0 {
+			att.Outcome = "unverified"
+			tr.Attempts = append(tr.Attempts, att)
+			lastReason = fmt.Sprintf("no claim survived verification (%d failures, first: %s)", len(v.Failures), v.Failures[0].Reason)
+			continue
+		}
+		att.Outcome = "answer"
+		tr.Attempts = append(tr.Attempts, att)
+		out.Status = ariadne.StatusAnswered
+		out.Claims = v.Claims
+		out.Answer, out.Citations = render(v.Claims)
+		return out, nil
+	}
+	out.Status = ariadne.StatusRefused
+	out.Reason = fmt.Sprintf("no verified answer after %d attempts: %s", len(tr.Attempts), lastReason)
+	return out, nil
+}
+
+func (a *Answerer) failure(level int) {
+	if a.hooks.VerificationFailure != nil {
+		a.hooks.VerificationFailure(level)
+	}
+}
+
+// render joins the claims into the answer text, each followed by the ids of its citations in
+// brackets, and lists the distinct citations.
+func render(claims []ariadne.Claim) (string, []ariadne.Citation) {
+	var parts []string
+	var cits []ariadne.Citation
+	for _, c := range claims {
+		var ids []string
+		for _, cit := range c.Citations {
+			ids = append(ids, cit.ChunkID)
+			if !slices.ContainsFunc(cits, func(x ariadne.Citation) bool {
+				return x.ChunkID == cit.ChunkID && x.Start == cit.Start && x.End == cit.End
+			}) {
+				cits = append(cits, cit)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s [%s]", c.Text, strings.Join(ids, "; ")))
+	}
+	return strings.Join(parts, "\n"), cits
+}
+
+func nonNilPaths(p []ariadne.Path) []ariadne.Path {
+	if p == nil {
+		return []ariadne.Path{}
+	}
+	return p
+}

@@ -1,0 +1,260 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/ariadne-graphrag/ariadne/llm"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// Generator writes an answer from numbered fragments, in the answer contract (see ParseOutput).
+type Generator interface {
+	Name() string
+	Generate(ctx context.Context, question string, frags []Fragment) (string, error)
+}
+
+// LLMGenerator generates with a chat model.
+type LLMGenerator struct{ Model ChatModel }
+
+// Name is "llm:<model>".
+func (g LLMGenerator) Name() string { return "llm:" + g.Model.Name() }
+
+// Generate sends the prompt (BuildPrompt) with the answer JSON schema at temperature 0.
+func (g LLMGenerator) Generate(ctx context.Context, question string, frags []Fragment) (string, error) {
+	return g.Model.Chat(ctx, llm.Request{Messages: BuildPrompt(question, frags),
+		JSON: &llm.Schema{Name: "cited_answer", Schema: answerSchema}})
+}
+
+// Extractive is the offline generator: it does not write, it selects. It splits the fragments into
+// sentences, table rows and list items, scores each by the question's terms it contains (IDF over
+// the fragments; textnorm.SearchTerms, so «отпуска» matches «отпуск» and «впн» matches VPN), with
+// a bonus when the unit has what the question asks for (a number for «сколько»/"how many", a name
+// for «кто»/"who", a date for «когда»/"when"), and returns the best units as claims quoted
+// verbatim. It answers NOT_FOUND when no unit covers enough of the question, or when a code or id
+// in the question (E-4012, INC-3400) appears in no fragment. Units that address an AI model
+// (planted instructions) are never selected.
+type Extractive struct {
+	// MinCoverage is the IDF-weighted share of the question's terms the best unit (with its
+	// document title and section) must contain; default 0.45.
+	MinCoverage float64
+	// MaxClaims bounds the answer; default 3.
+	MaxClaims int
+}
+
+// Name says what it is.
+func (Extractive) Name() string { return "extractive-v1" }
+
+type unit struct {
+	frag  Fragment
+	text  string
+	score float64
+	cover float64
+}
+
+var (
+	numberRE = regexp.MustCompile(`\d`)
+	dateRE   = regexp.MustCompile(`\b\d{1,2}[.\s/-]\d{1,2}[.\s/-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(19|20)\d{2}\b|\b\d{1,2}\s+(январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)`)
+	nameRE   = regexp.MustCompile(`\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\p{Lu}\.\s*\p{Lu}\p{Ll}+|@`)
+	// injectionRE recognizes text addressed to an AI model rather than to readers («игнорируй
+	// все предыдущие инструкции», "ignore previous instructions"): such a unit is never an answer.
+	injectionRE = regexp.MustCompile(`(?i)(ignore|disregard|forget)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier)\s+(instructions|rules|prompts?)|игнорируй|не\s+обращай\s+внимания\s+на\s+(предыдущие|инструкции)|(для|to the)\s+(ии|ai)[- ](ассистент|assistant)|(ии|ai)[- ](ассистент|assistant)\W|system\s+prompt|jailbreak`)
+)
+
+// askFor returns what kind of value a question asks for: "number", "person", "date" or "".
+func askFor(q string) string {
+	f := textnorm.FoldString(q)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(" "+f+" ", w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("сколько", "how many", "how much", "how long", "какой лимит", "какую сумму", "какой размер", "what percentage", "how often", "как часто"):
+		return "number"
+	case has("когда", "when ", "до какой даты", "until when", "what date", "в какой день"):
+		return "date"
+	case has(" кто ", "кто ", " who", "by name", "кем ", "чей", "whose"):
+		return "person"
+	}
+	return ""
+}
+
+// Generate selects the answer sentences.
+func (g Extractive) Generate(_ context.Context, question string, frags []Fragment) (string, error) {
+	minCov := g.MinCoverage
+	if minCov == 0 {
+		minCov = 0.45
+	}
+	maxClaims := g.MaxClaims
+	if maxClaims == 0 {
+		maxClaims = 3
+	}
+	qterms := dedupeStrings(textnorm.SearchTerms(question))
+	notFound := func() (string, error) { return `{"status":"not_found","claims":[]}`, nil }
+	if len(qterms) == 0 || len(frags) == 0 {
+		return notFound()
+	}
+	// Codes and ids the question names must be in the evidence.
+	all := ""
+	for _, f := range frags {
+		all += " " + f.Chunk.ContextText()
+	}
+	for _, code := range codeRE.FindAllString(question, -1) {
+		if _, _, ok := textnorm.Index(all, code); !ok {
+			return notFound()
+		}
+	}
+	// IDF of each question term over the fragments.
+	fragTerms := make([]map[string]bool, len(frags))
+	df := map[string]int{}
+	for i, f := range frags {
+		fragTerms[i] = toSet(textnorm.SearchTerms(f.Chunk.ContextText()))
+		for _, t := range qterms {
+			if fragTerms[i][t] {
+				df[t]++
+			}
+		}
+	}
+	idf := map[string]float64{}
+	var total float64
+	for _, t := range qterms {
+		idf[t] = math.Log(1 + float64(len(frags)+1)/float64(df[t]+1))
+		total += idf[t]
+	}
+	want := askFor(question)
+	var units []unit
+	for i, f := range frags {
+		ctxTerms := toSet(textnorm.SearchTerms(f.Chunk.Title + " " + f.Chunk.HeadingPath()))
+		for _, u := range splitUnits(f.Chunk.Text) {
+			if injectionRE.MatchString(u) {
+				continue // an instruction planted in a document is data, not an answer
+			}
+			ut := toSet(textnorm.SearchTerms(u))
+			var cov float64
+			for _, t := range qterms {
+				switch {
+				case ut[t]:
+					cov += idf[t]
+				case ctxTerms[t]:
+					cov += idf[t] / 2
+				}
+			}
+			cov /= total
+			score := cov
+			if want != "" && hasKind(u, want) {
+				score += 0.15
+			}
+			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
+			units = append(units, unit{frag: f, text: u, score: score, cover: cov})
+		}
+	}
+	sort.SliceStable(units, func(i, j int) bool { return units[i].score > units[j].score })
+	if len(units) == 0 || units[0].cover < minCov {
+		return notFound()
+	}
+	best := units[0].score
+	type claim struct {
+		Text      string           `json:"text"`
+		Citations []OutputCitation `json:"citations"`
+	}
+	var claims []claim
+	usedFrag := map[int]bool{}
+	for _, u := range units {
+		if len(claims) == maxClaims || u.score < 0.75*best {
+			break
+		}
+		if usedFrag[u.frag.N] || u.cover < minCov/2 {
+			continue
+		}
+		usedFrag[u.frag.N] = true
+		claims = append(claims, claim{Text: u.text, Citations: []OutputCitation{{Fragment: u.frag.N, ChunkID: u.frag.Chunk.ID, Quote: u.text}}})
+	}
+	raw, err := json.Marshal(map[string]any{"status": "answer", "claims": claims})
+	if err != nil {
+		return "", fmt.Errorf("extractive: %w", err)
+	}
+	return string(raw), nil
+}
+
+func toSet(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+func hasKind(s, kind string) bool {
+	switch kind {
+	case "number":
+		return numberRE.MatchString(s)
+	case "date":
+		return dateRE.MatchString(s)
+	case "person":
+		return nameRE.MatchString(s)
+	}
+	return false
+}
+
+// splitUnits cuts chunk text into quotable units: table rows and list items whole, paragraphs
+// into sentences. Table separators and headings are skipped; units shorter than MinQuoteRunes
+// characters are dropped. Each unit is a verbatim substring of text.
+func splitUnits(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "```"):
+			continue
+		case strings.HasPrefix(l, "|"):
+			if strings.Trim(l, "|-: ") == "" {
+				continue // separator row
+			}
+			out = append(out, l)
+		case strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") || len(l) > 2 && unicode.IsDigit(rune(l[0])) && strings.Contains(l[:min(4, len(l))], ". "):
+			out = append(out, l)
+		default:
+			out = append(out, sentences(l)...)
+		}
+	}
+	var kept []string
+	for _, u := range out {
+		if len([]rune(u)) >= MinQuoteRunes {
+			kept = append(kept, u)
+		}
+	}
+	return kept
+}
+
+// sentences splits a paragraph after '.', '!', '?' or '…' followed by a space and a capital
+// letter, digit or quote (so "v2.4.0", "т. е." and "09.2024" do not split).
+func sentences(p string) []string {
+	var out []string
+	runes := []rune(p)
+	start := 0
+	for i := 0; i < len(runes)-2; i++ {
+		if strings.ContainsRune(".!?…", runes[i]) && runes[i+1] == ' ' {
+			next := runes[i+2]
+			if unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune("«\"(", next) {
+				if s := strings.TrimSpace(string(runes[start : i+1])); s != "" {
+					out = append(out, s)
+				}
+				start = i + 2
+			}
+		}
+	}
+	if s := strings.TrimSpace(string(runes[start:])); s != "" {
+		out = append(out, s)
+	}
+	return out
+}

@@ -50,7 +50,7 @@ func (emptyGraph) DocumentChunkIDs(context.Context, []string, []string) ([]strin
 
 type fixedEmbedder struct{}
 
-func (fixedEmbedder) Name() string                                         { return "fixed" }
+func (fixedEmbedder) Name() string                                          { return "fixed" }
 func (fixedEmbedder) EmbedQuery(context.Context, string) ([]float32, error) { return []float32{1}, nil }
 
 type fixedCount int

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/retry"
 )
 
 // IndexCounter says how many chunks are indexed (vector.Store), to tell "nothing ingested" from
@@ -154,16 +155,17 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		att := Attempt{N: n}
 		raw, err := a.gen.Generate(gctx, req.Question, frags)
 		if err != nil {
-			att.Outcome, att.Error, att.DurationMS = "error", err.Error(), ms(time.Since(start))
+			a.log.Warn("generation failed", "generator", a.gen.Name(), "attempt", n, "err", err)
+			att.Outcome, att.Error, att.DurationMS = "error", "the model call failed: "+retry.Describe(err), ms(time.Since(start))
 			tr.Attempts = append(tr.Attempts, att)
 			if gctx.Err() != nil || errors.Is(err, ariadne.ErrUnavailable) {
-				out.Status, out.Reason = ariadne.StatusUnavailable, "the answer model is unavailable: "+err.Error()
+				out.Status, out.Reason = ariadne.StatusUnavailable, "the answer model is unavailable: "+retry.Describe(err)
 				if gctx.Err() != nil && ctx.Err() == nil {
 					out.Status, out.Reason = ariadne.StatusRefused, fmt.Sprintf("no verified answer within %s", a.cfg.Deadline)
 				}
 				return out, nil
 			}
-			lastReason = err.Error()
+			lastReason = att.Error
 			continue
 		}
 		parsed, err := ParseOutput(raw)

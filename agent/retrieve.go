@@ -172,7 +172,7 @@ type RetryEvent struct {
 	Operation string  `json:"operation"`
 	Attempt   int     `json:"attempt"`
 	WaitMS    float64 `json:"wait_ms"`
-	Error     string  `json:"error"`
+	Error     string  `json:"error"` // retry.Describe: the kind of fault, no addresses
 }
 
 // Trace explains a retrieval.
@@ -188,7 +188,7 @@ type Trace struct {
 func (t *Trace) addRetry(op string, a retry.Attempt) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.Retries = append(t.Retries, RetryEvent{Operation: op, Attempt: a.Number, WaitMS: ms(a.Wait), Error: a.Err.Error()})
+	t.Retries = append(t.Retries, RetryEvent{Operation: op, Attempt: a.Number, WaitMS: ms(a.Wait), Error: retry.Describe(a.Err)})
 }
 
 func (t *Trace) time(name string, start time.Time) {

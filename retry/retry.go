@@ -156,6 +156,28 @@ func Transient(err error) bool {
 		strings.Contains(msg, "EOF") || strings.Contains(msg, "Unavailable desc")
 }
 
+// Describe names a transient fault in a few words, without addresses or server messages, for
+// traces shown to API callers: "connection refused", "HTTP 503", "timeout", "connection reset",
+// "unavailable" or "error".
+func Describe(err error) string {
+	var he *HTTPStatusError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &he):
+		return fmt.Sprintf("HTTP %d", he.StatusCode)
+	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "timeout"):
+		return "timeout"
+	case errors.Is(err, syscall.ECONNREFUSED) || strings.Contains(err.Error(), "connection refused"):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET) || strings.Contains(err.Error(), "connection reset") || strings.Contains(err.Error(), "EOF"):
+		return "connection reset"
+	case errors.Is(err, ariadne.ErrUnavailable):
+		return "unavailable"
+	}
+	return "error"
+}
+
 // retryAfterBackOff wraps an exponential backoff so that the next wait is at least the
 // Retry-After of the last error.
 type retryAfterBackOff struct {

@@ -245,10 +245,10 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 			}
 			return nil, s.wrap("list chunk ids", err)
 		}
+		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
+			return nil, nil // no class yet
+		}
 		if err := gqlErrors("list chunk ids", resp.Errors); err != nil {
-			if strings.Contains(err.Error(), "Cannot query field") || strings.Contains(err.Error(), "does not exist") {
-				return nil, nil // no class yet
-			}
 			return nil, err
 		}
 		hits := hitsOf(resp, s.class)
@@ -275,8 +275,7 @@ func (s *Store) Count(ctx context.Context) (int, error) {
 		return 0, s.wrap("count", err)
 	}
 	if len(resp.Errors) > 0 {
-		msg := resp.Errors[0].Message
-		if strings.Contains(msg, "Cannot query field") || strings.Contains(msg, "does not exist") {
+		if noClass(resp.Errors[0].Message) {
 			return 0, nil
 		}
 		return 0, gqlErrors("count", resp.Errors)
@@ -306,6 +305,11 @@ func hitsOf(resp *models.GraphQLResponse, class string) []map[string]any {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
+}
+
+// noClass reports whether a GraphQL error says the class does not exist (nothing ingested yet).
+func noClass(msg string) bool {
+	return strings.Contains(msg, "Cannot query field") || strings.Contains(msg, "does not exist")
 }
 
 func isNotFound(err error) bool {

@@ -122,6 +122,9 @@ func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.Score
 	if err != nil {
 		return nil, s.wrap(string(mode)+" search", err)
 	}
+	if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
+		return nil, nil // nothing ingested yet: the class does not exist
+	}
 	if err := gqlErrors(string(mode)+" search", resp.Errors); err != nil {
 		return nil, err
 	}

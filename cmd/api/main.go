@@ -1,0 +1,248 @@
+// Command api serves Ariadne's HTTP API (package httpapi): verified, cited answers; retrieval;
+// entities; document ingestion; health, readiness, metrics and the OpenAPI document.
+//
+// Configuration comes from flags or ARIADNE_* environment variables (see --help and the README).
+// It stops gracefully on SIGINT/SIGTERM: in-flight requests get ShutdownTimeout to finish.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/httpapi"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/vector"
+)
+
+type cli struct {
+	Addr            string        `name:"addr" env:"ARIADNE_API_ADDR" default:"127.0.0.1:8088" help:"Listen address."`
+	KeysFile        string        `name:"keys-file" env:"ARIADNE_API_KEYS_FILE" help:"YAML file mapping API keys to permission groups (empty: everyone gets the public group 'all')."`
+	Generator       string        `name:"generator" env:"ARIADNE_GENERATOR" default:"auto" enum:"auto,extractive,llm" help:"Answer generator: llm (needs --llm-*), extractive (offline: quotes sentences), auto (llm when configured)."`
+	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm when configured)."`
+	Judge           bool          `name:"judge" env:"ARIADNE_JUDGE" help:"Verification level 3: the chat model checks that each quote supports its claim."`
+	QueryTimeout    time.Duration `name:"query-timeout" env:"ARIADNE_QUERY_TIMEOUT" default:"90s" help:"Budget of one /v1/query or /v1/search."`
+	ShutdownTimeout time.Duration `name:"shutdown-timeout" env:"ARIADNE_SHUTDOWN_TIMEOUT" default:"20s" help:"Time in-flight requests get on shutdown."`
+	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
+	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
+
+	setup.Stores   `embed:""`
+	setup.Embedder `embed:""`
+	setup.Chat     `embed:""`
+	setup.Indexing `embed:""`
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+// run serves until ctx is done. ready, when not nil, receives the listening address.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) error {
+	var c cli
+	exited := -1
+	parser, err := kong.New(&c, kong.Name("api"), kong.Writers(stdout, stderr),
+		kong.Description("Serve Ariadne's HTTP API."), kong.Exit(func(code int) { exited = code }))
+	if err != nil {
+		return err
+	}
+	_, perr := parser.Parse(args)
+	switch {
+	case exited == 0:
+		return nil
+	case exited > 0:
+		return usageError{errors.New("usage")}
+	case perr != nil:
+		return usageError{perr}
+	}
+	log := newLogger(stderr, c.LogLevel, c.LogJSON)
+	log.Info("starting", append(c.Stores.Redacted(), "addr", c.Addr)...)
+
+	gs, err := c.Stores.OpenGraph(ctx)
+	if err != nil {
+		return err
+	}
+	defer gs.Close(context.WithoutCancel(ctx))
+	vs, err := c.Stores.OpenVector(ctx)
+	if err != nil {
+		return err
+	}
+	emb, embNote, err := pickEmbedder(ctx, c.Embedder, vs, log)
+	if err != nil {
+		return err
+	}
+	model, err := c.Chat.BuildChat(log)
+	if err != nil {
+		return usageError{err}
+	}
+	keys, err := httpapi.LoadKeys(c.KeysFile)
+	if err != nil {
+		return usageError{err}
+	}
+	onto, chunker, err := c.Indexing.Build()
+	if err != nil {
+		return usageError{err}
+	}
+	ext, err := c.Indexing.BuildExtractor(onto, model)
+	if err != nil {
+		return usageError{err}
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+	if err != nil {
+		return err
+	}
+
+	var router agent.Router = agent.RuleRouter{}
+	if model != nil && (c.Router == "llm" || c.Router == "auto") {
+		router = agent.LLMRouter{Model: model}
+	}
+	if c.Router == "llm" && model == nil {
+		return usageError{errors.New("--router llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
+	}
+	var gen agent.Generator = agent.Extractive{}
+	switch {
+	case c.Generator == "llm" && model == nil:
+		return usageError{errors.New("--generator llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
+	case model != nil && c.Generator != "extractive":
+		gen = agent.LLMGenerator{Model: model}
+	}
+	var judge agent.Judge
+	if c.Judge {
+		if model == nil {
+			return usageError{errors.New("--judge needs a chat model (--llm-provider, --llm-url, --llm-model)")}
+		}
+		judge = agent.LLMJudge{Model: model}
+	}
+	metrics := httpapi.NewMetrics()
+	retriever := agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
+		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
+	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge},
+		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
+	log.Info("components", "embedder", emb.Name(), "generator", gen.Name(), "router", fmt.Sprintf("%T", router),
+		"judge", judge != nil, "keys", c.KeysFile != "")
+
+	readiness := func(ctx context.Context) map[string]httpapi.Check {
+		checks := map[string]httpapi.Check{}
+		checks["neo4j"] = check(gs.Ping(ctx), c.Neo4jURI)
+		checks["weaviate"] = check(vs.Ping(ctx), c.WeaviateURL)
+		detail := emb.Name()
+		if embNote != "" {
+			detail += " — " + embNote
+		}
+		checks["embedder"] = httpapi.Check{OK: true, Detail: detail}
+		have, ok, err := vs.ClassEmbedding(ctx)
+		switch {
+		case err != nil:
+			checks["index"] = httpapi.Check{OK: false, Detail: err.Error()}
+		case !ok:
+			checks["index"] = httpapi.Check{OK: true, Detail: "empty: nothing ingested into class " + vs.Class()}
+		case have.Name != emb.Name():
+			checks["index"] = httpapi.Check{OK: false, Detail: fmt.Sprintf("class %s holds %s vectors but queries use %s: re-index or set ARIADNE_EMBEDDER", vs.Class(), have, emb.Name())}
+		default:
+			checks["index"] = httpapi.Check{OK: true, Detail: fmt.Sprintf("class %s, %s", vs.Class(), have)}
+		}
+		return checks
+	}
+	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Documents: pipe,
+		Keys: keys, Ready: readiness, Metrics: metrics, Log: log}, httpapi.Limits{QueryTimeout: c.QueryTimeout})
+
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: engine, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
+		WriteTimeout: c.QueryTimeout + 30*time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "openapi", "http://"+ln.Addr().String()+"/openapi.yaml")
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "timeout", c.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	<-errc
+	return nil
+}
+
+func check(err error, target string) httpapi.Check {
+	if err != nil {
+		return httpapi.Check{OK: false, Detail: target + ": " + err.Error()}
+	}
+	return httpapi.Check{OK: true, Detail: target}
+}
+
+// pickEmbedder builds the configured embedder. In auto mode a class that already holds vectors
+// decides: queries must use the embedder that built it, and if that embedder cannot be reached the
+// API refuses to start rather than answer with mismatched vectors.
+func pickEmbedder(ctx context.Context, cfg setup.Embedder, vs *vector.Store, log *slog.Logger) (setup.EmbedderImpl, string, error) {
+	have, built, err := vs.ClassEmbedding(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if cfg.Kind == "auto" && built {
+		lexical := setup.Embedder{Kind: "lexical", LexicalDim: have.Dim}
+		if emb, _, err := lexical.BuildEmbedder(ctx, log); err == nil && emb.Name() == have.Name {
+			return emb, "the index was built with it", nil
+		}
+		e5 := cfg
+		e5.Kind = "e5"
+		if emb, _, err := e5.BuildEmbedder(ctx, log); err == nil && emb.Name() == have.Name {
+			if err := setup.ProbeE5(ctx, cfg.E5URL); err != nil {
+				return nil, "", fmt.Errorf("the index was built with %s, whose server %s does not answer (%v): start it (make up) or re-index: %w",
+					have.Name, cfg.E5URL, err, ariadne.ErrUnavailable)
+			}
+			return emb, "the index was built with it", nil
+		}
+	}
+	emb, note, err := cfg.BuildEmbedder(ctx, log)
+	if err != nil {
+		return nil, "", err
+	}
+	if built && have.Name != emb.Name() {
+		log.Error("the index was built with another embedder; queries will fail until it is re-indexed", "index", have.String(), "embedder", emb.Name())
+	}
+	return emb, note, nil
+}
+
+func newLogger(w io.Writer, level string, asJSON bool) *slog.Logger {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	opts := &slog.HandlerOptions{Level: lv}
+	if asJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

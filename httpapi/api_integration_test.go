@@ -1,0 +1,392 @@
+package httpapi_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os/exec"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/httpapi"
+	"github.com/ariadne-graphrag/ariadne/internal/testrig"
+	"github.com/ariadne-graphrag/ariadne/llm"
+	"github.com/ariadne-graphrag/ariadne/retry"
+)
+
+const keysYAML = `
+public_groups: [all]
+keys:
+  - {name: delivery, key: delivery-key, groups: [delivery]}
+  - {name: boss, key: management-key, groups: [management]}
+  - {name: editor, key: editor-key, groups: [all], write: true}
+`
+
+// api is an httptest server running the production engine over the real stores.
+type api struct {
+	srv *httptest.Server
+	rig *testrig.Rig
+}
+
+func newAPI(t *testing.T, rig *testrig.Rig, gen agent.Generator, rcfg agent.RetrievalConfig) *api {
+	t.Helper()
+	keys, err := httpapi.ParseKeys([]byte(keysYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rcfg.Alpha == 0 {
+		rcfg.Alpha = agent.DefaultAlpha(rig.Embedder.Name())
+	}
+	metrics := httpapi.NewMetrics()
+	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, rcfg, nil)
+	a := agent.NewAnswerer(r, gen, rig.Vector, agent.AnswerConfig{}, agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, nil)
+	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Documents: rig.Pipe, Keys: keys,
+		Ready: func(ctx context.Context) map[string]httpapi.Check {
+			return map[string]httpapi.Check{"neo4j": {OK: rig.Graph.Ping(ctx) == nil}, "weaviate": {OK: rig.Vector.Ping(ctx) == nil}}
+		}, Metrics: metrics}, httpapi.Limits{QueryTimeout: 60 * time.Second})
+	srv := httptest.NewServer(engine)
+	t.Cleanup(srv.Close)
+	return &api{srv: srv, rig: rig}
+}
+
+func (a *api) do(t *testing.T, method, path, key, contentType string, body any) (*http.Response, []byte) {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		raw, _ := json.Marshal(b)
+		rd = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, a.srv.URL+path, rd)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp, raw
+}
+
+func (a *api) query(t *testing.T, key, question string) (int, httpapi.QueryResponse, []byte) {
+	t.Helper()
+	resp, raw := a.do(t, "POST", "/v1/query", key, "application/json", map[string]any{"question": question, "debug": true})
+	var qr httpapi.QueryResponse
+	if err := json.Unmarshal(raw, &qr); err != nil {
+		t.Fatalf("query %q: %v: %s", question, err, raw)
+	}
+	return resp.StatusCode, qr, raw
+}
+
+func errorCode(t *testing.T, raw []byte) string {
+	t.Helper()
+	var e httpapi.ErrorBody
+	if err := json.Unmarshal(raw, &e); err != nil || e.Error.Code == "" || e.Error.RequestID == "" {
+		t.Fatalf("not the JSON error shape: %s", raw)
+	}
+	return e.Error.Code
+}
+
+func TestIntegrationAPIStatusesAndACL(t *testing.T) {
+	rig := testrig.New(t, testrig.SharedKB)
+	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{})
+
+	t.Run("answered", func(t *testing.T) {
+		code, qr, _ := a.query(t, "", "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?")
+		if code != 200 || qr.Status != ariadne.StatusAnswered || len(qr.Citations) == 0 || qr.Citations[0].ChunkID != "policies/vacation#0000-2b690c29" {
+			t.Fatalf("%d %+v", code, qr)
+		}
+		c := qr.Citations[0]
+		if !c.Verified || !strings.Contains(c.Quote, "28 календарных дней") || c.End <= c.Start || qr.Trace == nil {
+			t.Fatalf("citation %+v", c)
+		}
+	})
+	t.Run("not_found", func(t *testing.T) {
+		code, qr, _ := a.query(t, "", "Какой размер компенсации обедов для сотрудников в офисе?")
+		if code != 200 || qr.Status != ariadne.StatusNotFound || qr.Answer != "" || len(qr.Citations) != 0 {
+			t.Fatalf("%d %+v", code, qr)
+		}
+	})
+	t.Run("a management-only answer is not_found for others, with no trace of it", func(t *testing.T) {
+		q := "Какая зарплатная вилка у Senior-инженеров (грейд G3)?"
+		for _, key := range []string{"", "delivery-key", "editor-key"} {
+			code, qr, raw := a.query(t, key, q)
+			if code != 200 || qr.Status == ariadne.StatusAnswered {
+				t.Errorf("key %q: %d %s", key, code, qr.Status)
+			}
+			for _, secret := range []string{"policies/salary-bands", "contracts/ctr-2023-089"} {
+				if bytes.Contains(raw, []byte(secret)) {
+					t.Errorf("key %q: the response mentions %s: %s", key, secret, raw)
+				}
+			}
+		}
+		code, qr, _ := a.query(t, "management-key", q)
+		if code != 200 || qr.Status != ariadne.StatusAnswered || qr.Citations[0].DocID != "policies/salary-bands" {
+			t.Errorf("management: %d %+v", code, qr)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		// A model that always quotes what the fragments do not say.
+		bad := chatModel(t, `{"status":"answer","claims":[{"text":"Отпуск 45 дней.","citations":[{"fragment":1,"chunk_id":"","quote":"отпуск продолжительностью 45 календарных дней"}]}]}`)
+		b := newAPI(t, rig, agent.LLMGenerator{Model: bad}, agent.RetrievalConfig{})
+		code, qr, _ := b.query(t, "", "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?")
+		if code != 200 || qr.Status != ariadne.StatusRefused || !strings.Contains(qr.Reason, "after 3 attempts") {
+			t.Fatalf("%d %+v", code, qr)
+		}
+		_, metrics := b.do(t, "GET", "/metrics", "", "", nil)
+		if !regexp.MustCompile(`ariadne_verification_failures_total\{level="2"\} [1-9]`).Match(metrics) {
+			t.Errorf("verification failures not counted:\n%s", grepLines(metrics, "ariadne_"))
+		}
+		if !regexp.MustCompile(`ariadne_queries_total\{route="simple",status="refused"\} 1`).Match(metrics) {
+			t.Errorf("query not counted:\n%s", grepLines(metrics, "ariadne_queries"))
+		}
+	})
+	t.Run("index_empty", func(t *testing.T) {
+		empty := testrig.New(t, "")
+		e := newAPI(t, empty, agent.Extractive{}, agent.RetrievalConfig{})
+		code, qr, _ := e.query(t, "", "Сколько дней отпуска?")
+		if code != 200 || qr.Status != ariadne.StatusIndexEmpty {
+			t.Fatalf("%d %+v", code, qr)
+		}
+	})
+}
+
+func TestIntegrationAPIUnavailable(t *testing.T) {
+	rig := testrig.New(t, testrig.SharedKB)
+	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{Retry: retry.Policy{Initial: 100 * time.Millisecond, MaxAttempts: 100, MaxElapsed: 2 * time.Second}})
+	if out, err := exec.Command("../deploy/local.sh", "status", "weaviate").CombinedOutput(); err != nil || !strings.Contains(string(out), "pid") {
+		t.Skipf("Weaviate is not managed by deploy/local.sh: %s", out)
+	}
+	t.Cleanup(func() { exec.Command("../deploy/local.sh", "up", "weaviate").Run() })
+	if out, err := exec.Command("../deploy/local.sh", "down", "weaviate").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	code, qr, raw := a.query(t, "", "Что означает код E-5031?")
+	if code != http.StatusServiceUnavailable || qr.Status != ariadne.StatusUnavailable || strings.Contains(string(raw), "127.0.0.1") {
+		t.Fatalf("%d %+v (internal details must not leak): %s", code, qr, raw)
+	}
+	resp, raw := a.do(t, "GET", "/readyz", "", "", nil)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(raw), `"not_ready"`) {
+		t.Fatalf("readyz with Weaviate down: %d %s", resp.StatusCode, raw)
+	}
+	if out, err := exec.Command("../deploy/local.sh", "up", "weaviate").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+}
+
+func TestIntegrationAPIEndpoints(t *testing.T) {
+	rig := testrig.New(t, testrig.SharedKB)
+	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{})
+
+	t.Run("search", func(t *testing.T) {
+		resp, raw := a.do(t, "POST", "/v1/search", "", "application/json", map[string]any{"question": "Что означает код E-5031?", "top_k": 3})
+		var sr httpapi.SearchResponse
+		json.Unmarshal(raw, &sr)
+		if resp.StatusCode != 200 || sr.Route != ariadne.RouteHybrid || len(sr.Chunks) != 3 || sr.Chunks[0].ChunkID != "runbooks/db-connection#0000-f3daa9d4" {
+			t.Fatalf("%d %s", resp.StatusCode, raw)
+		}
+	})
+	t.Run("entities in any script", func(t *testing.T) {
+		for _, q := range []string{"Alfa Logistic", "альфа-логистик", "Альфа Логистик"} {
+			resp, raw := a.do(t, "GET", "/v1/entities?q="+url.QueryEscape(q), "", "", nil)
+			if resp.StatusCode != 200 || !strings.Contains(string(raw), `"key":"clients/alfa-logistic"`) {
+				t.Errorf("%q: %d %s", q, resp.StatusCode, raw)
+			}
+		}
+	})
+	t.Run("neighbors with readable provenance only", func(t *testing.T) {
+		path := "/v1/entities/" + url.PathEscape("clients/kamsky-bereg") + "/neighbors"
+		resp, raw := a.do(t, "GET", path, "", "", nil)
+		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"projects/kb-online-bank"`) {
+			t.Fatalf("%d %s", resp.StatusCode, raw)
+		}
+		// Public pages say the contract exists, so the relation is visible; the contract's own
+		// chunks (management only) never appear as provenance.
+		if strings.Contains(string(raw), "contracts/ctr-2023-089#") {
+			t.Errorf("a caller without management sees provenance from the management-only contract: %s", raw)
+		}
+		_, boss := a.do(t, "GET", path, "management-key", "", nil)
+		if !strings.Contains(string(boss), "contracts/ctr-2023-089#") {
+			t.Errorf("management does not see the contract's own provenance: %s", boss)
+		}
+		resp, raw = a.do(t, "GET", "/v1/entities/"+url.PathEscape("clients/nobody")+"/neighbors", "", "", nil)
+		if resp.StatusCode != 404 || errorCode(t, raw) != "not_found" {
+			t.Errorf("unknown entity: %d %s", resp.StatusCode, raw)
+		}
+	})
+	t.Run("documents: add, ask, delete", func(t *testing.T) {
+		doc := map[string]any{"id": "notes/parking", "title": "Парковка у офиса", "type": "policy", "lang": "ru",
+			"body": "# Парковка\n\nГостевые места на парковке бронируются через ресепшн за два рабочих дня.\n"}
+		resp, raw := a.do(t, "POST", "/v1/documents", "", "application/json", doc)
+		if resp.StatusCode != 403 || errorCode(t, raw) != "forbidden" {
+			t.Fatalf("write without permission: %d %s", resp.StatusCode, raw)
+		}
+		resp, raw = a.do(t, "POST", "/v1/documents", "editor-key", "application/json", doc)
+		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"status":"indexed"`) {
+			t.Fatalf("add: %d %s", resp.StatusCode, raw)
+		}
+		resp, raw = a.do(t, "POST", "/v1/documents", "editor-key", "application/json", doc)
+		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"status":"unchanged"`) || !strings.Contains(string(raw), `"writes":0`) {
+			t.Fatalf("add again: %d %s", resp.StatusCode, raw)
+		}
+		_, qr, _ := a.query(t, "", "За сколько рабочих дней бронируются гостевые места на парковке?")
+		if qr.Status != ariadne.StatusAnswered || qr.Citations[0].DocID != "notes/parking" {
+			t.Fatalf("the new document is not used: %+v", qr)
+		}
+		md := "---\nid: notes/bad\n---\n"
+		resp, raw = a.do(t, "POST", "/v1/documents", "editor-key", "text/markdown", md)
+		if resp.StatusCode != 400 || !strings.Contains(string(raw), "empty body") {
+			t.Fatalf("invalid markdown: %d %s", resp.StatusCode, raw)
+		}
+		resp, _ = a.do(t, "DELETE", "/v1/documents/"+url.PathEscape("notes/parking"), "editor-key", "", nil)
+		if resp.StatusCode != 204 {
+			t.Fatalf("delete: %d", resp.StatusCode)
+		}
+		resp, raw = a.do(t, "DELETE", "/v1/documents/"+url.PathEscape("notes/parking"), "editor-key", "", nil)
+		if resp.StatusCode != 404 || errorCode(t, raw) != "not_found" {
+			t.Fatalf("delete again: %d %s", resp.StatusCode, raw)
+		}
+		if _, qr, _ := a.query(t, "", "За сколько рабочих дней бронируются гостевые места на парковке?"); qr.Status == ariadne.StatusAnswered {
+			t.Fatalf("the deleted document still answers: %+v", qr)
+		}
+	})
+	t.Run("server-sent events end with the verified answer", func(t *testing.T) {
+		req, _ := http.NewRequest("POST", a.srv.URL+"/v1/query", strings.NewReader(`{"question":"Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?"}`))
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var events []string
+		var last string
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			if ev, ok := strings.CutPrefix(line, "event:"); ok {
+				events = append(events, ev)
+			}
+			if data, ok := strings.CutPrefix(line, "data:"); ok {
+				last = data
+			}
+		}
+		if !slices.Equal(events, []string{"route", "retrieval", "verification", "answer"}) {
+			t.Fatalf("events %v", events)
+		}
+		var qr httpapi.QueryResponse
+		if err := json.Unmarshal([]byte(last), &qr); err != nil || qr.Status != ariadne.StatusAnswered || !qr.Citations[0].Verified {
+			t.Fatalf("final event %s (%v)", last, err)
+		}
+	})
+	t.Run("errors are JSON with a code", func(t *testing.T) {
+		cases := []struct {
+			method, path, key, ct string
+			body                  any
+			status                int
+			code                  string
+		}{
+			{"POST", "/v1/query", "", "application/json", "{", 400, "invalid_request"},
+			{"POST", "/v1/query", "", "application/json", map[string]any{"question": "  "}, 400, "invalid_request"},
+			{"POST", "/v1/query", "", "application/json", map[string]any{"question": "q", "mode": "web"}, 400, "invalid_request"},
+			{"POST", "/v1/query", "", "application/json", map[string]any{"question": "q", "top_k": 500}, 400, "invalid_request"},
+			{"POST", "/v1/query", "wrong-key", "application/json", map[string]any{"question": "q"}, 401, "unauthorized"},
+			{"POST", "/v1/query", "", "application/json", map[string]any{"question": strings.Repeat("я", 70000)}, 413, "payload_too_large"},
+			{"GET", "/v1/query", "", "", nil, 405, "method_not_allowed"},
+			{"GET", "/v1/nothing", "", "", nil, 404, "not_found"},
+			{"GET", "/v1/entities", "", "", nil, 400, "invalid_request"},
+			{"POST", "/v1/documents", "editor-key", "application/xml", "<doc/>", 415, "unsupported_media_type"},
+		}
+		for _, tc := range cases {
+			resp, raw := a.do(t, tc.method, tc.path, tc.key, tc.ct, tc.body)
+			if resp.StatusCode != tc.status || errorCode(t, raw) != tc.code || resp.Header.Get("X-Request-ID") == "" {
+				t.Errorf("%s %s: %d %s; want %d %s", tc.method, tc.path, resp.StatusCode, raw, tc.status, tc.code)
+			}
+		}
+	})
+	t.Run("health, readiness, metrics", func(t *testing.T) {
+		for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready"`, "/metrics": "ariadne_http_requests_total"} {
+			resp, raw := a.do(t, "GET", path, "", "", nil)
+			if resp.StatusCode != 200 || !strings.Contains(string(raw), want) {
+				t.Errorf("%s: %d %.200s", path, resp.StatusCode, raw)
+			}
+		}
+	})
+}
+
+// TestOpenAPIMatchesRoutes keeps /openapi.yaml in sync with the engine's routes.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	var spec struct {
+		Paths map[string]map[string]any `yaml:"paths"`
+	}
+	if err := yaml.Unmarshal(httpapi.OpenAPISpec(), &spec); err != nil {
+		t.Fatal(err)
+	}
+	var documented []string
+	for p, ops := range spec.Paths {
+		for m := range ops {
+			documented = append(documented, strings.ToUpper(m)+" "+p)
+		}
+	}
+	keys, _ := httpapi.ParseKeys(nil)
+	engine := httpapi.New(httpapi.Services{Keys: keys, Metrics: httpapi.NewMetrics()}, httpapi.Limits{})
+	param := regexp.MustCompile(`[:*](\w+)`)
+	var served []string
+	for _, r := range engine.Routes() {
+		served = append(served, r.Method+" "+param.ReplaceAllString(r.Path, "{$1}"))
+	}
+	sort.Strings(documented)
+	sort.Strings(served)
+	if !slices.Equal(documented, served) {
+		t.Fatalf("OpenAPI paths and routes differ:\ndocumented %v\nserved     %v", documented, served)
+	}
+	resp := httptest.NewRecorder()
+	engine.ServeHTTP(resp, httptest.NewRequest("GET", "/openapi.yaml", nil))
+	if resp.Code != 200 || !bytes.Equal(resp.Body.Bytes(), httpapi.OpenAPISpec()) {
+		t.Fatalf("/openapi.yaml: %d", resp.Code)
+	}
+}
+
+func chatModel(t *testing.T, reply string) *llm.OpenAI {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]any{"content": reply}}}})
+	}))
+	t.Cleanup(srv.Close)
+	m, err := llm.NewOpenAI(llm.Config{BaseURL: srv.URL, Model: "scripted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func grepLines(raw []byte, prefix string) string {
+	var out []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return fmt.Sprint(out)
+}

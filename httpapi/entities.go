@@ -1,0 +1,242 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/corpus"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+)
+
+// EntityView is an entity as the API shows it.
+type EntityView struct {
+	Key     string   `json:"key"`
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	DocID   string   `json:"doc_id,omitempty"`
+	Aliases []string `json:"aliases"`
+}
+
+func viewOf(e ariadne.Entity) EntityView {
+	v := EntityView{Key: e.Key, Name: e.Name, Type: e.Type, DocID: e.DocID, Aliases: e.Aliases}
+	if v.Aliases == nil {
+		v.Aliases = []string{}
+	}
+	return v
+}
+
+// entities answers GET /v1/entities?q=…&limit=…: the entities the text names, resolved with the
+// same normalization, transliteration and inflection rules as ingestion (fulltext candidates
+// confirmed by the resolver's matcher), best first.
+func (h *handlers) entities(c *gin.Context) {
+	q := strings.TrimSpace(c.Query("q"))
+	if q == "" || len(q) > 500 {
+		writeError(c, http.StatusBadRequest, "invalid_request", "q is required (at most 500 bytes)")
+		return
+	}
+	limit, err := strconv.Atoi(c.DefaultQuery("limit", "10"))
+	if err != nil || limit < 1 || limit > 100 {
+		writeError(c, http.StatusBadRequest, "invalid_request", "limit must be between 1 and 100")
+		return
+	}
+	cands, err := h.svc.Entities.EntityCandidates(c.Request.Context(), q, 100)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	reg := resolution.NewRegistry(nil)
+	for _, cand := range cands {
+		reg.Load(cand.Entity, cand.Context, cand.QuotedAliases)
+	}
+	out := []EntityView{}
+	seen := map[string]bool{}
+	add := func(key string) {
+		if e, ok := reg.Get(key); ok && !seen[key] && len(out) < limit {
+			seen[key] = true
+			out = append(out, viewOf(e))
+		}
+	}
+	for _, k := range reg.Matcher().FindWhole(q).Keys {
+		add(k)
+	}
+	for _, m := range reg.Matcher().Find(q) {
+		for _, k := range m.Keys {
+			add(k)
+		}
+	}
+	c.JSON(http.StatusOK, gin.H{"entities": out, "request_id": c.GetString(requestIDKey)})
+}
+
+// Neighbor is one relationship of an entity.
+type Neighbor struct {
+	Relation  string     `json:"relation"`
+	Direction string     `json:"direction"` // "out" (entity → neighbour) or "in"
+	Entity    EntityView `json:"entity"`
+	ChunkIDs  []string   `json:"chunk_ids"` // provenance the caller may read
+}
+
+// neighbors answers GET /v1/entities/{key}/neighbors with the relationships the caller may read.
+func (h *handlers) neighbors(c *gin.Context) {
+	key := c.Param("key")
+	ent, err := h.svc.Entities.Entity(c.Request.Context(), key)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	edges, err := h.svc.Entities.Edges(c.Request.Context(), []string{key}, callerOf(c).Groups, nil, 500)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	out := []Neighbor{}
+	for _, e := range edges {
+		n := Neighbor{Relation: e.Type, ChunkIDs: e.ChunkIDs, Direction: "out"}
+		other := e.To
+		if e.To.Key == key {
+			other, n.Direction = e.From, "in"
+		}
+		n.Entity = EntityView{Key: other.Key, Name: other.Name, Type: other.Type, DocID: other.DocID, Aliases: []string{}}
+		out = append(out, n)
+	}
+	c.JSON(http.StatusOK, gin.H{"entity": viewOf(ent), "neighbors": out, "request_id": c.GetString(requestIDKey)})
+}
+
+// DocumentRequest is the JSON body of POST /v1/documents. A text/markdown body with YAML front
+// matter is accepted too, parsed exactly as the extraction job parses files.
+type DocumentRequest struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Type    string   `json:"type"`
+	Lang    string   `json:"lang"`
+	Updated string   `json:"updated"`
+	ACL     []string `json:"acl"`
+	Version int      `json:"version"`
+	Aliases []string `json:"aliases"`
+	Body    string   `json:"body"`
+}
+
+// markdown renders the request as a front-matter document, so that both body forms go through
+// corpus.Parse (one validation path).
+func (d DocumentRequest) markdown() string {
+	var b strings.Builder
+	b.WriteString("---\n")
+	fmt.Fprintf(&b, "id: %q\n", d.ID)
+	for _, f := range []struct{ k, v string }{{"title", d.Title}, {"type", d.Type}, {"lang", d.Lang}, {"updated", d.Updated}} {
+		if f.v != "" {
+			fmt.Fprintf(&b, "%s: %q\n", f.k, f.v)
+		}
+	}
+	if len(d.ACL) > 0 {
+		b.WriteString("acl: [")
+		for i, g := range d.ACL {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q", g)
+		}
+		b.WriteString("]\n")
+	}
+	if d.Version != 0 {
+		fmt.Fprintf(&b, "version: %d\n", d.Version)
+	}
+	if len(d.Aliases) > 0 {
+		b.WriteString("aliases: [")
+		for i, a := range d.Aliases {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q", a)
+		}
+		b.WriteString("]\n")
+	}
+	b.WriteString("---\n")
+	b.WriteString(d.Body)
+	return b.String()
+}
+
+// putDocument answers POST /v1/documents: one document is indexed through the same pipeline as
+// the extraction job (unchanged content writes nothing).
+func (h *handlers) putDocument(c *gin.Context) {
+	raw, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(c, http.StatusRequestEntityTooLarge, "payload_too_large", fmt.Sprintf("the body is over %d bytes", mbe.Limit))
+			return
+		}
+		writeError(c, http.StatusBadRequest, "invalid_request", "could not read the body")
+		return
+	}
+	ct, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	text := string(raw)
+	if ct == "" || ct == "application/json" {
+		var req DocumentRequest
+		if err := bindJSONBytes(raw, &req); err != nil {
+			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body)")
+			return
+		}
+		text = req.markdown()
+	} else if ct != "text/markdown" && ct != "text/plain" {
+		writeError(c, http.StatusUnsupportedMediaType, "unsupported_media_type", "send application/json or text/markdown")
+		return
+	}
+	doc, err := corpus.Parse("request", []byte(text))
+	if err != nil {
+		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+strings.TrimPrefix(err.Error(), "invalid input: "))
+		return
+	}
+	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, ingest.Options{})
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	status := "indexed"
+	if sum.DocsWritten == 0 && sum.DocsRelinked == 0 {
+		status = "unchanged"
+	}
+	if len(sum.VectorErrors) > 0 {
+		writeError(c, http.StatusBadGateway, "index_refused", fmt.Sprintf("Weaviate refused %d chunks; the document will be indexed by the next write", len(sum.VectorErrors)))
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": sum.Chunks, "entities": sum.Entities,
+		"relations": sum.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
+}
+
+// deleteDocument answers DELETE /v1/documents/{id}.
+func (h *handlers) deleteDocument(c *gin.Context) {
+	id := c.Param("id")
+	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{})
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	if sum.DocsDeleted == 0 {
+		writeError(c, http.StatusNotFound, "not_found", "no document with that id")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+// bindJSONBytes decodes one JSON object strictly: unknown fields and trailing data are errors.
+func bindJSONBytes(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are the API's Prometheus metrics, in a registry of their own.
+type Metrics struct {
+	reg           *prometheus.Registry
+	requests      *prometheus.CounterVec   // method, route, code
+	latency       *prometheus.HistogramVec // method, route (seconds)
+	queries       *prometheus.CounterVec   // route (simple|hybrid|multi_hop), status
+	queryLatency  *prometheus.HistogramVec // route, status (seconds)
+	retries       *prometheus.CounterVec   // operation
+	verifyFailure *prometheus.CounterVec   // level
+}
+
+// NewMetrics registers the metrics (and Go and process collectors) in a new registry.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_http_requests_total",
+			Help: "HTTP requests by method, route and status code."}, []string{"method", "route", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ariadne_http_request_duration_seconds",
+			Help: "HTTP request latency by method and route.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)},
+			[]string{"method", "route"}),
+		queries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_queries_total",
+			Help: "Questions answered, by retrieval route and answer status."}, []string{"route", "status"}),
+		queryLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ariadne_query_duration_seconds",
+			Help: "End-to-end question latency by retrieval route and status.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)},
+			[]string{"route", "status"}),
+		retries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_retries_total",
+			Help: "Retried calls to stores and models, by operation."}, []string{"operation"}),
+		verifyFailure: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_verification_failures_total",
+			Help: "Citations or outputs rejected by verification, by level (0: invalid output, 1: id, 2: quote, 3: support)."},
+			[]string{"level"}),
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// VerificationFailure counts one rejected citation or output (agent.Hooks).
+func (m *Metrics) VerificationFailure(level int) {
+	m.verifyFailure.WithLabelValues(strconv.Itoa(level)).Inc()
+}
+
+// Retry counts one retried call (agent.Hooks).
+func (m *Metrics) Retry(operation string) { m.retries.WithLabelValues(operation).Inc() }

@@ -1,0 +1,233 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
+)
+
+// QueryRequest is the body of POST /v1/query and POST /v1/search.
+type QueryRequest struct {
+	Question string `json:"question"`
+	Mode     string `json:"mode"`  // auto (default), simple, hybrid, multi_hop
+	TopK     int    `json:"top_k"` // 1..20; default 8
+	Debug    bool   `json:"debug"` // include the trace
+}
+
+// MaxQuestionRunes bounds a question.
+const MaxQuestionRunes = 2000
+
+func (r *QueryRequest) validate() error {
+	r.Question = strings.TrimSpace(r.Question)
+	switch {
+	case r.Question == "":
+		return fmt.Errorf("question is required: %w", ariadne.ErrInvalid)
+	case utf8.RuneCountInString(r.Question) > MaxQuestionRunes:
+		return fmt.Errorf("question is longer than %d characters: %w", MaxQuestionRunes, ariadne.ErrInvalid)
+	case strings.ContainsRune(r.Question, 0):
+		return fmt.Errorf("question contains a NUL character: %w", ariadne.ErrInvalid)
+	}
+	if r.Mode == "" {
+		r.Mode = "auto"
+	}
+	if r.Mode != "auto" && !ariadne.Route(r.Mode).Valid() {
+		return fmt.Errorf("mode must be auto, simple, hybrid or multi_hop: %w", ariadne.ErrInvalid)
+	}
+	if r.TopK == 0 {
+		r.TopK = 8
+	}
+	if r.TopK < 1 || r.TopK > 20 {
+		return fmt.Errorf("top_k must be between 1 and 20: %w", ariadne.ErrInvalid)
+	}
+	return nil
+}
+
+// bindQuery binds and validates a query body; it writes the error response itself.
+func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
+	var req QueryRequest
+	if err := c.ShouldBindJSON(&req); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(c, http.StatusRequestEntityTooLarge, "payload_too_large", fmt.Sprintf("the body is over %d bytes", mbe.Limit))
+			return req, false
+		}
+		if errors.Is(err, io.EOF) {
+			writeError(c, http.StatusBadRequest, "invalid_request", "a JSON body is required")
+			return req, false
+		}
+		writeError(c, http.StatusBadRequest, "invalid_request", "the body is not valid JSON for this endpoint")
+		return req, false
+	}
+	if err := req.validate(); err != nil {
+		h.writeErr(c, err)
+		return req, false
+	}
+	return req, true
+}
+
+// QueryResponse is the answer of POST /v1/query.
+type QueryResponse struct {
+	Status    ariadne.Status     `json:"status"`
+	Answer    string             `json:"answer"`
+	Reason    string             `json:"reason,omitempty"`
+	Route     ariadne.Route      `json:"route,omitempty"`
+	Citations []ariadne.Citation `json:"citations"`
+	Claims    []ariadne.Claim    `json:"claims"`
+	Paths     []ariadne.Path     `json:"paths"`
+	Trace     *agent.AnswerTrace `json:"trace,omitempty"`
+	RequestID string             `json:"request_id"`
+}
+
+func (h *handlers) query(c *gin.Context) {
+	req, ok := h.bindQuery(c)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), h.lim.QueryTimeout)
+	defer cancel()
+	areq := agent.Request{Question: req.Question, Groups: callerOf(c).Groups, Mode: req.Mode, TopK: req.TopK}
+	if strings.Contains(c.GetHeader("Accept"), "text/event-stream") {
+		h.queryStream(ctx, c, req, areq)
+		return
+	}
+	start := time.Now()
+	ans, err := h.svc.Answerer.Answer(ctx, areq, nil)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	h.observe(ans, time.Since(start))
+	code := http.StatusOK
+	if ans.Status == ariadne.StatusUnavailable {
+		code = http.StatusServiceUnavailable
+	}
+	c.JSON(code, h.response(c, ans, req.Debug))
+}
+
+func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryResponse {
+	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
+		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, RequestID: c.GetString(requestIDKey)}
+	if ans.Status == ariadne.StatusUnavailable {
+		resp.Reason = "a store or model is unavailable; retry later"
+	}
+	if debug {
+		resp.Trace = ans.Trace
+	}
+	return resp
+}
+
+func (h *handlers) observe(ans agent.Answer, d time.Duration) {
+	if h.svc.Metrics == nil {
+		return
+	}
+	route := string(ans.Route)
+	if route == "" {
+		route = "none"
+	}
+	h.svc.Metrics.queries.WithLabelValues(route, string(ans.Status)).Inc()
+	h.svc.Metrics.queryLatency.WithLabelValues(route, string(ans.Status)).Observe(d.Seconds())
+}
+
+// queryStream answers with server-sent events: "route", "retrieval" and "verification" progress
+// events, then one "answer" event with the verified response (the same body as without streaming).
+// No text is sent before it has been verified.
+func (h *handlers) queryStream(ctx context.Context, c *gin.Context, req QueryRequest, areq agent.Request) {
+	c.Header("Content-Type", "text/event-stream")
+	c.Header("Cache-Control", "no-cache")
+	c.Header("X-Accel-Buffering", "no")
+	c.Status(http.StatusOK)
+	events := make(chan agent.Event, 16)
+	type result struct {
+		ans agent.Answer
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		ans, err := h.svc.Answerer.Answer(ctx, areq, func(e agent.Event) {
+			select {
+			case events <- e:
+			case <-ctx.Done():
+			}
+		})
+		done <- result{ans, err}
+	}()
+	for {
+		select {
+		case e := <-events:
+			c.SSEvent(e.Name, e.Data)
+			c.Writer.Flush()
+		case r := <-done:
+			for len(events) > 0 {
+				e := <-events
+				c.SSEvent(e.Name, e.Data)
+			}
+			if r.err != nil {
+				var b ErrorBody
+				b.Error.Code, b.Error.Message, b.Error.RequestID = "invalid_request", publicMessage(r.err), c.GetString(requestIDKey)
+				c.SSEvent("error", b)
+			} else {
+				h.observe(r.ans, time.Since(start))
+				c.SSEvent("answer", h.response(c, r.ans, req.Debug))
+			}
+			c.Writer.Flush()
+			return
+		}
+	}
+}
+
+// SearchResponse is the answer of POST /v1/search: retrieval only.
+type SearchResponse struct {
+	Route     ariadne.Route  `json:"route"`
+	Chunks    []SearchHit    `json:"chunks"`
+	Paths     []ariadne.Path `json:"paths"`
+	Trace     *agent.Trace   `json:"trace,omitempty"`
+	RequestID string         `json:"request_id"`
+}
+
+// SearchHit is one retrieved chunk.
+type SearchHit struct {
+	ChunkID string   `json:"chunk_id"`
+	DocID   string   `json:"doc_id"`
+	Title   string   `json:"title"`
+	Heading string   `json:"heading"`
+	Text    string   `json:"text"`
+	Score   float64  `json:"score"`
+	Sources []string `json:"sources"`
+}
+
+func (h *handlers) search(c *gin.Context) {
+	req, ok := h.bindQuery(c)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), h.lim.QueryTimeout)
+	defer cancel()
+	res, err := h.svc.Retriever.Retrieve(ctx, agent.Request{Question: req.Question, Groups: callerOf(c).Groups, Mode: req.Mode, TopK: req.TopK})
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	resp := SearchResponse{Route: res.Route, Chunks: []SearchHit{}, Paths: res.Paths, RequestID: c.GetString(requestIDKey)}
+	if resp.Paths == nil {
+		resp.Paths = []ariadne.Path{}
+	}
+	for _, ch := range res.Chunks {
+		resp.Chunks = append(resp.Chunks, SearchHit{ChunkID: ch.ID, DocID: ch.DocID, Title: ch.Title, Heading: ch.HeadingPath(),
+			Text: ch.Text, Score: ch.Score, Sources: ch.Sources})
+	}
+	if req.Debug {
+		resp.Trace = res.Trace
+	}
+	c.JSON(http.StatusOK, resp)
+}

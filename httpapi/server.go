@@ -1,0 +1,176 @@
+// Package httpapi is Ariadne's HTTP API, the only package that imports Gin: query and search,
+// entities and their neighbours, document ingestion and removal, health, readiness, Prometheus
+// metrics and the OpenAPI document.
+//
+// Handlers are thin: bind with ShouldBind*, validate, call a service, render. Every error is one
+// JSON shape, {"error":{"code","message","request_id"}}, and internal details never leak. The
+// caller's API key maps to permission groups; without a key a caller has the public groups only.
+package httpapi
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/graph"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+)
+
+//go:embed openapi.yaml
+var openAPISpec []byte
+
+// OpenAPISpec returns the OpenAPI 3 document served at /openapi.yaml.
+func OpenAPISpec() []byte { return openAPISpec }
+
+// Entities reads the entity graph (graph.Store).
+type Entities interface {
+	EntityCandidates(ctx context.Context, text string, limit int) ([]graph.EntityCandidate, error)
+	Entity(ctx context.Context, key string) (ariadne.Entity, error)
+	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]graph.Edge, error)
+}
+
+// Documents writes documents through the ingestion pipeline (ingest.Pipeline).
+type Documents interface {
+	Upsert(ctx context.Context, docs []ariadne.Document, opts ingest.Options) (ingest.Summary, error)
+	Delete(ctx context.Context, ids []string, opts ingest.Options) (ingest.Summary, error)
+}
+
+// Check is one readiness check.
+type Check struct {
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Readiness runs the readiness checks (both stores, the embedder, the index).
+type Readiness func(ctx context.Context) map[string]Check
+
+// Services are what the handlers call.
+type Services struct {
+	Answerer  *agent.Answerer
+	Retriever *agent.Retriever
+	Entities  Entities
+	Documents Documents
+	Keys      *Keys
+	Ready     Readiness
+	Metrics   *Metrics
+	Log       *slog.Logger
+}
+
+// Limits bound requests.
+type Limits struct {
+	QueryBody    int64         // bytes; default 64 KiB
+	DocumentBody int64         // bytes; default 8 MiB
+	QueryTimeout time.Duration // per /v1/query or /v1/search; default 90s
+}
+
+// New builds the Gin engine with every route, in one place.
+func New(svc Services, lim Limits) *gin.Engine {
+	if lim.QueryBody <= 0 {
+		lim.QueryBody = 64 << 10
+	}
+	if lim.DocumentBody <= 0 {
+		lim.DocumentBody = 8 << 20
+	}
+	if lim.QueryTimeout <= 0 {
+		lim.QueryTimeout = 90 * time.Second
+	}
+	if svc.Log == nil {
+		svc.Log = slog.Default()
+	}
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	e.UseRawPath = true // entity keys and document ids contain '/', sent as %2F
+	e.UnescapePathValues = true
+	e.HandleMethodNotAllowed = true
+	h := &handlers{svc: svc, lim: lim}
+	e.Use(requestID(), accessLog(svc.Log, svc.Metrics), recovery(svc.Log))
+	e.NoRoute(func(c *gin.Context) { writeError(c, http.StatusNotFound, "not_found", "no such endpoint") })
+	e.NoMethod(func(c *gin.Context) {
+		writeError(c, http.StatusMethodNotAllowed, "method_not_allowed", "method not allowed on this endpoint")
+	})
+
+	e.GET("/healthz", h.healthz)
+	e.GET("/readyz", h.readyz)
+	e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
+	e.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) })
+
+	v1 := e.Group("/v1", h.authenticate)
+	v1.POST("/query", limitBody(lim.QueryBody), h.query)
+	v1.POST("/search", limitBody(lim.QueryBody), h.search)
+	v1.GET("/entities", h.entities)
+	v1.GET("/entities/:key/neighbors", h.neighbors)
+	v1.POST("/documents", limitBody(lim.DocumentBody), h.requireWrite, h.putDocument)
+	v1.DELETE("/documents/:id", h.requireWrite, h.deleteDocument)
+	return e
+}
+
+type handlers struct {
+	svc Services
+	lim Limits
+}
+
+// ErrorBody is the one error shape of the API.
+type ErrorBody struct {
+	Error struct {
+		Code      string `json:"code"`
+		Message   string `json:"message"`
+		RequestID string `json:"request_id"`
+	} `json:"error"`
+}
+
+func writeError(c *gin.Context, status int, code, msg string) {
+	var b ErrorBody
+	b.Error.Code, b.Error.Message, b.Error.RequestID = code, msg, c.GetString(requestIDKey)
+	c.AbortWithStatusJSON(status, b)
+}
+
+// writeErr maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404,
+// ErrUnavailable → 503, ErrMismatch → 503 (the index needs re-indexing), anything else → 500
+// with a generic message (the detail goes to the log).
+func (h *handlers) writeErr(c *gin.Context, err error) {
+	switch {
+	case errors.Is(err, ariadne.ErrInvalid):
+		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err))
+	case errors.Is(err, ariadne.ErrNotFound):
+		writeError(c, http.StatusNotFound, "not_found", publicMessage(err))
+	case errors.Is(err, ariadne.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		writeError(c, http.StatusServiceUnavailable, "unavailable", "a store or model is unavailable; retry later")
+	case errors.Is(err, ariadne.ErrMismatch):
+		writeError(c, http.StatusServiceUnavailable, "index_mismatch", publicMessage(err))
+	default:
+		h.svc.Log.Error("request failed", "request_id", c.GetString(requestIDKey), "err", err)
+		writeError(c, http.StatusInternalServerError, "internal", "internal error")
+	}
+}
+
+// publicMessage keeps the first line of an error, which Ariadne's errors word for callers.
+func publicMessage(err error) string {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+func (h *handlers) healthz(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) }
+
+func (h *handlers) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
+	defer cancel()
+	checks := h.svc.Ready(ctx)
+	status, code := "ready", http.StatusOK
+	for _, ch := range checks {
+		if !ch.OK {
+			status, code = "not_ready", http.StatusServiceUnavailable
+		}
+	}
+	c.JSON(code, gin.H{"status": status, "checks": checks})
+}

@@ -42,7 +42,7 @@ type api struct {
 	rig *testrig.Rig
 }
 
-func newAPI(t *testing.T, rig *testrig.Rig, gen agent.Generator, rcfg agent.RetrievalConfig) *api {
+func newAPI(t testing.TB, rig *testrig.Rig, gen agent.Generator, rcfg agent.RetrievalConfig) *api {
 	t.Helper()
 	keys, err := httpapi.ParseKeys([]byte(keysYAML))
 	if err != nil {
@@ -63,7 +63,7 @@ func newAPI(t *testing.T, rig *testrig.Rig, gen agent.Generator, rcfg agent.Retr
 	return &api{srv: srv, rig: rig}
 }
 
-func (a *api) do(t *testing.T, method, path, key, contentType string, body any) (*http.Response, []byte) {
+func (a *api) do(t testing.TB, method, path, key, contentType string, body any) (*http.Response, []byte) {
 	t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -389,4 +389,28 @@ func grepLines(raw []byte, prefix string) string {
 		}
 	}
 	return fmt.Sprint(out)
+}
+
+// newAPIForBench is newAPI with the offline generator and a key per group set, for benchmarks.
+func newAPIForBench(b *testing.B, rig *testrig.Rig) *api {
+	return newAPI(b, rig, agent.Extractive{}, agent.RetrievalConfig{})
+}
+
+// benchQuery asks as a caller holding groups (management questions use the management key).
+func (a *api) benchQuery(t testing.TB, question string, groups []string) (int, httpapi.QueryResponse) {
+	key := ""
+	for _, g := range groups {
+		switch g {
+		case "management":
+			key = "management-key"
+		case "delivery", "sales":
+			if key == "" {
+				key = "delivery-key"
+			}
+		}
+	}
+	resp, raw := a.do(t, "POST", "/v1/query", key, "application/json", map[string]any{"question": question})
+	var qr httpapi.QueryResponse
+	json.Unmarshal(raw, &qr)
+	return resp.StatusCode, qr
 }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne/internal/testenv"
+)
+
+func TestUsage(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"--help"}, &out, &errOut, nil); err != nil || !strings.Contains(out.String(), "ARIADNE_API_ADDR") {
+		t.Fatalf("--help: %v %s", err, out.String())
+	}
+	var ue usageError
+	if err := run(context.Background(), []string{"--generator", "poet"}, &out, &errOut, nil); !errors.As(err, &ue) {
+		t.Fatalf("bad enum: %v", err)
+	}
+}
+
+// TestIntegrationServeAndShutdown starts the real binary's run loop on a free port against the
+// real stores, checks readiness and an answer, then stops it as SIGTERM would.
+func TestIntegrationServeAndShutdown(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--embedder", "lexical", "--weaviate-class", "ApiCmdTestEmpty",
+			"--neo4j-password", testenv.Neo4jPassword()}, io.Discard, &logs, ready)
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("run ended early: %v\n%s", err, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("not listening after 30s")
+	}
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "nothing ingested") {
+		t.Fatalf("readyz: %d %s", resp.StatusCode, body)
+	}
+	resp, err = http.Post("http://"+addr+"/v1/query", "application/json", strings.NewReader(`{"question":"Сколько дней отпуска?"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `"status":"index_empty"`) {
+		t.Fatalf("query on an empty class: %s", body)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("did not shut down")
+	}
+	if !strings.Contains(logs.String(), "shutting down") {
+		t.Errorf("no shutdown in the logs:\n%s", logs.String())
+	}
+}

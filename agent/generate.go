@@ -37,14 +37,14 @@ func (g LLMGenerator) Generate(ctx context.Context, question string, frags []Fra
 // the fragments; textnorm.SearchTerms, so «отпуска» matches «отпуск» and «впн» matches VPN), with
 // a bonus when the unit has what the question asks for (a number for «сколько»/"how many", a name
 // for «кто»/"who", a date for «когда»/"when"), and returns the best units as claims quoted
-// verbatim. It answers NOT_FOUND when no unit covers enough of the question, or when a code or id
+// verbatim: the best unit, then, greedily, units of other fragments that add the question terms
+// still missing (so a multi-hop answer quotes each document of the chain). It answers NOT_FOUND
+// when the best unit or the chosen units together cover too little of the question (minBest,
+// minUnion), or when a code or id
 // in the question (E-4012, INC-3400) appears in no fragment. Units that address an AI model
 // (planted instructions) are never selected.
 type Extractive struct {
-	// MinCoverage is the IDF-weighted share of the question's terms the best unit (with its
-	// document title and section) must contain; default 0.45.
-	MinCoverage float64
-	// MaxClaims bounds the answer; default 3.
+	// MaxClaims bounds the answer; default 4.
 	MaxClaims int
 }
 
@@ -52,11 +52,19 @@ type Extractive struct {
 func (Extractive) Name() string { return "extractive-v1" }
 
 type unit struct {
-	frag  Fragment
-	text  string
-	score float64
-	cover float64
+	frag    Fragment
+	text    string
+	score   float64
+	cover   float64            // IDF-weighted share of the question's terms, in [0, 1]
+	covered map[string]float64 // term → 1 (in the unit) or 0.5 (in its title or section only)
 }
+
+// Thresholds of the extractive generator, as shares of the question's IDF-weighted terms.
+const (
+	minBest  = 0.25 // the best unit must cover this much …
+	minUnion = 0.5  // … and the chosen units together this much, or the answer is NOT_FOUND
+	minGain  = 0.08 // a further claim must add this much
+)
 
 var (
 	numberRE = regexp.MustCompile(`\d`)
@@ -91,13 +99,9 @@ func askFor(q string) string {
 
 // Generate selects the answer sentences.
 func (g Extractive) Generate(_ context.Context, question string, frags []Fragment) (string, error) {
-	minCov := g.MinCoverage
-	if minCov == 0 {
-		minCov = 0.45
-	}
 	maxClaims := g.MaxClaims
 	if maxClaims == 0 {
-		maxClaims = 3
+		maxClaims = 4
 	}
 	qterms := dedupeStrings(textnorm.SearchTerms(question))
 	notFound := func() (string, error) { return `{"status":"not_found","claims":[]}`, nil }
@@ -140,14 +144,18 @@ func (g Extractive) Generate(_ context.Context, question string, frags []Fragmen
 				continue // an instruction planted in a document is data, not an answer
 			}
 			ut := toSet(textnorm.SearchTerms(u))
-			var cov float64
+			covered := map[string]float64{}
 			for _, t := range qterms {
 				switch {
 				case ut[t]:
-					cov += idf[t]
+					covered[t] = 1
 				case ctxTerms[t]:
-					cov += idf[t] / 2
+					covered[t] = 0.5
 				}
+			}
+			var cov float64
+			for t, w := range covered {
+				cov += w * idf[t]
 			}
 			cov /= total
 			score := cov
@@ -155,28 +163,64 @@ func (g Extractive) Generate(_ context.Context, question string, frags []Fragmen
 				score += 0.15
 			}
 			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
-			units = append(units, unit{frag: f, text: u, score: score, cover: cov})
+			units = append(units, unit{frag: f, text: u, score: score, cover: cov, covered: covered})
 		}
 	}
 	sort.SliceStable(units, func(i, j int) bool { return units[i].score > units[j].score })
-	if len(units) == 0 || units[0].cover < minCov {
+	if len(units) == 0 || units[0].cover < minBest {
 		return notFound()
 	}
-	best := units[0].score
+	// Greedy set cover: the best unit, then units from other fragments that add the most of the
+	// question's still-uncovered terms (an answer chained over documents quotes each of them).
+	chosen := []unit{units[0]}
+	got := map[string]float64{}
+	for t, w := range units[0].covered {
+		got[t] = w
+	}
+	used := map[int]bool{units[0].frag.N: true}
+	for len(chosen) < maxClaims {
+		bestGain, bestIdx := 0.0, -1
+		for i, u := range units {
+			if used[u.frag.N] {
+				continue
+			}
+			var gain float64
+			for t, w := range u.covered {
+				if w > got[t] {
+					gain += (w - got[t]) * idf[t]
+				}
+			}
+			gain /= total
+			if want != "" && hasKind(u.text, want) {
+				gain += 0.02
+			}
+			if gain > bestGain {
+				bestGain, bestIdx = gain, i
+			}
+		}
+		if bestIdx < 0 || bestGain < minGain {
+			break
+		}
+		u := units[bestIdx]
+		chosen = append(chosen, u)
+		used[u.frag.N] = true
+		for t, w := range u.covered {
+			got[t] = max(got[t], w)
+		}
+	}
+	var union float64
+	for t, w := range got {
+		union += w * idf[t]
+	}
+	if union/total < minUnion {
+		return notFound()
+	}
 	type claim struct {
 		Text      string           `json:"text"`
 		Citations []OutputCitation `json:"citations"`
 	}
-	var claims []claim
-	usedFrag := map[int]bool{}
-	for _, u := range units {
-		if len(claims) == maxClaims || u.score < 0.75*best {
-			break
-		}
-		if usedFrag[u.frag.N] || u.cover < minCov/2 {
-			continue
-		}
-		usedFrag[u.frag.N] = true
+	claims := make([]claim, 0, len(chosen))
+	for _, u := range chosen {
 		claims = append(claims, claim{Text: u.text, Citations: []OutputCitation{{Fragment: u.frag.N, ChunkID: u.frag.Chunk.ID, Quote: u.text}}})
 	}
 	raw, err := json.Marshal(map[string]any{"status": "answer", "claims": claims})

@@ -82,13 +82,14 @@ var stopwords = func() map[string]struct{} {
 никогда можно при наконец два об другой хоть после над больше тот через эти нас про всего них
 какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя такой
 им более всегда конечно всю между это также какие каком какое какую каких который которая
-которое которые которой которого которых
+которое которые которой которого которых сколько каков какова каково каковы чей чья чьё чье чьи
+каким какого какому какими нужно надо почему зачем ли
 the a an and or but if then else of to in on at by for with from as is are was were be been
 being am do does did doing have has had having it its this that these those there here what which
 who whom whose when where why how all any both each few more most other some such no nor not
 only own same so than too very can will just should now i me my we our you your he him his she
 her they them their into over under again further once about against between through during
-before after above below up down out off`) {
+before after above below up down out off many much often does did`) {
 		m[w] = struct{}{}
 	}
 	return m

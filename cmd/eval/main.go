@@ -1,10 +1,14 @@
-// Command eval measures Ariadne on a golden question set: retrieval per strategy and question
-// type, router accuracy, and (subcommand answers) the full question-answering pipeline.
+// Command eval measures Ariadne on a golden question set (JSONL: id, question, type, gold_docs,
+// answer, evidence, user_groups) and on public multi-hop data.
 //
-//	eval retrieval --golden FILE [--corpus DIR --index]
+//	eval golden    --golden FILE --corpus DIR [--index]   retrieval and answer metrics
+//	eval retrieval --golden FILE --corpus DIR [--index]   retrieval metrics only
+//	eval musique   --dataset musique_100.json             MuSiQue: retrieval recall
+//	eval xquad     --dataset xquad_ru.json                XQuAD: hit@1/5 and citation validity
 //
-// With --index the corpus is first synced into the stores (this replaces Ariadne's graph in Neo4j:
-// one corpus per database) and into the Weaviate class --weaviate-class.
+// Tables go to stdout (Markdown), --json writes the report. Indexing (--index, and always for the
+// datasets) replaces Ariadne's graph in Neo4j — one corpus per database — and writes the chunks to
+// --weaviate-class.
 //
 // Exit codes: 0 done, 1 failed, 2 bad flags.
 package main
@@ -21,22 +25,23 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/corpus"
 	"github.com/ariadne-graphrag/ariadne/evaluation"
+	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
 )
 
 type common struct {
-	Golden   string  `name:"golden" required:"" help:"Golden set (JSONL: id, question, type, gold_docs, answer, evidence, user_groups)."`
-	Corpus   string  `name:"corpus" help:"Corpus folder the golden set is asked against (for --index and document languages)."`
-	Index    bool    `name:"index" help:"Sync --corpus into the stores first (replaces Ariadne's graph in Neo4j)."`
-	K        int     `name:"k" default:"10" help:"Chunks retrieved per question."`
-	Alpha    float64 `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
-	PerDoc   int     `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
-	JSONOut  string  `name:"json" help:"Also write the report as JSON to this file."`
-	LogLevel string  `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
+	K          int      `name:"k" default:"10" help:"Chunks retrieved per question."`
+	Alpha      float64  `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
+	PerDoc     int      `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
+	Strategies []string `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
+	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
+	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
+	LogLevel   string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -44,14 +49,36 @@ type common struct {
 	setup.Indexing `embed:""`
 }
 
+type goldenArgs struct {
+	Golden string `name:"golden" required:"" help:"Golden set (JSONL)."`
+	Corpus string `name:"corpus" required:"" help:"Corpus folder the golden set is asked against."`
+	Index  bool   `name:"index" help:"Sync --corpus into the stores first (replaces Ariadne's graph in Neo4j)."`
+}
+
+type goldenCmd struct {
+	common
+	goldenArgs
+}
+
 type retrievalCmd struct {
 	common
-	Strategies []string `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies to compare next to the router."`
+	goldenArgs
+}
+
+type datasetCmd struct {
+	common
+	Dataset string `name:"dataset" required:"" help:"Dataset file."`
+	NoIndex bool   `name:"no-index" help:"Do not (re)index the dataset's corpus (it is already in the stores)."`
 }
 
 type cli struct {
+	Golden    goldenCmd    `cmd:"" help:"Retrieval and answer metrics on a golden set."`
 	Retrieval retrievalCmd `cmd:"" help:"Retrieval metrics per strategy and question type, and router accuracy."`
+	Musique   datasetCmd   `cmd:"" help:"MuSiQue (JSON): retrieval recall per strategy."`
+	Xquad     datasetCmd   `cmd:"" help:"XQuAD (SQuAD JSON): retrieval hit@k and answer citation validity."`
 }
+
+type usageError struct{ error }
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
@@ -64,13 +91,11 @@ func main() {
 	}
 }
 
-type usageError struct{ error }
-
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c cli
 	exited := -1
 	parser, err := kong.New(&c, kong.Name("eval"), kong.Writers(stdout, stderr),
-		kong.Description("Evaluate Ariadne on a golden question set."), kong.Exit(func(code int) { exited = code }))
+		kong.Description("Evaluate Ariadne on golden question sets and public multi-hop data."), kong.Exit(func(code int) { exited = code }))
 	if err != nil {
 		return err
 	}
@@ -85,94 +110,78 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{perr}
 	}
 	switch kctx.Command() {
+	case "golden":
+		return c.Golden.run(ctx, stdout, stderr, true)
 	case "retrieval":
-		return c.Retrieval.run(ctx, stdout, stderr)
+		g := goldenCmd{common: c.Retrieval.common, goldenArgs: c.Retrieval.goldenArgs}
+		return g.run(ctx, stdout, stderr, false)
+	case "musique":
+		return c.Musique.run(ctx, stdout, stderr, "musique")
+	case "xquad":
+		return c.Xquad.run(ctx, stdout, stderr, "xquad")
 	}
 	return usageError{fmt.Errorf("unknown command %q", kctx.Command())}
 }
 
-// env is what every subcommand needs: the question set, the retriever, the pipeline.
+// env is what every subcommand needs.
 type env struct {
-	questions []evaluation.Question
-	docLang   map[string]string
-	retriever *agent.Retriever
+	c         common
 	log       *slog.Logger
+	graph     *graph.Store
+	retriever *agent.Retriever
+	answerer  *agent.Answerer
+	embedder  string
+	closeAll  func()
 }
 
-func (c common) open(ctx context.Context, stderr io.Writer) (*env, func(), error) {
+func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Document, index bool) (*env, error) {
 	var lv slog.Level
 	_ = lv.UnmarshalText([]byte(c.LogLevel))
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
-	qs, err := evaluation.LoadGolden(c.Golden)
-	if err != nil {
-		return nil, nil, err
-	}
 	gs, err := c.Stores.OpenGraph(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	closeAll := func() { gs.Close(context.WithoutCancel(ctx)) }
+	e := &env{c: c, log: log, graph: gs, closeAll: func() { gs.Close(context.WithoutCancel(ctx)) }}
+	fail := func(err error) (*env, error) { e.closeAll(); return nil, err }
 	vs, err := c.Stores.OpenVector(ctx)
 	if err != nil {
-		closeAll()
-		return nil, nil, err
+		return fail(err)
 	}
 	emb, _, err := c.Embedder.BuildEmbedder(ctx, log)
 	if err != nil {
-		closeAll()
-		return nil, nil, err
+		return fail(err)
 	}
-	e := &env{questions: qs, log: log, docLang: map[string]string{}}
-	if c.Corpus != "" {
-		docs, problems, err := corpus.Load(os.DirFS(c.Corpus))
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		for _, p := range problems {
-			log.Warn("skipped malformed document", "path", p.Path, "reason", p.Reason)
-		}
-		for _, d := range docs {
-			e.docLang[d.ID] = d.Lang
-		}
-		if c.Index {
-			onto, chunker, err := c.Indexing.Build()
-			if err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			model, err := c.Chat.BuildChat(log)
-			if err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			ext, err := c.Indexing.BuildExtractor(onto, model)
-			if err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
-			if err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			sum, err := pipe.Sync(ctx, docs, ingest.Options{})
-			if err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			fmt.Fprintf(stderr, "indexed %s: %d documents written, %d unchanged, %d chunks, %d entities (embedder %s)\n",
-				c.Corpus, sum.DocsWritten, sum.DocsUnchanged, sum.Chunks, sum.Entities, emb.Name())
-		}
-	}
+	e.embedder = emb.Name()
 	model, err := c.Chat.BuildChat(log)
 	if err != nil {
-		closeAll()
-		return nil, nil, err
+		return fail(err)
+	}
+	if index {
+		onto, chunker, err := c.Indexing.Build()
+		if err != nil {
+			return fail(err)
+		}
+		ext, err := c.Indexing.BuildExtractor(onto, model)
+		if err != nil {
+			return fail(err)
+		}
+		pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+		if err != nil {
+			return fail(err)
+		}
+		sum, err := pipe.Sync(ctx, docs, ingest.Options{})
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stderr, "indexed: %d documents written, %d unchanged, %d chunks, %d vectors in %s, %d entities (embedder %s, %.1f s, %.0f chunks/s)\n",
+			sum.DocsWritten, sum.DocsUnchanged, sum.Chunks, sum.Vectors, vs.Class(), sum.Entities, emb.Name(), sum.Elapsed.Seconds(),
+			float64(sum.Chunks)/max(sum.Elapsed.Seconds(), 1e-9))
 	}
 	var router agent.Router = agent.RuleRouter{}
+	var gen agent.Generator = agent.Extractive{}
 	if model != nil {
-		router = agent.LLMRouter{Model: model}
+		router, gen = agent.LLMRouter{Model: model}, agent.LLMGenerator{Model: model}
 	}
 	alpha := c.Alpha
 	if alpha == 0 {
@@ -180,26 +189,115 @@ func (c common) open(ctx context.Context, stderr io.Writer) (*env, func(), error
 	}
 	e.retriever = agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	return e, closeAll, nil
+	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{}, agent.Hooks{}, log)
+	return e, nil
 }
 
-func (c retrievalCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	e, done, err := c.open(ctx, stderr)
-	if err != nil {
-		return err
-	}
-	defer done()
-	var strategies []agent.Strategy
+func (c common) strategies() []agent.Strategy {
+	var out []agent.Strategy
 	for _, s := range c.Strategies {
-		strategies = append(strategies, agent.Strategy(strings.TrimSpace(s)))
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, agent.Strategy(s))
+		}
 	}
-	rep, err := evaluation.RunRetrieval(ctx, e.retriever, e.questions, strategies, c.K, e.docLang)
+	return out
+}
+
+func (c common) limit(qs []evaluation.Question) []evaluation.Question {
+	if c.Limit > 0 && c.Limit < len(qs) {
+		return qs[:c.Limit]
+	}
+	return qs
+}
+
+// report is the JSON written with --json.
+type report struct {
+	Set       string                      `json:"set"`
+	Embedder  string                      `json:"embedder"`
+	Questions int                         `json:"questions"`
+	Retrieval *evaluation.RetrievalReport `json:"retrieval,omitempty"`
+	Answers   *evaluation.AnswerReport    `json:"answers,omitempty"`
+}
+
+func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bool) error {
+	qs, err := evaluation.LoadGolden(g.Golden)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "## Retrieval on %s (%d questions, top %d chunks, embedder %s)\n\n", c.Golden, len(e.questions), c.K, c.Embedder.Kind)
-	rep.Markdown(stdout)
-	return writeJSON(c.JSONOut, rep)
+	qs = g.limit(qs)
+	docs, problems, err := corpus.Load(os.DirFS(g.Corpus))
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "skipped malformed document %s: %s\n", p.Path, p.Reason)
+	}
+	docLang := map[string]string{}
+	for _, d := range docs {
+		docLang[d.ID] = d.Lang
+	}
+	e, err := g.open(ctx, stderr, docs, g.Index)
+	if err != nil {
+		return err
+	}
+	defer e.closeAll()
+	rep := report{Set: g.Golden, Embedder: e.embedder, Questions: len(qs)}
+	fmt.Fprintf(stdout, "## %s — %d questions, embedder %s, top %d chunks\n\n### Retrieval\n\n", g.Golden, len(qs), e.embedder, g.K)
+	rr, err := evaluation.RunRetrieval(ctx, e.retriever, qs, g.strategies(), g.K, docLang)
+	if err != nil {
+		return err
+	}
+	rr.Markdown(stdout)
+	rep.Retrieval = &rr
+	if answers {
+		ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\n### Answers (generator %s)\n\n", e.answerer.Generator())
+		ar.Markdown(stdout)
+		rep.Answers = &ar
+	}
+	return writeJSON(g.JSONOut, rep)
+}
+
+func (d datasetCmd) run(ctx context.Context, stdout, stderr io.Writer, kind string) error {
+	var docs []ariadne.Document
+	var qs []evaluation.Question
+	var err error
+	switch kind {
+	case "musique":
+		docs, qs, err = evaluation.LoadMuSiQue(d.Dataset)
+	default:
+		docs, qs, err = evaluation.LoadXQuAD(d.Dataset, "ru")
+	}
+	if err != nil {
+		return err
+	}
+	qs = d.limit(qs)
+	e, err := d.open(ctx, stderr, docs, !d.NoIndex)
+	if err != nil {
+		return err
+	}
+	defer e.closeAll()
+	rep := report{Set: d.Dataset, Embedder: e.embedder, Questions: len(qs)}
+	fmt.Fprintf(stdout, "## %s — %d questions over %d passages, embedder %s, top %d chunks\n\n", d.Dataset, len(qs), len(docs), e.embedder, d.K)
+	rr, err := evaluation.RunRetrieval(ctx, e.retriever, qs, d.strategies(), d.K, nil)
+	if err != nil {
+		return err
+	}
+	rr.Markdown(stdout)
+	rep.Retrieval = &rr
+	if kind == "xquad" {
+		ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\n### Answers (generator %s)\n\n", e.answerer.Generator())
+		ar.Markdown(stdout)
+		rep.Answers = &ar
+	}
+	return writeJSON(d.JSONOut, rep)
 }
 
 func writeJSON(path string, v any) error {

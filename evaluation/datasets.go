@@ -18,9 +18,10 @@ func docID(prefix, title, text string) string {
 	return prefix + "/" + hex.EncodeToString(sum[:6])
 }
 
-// passageDoc makes a document of a titled passage: the title as heading, the text as body.
+// passageDoc makes a document of a titled passage: the title as heading, the text as body, type
+// "article" (the ontology's topic entities: the passage is about its title).
 func passageDoc(id, title, text, lang string) ariadne.Document {
-	return ariadne.Document{ID: id, Title: title, Lang: lang, ACL: []string{ariadne.PublicGroup},
+	return ariadne.Document{ID: id, Title: title, Type: "article", Lang: lang, ACL: []string{ariadne.PublicGroup},
 		Body: "# " + title + "\n\n" + strings.TrimSpace(text) + "\n", Path: id}
 }
 

@@ -167,48 +167,48 @@ func transliterate(word string) string {
 // ck→k, c→s before e/i/y else k (but ch stays), ph→f, kh→h, w→v, q→k, x→ks, y and j→i, and runs
 // of one letter collapse ("Dmitrii", "Dmitriy", "Dmitry" → "dmitri"; "Logistic" → "logistik").
 func phonetic(w string) string {
-	var b strings.Builder
-	n := len(w)
-	for i := 0; i < n; i++ {
-		c := w[i]
-		next := byte(0)
-		if i+1 < n {
-			next = w[i+1]
+	in := []rune(w)
+	out := make([]rune, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		next := rune(0)
+		if i+1 < len(in) {
+			next = in[i+1]
 		}
 		switch {
 		case c == 'c' && next == 'k':
-			b.WriteByte('k')
+			out = append(out, 'k')
 			i++
 		case c == 'c' && next == 'h':
-			b.WriteString("ch")
+			out = append(out, 'c', 'h')
 			i++
 		case c == 'c' && (next == 'e' || next == 'i' || next == 'y'):
-			b.WriteByte('s')
+			out = append(out, 's')
 		case c == 'c':
-			b.WriteByte('k')
+			out = append(out, 'k')
 		case c == 'p' && next == 'h':
-			b.WriteByte('f')
+			out = append(out, 'f')
 			i++
 		case c == 'k' && next == 'h':
-			b.WriteByte('h')
+			out = append(out, 'h')
 			i++
 		case c == 'w':
-			b.WriteByte('v')
+			out = append(out, 'v')
 		case c == 'q':
-			b.WriteByte('k')
+			out = append(out, 'k')
 		case c == 'x':
-			b.WriteString("ks")
+			out = append(out, 'k', 's')
 		case c == 'y' || c == 'j':
-			b.WriteByte('i')
+			out = append(out, 'i')
 		default:
-			b.WriteByte(c)
+			out = append(out, c)
 		}
 	}
-	out := []byte(b.String())
-	// collapse runs of the same letter (digits are kept: 117 is not 17)
+	// collapse runs of the same ASCII letter (digits are kept: 117 is not 17; other scripts are
+	// left as they are)
 	j := 0
 	for i := range out {
-		if j > 0 && out[j-1] == out[i] && (out[i] < '0' || out[i] > '9') {
+		if j > 0 && out[j-1] == out[i] && out[i] >= 'a' && out[i] <= 'z' {
 			continue
 		}
 		out[j] = out[i]

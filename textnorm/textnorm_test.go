@@ -3,6 +3,7 @@ package textnorm
 import (
 	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestFold(t *testing.T) {
@@ -176,5 +177,17 @@ func TestSearchTerms(t *testing.T) {
 	}
 	if got := SearchTerms("и в the of"); len(got) != 0 {
 		t.Errorf("function words kept: %v", got)
+	}
+}
+
+func TestLatinKeepsOtherScriptsValid(t *testing.T) {
+	for _, w := range []string{"第二十四届冬季奥林匹克运动会", "Ελληνικά", "naïve", "Zürich"} {
+		got := Latin(w)
+		if !utf8.ValidString(got) || got == "" {
+			t.Errorf("Latin(%q) = %q, not valid UTF-8", w, got)
+		}
+	}
+	if got := Latin("Zürich"); got != "zurich" { // diacritics dropped, "ch" kept
+		t.Errorf("Latin(Zürich) = %q", got)
 	}
 }

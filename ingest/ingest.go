@@ -249,6 +249,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 
 	// Chunk everything; decide per document what changed.
 	var work []*docWork
+	lost := 0
 	for _, d := range docs {
 		st, known := states[d.ID]
 		w := &docWork{doc: d, chunks: p.chunker.Split(d), subject: subjects[d.ID], oldChunkIDs: st.ChunkIDs}
@@ -256,13 +257,16 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		if !w.contentNew {
 			for _, id := range st.ChunkIDs {
 				if !inVectors[id] {
-					w.contentNew = true // vectors lost (e.g. Weaviate data reset): re-embed
-					p.log.Warn("stored document has chunks missing from Weaviate; re-indexing it", "doc", d.ID)
+					w.contentNew = true // vectors lost (e.g. Weaviate data reset, another class): re-embed
+					lost++
 					break
 				}
 			}
 		}
 		work = append(work, w)
+	}
+	if lost > 0 {
+		p.log.Warn("stored documents have chunks missing from this Weaviate class; re-embedding them", "documents", lost)
 	}
 
 	// Extract: every document with a cheap extractor (new names may appear elsewhere), only

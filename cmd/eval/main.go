@@ -38,6 +38,7 @@ type common struct {
 	K          int      `name:"k" default:"10" help:"Chunks retrieved per question."`
 	Alpha      float64  `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
 	PerDoc     int      `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
+	GraphW     float64  `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
 	Strategies []string `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
 	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
 	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
@@ -187,7 +188,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	if alpha == 0 {
 		alpha = agent.DefaultAlpha(emb.Name())
 	}
-	e.retriever = agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc,
+	e.retriever = agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
 	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{}, agent.Hooks{}, log)
 	return e, nil

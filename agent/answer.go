@@ -153,7 +153,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	for n := 1; n <= a.cfg.MaxAttempts; n++ {
 		start := time.Now()
 		att := Attempt{N: n}
-		raw, err := a.gen.Generate(gctx, req.Question, frags)
+		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route})
 		if err != nil {
 			a.log.Warn("generation failed", "generator", a.gen.Name(), "attempt", n, "err", err)
 			att.Outcome, att.Error, att.DurationMS = "error", "the model call failed: "+retry.Describe(err), ms(time.Since(start))

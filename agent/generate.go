@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/llm"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
@@ -17,7 +19,14 @@ import (
 // Generator writes an answer from numbered fragments, in the answer contract (see ParseOutput).
 type Generator interface {
 	Name() string
-	Generate(ctx context.Context, question string, frags []Fragment) (string, error)
+	Generate(ctx context.Context, in GenerationInput) (string, error)
+}
+
+// GenerationInput is what a generator answers from.
+type GenerationInput struct {
+	Question  string
+	Fragments []Fragment
+	Route     ariadne.Route // how the evidence was retrieved; a multi-hop answer spans fragments
 }
 
 // LLMGenerator generates with a chat model.
@@ -27,8 +36,8 @@ type LLMGenerator struct{ Model ChatModel }
 func (g LLMGenerator) Name() string { return "llm:" + g.Model.Name() }
 
 // Generate sends the prompt (BuildPrompt) with the answer JSON schema at temperature 0.
-func (g LLMGenerator) Generate(ctx context.Context, question string, frags []Fragment) (string, error) {
-	return g.Model.Chat(ctx, llm.Request{Messages: BuildPrompt(question, frags),
+func (g LLMGenerator) Generate(ctx context.Context, in GenerationInput) (string, error) {
+	return g.Model.Chat(ctx, llm.Request{Messages: BuildPrompt(in.Question, in.Fragments),
 		JSON: &llm.Schema{Name: "cited_answer", Schema: answerSchema}})
 }
 
@@ -64,6 +73,9 @@ const (
 	minBest  = 0.25 // the best unit must cover this much …
 	minUnion = 0.5  // … and the chosen units together this much, or the answer is NOT_FOUND
 	minGain  = 0.08 // a further claim must add this much
+
+	minBestMultiHop  = 0.15 // the same bars for multi-hop evidence, spread over documents
+	minUnionMultiHop = 0.45
 )
 
 var (
@@ -98,7 +110,14 @@ func askFor(q string) string {
 }
 
 // Generate selects the answer sentences.
-func (g Extractive) Generate(_ context.Context, question string, frags []Fragment) (string, error) {
+func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, error) {
+	question, frags := in.Question, in.Fragments
+	// A multi-hop answer is spread over documents: no single unit covers much of the question,
+	// so the per-unit bar is lower and the chain as a whole must cover it.
+	needBest, needUnion := minBest, minUnion
+	if in.Route == ariadne.RouteMultiHop {
+		needBest, needUnion = minBestMultiHop, minUnionMultiHop
+	}
 	maxClaims := g.MaxClaims
 	if maxClaims == 0 {
 		maxClaims = 4
@@ -167,7 +186,7 @@ func (g Extractive) Generate(_ context.Context, question string, frags []Fragmen
 		}
 	}
 	sort.SliceStable(units, func(i, j int) bool { return units[i].score > units[j].score })
-	if len(units) == 0 || units[0].cover < minBest {
+	if len(units) == 0 || units[0].cover < needBest {
 		return notFound()
 	}
 	// Greedy set cover: the best unit, then units from other fragments that add the most of the
@@ -212,8 +231,18 @@ func (g Extractive) Generate(_ context.Context, question string, frags []Fragmen
 	for t, w := range got {
 		union += w * idf[t]
 	}
-	if union/total < minUnion {
+	if union/total < needUnion {
 		return notFound()
+	}
+	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
+	// many"): if no chosen unit does, add the most relevant unit that does.
+	if want != "" && len(chosen) < maxClaims+1 && !slices.ContainsFunc(chosen, func(u unit) bool { return hasKind(u.text, want) }) {
+		for _, u := range units {
+			if u.cover > 0 && hasKind(u.text, want) && !slices.ContainsFunc(chosen, func(c unit) bool { return c.text == u.text }) {
+				chosen = append(chosen, u)
+				break
+			}
+		}
 	}
 	type claim struct {
 		Text      string           `json:"text"`

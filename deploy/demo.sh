@@ -43,7 +43,7 @@ ask "Сколько календарных дней ежегодного отп�
 	"What was the root cause of INC-812?" \
 	"Who is the account manager of the client whose refrigerated trucks were hit by the delayed SMS alerts of INC-845?"
 echo "--- multi_hop in Russian, across an incident, a library, a team:"
-ask "Кто руководит командой, которая владеет библиотекой, ставшей причиной INC-812?"
+ask "Какая команда владеет библиотекой, которая стала причиной INC-812?"
 echo "--- no answer in the documents:"
 ask "Какой бюджет выделен на новогодний корпоратив в 2025 году?"
 echo "--- a management-only document, asked without a management key:"

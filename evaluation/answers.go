@@ -208,7 +208,7 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 		fmt.Fprintf(w, "| latency %s (n=%.0f) | p50 %.0f ms, p95 %.0f ms |\n", r, l["n"], l["p50"], l["p95"])
 	}
 	if len(rep.WrongStatus) > 0 {
-		fmt.Fprintf(w, "\nWrong status: %s\n", strings.Join(rep.WrongStatus, " "))
+		fmt.Fprintf(w, "\nWrong status: %s\n", firstN(rep.WrongStatus, 20))
 	}
 }
 

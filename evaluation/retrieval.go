@@ -200,7 +200,7 @@ func (rep RetrievalReport) Markdown(w io.Writer) {
 			parts = append(parts, fmt.Sprintf("%s ×%d", k, v))
 		}
 		slices.Sort(parts)
-		fmt.Fprintf(w, " (misses: %s; %s)", strings.Join(parts, ", "), strings.Join(rep.Misrouted, " "))
+		fmt.Fprintf(w, " (misses: %s; %s)", strings.Join(parts, ", "), firstN(rep.Misrouted, 20))
 	}
 	fmt.Fprintf(w, "\nACL leaks (returned chunks the asker may not read): %d\n", rep.ACLLeaks)
 }
@@ -210,4 +210,12 @@ func f3(x float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.3f", x)
+}
+
+// firstN joins at most n ids and says how many more there are.
+func firstN(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, " ")
+	}
+	return strings.Join(ids[:n], " ") + fmt.Sprintf(" … and %d more", len(ids)-n)
 }

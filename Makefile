@@ -34,8 +34,8 @@ lint: ## gofmt and go vet only
 demo: ## the main job: servers up, extract the sample corpus, start the API, ask questions
 	@deploy/demo.sh
 
-eval: ## evaluation on the golden dev set (see docs/evaluation.md)
-	@deploy/local.sh up && $(GO) run ./cmd/eval golden --golden ../shared/corpus/golden-dev.jsonl --corpus ../shared/corpus/kb
+eval: ## reproduce docs/evaluation.md: golden dev set, MuSiQue, XQuAD-ru, lexical and e5 (~30 min)
+	@deploy/evaluate.sh
 
-bench: ## Go benchmarks (ingestion, retrieval, query latency) against the real servers
-	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -run '^$$' -bench . -benchtime 1x ./...
+bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) against the real servers
+	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -run '^$$' -bench . -benchtime 1x ./...

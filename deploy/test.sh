@@ -54,4 +54,18 @@ echo "[test] unit tests (-race)"
 $GO test -race -count=1 -skip '^TestIntegration' ./...
 
 echo "[test] integration tests (ARIADNE_REQUIRE_INTEGRATION=1)"
-ARIADNE_REQUIRE_INTEGRATION=1 $GO test -count=1 -p 1 -timeout 40m -run '^TestIntegration' ./...
+mkdir -p .ariadne/logs
+log=.ariadne/logs/integration-tests.log
+set +e
+ARIADNE_REQUIRE_INTEGRATION=1 $GO test -v -count=1 -p 1 -timeout 40m -run '^TestIntegration' ./... >"$log" 2>&1
+rc=$?
+set -e
+# Packages, failures and skips (with their reasons) in the summary; the whole log on failure.
+grep -E -A1 -- '--- (SKIP|FAIL)' "$log" | grep -v -- '^--$' || true
+grep -E '^(ok|FAIL|panic)' "$log" || true
+if [ $rc -ne 0 ]; then
+	echo "[test] integration tests failed; full log ($log):"
+	cat "$log"
+	exit $rc
+fi
+echo "[test] all passed (integration log: $log)"

@@ -1,0 +1,91 @@
+package evaluation
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestRankingMetrics(t *testing.T) {
+	c := func(doc string) ariadne.ScoredChunk { return ariadne.ScoredChunk{Chunk: ariadne.Chunk{DocID: doc}} }
+	ranked := DocRanking([]ariadne.ScoredChunk{c("a"), c("a"), c("b"), c("c"), c("a"), c("d")})
+	if !slices.Equal(ranked, []string{"a", "b", "c", "d"}) {
+		t.Fatalf("DocRanking = %v", ranked)
+	}
+	gold := []string{"c", "d", "z"}
+	tests := []struct {
+		name string
+		got  float64
+		want float64
+	}{
+		{"hit@1", HitAt(ranked, gold, 1), 0},
+		{"hit@3", HitAt(ranked, gold, 3), 1},
+		{"recall@3", RecallAt(ranked, gold, 3), 1.0 / 3},
+		{"recall@10", RecallAt(ranked, gold, 10), 2.0 / 3},
+		{"mrr@10", MRRAt(ranked, gold, 10), 1.0 / 3},
+		{"mrr@2", MRRAt(ranked, gold, 2), 0},
+		{"recall no gold", RecallAt(ranked, nil, 5), 0},
+	}
+	for _, tc := range tests {
+		if math.Abs(tc.got-tc.want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	if p := Percentile([]float64{5, 1, 4, 2, 3}, 50); p != 3 {
+		t.Errorf("p50 = %v", p)
+	}
+	if p := Percentile([]float64{5, 1, 4, 2, 3}, 95); p != 5 {
+		t.Errorf("p95 = %v", p)
+	}
+	if !math.IsNaN(Percentile(nil, 50)) || !math.IsNaN((Mean{}).Value()) {
+		t.Error("empty statistics must be NaN")
+	}
+}
+
+func TestEvidenceCoverage(t *testing.T) {
+	cits := []ariadne.Citation{{Quote: "Отпуск — 28 календарных дней. Перенос согласуется."}, {Quote: "| Москва | 9 000 ₽ |"}}
+	ev := []string{"отпуск - 28 календарных дней.", "| Москва | 9 000 ₽ | 7 000 ₽ |", "Не процитировано."}
+	if got := evidenceCoverage(ev, cits); math.Abs(got-2.0/3) > 1e-12 {
+		t.Fatalf("coverage = %v, want 2/3", got)
+	}
+}
+
+func TestLoadGoldenAndDatasets(t *testing.T) {
+	dir := t.TempDir()
+	golden := filepath.Join(dir, "g.jsonl")
+	os.WriteFile(golden, []byte(`{"id":"q1","question":"Q?","type":"simple","gold_docs":["a"]}`+"\n\n"+`{"id":"q2","question":"R?","type":"acl","user_groups":["all","sales"]}`+"\n"), 0o644)
+	qs, err := LoadGolden(golden)
+	if err != nil || len(qs) != 2 || !slices.Equal(qs[0].UserGroups, []string{"all"}) || !slices.Equal(qs[1].UserGroups, []string{"all", "sales"}) {
+		t.Fatalf("LoadGolden = %+v, %v", qs, err)
+	}
+	os.WriteFile(golden, []byte(`{"id":"q1"}`+"\n"), 0o644)
+	if _, err := LoadGolden(golden); err == nil {
+		t.Error("a line without a question was accepted")
+	}
+
+	mu := filepath.Join(dir, "m.json")
+	os.WriteFile(mu, []byte(`[{"id":"2hop__1_2","question":"Who?","answer":"X","paragraphs":[
+		{"idx":0,"title":"A","paragraph_text":"A is in B.","is_supporting":true},
+		{"idx":1,"title":"C","paragraph_text":"C is far.","is_supporting":false},
+		{"idx":2,"title":"B","paragraph_text":"B was founded by X.","is_supporting":true}]},
+		{"id":"2hop__3_4","question":"Where?","answer":"Y","paragraphs":[
+		{"idx":0,"title":"A","paragraph_text":"A is in B.","is_supporting":false}]}]`), 0o644)
+	docs, mqs, err := LoadMuSiQue(mu)
+	if err != nil || len(docs) != 3 || len(mqs) != 2 || len(mqs[0].GoldDocs) != 2 || mqs[0].Type != "multi_hop" || docs[0].Type != "article" {
+		t.Fatalf("LoadMuSiQue: %d docs, %+v, %v", len(docs), mqs, err)
+	}
+	if docs[0].ID != mqs[0].GoldDocs[0] || docs[0].Body != "# A\n\nA is in B.\n" {
+		t.Errorf("passage document %+v", docs[0])
+	}
+
+	xq := filepath.Join(dir, "x.json")
+	os.WriteFile(xq, []byte(`{"data":[{"title":"T","paragraphs":[{"context":"Первое предложение. Ответ здесь: 42 года. Третье.","qas":[{"id":"x1","question":"Сколько?","answers":[{"text":"42 года","answer_start":33}]}]}]}]}`), 0o644)
+	xdocs, xqs, err := LoadXQuAD(xq, "ru")
+	if err != nil || len(xdocs) != 1 || len(xqs) != 1 || xqs[0].Evidence[0] != "Ответ здесь: 42 года." || xqs[0].GoldDocs[0] != xdocs[0].ID {
+		t.Fatalf("LoadXQuAD: %+v %+v %v", xdocs, xqs, err)
+	}
+}

@@ -11,7 +11,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ARIADNE_HOME=${ARIADNE_HOME:-$PWD/.ariadne}
 export ARIADNE_HOME
 BIN=$ARIADNE_HOME/bin
-API_PORT=${ARIADNE_API_PORT:-8088}
+# Server addresses (ports follow ARIADNE_PORT_OFFSET and ARIADNE_*_PORT; see deploy/local.sh).
+eval "$(deploy/local.sh env)"
+API_PORT=$ARIADNE_API_PORT
+NEO4J_HTTP=$ARIADNE_NEO4J_HTTP
+NEO4J_URI=$ARIADNE_NEO4J_URI
 
 step() { printf '\n=== %s\n' "$*"; }
 
@@ -51,7 +55,7 @@ ask "Какой штраф платит «Кварц Системс» по до�
 
 step "4/4 the graph in Neo4j Browser"
 cat <<MSG
-Open http://127.0.0.1:7474/browser/ and connect to bolt://127.0.0.1:7687 as neo4j / \${ARIADNE_NEO4J_PASSWORD:-ariadne-dev-password}.
+Open $NEO4J_HTTP/browser/ and connect to $NEO4J_URI as neo4j / \${ARIADNE_NEO4J_PASSWORD:-ariadne-dev-password}.
 Style: run :style and paste deploy/neo4j/browser-style.grass. Ready queries: deploy/neo4j/browser-queries.cypher.
 Try:
 

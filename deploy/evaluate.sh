@@ -10,6 +10,7 @@ SHARED=${ARIADNE_SHARED:-../shared}
 OUT=docs/eval
 mkdir -p "$OUT" .ariadne/bin
 deploy/local.sh up
+eval "$(deploy/local.sh env)"
 go build -o .ariadne/bin/ ./cmd/eval
 EVAL=.ariadne/bin/eval
 

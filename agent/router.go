@@ -38,8 +38,10 @@ type Linked struct {
 // RuleRouter is the default, deterministic and explainable classifier. It scores two families of
 // features and explains the decision by listing the features that fired:
 //
-//   - multi-hop wording: a relative clause («который», «чей», "whose", "of the … that"), a
-//     possessive question ("which client's"), a scenario followed by a question (two or more
+//   - multi-hop wording: a relative clause («который», «чей», "whose", "of the … that", "the
+//     city where", "the country X is from"), a possessive question ("which client's"), nested
+//     relational frames ("the spouse of the director of X", "X's director", or one frame inside
+//     another question: "What did the author of X study?"), a scenario followed by a question (two or more
 //     sentences), a subordinate clause of time («, когда …», "After the …"), an anaphoric second
 //     question («и кто руководит этой командой», "…, and what is her position"), and several linked
 //     entities of different types;
@@ -58,14 +60,31 @@ var (
 	identRE = regexp.MustCompile("`[^`]+`|\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b|\\b[a-z][a-z]*[0-9][a-z0-9]*(?:-[a-z0-9]+)+\\b|\\b[a-z][a-z0-9]*(?:-[a-z0-9]*[0-9][a-z0-9]*)+\\b|\\b[A-Z][a-z]+[A-Z][A-Za-z]+\\b|\\b\\d+\\.\\d+\\.\\d+\\b")
 	// kebabRE: lower-case hyphenated words; technical only when they name a linked entity
 	// (sv-tokenguard), since "six-hour" and "anti-fraud" are ordinary English.
-	kebabRE     = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
-	relativeRU  = regexp.MustCompile(`(?i)(?:^|[\s,(])(котор(?:ый|ая|ое|ые|ого|ой|ую|ым|ыми|ых|ом)|чей|чья|чьё|чье|чьи|чьего|чьей)(?:[\s,.?!)]|$)`)
-	relativeEN  = regexp.MustCompile(`(?i)\bwhose\b|\b(?:of|for|from|to|by|in|on|with|under) the [a-z][a-z -]{0,40}? (?:that|which|who)\b|\bwhich \w+'s?\b|\bwhich \w+s' `)
-	anaphoraRU  = regexp.MustCompile(`(?i)\sи\s+(?:кто|что|какой|какая|какое|какие|где|когда|почему|как|сколько)(?:[\s,]+[^?]*?)?[\s,]+(?:этой|этого|этому|этот|эта|эту|этим|этих|его|её|ее|их)(?:[\s,.?!]|$)`)
-	anaphoraEN  = regexp.MustCompile(`(?i),?\s+and\s+(?:who|what|which|where|when|why|how)\b[^?]*\b(?:her|his|its|their|that|this|them)\b`)
-	subClauseRU = regexp.MustCompile(`(?i),\s*когда\s`)
-	subClauseEN = regexp.MustCompile(`^(?i)(?:after|before|during|when|since)\s+(?:the|a|an|our)\b`)
-	sentenceEnd = regexp.MustCompile(`[.!?…](?:\s+|$)`)
+	kebabRE    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
+	relativeRU = regexp.MustCompile(`(?i)(?:^|[\s,(])(котор(?:ый|ая|ое|ые|ого|ой|ую|ым|ыми|ых|ом)|чей|чья|чьё|чье|чьи|чьего|чьей)(?:[\s,.?!)]|$)`)
+	relativeEN = regexp.MustCompile(`(?i)\bwhose\b|\b(?:of|for|from|to|by|in|on|with|under) the [a-z][a-z -]{0,40}? (?:that|which|who)\b|\bwhich \w+'s?\b|\bwhich \w+s' `)
+	anaphoraRU = regexp.MustCompile(`(?i)\sи\s+(?:кто|что|какой|какая|какое|какие|где|когда|почему|как|сколько)(?:[\s,]+[^?]*?)?[\s,]+(?:этой|этого|этому|этот|эта|эту|этим|этих|его|её|ее|их)(?:[\s,.?!]|$)`)
+	anaphoraEN = regexp.MustCompile(`(?i),?\s+and\s+(?:who|what|which|where|when|why|how)\b[^?]*\b(?:her|his|its|their|that|this|them)\b`)
+	// locativeEN: "the city where …", "the country in which …" — a place named through another fact.
+	locativeEN = regexp.MustCompile(`(?i)\bthe [a-z][a-z -]{0,40}? (?:where|(?:in|on|at|from|to|by|under) which)\b`)
+	// reducedRelEN: a relative clause without its pronoun, "the country Signmark is from", or a
+	// participle, "the country containing X", "the film directed by X".
+	reducedRelEN = regexp.MustCompile(`\bthe [a-z]+ (?:[A-Z][\w.'-]*\s+)+(?:is|was|are|were)\b|\bthe [a-z]+ (?:[a-z]+ing|[a-z]+ed (?:by|in|at|on|from|after)) (?:the )?["«A-Z]`)
+	// thatClauseEN: "the country that produced X" anywhere but right after "What is", where the
+	// clause is the whole question ("What is the team that owns X?" is one hop).
+	thatClauseEN = regexp.MustCompile(`\bthe [a-z]+ (?:that|which|who) [a-zA-Z]`)
+	copulaThatEN = regexp.MustCompile(`^(?i:who|what|which)\s+(?:is|are|was|were)\s+the [a-z]+ (?:that|which|who) `)
+	// ofChainEN: "the spouse of the director of X", two frames in a row.
+	ofChainEN = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of the (?:[a-z]+ ){1,3}?of\b`)
+	// ofFrameEN and possessiveEN are relational frames, each one hop from a named thing: "the
+	// author of Brand", "the first president of X", "Big Eye's director".
+	ofFrameEN    = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of (?:the )?["«A-Z]`)
+	possessiveEN = regexp.MustCompile(`\b[A-Z][\w.-]*(?:'s|’s|s') [a-z]+`)
+	// copulaLookupEN: "Who is the CEO of X?" asks the frame itself, one hop.
+	copulaLookupEN = regexp.MustCompile(`^(?i:who|what|which|where|when)\s+(?:is|are|was|were)\s+(?:the (?:[a-z]+ ){1,3}?of\b|(?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*(?:'s|’s|s') )`)
+	subClauseRU    = regexp.MustCompile(`(?i),\s*когда\s`)
+	subClauseEN    = regexp.MustCompile(`^(?i)(?:after|before|during|when|since)\s+(?:the|a|an|our)\b`)
+	sentenceEnd    = regexp.MustCompile(`[.!?…](?:\s+|$)`)
 )
 
 // Features computes the router's features for a question and the entities linked in it.
@@ -75,8 +94,19 @@ func Features(question string, linked []Linked) map[string]int {
 	if m := relativeRU.FindAllString(q, -1); len(m) > 0 {
 		f["relative_clause"] = 3
 	}
-	if relativeEN.MatchString(q) {
+	if relativeEN.MatchString(q) || locativeEN.MatchString(q) || reducedRelEN.MatchString(q) ||
+		thatClauseEN.MatchString(q) && !copulaThatEN.MatchString(q) {
 		f["relative_clause"] = 3
+	}
+	// Relational frames: two are a chain ("the spouse of the director of X"); one is a hop
+	// inside another question ("What did the author of X study?") unless the question only asks
+	// the frame ("Who is the CEO of X?").
+	frames := len(ofFrameEN.FindAllString(q, -1)) + len(possessiveEN.FindAllString(q, -1))
+	if ofChainEN.MatchString(q) {
+		frames += 2
+	}
+	if frames >= 2 || frames == 1 && !copulaLookupEN.MatchString(q) {
+		f["nested_relation"] = 3
 	}
 	if n := len(sentenceEnd.FindAllString(strings.TrimRight(q, ".!?… "), -1)); n >= 1 && strings.HasSuffix(q, "?") {
 		f["scenario_then_question"] = 3
@@ -134,7 +164,7 @@ func namesLinked(s string, linked []Linked) bool {
 
 // multiHopWeight and lexicalWeight sum the two feature families.
 func multiHopWeight(f map[string]int) int {
-	return f["relative_clause"] + f["scenario_then_question"] + f["subordinate_clause"] +
+	return f["relative_clause"] + f["nested_relation"] + f["scenario_then_question"] + f["subordinate_clause"] +
 		f["anaphoric_second_question"] + f["linked_entity_types"]
 }
 
@@ -150,7 +180,7 @@ func (RuleRouter) Route(_ context.Context, question string, linked []Linked) Dec
 	switch {
 	case mh >= 3:
 		d.Route = ariadne.RouteMultiHop
-		d.Reasons = fired(f, "relative_clause", "scenario_then_question", "subordinate_clause", "anaphoric_second_question", "linked_entity_types")
+		d.Reasons = fired(f, "relative_clause", "nested_relation", "scenario_then_question", "subordinate_clause", "anaphoric_second_question", "linked_entity_types")
 		d.Reasons = append(d.Reasons, fmt.Sprintf("multi-hop weight %d >= 3", mh))
 	case lex > 0:
 		d.Route = ariadne.RouteHybrid

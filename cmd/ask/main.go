@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"io"
 	"net/http"
 	"os"
@@ -40,6 +41,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	if err := loopback.ApplyPortOffset(); err != nil {
+		return 2, err
+	}
 	var c cli
 	exited := -1
 	parser, err := kong.New(&c, kong.Name("ask"), kong.Writers(stdout, stderr),

@@ -31,6 +31,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/evaluation"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
 )
 
@@ -93,6 +94,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := loopback.ApplyPortOffset(); err != nil {
+		return err
+	}
 	var c cli
 	exited := -1
 	parser, err := kong.New(&c, kong.Name("eval"), kong.Writers(stdout, stderr),

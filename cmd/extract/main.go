@@ -32,6 +32,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/corpus"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
 )
 
@@ -82,6 +83,9 @@ func main() {
 // run parses args, connects to the stores and runs the job. SIGINT/SIGTERM stop it after the
 // current batch.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := loopback.ApplyPortOffset(); err != nil {
+		return err
+	}
 	var c cli
 	exited := -1
 	parser, err := kong.New(&c, kong.Name("extract"), kong.Writers(stdout, stderr),

@@ -15,7 +15,16 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 )
+
+// The tests follow ARIADNE_PORT_OFFSET like the programs do (see loopback.ApplyPortOffset).
+func init() {
+	if err := loopback.ApplyPortOffset(); err != nil {
+		panic(err)
+	}
+}
 
 // Required reports whether integration tests must run (ARIADNE_REQUIRE_INTEGRATION=1).
 func Required() bool { return os.Getenv("ARIADNE_REQUIRE_INTEGRATION") == "1" }

@@ -1,0 +1,77 @@
+package loopback
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// unsetenv unsets a variable for one test and restores it afterwards.
+func unsetenv(t *testing.T, key string) {
+	t.Setenv(key, "")
+	os.Unsetenv(key)
+}
+
+func TestApplyPortOffset(t *testing.T) {
+	for _, a := range Addresses {
+		unsetenv(t, a.Env)
+	}
+	t.Setenv("ARIADNE_PORT_OFFSET", "10000")
+	t.Setenv("ARIADNE_WEAVIATE_URL", "http://weaviate.internal:8080") // set by the user: kept
+	if err := ApplyPortOffset(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"ARIADNE_NEO4J_URI":     "bolt://127.0.0.1:17687",
+		"ARIADNE_NEO4J_HTTP":    "http://127.0.0.1:17474",
+		"ARIADNE_WEAVIATE_URL":  "http://weaviate.internal:8080",
+		"ARIADNE_WEAVIATE_GRPC": "127.0.0.1:60051",
+		"ARIADNE_E5_URL":        "http://127.0.0.1:18091/v1",
+		"ARIADNE_API_ADDR":      "127.0.0.1:18088",
+		"ARIADNE_API_URL":       "http://127.0.0.1:18088",
+	}
+	for k, v := range want {
+		if got := os.Getenv(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	for _, bad := range []string{"ten", "60000", "-8000"} {
+		t.Setenv("ARIADNE_PORT_OFFSET", bad)
+		if err := ApplyPortOffset(); err == nil {
+			t.Errorf("offset %q accepted", bad)
+		}
+	}
+}
+
+// TestPortOffsetMatchesLocalSh: the programs and deploy/local.sh agree on every shifted address.
+func TestPortOffsetMatchesLocalSh(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("SKIP: no bash")
+	}
+	for _, a := range Addresses {
+		unsetenv(t, a.Env)
+	}
+	t.Setenv("ARIADNE_PORT_OFFSET", "2345")
+	out, err := exec.Command("bash", "../../deploy/local.sh", "env").Output()
+	if err != nil {
+		t.Fatalf("local.sh env: %v", err)
+	}
+	sh := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "export "), "=")
+		if ok {
+			sh[k] = v
+		}
+	}
+	if err := ApplyPortOffset(); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range Addresses {
+		if sh[a.Env] != os.Getenv(a.Env) {
+			t.Errorf("%s: local.sh env says %q, ApplyPortOffset %q", a.Env, sh[a.Env], os.Getenv(a.Env))
+		}
+	}
+}

@@ -50,6 +50,14 @@ EMBEDDER_THREADS=${ARIADNE_EMBEDDER_THREADS:-2}
 
 API_PORT=${ARIADNE_API_PORT:-$((8088 + OFFSET))}
 
+for port in "$NEO4J_BOLT_PORT" "$NEO4J_HTTP_PORT" "$WEAVIATE_HTTP_PORT" "$WEAVIATE_GRPC_PORT" \
+	"$((WEAVIATE_GOSSIP_PORT + 1))" "$((WEAVIATE_RAFT_PORT + 1))" "$EMBEDDER_PORT" "$API_PORT"; do
+	if ! [ "$port" -ge 1 ] 2>/dev/null || [ "$port" -gt 65535 ]; then
+		printf '[deploy] error: port %s is outside 1..65535 (ARIADNE_PORT_OFFSET=%s; Weaviate gRPC is 50051 + offset)\n' "$port" "$OFFSET" >&2
+		exit 2
+	fi
+done
+
 READY_TIMEOUT=${ARIADNE_READY_TIMEOUT:-180}
 ALL_SERVICES=(neo4j weaviate embedder)
 
@@ -183,9 +191,11 @@ install_neo4j() {
 		say "resolving Neo4j $NEO4J_VERSION + Neo4j Browser $NEO4J_BROWSER_VERSION from Maven Central"
 		rm -rf "$NEO4J_DIR/lib"
 		mkdir -p "$NEO4J_DIR/lib"
+		# Maven's own output (errors only, with -q) goes to stderr without terminal colour codes.
 		mvn -q -B -Dstyle.color=never -f "$REPO_ROOT/deploy/neo4j/pom.xml" \
 			-Dneo4j.version="$NEO4J_VERSION" -Dneo4j.browser.version="$NEO4J_BROWSER_VERSION" \
-			dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$NEO4J_DIR/lib" >&2 ||
+			dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$NEO4J_DIR/lib" 2>&1 |
+			sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d' >&2 ||
 			die "Maven could not resolve Neo4j; see the output above"
 		echo "$want" >"$stamp"
 	fi
@@ -238,7 +248,7 @@ install_weaviate() {
 		return 0
 	fi
 	command -v go >/dev/null || die "Go is required to build weaviate-server"
-	say "building weaviate-server $WEAVIATE_VERSION with go install (about 5 minutes on 2 cores, once)"
+	say "building weaviate-server $WEAVIATE_VERSION with go install (about 5 minutes on 2 cores with an empty Go cache, once)"
 	local tmp
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-weaviate.XXXXXX")
 	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false \

@@ -54,7 +54,10 @@ func TestPortOffsetMatchesLocalSh(t *testing.T) {
 		unsetenv(t, a.Env)
 	}
 	t.Setenv("ARIADNE_PORT_OFFSET", "2345")
-	out, err := exec.Command("bash", "../../deploy/local.sh", "env").Output()
+	// local.sh sees only the offset: no ARIADNE_* variable of the caller (deploy/test.sh exports them).
+	cmd := exec.Command("bash", "../../deploy/local.sh", "env")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "ARIADNE_PORT_OFFSET=2345"}
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("local.sh env: %v", err)
 	}

@@ -57,8 +57,9 @@ echo "[test] unit tests (-race)"
 $GO test -race -count=1 -skip '^TestIntegration' ./...
 
 echo "[test] integration tests (ARIADNE_REQUIRE_INTEGRATION=1)"
-mkdir -p .ariadne/logs
-log=.ariadne/logs/integration-tests.log
+log_dir=${ARIADNE_HOME:-$PWD/.ariadne}/logs
+mkdir -p "$log_dir"
+log=$log_dir/integration-tests.log
 set +e
 ARIADNE_REQUIRE_INTEGRATION=1 $GO test -v -count=1 -p 1 -timeout 40m -run '^TestIntegration' ./... >"$log" 2>&1
 rc=$?

@@ -61,7 +61,7 @@ func TestIntegrationServeAndShutdown(t *testing.T) {
 	body, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if !strings.Contains(string(body), `"status":"index_empty"`) {
-		t.Fatalf("query on an empty class: %s", body)
+		t.Fatalf("query on an empty class: %s\nserver log:\n%s", body, logs.String())
 	}
 	cancel()
 	select {

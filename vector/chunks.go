@@ -317,8 +317,12 @@ func isNotFound(err error) bool {
 	if errors.As(err, &we) && we.StatusCode == 404 {
 		return true
 	}
-	return err != nil && strings.Contains(err.Error(), "status code: 404")
+	// A Weaviate without any class answers GraphQL with 422 "no graphql provider present" (in
+	// 1.29, wrapped in a client error without a status): nothing is ingested anywhere yet.
+	return err != nil && (strings.Contains(err.Error(), "status code: 404") || strings.Contains(err.Error(), emptySchemaMessage))
 }
+
+const emptySchemaMessage = "no graphql provider present"
 
 // wrap translates a client error: no response at all (refused, reset, timeout) and 5xx are
 // ErrUnavailable; 4xx are ErrInvalid.

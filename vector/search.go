@@ -120,6 +120,9 @@ func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.Score
 	}
 	resp, err := get.Do(ctx)
 	if err != nil {
+		if isNotFound(err) {
+			return nil, nil // nothing ingested yet: the class, or any class, does not exist
+		}
 		return nil, s.wrap(string(mode)+" search", err)
 	}
 	if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {

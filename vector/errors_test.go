@@ -1,0 +1,32 @@
+package vector
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
+)
+
+// TestIsNotFound: the shapes of "nothing ingested yet" that Weaviate 1.29 answers, and errors that
+// are not that.
+func TestIsNotFound(t *testing.T) {
+	emptySchema := &fault.WeaviateClientError{StatusCode: -1, Msg: "check the DerivedFromError field for more information",
+		DerivedFromError: &fault.WeaviateClientError{IsUnexpectedStatusCode: true, StatusCode: 422,
+			Msg: `{"error":[{"message":"no graphql provider present, this is most likely because no schema is present. Import a schema first!"}]}`}}
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"class missing (404)", &fault.WeaviateClientError{IsUnexpectedStatusCode: true, StatusCode: 404}, true},
+		{"no class at all (422 wrapped)", emptySchema, true},
+		{"refused", &fault.WeaviateClientError{StatusCode: -1, DerivedFromError: errors.New("dial tcp 127.0.0.1:8080: connect: connection refused")}, false},
+		{"bad request", &fault.WeaviateClientError{IsUnexpectedStatusCode: true, StatusCode: 422, Msg: "invalid vector length"}, false},
+		{"nil", nil, false},
+	}
+	for _, tc := range tests {
+		if got := isNotFound(tc.err); got != tc.want {
+			t.Errorf("%s: isNotFound = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ lint: ## gofmt and go vet only
 demo: ## the main job: servers up, extract the sample corpus, start the API, ask questions
 	@deploy/demo.sh
 
-eval: ## reproduce docs/evaluation.md: golden dev set, MuSiQue, XQuAD-ru, lexical and e5 (~30 min)
+eval: ## reproduce docs/evaluation.md: golden dev set, MuSiQue, XQuAD-ru, lexical and e5 (~20 min)
 	@deploy/evaluate.sh
 
 bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) against the real servers

@@ -3,7 +3,7 @@
 # Runs cmd/eval on the golden dev set, MuSiQue-100 and XQuAD-ru, with the lexical embedder and
 # with multilingual-e5-small side by side, and writes docs/eval/<set>-<embedder>.{md,json}.
 # Each run indexes its corpus (replacing Ariadne's graph in Neo4j) into its own Weaviate class.
-# Takes about 30 minutes on 2 cores, most of it embedding with e5 on the CPU.
+# Takes about 20 minutes on 2 cores, most of it embedding with e5 on the CPU.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SHARED=${ARIADNE_SHARED:-../shared}

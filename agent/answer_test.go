@@ -291,9 +291,10 @@ func TestParseOutput(t *testing.T) {
 	}
 }
 
-// TestExtractiveOneDocumentUnlessMultiHop: sentences of unrelated documents that each share one
-// word with the question do not add up to an answer, unless the question is a multi-hop chain.
-func TestExtractiveOneDocumentUnlessMultiHop(t *testing.T) {
+// TestExtractiveStaysOnSubject: sentences of unrelated documents that each share another word
+// with the question do not add up to an answer, unless the question is a multi-hop chain (whose
+// links need not share the question's words).
+func TestExtractiveStaysOnSubject(t *testing.T) {
 	c := func(doc, title, text string) ariadne.Chunk {
 		return ariadne.Chunk{ID: doc + "#0000-00000000", DocID: doc, Title: title, Text: text}
 	}

@@ -41,10 +41,10 @@ type Linked struct {
 //   - multi-hop wording: a relative clause («который», «чей», "whose", "of the … that", "the
 //     city where", "the country X is from"), a possessive question ("which client's"), nested
 //     relational frames ("the spouse of the director of X", "X's director", or one frame inside
-//     another question: "What did the author of X study?"), a scenario followed by a question (two or more
-//     sentences), a subordinate clause of time («, когда …», "After the …"), an anaphoric second
-//     question («и кто руководит этой командой», "…, and what is her position"), and several linked
-//     entities of different types;
+//     another question: "What did the author of X study?"), a scenario followed by a question
+//     (two or more sentences), a subordinate clause of time («, когда …», "After the …"), an
+//     anaphoric second question («и кто руководит этой командой», "…, and what is her
+//     position"), and several linked entities of different types;
 //   - lexical signals that need exact matching: codes and ids (CTR-2024-117, INC-3051, E-4012),
 //     technical identifiers (sv-tokenguard, default_pool_size, CamelCase such as ServiceDesk,
 //     versions such as 2.4.0), vowel-less Cyrillic acronyms («впн») and Cyrillic spellings of

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"io"
 	"net/http"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/ariadne-graphrag/ariadne/httpapi"
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 )
 
 type cli struct {

@@ -31,11 +31,9 @@ type PathQuery struct {
 	HubDegree int      // 0 means the default
 }
 
-const pathsCypher = `
-MATCH (a:Entity) WHERE a.key IN $from
-MATCH (b:Entity) WHERE b.key IN $to AND b <> a
-MATCH p = allShortestPaths((a)-[*..4]-(b))
-WHERE length(p) <= $maxHops
+// pathRules keep a path p only when every edge has readable supporting chunks of an allowed type
+// and no inner node is a hub; shared by Paths and Expand (parameters, no user text).
+const pathRules = `
   AND all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL
           AND (size($types) = 0 OR type(r) IN $types)
           AND any(g IN r.acl WHERE g IN $groups))
@@ -43,6 +41,12 @@ WHERE length(p) <= $maxHops
 RETURN p
 ORDER BY length(p)
 LIMIT $limit`
+
+const pathsCypher = `
+MATCH (a:Entity) WHERE a.key IN $from
+MATCH (b:Entity) WHERE b.key IN $to AND b <> a
+MATCH p = allShortestPaths((a)-[*..4]-(b))
+WHERE length(p) <= $maxHops` + pathRules
 
 // Paths returns the shortest paths (up to MaxHops) between any entity of From and any of To,
 // over allowed relationship types, where every hop is supported by at least one chunk the caller
@@ -66,14 +70,7 @@ func (s *Store) Paths(ctx context.Context, q PathQuery) ([]ariadne.Path, error) 
 const expandCypher = `
 MATCH (a:Entity) WHERE a.key IN $from
 MATCH p = (a)-[*1..2]-(b:Entity)
-WHERE length(p) <= $maxHops AND b <> a
-  AND all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL
-          AND (size($types) = 0 OR type(r) IN $types)
-          AND any(g IN r.acl WHERE g IN $groups))
-  AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub)
-RETURN p
-ORDER BY length(p)
-LIMIT $limit`
+WHERE length(p) <= $maxHops AND b <> a` + pathRules
 
 // Expand returns the paths of one or two hops (MaxHops caps it at 2 here) that start at any entity
 // of From, with the same permission and type rules as Paths.

@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	case perr != nil:
 		return usageError{perr}
 	}
-	log := newLogger(stderr, c.LogLevel, c.LogJSON)
+	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 	log.Info("starting", append(c.Stores.Redacted(), "addr", c.Addr)...)
 
 	gs, err := c.Stores.OpenGraph(ctx)
@@ -239,14 +239,4 @@ func pickEmbedder(ctx context.Context, cfg setup.Embedder, vs *vector.Store, log
 		log.Error("the index was built with another embedder; queries will fail until it is re-indexed", "index", have.String(), "embedder", emb.Name())
 	}
 	return emb, note, nil
-}
-
-func newLogger(w io.Writer, level string, asJSON bool) *slog.Logger {
-	var lv slog.Level
-	_ = lv.UnmarshalText([]byte(level))
-	opts := &slog.HandlerOptions{Level: lv}
-	if asJSON {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
 }

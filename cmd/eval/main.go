@@ -140,9 +140,7 @@ type env struct {
 }
 
 func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Document, index bool) (*env, error) {
-	var lv slog.Level
-	_ = lv.UnmarshalText([]byte(c.LogLevel))
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+	log := setup.NewLogger(stderr, c.LogLevel, false)
 	gs, err := c.Stores.OpenGraph(ctx)
 	if err != nil {
 		return nil, err
@@ -255,13 +253,9 @@ func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bo
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if answers {
-		ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8)
-		if err != nil {
+		if rep.Answers, err = e.answers(ctx, qs, stdout); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\n### Answers (generator %s)\n\n", e.answerer.Generator())
-		ar.Markdown(stdout)
-		rep.Answers = &ar
 	}
 	return writeJSON(g.JSONOut, rep)
 }
@@ -294,15 +288,22 @@ func (d datasetCmd) run(ctx context.Context, stdout, stderr io.Writer, kind stri
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if kind == "xquad" {
-		ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8)
-		if err != nil {
+		if rep.Answers, err = e.answers(ctx, qs, stdout); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\n### Answers (generator %s)\n\n", e.answerer.Generator())
-		ar.Markdown(stdout)
-		rep.Answers = &ar
 	}
 	return writeJSON(d.JSONOut, rep)
+}
+
+// answers runs the questions through the answerer (8 fragments each) and prints the answer table.
+func (e *env) answers(ctx context.Context, qs []evaluation.Question, stdout io.Writer) (*evaluation.AnswerReport, error) {
+	ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "\n### Answers (generator %s)\n\n", e.answerer.Generator())
+	ar.Markdown(stdout)
+	return &ar, nil
 }
 
 func writeJSON(path string, v any) error {

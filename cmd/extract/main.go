@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -112,7 +111,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return &exitError{2, fmt.Errorf("--corpus %s: not a folder that exists", c.Corpus)}
 		}
 	}
-	log := newLogger(stderr, c.LogLevel, c.LogJSON)
+	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 
 	stop := make(chan struct{})
 	sigs := make(chan os.Signal, 1)
@@ -201,16 +200,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
 	}
 	return nil
-}
-
-func newLogger(w io.Writer, level string, asJSON bool) *slog.Logger {
-	var lv slog.Level
-	_ = lv.UnmarshalText([]byte(level))
-	opts := &slog.HandlerOptions{Level: lv}
-	if asJSON {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 // newProgress returns a progress callback: a bar on a terminal, plain lines otherwise.

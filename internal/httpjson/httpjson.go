@@ -32,26 +32,7 @@ func Post(ctx context.Context, client *http.Client, service, url string, headers
 		return fmt.Errorf("%s: %w", service, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s: %w", service, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return fmt.Errorf("%s: read response: %w", service, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return retry.NewHTTPStatusError(service, resp, raw, time.Now())
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s: decode response: %w", service, err)
-	}
-	return nil
+	return do(client, service, req, headers, out)
 }
 
 // Get fetches url and decodes a 2xx JSON answer into out.
@@ -60,6 +41,13 @@ func Get(ctx context.Context, client *http.Client, service, url string, headers 
 	if err != nil {
 		return fmt.Errorf("%s: %w", service, err)
 	}
+	return do(client, service, req, headers, out)
+}
+
+// do sends req with the headers (asking for JSON) and decodes a 2xx JSON answer into out (nil: the
+// body is dropped). A non-2xx answer is a *retry.HTTPStatusError.
+func do(client *http.Client, service string, req *http.Request, headers map[string]string, out any) error {
+	req.Header.Set("Accept", "application/json")
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}

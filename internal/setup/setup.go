@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -203,4 +204,16 @@ func (ix Indexing) BuildExtractor(onto *ontology.Ontology, model ChatModel) (ing
 		return extraction.NewLLM(model, onto, 0), nil
 	}
 	return nil, fmt.Errorf("setup: unknown extractor %q: %w", ix.Extractor, ariadne.ErrInvalid)
+}
+
+// NewLogger returns the programs' logger: text (or JSON) records at level ("debug", "info",
+// "warn", "error"; anything else is "info") written to w.
+func NewLogger(w io.Writer, level string, asJSON bool) *slog.Logger {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	opts := &slog.HandlerOptions{Level: lv}
+	if asJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

@@ -225,9 +225,17 @@ func (s *Store) Audit(ctx context.Context) (Audit, error) {
 		return Audit{}, translate("audit", err)
 	}
 	r := res.Records[0]
-	n := func(k string) int { return int(get(r, k).(int64)) }
-	return Audit{EntitiesWithoutSupport: n("lonely"), RelationsWithoutChunks: n("empty"), DanglingProvenance: n("dangling"),
-		ChunksWithoutDocument: n("orphanChunks"), DuplicateEntityNames: n("dups")}, nil
+	var a Audit
+	for _, f := range []struct {
+		k string
+		v *int
+	}{{"lonely", &a.EntitiesWithoutSupport}, {"empty", &a.RelationsWithoutChunks}, {"dangling", &a.DanglingProvenance},
+		{"orphanChunks", &a.ChunksWithoutDocument}, {"dups", &a.DuplicateEntityNames}} {
+		if *f.v, err = count(r, f.k); err != nil {
+			return Audit{}, err
+		}
+	}
+	return a, nil
 }
 
 const chunksCypher = `

@@ -79,9 +79,7 @@ func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState
 		gh, _ := r.Get("graph_hash")
 		ids, _ := r.Get("chunk_ids")
 		st := ariadne.DocState{ContentHash: str(ch), GraphHash: str(gh)}
-		for _, x := range ids.([]any) {
-			st.ChunkIDs = append(st.ChunkIDs, str(x))
-		}
+		st.ChunkIDs = strs(ids)
 		slices.Sort(st.ChunkIDs)
 		out[str(id)] = st
 	}
@@ -296,12 +294,20 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			if err != nil {
 				return nil, err
 			}
-			st.DeletedRelations = int(get(rec, "deleted").(int64))
+			n, err := count(rec, "deleted")
+			if err != nil {
+				return nil, err
+			}
+			st.DeletedRelations = n
 			rec, err = single(ctx, tx, s.cy(deleteChunksCypher), map[string]any{"old": params.old})
 			if err != nil {
 				return nil, err
 			}
-			st.DeletedChunks = int(get(rec, "deleted").(int64))
+			n, err = count(rec, "deleted")
+			if err != nil {
+				return nil, err
+			}
+			st.DeletedChunks = n
 		}
 		if len(params.renames) > 0 {
 			if err := exec(ctx, tx, s.cy(renameEntitiesCypher), map[string]any{"renames": params.renames}); err != nil {
@@ -344,7 +350,11 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 		if err != nil {
 			return nil, err
 		}
-		st.DeletedEntities = int(get(rec, "deleted").(int64))
+		n, err := count(rec, "deleted")
+		if err != nil {
+			return nil, err
+		}
+		st.DeletedEntities = n
 		if err := s.refreshLatinKeys(ctx, tx, keys); err != nil {
 			return nil, err
 		}
@@ -511,7 +521,11 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (a
 		if err != nil {
 			return nil, err
 		}
-		st.DeletedEntities += int(get(r2, "deleted").(int64))
+		n, err := count(r2, "deleted")
+		if err != nil {
+			return nil, err
+		}
+		st.DeletedEntities += n
 		return nil, s.refreshLatinKeys(ctx, tx, keys)
 	})
 	if err != nil {
@@ -541,9 +555,16 @@ func (s *Store) Count(ctx context.Context) (Counts, error) {
 		return Counts{}, translate("count", err)
 	}
 	r := res.Records[0]
-	n := func(k string) int { return int(get(r, k).(int64)) }
-	return Counts{Documents: n("documents"), Chunks: n("chunks"), Entities: n("entities"),
-		Relations: n("relations"), Mentions: n("mentions")}, nil
+	var c Counts
+	for _, f := range []struct {
+		k string
+		v *int
+	}{{"documents", &c.Documents}, {"chunks", &c.Chunks}, {"entities", &c.Entities}, {"relations", &c.Relations}, {"mentions", &c.Mentions}} {
+		if *f.v, err = count(r, f.k); err != nil {
+			return Counts{}, err
+		}
+	}
+	return c, nil
 }
 
 // Reset deletes every Document, Chunk and Entity node (Ariadne's whole graph), in batches.
@@ -553,7 +574,11 @@ func (s *Store) Reset(ctx context.Context) error {
 		if err != nil {
 			return translate("reset", err)
 		}
-		if get(res.Records[0], "n").(int64) == 0 {
+		n, err := count(res.Records[0], "n")
+		if err != nil {
+			return err
+		}
+		if n == 0 {
 			return nil
 		}
 	}
@@ -586,6 +611,16 @@ func single(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, par
 func get(r *neo4j.Record, k string) any {
 	v, _ := r.Get(k)
 	return v
+}
+
+// count reads an integer column of a record Ariadne's own statement returns; a missing or
+// mistyped column is an error, never a silent zero.
+func count(r *neo4j.Record, k string) (int, error) {
+	n, isNil, err := neo4j.GetRecordValue[int64](r, k)
+	if err != nil || isNil {
+		return 0, fmt.Errorf("graph: column %q: want an integer (%v)", k, err)
+	}
+	return int(n), nil
 }
 
 func str(v any) string {

@@ -21,7 +21,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 
@@ -88,7 +90,10 @@ type usageError struct{ error }
 const EvalNamespace = "Eval"
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
 			os.Exit(2)
@@ -99,12 +104,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := loopback.ApplyPortOffset(); err != nil {
+	vars, err := loopback.Vars()
+	if err != nil {
 		return err
 	}
 	var c cli
 	exited := -1
-	parser, err := kong.New(&c, kong.Name("eval"), kong.Writers(stdout, stderr),
+	parser, err := kong.New(&c, kong.Vars(vars), kong.Name("eval"), kong.Writers(stdout, stderr),
 		kong.Description("Evaluate Ariadne on golden question sets and public multi-hop data."), kong.Exit(func(code int) { exited = code }))
 	if err != nil {
 		return err

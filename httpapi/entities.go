@@ -115,8 +115,9 @@ func (h *handlers) neighbors(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"entity": viewOf(ent), "neighbors": out, "request_id": c.GetString(requestIDKey)})
 }
 
-// DocumentRequest is the JSON body of POST /v1/documents. A text/markdown body with YAML front
-// matter is accepted too, parsed exactly as the extraction job parses files.
+// DocumentRequest is the JSON body of POST /v1/documents, validated exactly like a file's front
+// matter (corpus.FromFields). A text/markdown body with YAML front matter is accepted too, parsed
+// exactly as the extraction job parses files.
 type DocumentRequest struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
@@ -127,45 +128,6 @@ type DocumentRequest struct {
 	Version int      `json:"version"`
 	Aliases []string `json:"aliases"`
 	Body    string   `json:"body"`
-}
-
-// markdown renders the request as a front-matter document, so that both body forms go through
-// corpus.Parse (one validation path).
-func (d DocumentRequest) markdown() string {
-	var b strings.Builder
-	b.WriteString("---\n")
-	fmt.Fprintf(&b, "id: %q\n", d.ID)
-	for _, f := range []struct{ k, v string }{{"title", d.Title}, {"type", d.Type}, {"lang", d.Lang}, {"updated", d.Updated}} {
-		if f.v != "" {
-			fmt.Fprintf(&b, "%s: %q\n", f.k, f.v)
-		}
-	}
-	if len(d.ACL) > 0 {
-		b.WriteString("acl: [")
-		for i, g := range d.ACL {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q", g)
-		}
-		b.WriteString("]\n")
-	}
-	if d.Version != 0 {
-		fmt.Fprintf(&b, "version: %d\n", d.Version)
-	}
-	if len(d.Aliases) > 0 {
-		b.WriteString("aliases: [")
-		for i, a := range d.Aliases {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q", a)
-		}
-		b.WriteString("]\n")
-	}
-	b.WriteString("---\n")
-	b.WriteString(d.Body)
-	return b.String()
 }
 
 // putDocument answers POST /v1/documents: one document is indexed through the same pipeline as
@@ -182,19 +144,22 @@ func (h *handlers) putDocument(c *gin.Context) {
 		return
 	}
 	ct, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
-	text := string(raw)
-	if ct == "" || ct == "application/json" {
+	var doc ariadne.Document
+	switch ct {
+	case "", "application/json":
 		var req DocumentRequest
 		if err := bindJSONBytes(raw, &req); err != nil {
 			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body)")
 			return
 		}
-		text = req.markdown()
-	} else if ct != "text/markdown" && ct != "text/plain" {
+		doc, err = corpus.FromFields("request", corpus.Fields{ID: req.ID, Title: req.Title, Type: req.Type, Lang: req.Lang,
+			Updated: req.Updated, ACL: req.ACL, Version: req.Version, Aliases: req.Aliases, Body: req.Body})
+	case "text/markdown", "text/plain":
+		doc, err = corpus.Parse("request", raw)
+	default:
 		writeError(c, http.StatusUnsupportedMediaType, "unsupported_media_type", "send application/json or text/markdown")
 		return
 	}
-	doc, err := corpus.Parse("request", []byte(text))
 	if err != nil {
 		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+publicMessage(err, "not a Markdown document with YAML front matter"))
 		return

@@ -1,0 +1,57 @@
+"""Unit tests of the NER sidecar's text handling (no models needed): python3 -m unittest deploy/ner/test_server.py"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import server  # noqa: E402
+
+
+def byte_slice(text, start, end):
+    return text.encode("utf-8")[start:end].decode("utf-8")
+
+
+class TestOffsets(unittest.TestCase):
+    def test_byte_offsets_slice_the_utf8_text(self):
+        text = "Ёжик 🦔 из «Квазар Лабс» приехал в Екатеринбург; São Paulo, 東京."
+        spans = [(text.index("Квазар"), text.index("»"), "ORG"), (text.index("Екатеринбург"), text.index(";"), "LOC"),
+                 (text.index("São"), text.index(","), "LOC"), (text.index("東京"), text.index("東京") + 2, "LOC")]
+        got = server.mentions(text, spans, server.RU_LABELS)
+        self.assertEqual([m["text"] for m in got], ["Квазар Лабс", "Екатеринбург", "São Paulo", "東京"])
+        for m in got:
+            self.assertEqual(byte_slice(text, m["start"], m["end"]), m["text"])
+
+    def test_ascii_offsets_are_character_offsets(self):
+        got = server.mentions("Jane Doe met Acme.", [(0, 8, "PERSON"), (13, 17, "ORG")], server.EN_LABELS)
+        self.assertEqual([(m["start"], m["end"], m["label"]) for m in got], [(0, 8, "PER"), (13, 17, "ORG")])
+
+    def test_labels_are_mapped_and_numbers_dropped(self):
+        text = "the United Nations on Monday in Paris"
+        got = server.mentions(text, [(0, 18, "ORG"), (22, 28, "DATE"), (32, 37, "GPE")], server.EN_LABELS)
+        self.assertEqual([(m["text"], m["label"], m["source_label"]) for m in got],
+                         [("United Nations", "ORG", "ORG"), ("Paris", "LOC", "GPE")])
+
+    def test_quotes_are_balanced(self):
+        text = "ООО «Квазар Лабс» и «Ромашка"
+        got = server.mentions(text, [(0, 16, "ORG"), (20, 28, "ORG")], server.RU_LABELS)
+        self.assertEqual([m["text"] for m in got], ["ООО «Квазар Лабс»", "Ромашка"])
+
+
+class TestRequest(unittest.TestCase):
+    def test_detect_lang(self):
+        self.assertEqual(server.detect_lang("Компания Microsoft открыла офис"), "ru")
+        self.assertEqual(server.detect_lang("Microsoft opened an office in Москва"), "en")
+        self.assertEqual(server.detect_lang("12345"), "en")
+
+    def test_parse_request_limits(self):
+        self.assertEqual(server.parse_request(b'{"texts": ["a"], "lang": "ru"}'), (["a"], "ru"))
+        for body in (b"not json", b"[]", b'{"texts": "a"}', b'{"texts": [1]}', b'{"texts": [], "lang": "de"}',
+                     ('{"texts": ["%s"]}' % ("x" * (server.MAX_TEXT_CHARS + 1))).encode(),
+                     ('{"texts": [%s]}' % ",".join(['"a"'] * (server.MAX_TEXTS + 1))).encode(),
+                     b'{"texts": ["\\ud800"]}'):
+            with self.assertRaises(server.BadRequest, msg=body[:40]):
+                server.parse_request(body)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -317,6 +317,7 @@ start_embedder() {
 
 NER_PORT=${ARIADNE_NER_PORT:-$((8093 + OFFSET))}
 NER_THREADS=${ARIADNE_NER_THREADS:-2}
+NER_WORKERS=${ARIADNE_NER_WORKERS:-2}
 NER_DIR=$ARIADNE_HOME/ner
 if ! [ "$NER_PORT" -ge 1 ] 2>/dev/null || [ "$NER_PORT" -gt 65535 ]; then
 	printf '[deploy] error: port %s is outside 1..65535 (ARIADNE_PORT_OFFSET=%s; NER is 8093 + offset)\n' "$NER_PORT" "$OFFSET" >&2
@@ -352,7 +353,7 @@ start_ner() {
 	local log=$LOG_DIR/ner.log
 	start_bg ner "$log" env OMP_NUM_THREADS="$NER_THREADS" OPENBLAS_NUM_THREADS="$NER_THREADS" \
 		"$NER_DIR/venv/bin/python" "$REPO_ROOT/deploy/ner/server.py" --models "$NER_DIR/models" \
-		--host 127.0.0.1 --port "$NER_PORT" --threads "$NER_THREADS"
+		--host 127.0.0.1 --port "$NER_PORT" --threads "$NER_THREADS" --workers "$NER_WORKERS"
 	wait_ready ner "$(cat "$(pidfile ner)")" "$log"
 }
 

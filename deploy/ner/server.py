@@ -21,10 +21,13 @@ API:
 """
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MAX_BODY = 8 << 20  # bytes of one request
@@ -172,6 +175,64 @@ class Recognizer:
         return results, langs
 
 
+# The Recognizer of a worker process: set in the parent before the workers are forked, so they
+# share its loaded models (copy-on-write) instead of loading their own.
+_worker_rec = None
+
+
+def _work(texts, lang):
+    return _worker_rec.recognize(texts, lang)
+
+
+def split_balanced(texts, parts):
+    """Cuts texts into at most `parts` contiguous (start, stop) ranges of similar total length."""
+    total = sum(len(t) + 16 for t in texts)
+    out, start, acc = [], 0, 0
+    for i, t in enumerate(texts):
+        acc += len(t) + 16
+        if acc >= total * (len(out) + 1) / parts and len(out) < parts - 1:
+            out.append((start, i + 1))
+            start = i + 1
+    if start < len(texts):
+        out.append((start, len(texts)))
+    return out
+
+
+class Workers:
+    """Spreads each request over `n` forked worker processes (n == 1: in this process)."""
+
+    def __init__(self, rec, n):
+        global _worker_rec
+        self.rec, self.n = rec, n
+        self.model = rec.model
+        self.lock = threading.Lock()
+        self.pool = None
+        if n > 1:
+            _worker_rec = rec
+            self._start()
+
+    def _start(self):
+        self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"))
+        # With fork, the first submit starts every worker, here rather than in a request thread.
+        list(self.pool.map(_work, [[]] * self.n, [""] * self.n))
+
+    def recognize(self, texts, lang):
+        if self.n == 1 or len(texts) < 2:
+            return self.rec.recognize(texts, lang)
+        parts = split_balanced(texts, self.n)
+        try:
+            done = [f.result() for f in [self.pool.submit(_work, texts[a:b], lang) for a, b in parts]]
+        except BrokenProcessPool:
+            with self.lock:  # a worker died (e.g. killed for memory): start a new pool, fail this request
+                self._start()
+            raise
+        results, langs = [], []
+        for r, l in done:
+            results.extend(r)
+            langs.extend(l)
+        return results, langs
+
+
 def _versions():
     """Versions of the installed libraries (those of the data wheels are in versions.json)."""
     from importlib import metadata
@@ -273,11 +334,15 @@ def main():
     ap.add_argument("--models", required=True, help="directory written by extract_models.py")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8093)
-    ap.add_argument("--threads", type=int, default=2, help="BLAS/OpenMP threads (set before numpy loads)")
+    ap.add_argument("--threads", type=int, default=2,
+                    help="CPU threads in all: BLAS/OpenMP threads per process are threads // workers")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="processes that share each request (forked after loading, models shared); at most --threads")
     ap.add_argument("--batch-size", type=int, default=32)
     args = ap.parse_args()
+    workers = max(1, min(args.workers, args.threads))
     for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
-        os.environ[v] = str(args.threads)
+        os.environ[v] = str(max(1, args.threads // workers))
     data_versions = {}
     try:
         with open(os.path.join(args.models, "versions.json"), encoding="utf-8") as f:
@@ -287,10 +352,11 @@ def main():
     rec = Recognizer(args.models, data_versions, batch_size=args.batch_size)
     # Warm up both models so that the first request is not slower than the rest.
     rec.recognize(["Иван Петров работает в Москве.", "Jane Doe works at Acme Corp in London."], "")
-    srv = ThreadingHTTPServer((args.host, args.port), make_handler(rec))
+    pool = Workers(rec, workers)
+    srv = ThreadingHTTPServer((args.host, args.port), make_handler(pool))
     srv.daemon_threads = True
-    sys.stderr.write("ariadne-ner listening on http://%s:%d (models loaded in %.1fs, threads %d)\n"
-                     % (args.host, args.port, rec.load_seconds, args.threads))
+    sys.stderr.write("ariadne-ner listening on http://%s:%d (models loaded in %.1fs, %d workers, %d threads)\n"
+                     % (args.host, args.port, rec.load_seconds, workers, args.threads))
     sys.stderr.flush()
     try:
         srv.serve_forever()

@@ -37,6 +37,16 @@ class TestOffsets(unittest.TestCase):
         self.assertEqual([m["text"] for m in got], ["ООО «Квазар Лабс»", "Ромашка"])
 
 
+class TestWorkers(unittest.TestCase):
+    def test_split_balanced_covers_every_text_in_order(self):
+        for texts, parts in ((["a"] * 7, 2), (["x" * 1000, "y", "z"], 2), (["a"], 3), ([], 2), (["a", "b"], 5)):
+            ranges = server.split_balanced(texts, parts)
+            self.assertLessEqual(len(ranges), parts)
+            flat = [i for a, b in ranges for i in range(a, b)]
+            self.assertEqual(flat, list(range(len(texts))), (texts, parts, ranges))
+        self.assertEqual(server.split_balanced(["a"] * 8, 2), [(0, 4), (4, 8)])
+
+
 class TestRequest(unittest.TestCase):
     def test_detect_lang(self):
         self.assertEqual(server.detect_lang("Компания Microsoft открыла офис"), "ru")

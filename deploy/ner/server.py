@@ -23,6 +23,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -184,6 +185,16 @@ def _work(texts, lang):
     return _worker_rec.recognize(texts, lang)
 
 
+def _die_with_parent():
+    """Worker initializer: on Linux, get SIGTERM when the server dies, even by SIGKILL."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def split_balanced(texts, parts):
     """Cuts texts into at most `parts` contiguous (start, stop) ranges of similar total length."""
     total = sum(len(t) + 16 for t in texts)
@@ -212,9 +223,17 @@ class Workers:
             self._start()
 
     def _start(self):
-        self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"))
+        self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"),
+                                        initializer=_die_with_parent)
         # With fork, the first submit starts every worker, here rather than in a request thread.
         list(self.pool.map(_work, [[]] * self.n, [""] * self.n))
+
+    def close(self):
+        """Stops the workers at once (ProcessPoolExecutor.shutdown would wait for them to be idle)."""
+        if self.pool is not None:
+            for p in list(getattr(self.pool, "_processes", {}).values()):
+                p.terminate()
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
     def recognize(self, texts, lang):
         if self.n == 1 or len(texts) < 2:
@@ -358,10 +377,18 @@ def main():
     sys.stderr.write("ariadne-ner listening on http://%s:%d (models loaded in %.1fs, %d workers, %d threads)\n"
                      % (args.host, args.port, rec.load_seconds, workers, args.threads))
     sys.stderr.flush()
+
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)  # deploy/local.sh down: stop the workers too
     try:
         srv.serve_forever()
     except KeyboardInterrupt:
         pass
+    finally:
+        pool.close()
+        srv.server_close()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 """Unit tests of the NER sidecar's text handling (no models needed): python3 -m unittest deploy/ner/test_server.py"""
+import http.client
+import json
 import os
 import sys
+import threading
 import unittest
+from http.server import ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import server  # noqa: E402
@@ -61,6 +65,56 @@ class TestRequest(unittest.TestCase):
                      b'{"texts": ["\\ud800"]}'):
             with self.assertRaises(server.BadRequest, msg=body[:40]):
                 server.parse_request(body)
+
+
+class FakeRecognizer:
+    model = "fake 1.0"
+
+    def recognize(self, texts, lang):
+        if "boom" in texts:
+            raise RuntimeError("model exploded")
+        return [server.mentions(t, [(0, len(t), "PER")], server.RU_LABELS) for t in texts], [lang or "ru"] * len(texts)
+
+
+class TestHTTP(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = ThreadingHTTPServer(("127.0.0.1", 0), server.make_handler(FakeRecognizer()))
+        cls.srv.RequestHandlerClass.log_message = lambda *a: None
+        threading.Thread(target=cls.srv.serve_forever, daemon=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.shutdown()
+        cls.srv.server_close()
+
+    def call(self, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.srv.server_address[1], timeout=10)
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        out = r.status, json.loads(r.read())
+        c.close()
+        return out
+
+    def test_health(self):
+        self.assertEqual(self.call("GET", "/health"), (200, {"status": "ok", "model": "fake 1.0", "languages": ["ru", "en"]}))
+
+    def test_ner(self):
+        code, got = self.call("POST", "/v1/ner", json.dumps({"texts": ["Ёж"], "lang": ""}).encode())
+        self.assertEqual(code, 200)
+        self.assertEqual(got["results"], [[{"start": 0, "end": 4, "text": "Ёж", "label": "PER", "source_label": "PER"}]])
+        self.assertEqual(got["model"], "fake 1.0")
+
+    def test_errors_are_json(self):
+        for method, path, body, headers, want in (
+                ("POST", "/v1/ner", b"{", None, 400),
+                ("POST", "/v1/ner", b'{"texts": ["boom"]}', None, 500),
+                ("POST", "/v1/other", b"{}", None, 404),
+                ("GET", "/v1/ner", None, None, 404),
+                ("POST", "/v1/ner", b"x" * 10, {"Content-Length": str(server.MAX_BODY + 1)}, 400)):
+            code, got = self.call(method, path, body, headers)
+            self.assertEqual(code, want, (path, body[:20] if body else None))
+            self.assertIn("error", got)
 
 
 if __name__ == "__main__":

@@ -122,13 +122,14 @@ func sidecarCPU(t *testing.T) time.Duration {
 	return time.Duration(ticks) * 10 * time.Millisecond
 }
 
-// chunksOf joins the documents' bodies and cuts them into chunks of at most 300 tokens, keeping
+// chunksOf joins the documents' paragraphs and cuts them into chunks of at most 300 tokens, keeping
 // those of at least 250 tokens, up to n.
 func chunksOf(chunker *chunking.Chunker, docs []ariadne.Document, n int) ([]string, int) {
 	var b strings.Builder
-	for _, d := range docs {
-		b.WriteString(d.Body)
-		b.WriteString("\n")
+	for _, d := range docs { // the paragraphs without their "# title" lines, so chunks span several
+		_, text, _ := strings.Cut(d.Body, "\n")
+		b.WriteString(strings.TrimSpace(text))
+		b.WriteString("\n\n")
 	}
 	var out []string
 	tokens := 0

@@ -334,6 +334,11 @@ install_ner() {
 		return 0
 	fi
 	python3 -c 'import venv, ensurepip' 2>/dev/null || prereqs
+	# The binary wheels in requirements.txt are pinned (by hash) for CPython 3.11 on x86_64 Linux.
+	if ! python3 -c 'import sys, platform; sys.exit(sys.version_info[:2] != (3, 11) or platform.machine() != "x86_64")'; then
+		say "the NER sidecar's wheels are pinned for CPython 3.11 on x86_64; python3 here is $(python3 -c 'import sys, platform; print(sys.version.split()[0], platform.machine())')"
+		return 1
+	fi
 	local tmp
 	say "installing the NER sidecar (spaCy, slovnet, navec; en_core_web_sm and Natasha's NER model) into $NER_DIR"
 	rm -rf "$NER_DIR/venv"
@@ -352,16 +357,17 @@ install_ner() {
 
 start_ner() {
 	local log=$LOG_DIR/ner.log
-	start_bg ner "$log" env OMP_NUM_THREADS="$NER_THREADS" OPENBLAS_NUM_THREADS="$NER_THREADS" \
-		"$NER_DIR/venv/bin/python" "$REPO_ROOT/deploy/ner/server.py" --models "$NER_DIR/models" \
-		--host 127.0.0.1 --port "$NER_PORT" --threads "$NER_THREADS" --workers "$NER_WORKERS"
+	# server.py sets OMP/OpenBLAS/BLIS threads to threads / workers before numpy loads.
+	start_bg ner "$log" "$NER_DIR/venv/bin/python" "$REPO_ROOT/deploy/ner/server.py" \
+		--models "$NER_DIR/models" --host 127.0.0.1 --port "$NER_PORT" \
+		--threads "$NER_THREADS" --workers "$NER_WORKERS"
 	wait_ready ner "$(cat "$(pidfile ner)")" "$log"
 }
 
 up_ner() {
 	# Like the embedder, NER is optional: a machine where it cannot be installed gets a warning.
 	if ! install_ner; then
-		say "warning: the NER sidecar cannot be installed on this machine (its wheels are pinned for CPython 3.11 on x86_64 Linux); untyped documents get no entities"
+		say "warning: the NER sidecar cannot be installed on this machine (see above); untyped documents get no entities"
 		return 0
 	fi
 	start_ner

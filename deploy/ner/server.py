@@ -170,9 +170,12 @@ class Recognizer:
                 for i, markup in zip(ru_idx, self.ru.map([texts[i] for i in ru_idx])):
                     results[i] = mentions(texts[i], [(s.start, s.stop, s.type) for s in markup.spans], RU_LABELS)
             if en_idx:
-                docs = self.en.pipe([texts[i] for i in en_idx], batch_size=self.batch_size)
-                for i, doc in zip(en_idx, docs):
-                    results[i] = mentions(texts[i], [(e.start_char, e.end_char, e.label_) for e in doc.ents], EN_LABELS)
+                # The memory zone frees the strings and lexemes these texts added to the vocabulary,
+                # which would otherwise grow for as long as the server runs.
+                with self.en.memory_zone():
+                    docs = self.en.pipe([texts[i] for i in en_idx], batch_size=self.batch_size)
+                    for i, doc in zip(en_idx, docs):
+                        results[i] = mentions(texts[i], [(e.start_char, e.end_char, e.label_) for e in doc.ents], EN_LABELS)
         return results, langs
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Ariadne's named-entity recognition sidecar: Russian and English NER on loopback, offline.
 
-    server.py --models DIR [--host 127.0.0.1] [--port 8093] [--threads 2]
+    server.py --models DIR [--host 127.0.0.1] [--port 8093] [--threads 2] [--workers 1] [--batch-size 32]
 
 Models (extracted by extract_models.py from the pinned PyPI wheels in models.txt; nothing is
 downloaded at run time):
@@ -188,8 +188,12 @@ def _work(texts, lang):
     return _worker_rec.recognize(texts, lang)
 
 
-def _die_with_parent():
-    """Worker initializer: on Linux, get SIGTERM when the server dies, even by SIGKILL."""
+def _die_with_parent(forked_by_main_thread):
+    """Worker initializer: on Linux, get SIGTERM when the server dies, even by SIGKILL. The kernel
+    sends it when the forking *thread* ends, so only workers forked by the main thread ask for it
+    (a pool restarted from a request thread relies on close() at SIGTERM instead)."""
+    if not forked_by_main_thread:
+        return
     try:
         import ctypes
 
@@ -227,7 +231,8 @@ class Workers:
 
     def _start(self):
         self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("fork"),
-                                        initializer=_die_with_parent)
+                                        initializer=_die_with_parent,
+                                        initargs=(threading.current_thread() is threading.main_thread(),))
         # With fork, the first submit starts every worker, here rather than in a request thread.
         list(self.pool.map(_work, [[]] * self.n, [""] * self.n))
 
@@ -242,11 +247,16 @@ class Workers:
         if self.n == 1 or len(texts) < 2:
             return self.rec.recognize(texts, lang)
         parts = split_balanced(texts, self.n)
+        pool = self.pool
         try:
-            done = [f.result() for f in [self.pool.submit(_work, texts[a:b], lang) for a, b in parts]]
+            done = [f.result() for f in [pool.submit(_work, texts[a:b], lang) for a, b in parts]]
         except BrokenProcessPool:
-            with self.lock:  # a worker died (e.g. killed for memory): start a new pool, fail this request
-                self._start()
+            # A worker died (e.g. killed for memory): fail this request (the client retries a 500)
+            # and start a new pool, once, however many requests saw the old one break.
+            with self.lock:
+                if self.pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._start()
             raise
         results, langs = [], []
         for r, l in done:

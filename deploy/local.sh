@@ -334,9 +334,9 @@ install_ner() {
 		return 0
 	fi
 	python3 -c 'import venv, ensurepip' 2>/dev/null || prereqs
-	# The binary wheels in requirements.txt are pinned (by hash) for CPython 3.11 on x86_64 Linux.
-	if ! python3 -c 'import sys, platform; sys.exit(sys.version_info[:2] != (3, 11) or platform.machine() != "x86_64")'; then
-		say "the NER sidecar's wheels are pinned for CPython 3.11 on x86_64; python3 here is $(python3 -c 'import sys, platform; print(sys.version.split()[0], platform.machine())')"
+	# The binary wheels in requirements.txt are pinned (by hash) for CPython 3.11 and 3.13 on x86_64.
+	if ! python3 -c 'import sys, platform; sys.exit(sys.version_info[:2] not in ((3, 11), (3, 13)) or platform.machine() != "x86_64")'; then
+		say "the NER sidecar's wheels are pinned for CPython 3.11 or 3.13 on x86_64; python3 here is $(python3 -c 'import sys, platform; print(sys.version.split()[0], platform.machine())')"
 		return 1
 	fi
 	local tmp

@@ -60,6 +60,9 @@ func WeaviateGRPC() string { return loopback.Default("ARIADNE_WEAVIATE_GRPC") }
 // $ARIADNE_E5_URL or http://127.0.0.1:8091/v1.
 func EmbedderURL() string { return loopback.Default("ARIADNE_E5_URL") }
 
+// NERURL is the NER sidecar deploy/local.sh starts: $ARIADNE_NER_URL or http://127.0.0.1:8093.
+func NERURL() string { return cmp.Or(os.Getenv("ARIADNE_NER_URL"), "http://127.0.0.1:8093") }
+
 // HTTPGet returns a probe that succeeds when url answers with a status below 500.
 func HTTPGet(url string) func(context.Context) error {
 	return func(ctx context.Context) error {

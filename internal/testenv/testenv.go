@@ -61,7 +61,7 @@ func WeaviateGRPC() string { return loopback.Default("ARIADNE_WEAVIATE_GRPC") }
 func EmbedderURL() string { return loopback.Default("ARIADNE_E5_URL") }
 
 // NERURL is the NER sidecar deploy/local.sh starts: $ARIADNE_NER_URL or http://127.0.0.1:8093.
-func NERURL() string { return cmp.Or(os.Getenv("ARIADNE_NER_URL"), "http://127.0.0.1:8093") }
+func NERURL() string { return loopback.Default("ARIADNE_NER_URL") }
 
 // HTTPGet returns a probe that succeeds when url answers with a status below 500.
 func HTTPGet(url string) func(context.Context) error {

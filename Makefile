@@ -28,7 +28,7 @@ status: ## show which servers are up
 test: ## gofmt, go vet, unit tests with -race, integration tests against real servers
 	@deploy/test.sh
 
-lint: ## gofmt and go vet only
+lint: ## gofmt, go vet and staticcheck only
 	@deploy/test.sh lint
 
 demo: ## the main job: servers up, extract the sample corpus, start the API, ask questions

@@ -231,7 +231,7 @@ func TestAnswerStatuses(t *testing.T) {
 		t.Errorf("forbidden evidence only: %s", ans.Status)
 	}
 	// the model is down past its retries
-	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) }))
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }))
 	defer down.Close()
 	m, _ := llm.NewOpenAI(llm.Config{BaseURL: down.URL, Model: "m", Retry: retry.Policy{Initial: time.Millisecond, MaxAttempts: 2}})
 	if ans := ask(t, answerer(t, LLMGenerator{Model: m}, AnswerConfig{}, vacation), "Сколько дней отпуска?"); ans.Status != ariadne.StatusUnavailable {

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 GO=${GO:-go}
+STATICCHECK_VERSION=v0.8.2 # staticcheck 2026.2.2
 
 lint() {
 	echo "[test] gofmt"
@@ -19,6 +20,16 @@ lint() {
 	fi
 	echo "[test] go vet"
 	$GO vet ./...
+	# staticcheck (pinned; built once into $ARIADNE_HOME/bin from the Go module proxy), with its
+	# default checks: every SA (bugs), S (simplifications) and ST (style) check it enables.
+	local sc=${ARIADNE_HOME:-$PWD/.ariadne}/bin/staticcheck-$STATICCHECK_VERSION
+	if [ ! -x "$sc" ]; then
+		echo "[test] building staticcheck $STATICCHECK_VERSION"
+		mkdir -p "$(dirname "$sc")"
+		GOBIN=$(mktemp -d) && GOBIN=$GOBIN $GO install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION" && mv "$GOBIN/staticcheck" "$sc"
+	fi
+	echo "[test] staticcheck"
+	"$sc" ./...
 }
 
 if [ "${1:-}" = lint ]; then

@@ -156,7 +156,7 @@ func (s *Store) toPaths(ctx context.Context, recs []*neo4j.Record, groups []stri
 	}
 	out := make([]ariadne.Path, 0, len(paths))
 	for _, p := range paths {
-		keyOf := map[int64]string{}
+		keyOf := map[string]string{}
 		var path ariadne.Path
 		ok := true
 		for _, n := range p.Nodes {
@@ -165,7 +165,7 @@ func (s *Store) toPaths(ctx context.Context, recs []*neo4j.Record, groups []stri
 				ok = false // defensive: the query already required visible nodes
 				break
 			}
-			keyOf[n.Id] = v.entity.Key
+			keyOf[n.ElementId] = v.entity.Key
 			path.Nodes = append(path.Nodes, v.node())
 		}
 		for _, rel := range p.Relationships {
@@ -182,7 +182,7 @@ func (s *Store) toPaths(ctx context.Context, recs []*neo4j.Record, groups []stri
 				ok = false // defensive: the query already required a readable chunk per hop
 				break
 			}
-			path.Edges = append(path.Edges, ariadne.PathEdge{From: keyOf[rel.StartId], To: keyOf[rel.EndId], Type: rel.Type, ChunkIDs: ids})
+			path.Edges = append(path.Edges, ariadne.PathEdge{From: keyOf[rel.StartElementId], To: keyOf[rel.EndElementId], Type: rel.Type, ChunkIDs: ids})
 		}
 		if ok {
 			out = append(out, path)

@@ -272,7 +272,7 @@ func (c *Client) check(text string, ms []wireMention) []Mention {
 			bad++
 			continue
 		}
-		out = append(out, Mention{Start: m.Start, End: m.End, Text: m.Text, Label: m.Label})
+		out = append(out, Mention(m))
 	}
 	if bad > 0 {
 		c.mu.Lock()

@@ -125,9 +125,10 @@ func Index(haystack, needle string) (start, end int, ok bool) {
 }
 
 // cyrLatin is the transliteration table, lower-case Cyrillic to Latin (GOST 7.79-2000 B, with the
-// hard sign dropped and the soft sign handled by Latin).
+// hard sign dropped and the soft sign handled by Latin). Entries are indexed by the letter's
+// offset from 'а' (so 'а' itself is 0).
 var cyrLatin = [...]string{
-	'а' - 'а': "a", 'б' - 'а': "b", 'в' - 'а': "v", 'г' - 'а': "g", 'д' - 'а': "d", 'е' - 'а': "e",
+	0: "a", 'б' - 'а': "b", 'в' - 'а': "v", 'г' - 'а': "g", 'д' - 'а': "d", 'е' - 'а': "e",
 	'ж' - 'а': "zh", 'з' - 'а': "z", 'и' - 'а': "i", 'й' - 'а': "y", 'к' - 'а': "k", 'л' - 'а': "l",
 	'м' - 'а': "m", 'н' - 'а': "n", 'о' - 'а': "o", 'п' - 'а': "p", 'р' - 'а': "r", 'с' - 'а': "s",
 	'т' - 'а': "t", 'у' - 'а': "u", 'ф' - 'а': "f", 'х' - 'а': "kh", 'ц' - 'а': "ts", 'ч' - 'а': "ch",

@@ -26,7 +26,7 @@ func TestIntegrationE5CrossLanguage(t *testing.T) {
 		doc      string
 	}{
 		{"How do I apply for vacation and who approves it?", "policies/leave"},
-		{"How many construction sites does the equipment tracking project cover?", "projects/kedr-sites"},
+		{"How many construction sites does the equipment tracking project cover?", "projects/olkha-sites"},
 		{"Which delays happened to the bakery orders in March and what was the root cause?", "incidents/inc-7042"},
 	}
 	for _, tc := range tests {

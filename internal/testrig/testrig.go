@@ -47,14 +47,14 @@ func here() string {
 }
 
 // SharedDir is the team's shared folder that CI has next to the checkout: $ARIADNE_SHARED_DIR,
-// else ../../shared relative to a package directory. Only evaluations and benchmarks read it, and
+// else ../shared relative to the repository root (../../shared from a top-level package). Only evaluations and benchmarks read it, and
 // only through SharedOrSkip; set ARIADNE_SHARED_DIR=/nonexistent to check that everything passes
 // or skips on a clone with nothing beside it.
 func SharedDir() string {
 	if d := os.Getenv("ARIADNE_SHARED_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "..", "shared")
+	return filepath.Join(here(), "..", "..", "..", "shared")
 }
 
 // SharedOrSkip returns the path of rel (e.g. "corpus/kb") inside SharedDir, or skips t with a

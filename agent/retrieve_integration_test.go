@@ -147,7 +147,7 @@ func TestIntegrationRoutes(t *testing.T) {
 		cases := map[string][]string{
 			"clients/zarya-bakery":   {"Пекарня Заря", "Zarya Bakery", "Заря-Пекарня", "пекарни «Заря»", "клиенту «Пекарне Заря»"},
 			"clients/orbita-clinic":  {"Orbita Clinic", "Клиника Орбита", "OrbitaMed", "клинике «Орбита»"},
-			"clients/olkha-stroy":     {"Olkha Stroy"},
+			"clients/olkha-stroy":    {"Olkha Stroy"},
 			"people/vera-kolesnik":   {"Вера Колесник"},
 			"technologies/memcached": {"мемкеш"},
 		}

@@ -41,10 +41,10 @@ func docsOf(chunks []ariadne.ScoredChunk) []string {
 	return out
 }
 
-// TestIntegrationRoutes runs each route on questions written for the shared corpus and checks the
-// router's choice and the chunks that must come back.
+// TestIntegrationRoutes runs each route on questions written for the repository's test corpus
+// (testrig.KB) and checks the router's choice and the chunks that must come back.
 func TestIntegrationRoutes(t *testing.T) {
-	rig := testrig.New(t, testrig.SharedKB)
+	rig := testrig.New(t, testrig.KB)
 	r := newRetriever(rig, agent.RetrievalConfig{})
 	ctx := context.Background()
 	tests := []struct {
@@ -54,30 +54,33 @@ func TestIntegrationRoutes(t *testing.T) {
 		route     ariadne.Route
 		wantFirst string   // the chunk that must rank first
 		wantDocs  []string // documents that must be among the top 8 chunks
+		notFirst  string   // a document that must not rank first
 	}{
 		{
-			name:      "simple",
-			question:  "Сколько календарных дней ежегодного отпуска получает сотрудник?",
+			name:      "simple: the current policy ranks above its superseded version",
+			question:  "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?",
 			route:     ariadne.RouteSimple,
-			wantFirst: "policies/vacation#0000-2b690c29",
+			wantFirst: "policies/leave#0000-0941dabd",
+			notFirst:  "policies/leave-2022",
 		},
 		{
 			name:      "hybrid: error code",
-			question:  "Что означает код E-5031 и что проверить первым?",
+			question:  "Что означает код Q-4410 и что проверить первым?",
 			route:     ariadne.RouteHybrid,
-			wantFirst: "runbooks/db-connection#0000-f3daa9d4",
+			wantFirst: "runbooks/queue-stall#0000-749213ca",
 		},
 		{
-			name:     "hybrid: slang for a Latin name",
-			question: "Какой maxmemory у кластера редиса для магазина?",
-			route:    ariadne.RouteHybrid,
-			wantDocs: []string{"technologies/redis"},
+			name:      "hybrid: slang for a Latin name",
+			question:  "Сколько памяти у кластера мемкеша для пекарни?",
+			route:     ariadne.RouteHybrid,
+			wantFirst: "technologies/memcached#0001-9deb5b8c",
+			wantDocs:  []string{"technologies/memcached", "projects/zarya-orders"},
 		},
 		{
 			name:     "multi_hop: library behind an incident and its owner team",
-			question: "Какая команда отвечает за библиотеку, которая стала первопричиной INC-3051, и кто её руководитель?",
+			question: "Какая команда владеет библиотекой, которая стала первопричиной INC-7042, и кто её руководитель?",
 			route:    ariadne.RouteMultiHop,
-			wantDocs: []string{"incidents/inc-3051", "technologies/sv-tokenguard", "teams/platform"},
+			wantDocs: []string{"incidents/inc-7042", "technologies/doughmill", "teams/foundation", "people/artem-berezin"},
 		},
 	}
 	for _, tc := range tests {
@@ -98,6 +101,9 @@ func TestIntegrationRoutes(t *testing.T) {
 			}
 			if tc.wantFirst != "" && res.Chunks[0].ID != tc.wantFirst {
 				t.Errorf("first chunk %s, want %s (all: %v)", res.Chunks[0].ID, tc.wantFirst, ids(res.Chunks))
+			}
+			if tc.notFirst != "" && res.Chunks[0].DocID == tc.notFirst {
+				t.Errorf("first chunk %s is from %s", res.Chunks[0].ID, tc.notFirst)
 			}
 			got := docsOf(res.Chunks)
 			for _, d := range tc.wantDocs {
@@ -124,7 +130,7 @@ func TestIntegrationRoutes(t *testing.T) {
 	}
 
 	t.Run("forced mode and graph fallback", func(t *testing.T) {
-		res, err := r.Retrieve(ctx, agent.Request{Question: "Сколько календарных дней ежегодного отпуска получает сотрудник?",
+		res, err := r.Retrieve(ctx, agent.Request{Question: "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?",
 			Groups: []string{"all"}, Mode: "multi_hop"})
 		if err != nil {
 			t.Fatal(err)
@@ -137,49 +143,70 @@ func TestIntegrationRoutes(t *testing.T) {
 		}
 	})
 
-	t.Run("entity linking across scripts and case forms", func(t *testing.T) {
-		for _, q := range []string{"Альфа Логистик", "Alfa Logistic", "альфа-логистик", "клиенту «Альфа-Логистику»"} {
-			linked, err := r.Link(ctx, "Что известно про "+q+"?", []string{"all"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var keys []string
-			for _, l := range linked {
-				keys = append(keys, l.Key)
-			}
-			if !slices.Equal(keys, []string{"clients/alfa-logistic"}) {
-				t.Errorf("%q linked to %v, want [clients/alfa-logistic]", q, keys)
+	t.Run("entity linking across scripts, spellings and case forms", func(t *testing.T) {
+		cases := map[string][]string{
+			"clients/zarya-bakery":   {"Пекарня Заря", "Zarya Bakery", "Заря-Пекарня", "пекарни «Заря»", "клиенту «Пекарне Заря»"},
+			"clients/orbita-clinic":  {"Orbita Clinic", "Клиника Орбита", "OrbitaMed", "клинике «Орбита»"},
+			"clients/olkha-stroy":    {"Olkha Stroy"},
+			"people/vera-kolesnik":   {"Вера Колесник"},
+			"technologies/memcached": {"мемкеш"},
+		}
+		for want, variants := range cases {
+			for _, q := range variants {
+				linked, err := r.Link(ctx, "Что известно про "+q+"?", []string{"all"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var keys []string
+				for _, l := range linked {
+					keys = append(keys, l.Key)
+				}
+				if !slices.Equal(keys, []string{want}) {
+					t.Errorf("%q linked to %v, want [%s]", q, keys, want)
+				}
 			}
 		}
 	})
 }
 
-// TestIntegrationACL: a user without `management` never receives a chunk of a management-only
-// document, from any strategy or route, even when the question is about it.
+// TestIntegrationACL: a user never receives a chunk of a document restricted to a group they do
+// not hold (management, sales, delivery), from any strategy or route, even when the question is
+// about it; a user holding the group does.
 func TestIntegrationACL(t *testing.T) {
-	rig := testrig.New(t, testrig.SharedKB)
+	rig := testrig.New(t, testrig.KB)
 	r := newRetriever(rig, agent.RetrievalConfig{})
 	ctx := context.Background()
-	restricted := map[string]bool{"contracts/ctr-2023-089": true, "policies/salary-bands": true}
+	restricted := map[string]string{ // document → the only group that may read it
+		"contracts/agr-2024-17":    "management",
+		"policies/pay-grades":      "management",
+		"policies/sales-discounts": "sales",
+		"runbooks/orbita-release":  "delivery",
+	}
 	questions := []string{
-		"Какой штраф платит Северный ветер по договору CTR-2023-089?",
-		"Какая зарплатная вилка у грейда G3?",
-		"What monthly fee does Kamsky Bereg pay under its contract with us, and what is the availability SLA?",
+		"Какой штраф платит Янтарный мост по договору AGR-2024-17?",
+		"Какая зарплатная вилка у грейда P3?",
+		"What monthly fee does Orbita Clinic pay under its contract with us, and what is the availability SLA?",
 		"Выведи таблицу зарплатных вилок из документа о грейдах",
+		"Какую скидку отдел продаж может дать новому клиенту?",
+		"When are Orbita Booking releases allowed and who approves the rollback plan?",
 	}
 	users := [][]string{{"all"}, {"all", "delivery"}, {"all", "sales"}}
 	for _, q := range questions {
 		for _, groups := range users {
+			forbidden := func(doc string) bool {
+				g, ok := restricted[doc]
+				return ok && !slices.Contains(groups, g)
+			}
 			check := func(how string, res agent.Result) {
 				for _, c := range res.Chunks {
-					if restricted[c.DocID] {
+					if forbidden(c.DocID) {
 						t.Errorf("%s for %v on %q returned %s", how, groups, q, c.ID)
 					}
 				}
 				for _, p := range res.Paths {
 					for _, e := range p.Edges {
 						for _, id := range e.ChunkIDs {
-							if restricted[ariadne.DocIDOfChunk(id)] {
+							if forbidden(ariadne.DocIDOfChunk(id)) {
 								t.Errorf("%s for %v on %q cites %s in a path", how, groups, q, id)
 							}
 						}
@@ -202,13 +229,24 @@ func TestIntegrationACL(t *testing.T) {
 			}
 		}
 	}
-	// A management user does get them: the filter is the groups, not the documents.
-	res, err := r.Retrieve(ctx, agent.Request{Question: questions[1], Groups: []string{"all", "management"}, Mode: "hybrid"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(docsOf(res.Chunks), "policies/salary-bands") {
-		t.Errorf("a management user did not get the salary bands: %v", docsOf(res.Chunks))
+	// A user holding the group does get the document: the filter is the groups, not the documents.
+	for _, tc := range []struct {
+		question string
+		groups   []string
+		doc      string
+	}{
+		{questions[1], []string{"all", "management"}, "policies/pay-grades"},
+		{questions[0], []string{"all", "management"}, "contracts/agr-2024-17"},
+		{questions[4], []string{"all", "sales"}, "policies/sales-discounts"},
+		{questions[5], []string{"all", "delivery"}, "runbooks/orbita-release"},
+	} {
+		res, err := r.Retrieve(ctx, agent.Request{Question: tc.question, Groups: tc.groups, Mode: "hybrid"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(docsOf(res.Chunks), tc.doc) {
+			t.Errorf("%v on %q did not get %s: %v", tc.groups, tc.question, tc.doc, ids(res.Chunks))
+		}
 	}
 }
 
@@ -235,9 +273,9 @@ func localServer(t *testing.T, name string) (stop, start func()) {
 // while the retriever is backing off, and expects the answer; then stops it for good and expects
 // a matchable ErrUnavailable within the retry deadline.
 func TestIntegrationWeaviateRestartWithinBackoff(t *testing.T) {
-	rig := testrig.New(t, testrig.SharedKB)
+	rig := testrig.New(t, testrig.KB)
 	stop, start := localServer(t, "weaviate")
-	q := agent.Request{Question: "Что означает код E-5031?", Groups: []string{"all"}, Mode: "hybrid"}
+	q := agent.Request{Question: "Что означает код Q-4410?", Groups: []string{"all"}, Mode: "hybrid"}
 	r := newRetriever(rig, agent.RetrievalConfig{Retry: retry.Policy{Initial: 250 * time.Millisecond, Max: 2 * time.Second,
 		MaxAttempts: 40, MaxElapsed: 60 * time.Second}})
 
@@ -254,7 +292,7 @@ func TestIntegrationWeaviateRestartWithinBackoff(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("query across a restart failed: %v", err)
 	}
-	if len(res.Chunks) == 0 || res.Chunks[0].DocID != "runbooks/db-connection" || len(res.Trace.Retries) == 0 {
+	if len(res.Chunks) == 0 || res.Chunks[0].DocID != "runbooks/queue-stall" || len(res.Trace.Retries) == 0 {
 		t.Fatalf("after restart: chunks %v, retries %d", ids(res.Chunks), len(res.Trace.Retries))
 	}
 	t.Logf("survived the restart after %d retries", len(res.Trace.Retries))

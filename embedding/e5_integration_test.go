@@ -72,8 +72,10 @@ func TestIntegrationE5Prefixes(t *testing.T) {
 	}
 }
 
+// sharedChunks are the chunks of ../shared/corpus/kb; the benchmarks skip with the reason when
+// ../shared is not here.
 func sharedChunks(b *testing.B) []string {
-	docs, _, err := corpus.Load(os.DirFS(testrig.SharedKB))
+	docs, _, err := corpus.Load(os.DirFS(testrig.SharedOrSkip(b, "corpus/kb")))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func benchThroughput(b *testing.B, e passageEmbedder) {
 }
 
 func benchQueries(b *testing.B, e passageEmbedder) {
-	qs, err := evaluation.LoadGolden("../../shared/corpus/golden-dev.jsonl")
+	qs, err := evaluation.LoadGolden(testrig.SharedOrSkip(b, "corpus/golden-dev.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -123,10 +125,10 @@ func benchQueries(b *testing.B, e passageEmbedder) {
 	b.ReportMetric(evaluation.Percentile(lat, 95), "p95-ms")
 }
 
-// BenchmarkE5Passages measures e5 embedding throughput on the shared corpus's chunks (2 cores).
+// BenchmarkE5Passages measures e5 embedding throughput on the chunks of ../shared/corpus/kb (2 cores).
 func BenchmarkE5Passages(b *testing.B) { benchThroughput(b, testrig.E5(b)) }
 
-// BenchmarkE5Query measures e5 query-embedding latency over the golden questions.
+// BenchmarkE5Query measures e5 query-embedding latency over the golden questions of ../shared.
 func BenchmarkE5Query(b *testing.B) { benchQueries(b, testrig.E5(b)) }
 
 // BenchmarkLexicalPassages is the same throughput for the offline lexical embedder.

@@ -3,7 +3,6 @@ package evaluation_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne/agent"
@@ -12,10 +11,9 @@ import (
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 )
 
-const musiquePath = "../../shared/datasets/musique_100.json"
-
-// BenchmarkMuSiQue measures, on the MuSiQue-100 corpus (1 890 distinct paragraphs, one document each),
-// ingestion throughput with the lexical embedder and dictionary extractor (chunks/s, Weaviate and
+// BenchmarkMuSiQue measures, on the MuSiQue-100 corpus of ../shared/datasets (1 890 distinct
+// paragraphs, one document each; skipped with the reason when ../shared is not here), ingestion
+// throughput with the lexical embedder and dictionary extractor (chunks/s, Weaviate and
 // Neo4j writes included), then retrieval latency per strategy over the 100 questions, top 10
 // (p50/p95 ms; vector serves the simple route, hybrid the hybrid route, graph+hybrid multi_hop),
 // and routed recall@5 so that speed reads next to quality.
@@ -26,10 +24,7 @@ func BenchmarkMuSiQue(b *testing.B) { benchMuSiQue(b, nil) }
 func BenchmarkMuSiQueE5(b *testing.B) { benchMuSiQue(b, testrig.E5(b)) }
 
 func benchMuSiQue(b *testing.B, emb testrig.Embedder) {
-	if _, err := os.Stat(musiquePath); err != nil {
-		b.Skipf("SKIP: %v (the shared datasets are not next to this checkout)", err)
-	}
-	docs, qs, err := evaluation.LoadMuSiQue(musiquePath)
+	docs, qs, err := evaluation.LoadMuSiQue(testrig.SharedOrSkip(b, "datasets/musique_100.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -33,6 +33,7 @@ public_groups: [all]
 keys:
   - {name: delivery, key: delivery-key, groups: [delivery]}
   - {name: boss, key: management-key, groups: [management]}
+  - {name: seller, key: sales-key, groups: [sales]}
   - {name: editor, key: editor-key, groups: [all], write: true}
 `
 
@@ -109,18 +110,31 @@ func errorCode(t *testing.T, raw []byte) string {
 	return e.Error.Code
 }
 
+// leaveQuestion is answered by the current leave policy of testrig.KB; the corpus also holds its
+// superseded version and a meeting note with a planted prompt injection about leave.
+const leaveQuestion = "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?"
+
 func TestIntegrationAPIStatusesAndACL(t *testing.T) {
-	rig := testrig.New(t, testrig.SharedKB)
+	rig := testrig.New(t, testrig.KB)
 	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{})
 
 	t.Run("answered", func(t *testing.T) {
-		code, qr, _ := a.query(t, "", "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?")
-		if code != 200 || qr.Status != ariadne.StatusAnswered || len(qr.Citations) == 0 || qr.Citations[0].ChunkID != "policies/vacation#0000-2b690c29" {
+		code, qr, _ := a.query(t, "", leaveQuestion)
+		if code != 200 || qr.Status != ariadne.StatusAnswered || len(qr.Citations) == 0 || qr.Citations[0].ChunkID != "policies/leave#0000-0941dabd" {
 			t.Fatalf("%d %+v", code, qr)
 		}
 		c := qr.Citations[0]
-		if !c.Verified || !strings.Contains(c.Quote, "28 календарных дней") || c.End <= c.Start || qr.Trace == nil {
+		if !c.Verified || !strings.Contains(c.Quote, "31 календарный день") || c.End <= c.Start || qr.Trace == nil {
 			t.Fatalf("citation %+v", c)
+		}
+		// Neither the superseded version (24 days) nor the planted instruction (90 days) answers.
+		for _, c := range qr.Citations {
+			if c.DocID == "policies/leave-2022" || c.DocID == "meeting-notes/2025-03-retro" {
+				t.Errorf("cited %s: %+v", c.DocID, qr.Citations)
+			}
+		}
+		if strings.Contains(qr.Answer, "90") || strings.Contains(qr.Answer, "24 календарных") || !strings.Contains(qr.Answer, "31 календарный день") {
+			t.Errorf("answer %q", qr.Answer)
 		}
 	})
 	t.Run("not_found", func(t *testing.T) {
@@ -130,28 +144,54 @@ func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 		}
 	})
 	t.Run("a management-only answer is not_found for others, with no trace of it", func(t *testing.T) {
-		q := "Какая зарплатная вилка у Senior-инженеров (грейд G3)?"
-		for _, key := range []string{"", "delivery-key", "editor-key"} {
+		q := "Какая зарплатная вилка у ведущих инженеров (грейд P3)?"
+		for _, key := range []string{"", "delivery-key", "sales-key", "editor-key"} {
 			code, qr, raw := a.query(t, key, q)
 			if code != 200 || qr.Status == ariadne.StatusAnswered {
 				t.Errorf("key %q: %d %s", key, code, qr.Status)
 			}
-			for _, secret := range []string{"policies/salary-bands", "contracts/ctr-2023-089"} {
+			for _, secret := range []string{"policies/pay-grades", "contracts/agr-2024-17", "240 000"} {
 				if bytes.Contains(raw, []byte(secret)) {
 					t.Errorf("key %q: the response mentions %s: %s", key, secret, raw)
 				}
 			}
 		}
 		code, qr, _ := a.query(t, "management-key", q)
-		if code != 200 || qr.Status != ariadne.StatusAnswered || qr.Citations[0].DocID != "policies/salary-bands" {
+		if code != 200 || qr.Status != ariadne.StatusAnswered || qr.Citations[0].DocID != "policies/pay-grades" {
 			t.Errorf("management: %d %+v", code, qr)
+		}
+	})
+	t.Run("a sales-only answer reaches sales and nobody else", func(t *testing.T) {
+		q := "Какую скидку отдел продаж может дать новому клиенту?"
+		for _, key := range []string{"", "delivery-key", "management-key"} {
+			code, qr, raw := a.query(t, key, q)
+			if code != 200 || qr.Status == ariadne.StatusAnswered && strings.Contains(qr.Answer, "12%") || bytes.Contains(raw, []byte("policies/sales-discounts")) {
+				t.Errorf("key %q: %d %s", key, code, raw)
+			}
+		}
+		code, qr, _ := a.query(t, "sales-key", q)
+		if code != 200 || qr.Status != ariadne.StatusAnswered || qr.Citations[0].DocID != "policies/sales-discounts" || !strings.Contains(qr.Answer, "12%") {
+			t.Errorf("sales: %d %+v", code, qr)
+		}
+	})
+	t.Run("a delivery-only runbook reaches delivery and nobody else", func(t *testing.T) {
+		q := "When do Orbita Booking releases go out, and who approves the rollback plan?"
+		for _, key := range []string{"", "sales-key", "management-key"} {
+			if _, _, raw := a.query(t, key, q); bytes.Contains(raw, []byte("runbooks/orbita-release")) || bytes.Contains(raw, []byte("21:00")) {
+				t.Errorf("key %q: %s", key, raw)
+			}
+		}
+		code, qr, _ := a.query(t, "delivery-key", q)
+		if code != 200 || qr.Status != ariadne.StatusAnswered || len(qr.Citations) == 0 ||
+			qr.Citations[0].ChunkID != "runbooks/orbita-release#0000-88ec1910" || !strings.Contains(qr.Citations[0].Quote, "Tuesdays between 21:00 and 23:00") {
+			t.Errorf("delivery: %d %+v", code, qr)
 		}
 	})
 	t.Run("refused", func(t *testing.T) {
 		// A model that always quotes what the fragments do not say.
 		bad := chatModel(t, `{"status":"answer","claims":[{"text":"Отпуск 45 дней.","citations":[{"fragment":1,"chunk_id":"","quote":"отпуск продолжительностью 45 календарных дней"}]}]}`)
 		b := newAPI(t, rig, agent.LLMGenerator{Model: bad}, agent.RetrievalConfig{})
-		code, qr, _ := b.query(t, "", "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?")
+		code, qr, _ := b.query(t, "", leaveQuestion)
 		if code != 200 || qr.Status != ariadne.StatusRefused || !strings.Contains(qr.Reason, "after 3 attempts") {
 			t.Fatalf("%d %+v", code, qr)
 		}
@@ -174,7 +214,7 @@ func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 }
 
 func TestIntegrationAPIUnavailable(t *testing.T) {
-	rig := testrig.New(t, testrig.SharedKB)
+	rig := testrig.New(t, testrig.KB)
 	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{Retry: retry.Policy{Initial: 100 * time.Millisecond, MaxAttempts: 100, MaxElapsed: 2 * time.Second}})
 	if out, err := exec.Command("../deploy/local.sh", "status", "weaviate").CombinedOutput(); err != nil || !strings.Contains(string(out), "pid") {
 		t.Skipf("Weaviate is not managed by deploy/local.sh: %s", out)
@@ -183,7 +223,7 @@ func TestIntegrationAPIUnavailable(t *testing.T) {
 	if out, err := exec.Command("../deploy/local.sh", "down", "weaviate").CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
-	code, qr, raw := a.query(t, "", "Что означает код E-5031?")
+	code, qr, raw := a.query(t, "", "Что означает код Q-4410?")
 	if code != http.StatusServiceUnavailable || qr.Status != ariadne.StatusUnavailable || strings.Contains(string(raw), "127.0.0.1") {
 		t.Fatalf("%d %+v (internal details must not leak): %s", code, qr, raw)
 	}
@@ -197,38 +237,42 @@ func TestIntegrationAPIUnavailable(t *testing.T) {
 }
 
 func TestIntegrationAPIEndpoints(t *testing.T) {
-	rig := testrig.New(t, testrig.SharedKB)
+	rig := testrig.New(t, testrig.KB)
 	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{})
 
 	t.Run("search", func(t *testing.T) {
-		resp, raw := a.do(t, "POST", "/v1/search", "", "application/json", map[string]any{"question": "Что означает код E-5031?", "top_k": 3})
+		resp, raw := a.do(t, "POST", "/v1/search", "", "application/json", map[string]any{"question": "Что означает код Q-4410?", "top_k": 3})
 		var sr httpapi.SearchResponse
 		json.Unmarshal(raw, &sr)
-		if resp.StatusCode != 200 || sr.Route != ariadne.RouteHybrid || len(sr.Chunks) != 3 || sr.Chunks[0].ChunkID != "runbooks/db-connection#0000-f3daa9d4" {
+		if resp.StatusCode != 200 || sr.Route != ariadne.RouteHybrid || len(sr.Chunks) != 3 || sr.Chunks[0].ChunkID != "runbooks/queue-stall#0000-749213ca" {
 			t.Fatalf("%d %s", resp.StatusCode, raw)
 		}
 	})
 	t.Run("entities in any script", func(t *testing.T) {
-		for _, q := range []string{"Alfa Logistic", "альфа-логистик", "Альфа Логистик"} {
+		for _, q := range []string{"Zarya Bakery", "пекарня заря", "Заря-Пекарня", "Клиника Орбита"} {
 			resp, raw := a.do(t, "GET", "/v1/entities?q="+url.QueryEscape(q), "", "", nil)
-			if resp.StatusCode != 200 || !strings.Contains(string(raw), `"key":"clients/alfa-logistic"`) {
+			want := `"key":"clients/zarya-bakery"`
+			if strings.Contains(q, "Орбита") {
+				want = `"key":"clients/orbita-clinic"`
+			}
+			if resp.StatusCode != 200 || !strings.Contains(string(raw), want) {
 				t.Errorf("%q: %d %s", q, resp.StatusCode, raw)
 			}
 		}
 	})
 	t.Run("neighbors with readable provenance only", func(t *testing.T) {
-		path := "/v1/entities/" + url.PathEscape("clients/kamsky-bereg") + "/neighbors"
+		path := "/v1/entities/" + url.PathEscape("clients/orbita-clinic") + "/neighbors"
 		resp, raw := a.do(t, "GET", path, "", "", nil)
-		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"projects/kb-online-bank"`) {
+		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"projects/orbita-booking"`) {
 			t.Fatalf("%d %s", resp.StatusCode, raw)
 		}
 		// Public pages say the contract exists, so the relation is visible; the contract's own
 		// chunks (management only) never appear as provenance.
-		if strings.Contains(string(raw), "contracts/ctr-2023-089#") {
+		if strings.Contains(string(raw), "contracts/agr-2024-17#") {
 			t.Errorf("a caller without management sees provenance from the management-only contract: %s", raw)
 		}
 		_, boss := a.do(t, "GET", path, "management-key", "", nil)
-		if !strings.Contains(string(boss), "contracts/ctr-2023-089#") {
+		if !strings.Contains(string(boss), "contracts/agr-2024-17#") {
 			t.Errorf("management does not see the contract's own provenance: %s", boss)
 		}
 		resp, raw = a.do(t, "GET", "/v1/entities/"+url.PathEscape("clients/nobody")+"/neighbors", "", "", nil)
@@ -273,7 +317,7 @@ func TestIntegrationAPIEndpoints(t *testing.T) {
 		}
 	})
 	t.Run("server-sent events end with the verified answer", func(t *testing.T) {
-		req, _ := http.NewRequest("POST", a.srv.URL+"/v1/query", strings.NewReader(`{"question":"Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?"}`))
+		req, _ := http.NewRequest("POST", a.srv.URL+"/v1/query", strings.NewReader(`{"question":"`+leaveQuestion+`"}`))
 		req.Header.Set("Accept", "text/event-stream")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -403,9 +447,13 @@ func (a *api) benchQuery(t testing.TB, question string, groups []string) (int, h
 		switch g {
 		case "management":
 			key = "management-key"
-		case "delivery", "sales":
+		case "delivery":
 			if key == "" {
 				key = "delivery-key"
+			}
+		case "sales":
+			if key == "" {
+				key = "sales-key"
 			}
 		}
 	}

@@ -12,11 +12,14 @@ import (
 
 // BenchmarkQueryLatency measures POST /v1/query end to end (HTTP, routing, retrieval, extractive
 // generation, verification) over the real stores on ../shared/corpus/kb, with the questions of
-// ../shared/corpus/golden-dev.jsonl, and reports p50/p95 milliseconds per route.
+// ../shared/corpus/golden-dev.jsonl, and reports p50/p95 milliseconds per route. Skipped with its
+// reason when ../shared is not here.
 func BenchmarkQueryLatency(b *testing.B) {
-	rig := testrig.New(b, testrig.SharedKB)
+	kb := testrig.SharedOrSkip(b, "corpus/kb")
+	golden := testrig.SharedOrSkip(b, "corpus/golden-dev.jsonl")
+	rig := testrig.New(b, kb)
 	a := newAPIForBench(b, rig)
-	qs, err := evaluation.LoadGolden("../../shared/corpus/golden-dev.jsonl")
+	qs, err := evaluation.LoadGolden(golden)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -26,8 +27,47 @@ import (
 	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
-// SharedKB is the shared evaluation corpus, relative to a package directory.
-const SharedKB = "../../shared/corpus/kb"
+// KB is the test corpus that lives in the repository (internal/testrig/testdata/kb): invented
+// wiki pages of a fictional software studio in both languages, with typed pages, spelling
+// variants, a superseded policy version, a planted prompt injection, management-only documents
+// and documents restricted to the delivery and sales groups. Integration tests that assert
+// behaviour run on it (or on DemoKB), never on ../shared.
+var KB = filepath.Join(here(), "testdata", "kb")
+
+// DemoKB is the demo corpus of the repository (demo/corpus).
+var DemoKB = filepath.Join(here(), "..", "..", "demo", "corpus")
+
+// here is the directory of this source file.
+func here() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		panic("testrig: no caller information")
+	}
+	return filepath.Dir(file)
+}
+
+// SharedDir is the team's shared folder that CI has next to the checkout: $ARIADNE_SHARED_DIR,
+// else ../shared relative to the repository root (../../shared from a top-level package). Only evaluations and benchmarks read it, and
+// only through SharedOrSkip; set ARIADNE_SHARED_DIR=/nonexistent to check that everything passes
+// or skips on a clone with nothing beside it.
+func SharedDir() string {
+	if d := os.Getenv("ARIADNE_SHARED_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(here(), "..", "..", "..", "shared")
+}
+
+// SharedOrSkip returns the path of rel (e.g. "corpus/kb") inside SharedDir, or skips t with a
+// one-line reason when it is not there: the evaluations and benchmarks on shared data run in
+// CI, where ../shared is present, and are skipped on a fresh clone.
+func SharedOrSkip(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join(SharedDir(), filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("SKIP: %s is not here (%v); this evaluation on the shared data runs in CI", p, err)
+	}
+	return p
+}
 
 // Embedder embeds passages and questions (embedding.Lexical, embedding.OpenAI, …).
 type Embedder interface {

@@ -83,7 +83,9 @@ func (f *fakeGraph) Document(context.Context, string, []string) (ariadne.Documen
 	}
 	return ariadne.DocumentInfo{}, nil, fmt.Errorf("graph: no such document: %w", ariadne.ErrNotFound)
 }
-func (f *fakeGraph) Chunks(context.Context, []string, []string) ([]ariadne.Chunk, error) { return nil, f.err }
+func (f *fakeGraph) Chunks(context.Context, []string, []string) ([]ariadne.Chunk, error) {
+	return nil, f.err
+}
 func (f *fakeGraph) DocumentACL(_ context.Context, id string) ([]string, bool, error) {
 	d, ok := f.docs[id]
 	return d.ACL, ok, f.err

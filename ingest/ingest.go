@@ -232,11 +232,6 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if err != nil {
 		return sum, err
 	}
-	inVectors := map[string]bool{}
-	for _, id := range stored {
-		inVectors[id] = true
-	}
-
 	costly := false
 	if c, ok := p.extractor.(Costly); ok {
 		costly = c.Costly()
@@ -246,26 +241,19 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		return sum, err
 	}
 
-	// Chunk everything; decide per document what changed.
-	var work []*docWork
-	lost := 0
+	// Chunk everything; plan what changed.
+	chunks := make(map[string][]ariadne.Chunk, len(docs))
 	for _, d := range docs {
-		st, known := states[d.ID]
-		w := &docWork{doc: d, chunks: p.chunker.Split(d), subject: subjects[d.ID], oldChunkIDs: st.ChunkIDs}
-		w.contentNew = !known || st.ContentHash != d.ContentHash()
-		if !w.contentNew {
-			for _, id := range st.ChunkIDs {
-				if !inVectors[id] {
-					w.contentNew = true // vectors lost (e.g. Weaviate data reset, another class): re-embed
-					lost++
-					break
-				}
-			}
-		}
-		work = append(work, w)
+		chunks[d.ID] = p.chunker.Split(d)
 	}
-	if lost > 0 {
-		p.log.Warn("stored documents have chunks missing from this Weaviate class; re-embedding them", "documents", lost)
+	plan := PlanRun(docs, chunks, states, stored, full)
+	var work []*docWork
+	for _, d := range docs {
+		work = append(work, &docWork{doc: d, chunks: chunks[d.ID], subject: subjects[d.ID], oldChunkIDs: states[d.ID].ChunkIDs,
+			contentNew: plan.NeedsEmbedding(d.ID)})
+	}
+	if len(plan.Lost) > 0 {
+		p.log.Warn("stored documents have chunks missing from this Weaviate class; re-embedding them", "documents", len(plan.Lost))
 	}
 
 	// Extract: every document with a cheap extractor (new names may appear elsewhere), only
@@ -307,38 +295,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	sum.Entities = len(reg.Entities())
 	sum.Merges = reg.Merges()
 
-	// Deletions: stored documents missing from a full corpus; vectors no document owns.
-	deleted := map[string][]string{}
-	if full {
-		present := map[string]bool{}
-		for _, d := range docs {
-			present[d.ID] = true
-		}
-		for id, st := range states {
-			if !present[id] {
-				deleted[id] = st.ChunkIDs
-			}
-		}
-	}
-	owned := map[string]bool{}
-	for _, st := range states {
-		for _, id := range st.ChunkIDs {
-			owned[id] = true
-		}
-	}
-	for _, w := range write {
-		for _, c := range w.chunks {
-			owned[c.ID] = true
-		}
-	}
-	var orphans []string
-	if full {
-		for _, id := range stored {
-			if !owned[id] {
-				orphans = append(orphans, id)
-			}
-		}
-	}
+	deleted, orphans := plan.Deleted, plan.Orphans
 
 	for _, w := range write {
 		if w.contentNew {

@@ -142,6 +142,10 @@ func Parse(name string, raw []byte) (ariadne.Document, error) {
 	if doc.Version, err = parseVersion(fm.Version); err != nil {
 		return bad("version: %v", err)
 	}
+	// The file is valid UTF-8, but a YAML !!binary value decodes to arbitrary bytes.
+	if field, ok := invalidUTF8Field(doc); ok {
+		return bad("%s is not valid UTF-8 text (a !!binary value?)", field)
+	}
 	if doc.Title == "" {
 		doc.Title = firstHeading(body)
 	}
@@ -149,6 +153,22 @@ func Parse(name string, raw []byte) (ariadne.Document, error) {
 		doc.Title = doc.ID
 	}
 	return doc, nil
+}
+
+// invalidUTF8Field names the first front matter field of doc that is not valid UTF-8.
+func invalidUTF8Field(doc ariadne.Document) (string, bool) {
+	for _, f := range []struct {
+		name   string
+		values []string
+	}{{"id", []string{doc.ID}}, {"title", []string{doc.Title}}, {"type", []string{doc.Type}},
+		{"lang", []string{doc.Lang}}, {"acl", doc.ACL}, {"aliases", doc.Aliases}} {
+		for _, v := range f.values {
+			if !utf8.ValidString(v) {
+				return f.name, true
+			}
+		}
+	}
+	return "", false
 }
 
 // splitFrontMatter returns the YAML between the opening and closing "---" lines and the body after.

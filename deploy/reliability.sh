@@ -22,7 +22,7 @@ log_dir=${ARIADNE_HOME:-$PWD/.ariadne}/logs/fuzz
 mkdir -p "$log_dir"
 
 # "<package dir> <FuzzName>" for every fuzz target, sorted.
-targets=$(git ls-files '*_test.go' 2>/dev/null || find . -name '*_test.go' -not -path './.ariadne/*')
+targets=$(git ls-files --cached --others --exclude-standard '*_test.go' 2>/dev/null || find . -name '*_test.go' -not -path './.ariadne/*')
 targets=$(grep -H -o -E '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' $targets |
 	sed -E 's#^(.*)/[^/]+_test\.go:func (Fuzz[A-Za-z0-9_]+).*#\1 \2#; s#^[^/ ]+_test\.go:func (Fuzz[A-Za-z0-9_]+).*#. \1#' |
 	grep -E " ($FILTER)" | sort -u)
@@ -41,7 +41,7 @@ while read -r dir name; do
 	$GO test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -fuzzminimizetime "$FUZZMINIMIZETIME" \
 		-timeout 0 "./$dir" >"$log" 2>&1
 	rc=$?
-	last=$(grep -E '^fuzz: elapsed' "$log" | tail -1)
+	last=$(grep -E '^fuzz: elapsed: .*execs: ' "$log" | tail -1)
 	elapsed=$(sed -E 's/^fuzz: elapsed: ([^,]+),.*/\1/' <<<"$last")
 	execs=$(sed -E 's/.*execs: ([0-9]+).*/\1/' <<<"$last")
 	newi=$(sed -E 's/.*new interesting: ([0-9]+) \(total: ([0-9]+)\).*/\1 (corpus \2)/' <<<"$last")

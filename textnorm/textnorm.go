@@ -160,7 +160,9 @@ func decodeRune(s string) rune {
 func foldSegment(seg string) string {
 	t := norm.NFKC.String(seg)
 	var u string
-	for range 4 {
+	// Each pass that changes something composes a mapped base with one more mark, so the number
+	// of runes bounds the passes (norm caps a segment at 30 marks).
+	for range utf8.RuneCountInString(t) + 1 {
 		var b strings.Builder
 		for _, r := range t {
 			if fr := foldRune(r); fr >= 0 {

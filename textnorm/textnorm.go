@@ -102,7 +102,8 @@ func Fold(s string) Folded {
 	lastSpace := true // drop leading whitespace
 	for i := 0; i < len(clean); {
 		// One normalization segment: a starter and the combining marks that follow it. An ASCII
-		// or Cyrillic letter followed by one is a segment alone and its own NFKC form.
+		// or Cyrillic letter followed by another (or by nothing) is a segment of its own and its
+		// own NFKC form, without asking norm.
 		r, size := utf8.DecodeRuneInString(clean[i:])
 		var folded string
 		j := i + size

@@ -24,7 +24,14 @@ var schemaStatements = []string{
 	`CREATE FULLTEXT INDEX ` + EntityFulltextIndex + ` IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases, e.latin_keys]`,
 	`CREATE INDEX chunk_doc_id IF NOT EXISTS FOR (c:Chunk) ON (c.doc_id)`,
 	`CREATE INDEX entity_doc_id IF NOT EXISTS FOR (e:Entity) ON (e.doc_id)`,
+	`CREATE INDEX entity_uid IF NOT EXISTS FOR (e:Entity) ON (e.uid)`,
 }
+
+// unrefreshedEntitiesCypher finds entities written before visibility was kept on the node
+// (no acl or uid): EnsureSchema refreshes them once.
+const unrefreshedEntitiesCypher = `
+MATCH (e:Entity) WHERE e.acl IS NULL OR e.name_acl IS NULL OR e.uid IS NULL
+RETURN collect(e.key) AS keys`
 
 // EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
 // entity fulltext index and lookup indexes, if they do not exist, and waits for them to be online.
@@ -36,6 +43,17 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 	}
 	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
 		return translate("await indexes", err)
+	}
+	res, err := s.run(ctx, unrefreshedEntitiesCypher, nil)
+	if err != nil {
+		return translate("find entities without visibility", err)
+	}
+	if keys := strs(get(res.Records[0], "keys")); len(keys) > 0 {
+		if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+			return nil, exec(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
+		}); err != nil {
+			return translate("refresh entity visibility", err)
+		}
 	}
 	return nil
 }
@@ -212,7 +230,7 @@ MERGE (a)-[:NEXT_CHUNK]->(b)`
 	upsertEntitiesCypher = `
 UNWIND $entities AS e
 MERGE (n:Entity {key: e.key})
-ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context
+ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context, n.uid = randomUUID()
 WITH n, e
 FOREACH (l IN [x IN labels(n) WHERE x <> 'Entity' AND x <> e.label] | REMOVE n:$(l))
 SET n:$(e.label)
@@ -256,16 +274,33 @@ MATCH (e:Entity {key: rn.old})
 WHERE NOT EXISTS { MATCH (:Entity {key: rn.new}) }
 SET e.key = rn.new`
 
-	// refresh aliases (defined + every surface that mentions it) and the fulltext keys of the
-	// touched entities; delete those left with no mention, no relation and no document.
+	// refresh aliases (defined + every surface that mentions it), visibility and the fulltext keys
+	// of the touched entities; delete those left with no mention, no relation and no document.
+	//
+	// Visibility (see EntityView): e.acl is the union of the groups of the chunks that mention the
+	// entity and of the document that describes it — who may know it exists; e.name_acl is who may
+	// see its key, name, document and defined aliases — the describing document's groups, or for
+	// an undocumented entity the groups of the chunks whose mention surfaces include its name.
 	refreshEntitiesCypher = `
 UNWIND $keys AS key
 MATCH (e:Entity {key: key})
-OPTIONAL MATCH (:Chunk)-[m:MENTIONS]->(e)
-WITH e, collect(m.surfaces) AS surfaceLists
-WITH e, reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists |
-      acc + [x IN l WHERE NOT x IN acc]) AS aliases
+CALL (e) {
+  OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
+  RETURN collect(m.surfaces) AS surfaceLists,
+         reduce(acc = [], l IN collect(c.acl) | acc + [g IN l WHERE NOT g IN acc]) AS mentionACL,
+         reduce(acc = [], l IN collect(CASE WHEN e.name IN m.surfaces THEN c.acl ELSE [] END) |
+                acc + [g IN l WHERE NOT g IN acc]) AS nameACL
+}
+CALL (e) {
+  OPTIONAL MATCH (e)-[:DESCRIBED_IN]->(d:Document)
+  RETURN count(d) > 0 AS described, reduce(acc = [], l IN collect(d.acl) | acc + [g IN l WHERE NOT g IN acc]) AS docACL
+}
+WITH e, described, docACL, mentionACL, nameACL,
+     reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists | acc + [x IN l WHERE NOT x IN acc]) AS aliases
 SET e.aliases = [a IN aliases WHERE a <> e.name],
+    e.acl = docACL + [g IN mentionACL WHERE NOT g IN docACL],
+    e.name_acl = CASE WHEN described THEN docACL ELSE nameACL END,
+    e.uid = coalesce(e.uid, randomUUID()),
     e.degree = COUNT { (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL }
 WITH e
 WHERE NOT EXISTS { (e)--() }
@@ -297,7 +332,7 @@ SET n.graph_hash = d.graph_hash, n.extractor = d.extractor`
 func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old map[string][]string,
 	renames map[string]string, lab Labeler, extractor string) (WriteStats, error) {
 	var st WriteStats
-	params, err := writeParams(docs, old, renames, lab, extractor)
+	params, err := writeParams(docs, old, renames, lab, extractor, s.ns)
 	if err != nil {
 		return st, err
 	}
@@ -305,7 +340,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 		st = WriteStats{}
 		touched := map[string]bool{}
 		if len(params.old) > 0 {
-			rec, err := single(ctx, tx, oldTouchedCypher, map[string]any{"old": params.old})
+			rec, err := single(ctx, tx, s.cy(oldTouchedCypher), map[string]any{"old": params.old})
 			if err != nil {
 				return nil, err
 			}
@@ -313,19 +348,19 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			for _, k := range keys {
 				touched[k] = true
 			}
-			rec, err = single(ctx, tx, pruneRelationsCypher, map[string]any{"keys": keys, "old": params.old})
+			rec, err = single(ctx, tx, s.cy(pruneRelationsCypher), map[string]any{"keys": keys, "old": params.old})
 			if err != nil {
 				return nil, err
 			}
 			st.DeletedRelations = int(get(rec, "deleted").(int64))
-			rec, err = single(ctx, tx, deleteChunksCypher, map[string]any{"old": params.old})
+			rec, err = single(ctx, tx, s.cy(deleteChunksCypher), map[string]any{"old": params.old})
 			if err != nil {
 				return nil, err
 			}
 			st.DeletedChunks = int(get(rec, "deleted").(int64))
 		}
 		if len(params.renames) > 0 {
-			if err := exec(ctx, tx, renameEntitiesCypher, map[string]any{"renames": params.renames}); err != nil {
+			if err := exec(ctx, tx, s.cy(renameEntitiesCypher), map[string]any{"renames": params.renames}); err != nil {
 				return nil, err
 			}
 		}
@@ -344,12 +379,12 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			if len(step.rows) == 0 {
 				continue
 			}
-			if err := exec(ctx, tx, step.cypher, map[string]any{step.key: step.rows}); err != nil {
+			if err := exec(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows}); err != nil {
 				return nil, err
 			}
 		}
 		if len(params.pairs) > 0 {
-			if err := exec(ctx, tx, linkChunksCypher, map[string]any{"pairs": params.pairs}); err != nil {
+			if err := exec(ctx, tx, s.cy(linkChunksCypher), map[string]any{"pairs": params.pairs}); err != nil {
 				return nil, err
 			}
 		}
@@ -361,7 +396,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		rec, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		rec, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
 		if err != nil {
 			return nil, err
 		}
@@ -369,7 +404,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 		if err := s.refreshLatinKeys(ctx, tx, keys); err != nil {
 			return nil, err
 		}
-		if err := exec(ctx, tx, markDocumentsCypher, map[string]any{"docs": params.marks}); err != nil {
+		if err := exec(ctx, tx, s.cy(markDocumentsCypher), map[string]any{"docs": params.marks}); err != nil {
 			return nil, err
 		}
 		st.Documents, st.Chunks = len(params.docs), len(params.chunks)
@@ -388,7 +423,7 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	if len(keys) == 0 {
 		return nil
 	}
-	res, err := tx.Run(ctx, entityNamesCypher, map[string]any{"keys": keys})
+	res, err := tx.Run(ctx, s.cy(entityNamesCypher), map[string]any{"keys": keys})
 	if err != nil {
 		return err
 	}
@@ -401,7 +436,7 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 		names := append([]string{str(get(r, "name"))}, strs(get(r, "aliases"))...)
 		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": LatinKeys(names)})
 	}
-	return exec(ctx, tx, setLatinKeysCypher, map[string]any{"rows": rows})
+	return exec(ctx, tx, s.cy(setLatinKeysCypher), map[string]any{"rows": rows})
 }
 
 // LatinKeys returns the distinct phonetic Latin keys of names, both spaced and compact
@@ -430,7 +465,7 @@ type writeBatch struct {
 	pairs                                                        [][]string
 }
 
-func writeParams(docs []DocumentGraph, old map[string][]string, renames map[string]string, lab Labeler, extractor string) (writeBatch, error) {
+func writeParams(docs []DocumentGraph, old map[string][]string, renames map[string]string, lab Labeler, extractor, ns string) (writeBatch, error) {
 	var b writeBatch
 	for _, ids := range old {
 		b.old = append(b.old, ids...)
@@ -459,7 +494,7 @@ func writeParams(docs []DocumentGraph, old map[string][]string, renames map[stri
 				return b, fmt.Errorf("graph: entity %q has type %q with no allowed label: %w", e.Key, e.Type, ariadne.ErrInvalid)
 			}
 			defines := e.Key == dg.Subject
-			row := map[string]any{"key": e.Key, "name": e.Name, "type": e.Type, "label": label,
+			row := map[string]any{"key": e.Key, "name": e.Name, "type": e.Type, "label": ns + label,
 				"doc_id": e.DocID, "aliases": nonNil(e.Aliases), "defines": defines, "context": dg.Contexts[e.Key],
 				"quoted": []string{}}
 			if defines {
@@ -534,7 +569,7 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (W
 	}
 	// …then the document nodes themselves, and entities they alone described.
 	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, `MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) WHERE d.id IN $ids RETURN collect(e.key) AS keys`, map[string]any{"ids": ids})
+		res, err := tx.Run(ctx, s.cy(`MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) WHERE d.id IN $ids RETURN collect(e.key) AS keys`), map[string]any{"ids": ids})
 		if err != nil {
 			return nil, err
 		}
@@ -543,10 +578,10 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (W
 			return nil, err
 		}
 		keys := strs(get(rec, "keys"))
-		if err := exec(ctx, tx, deleteDocumentsCypher, map[string]any{"ids": ids}); err != nil {
+		if err := exec(ctx, tx, s.cy(deleteDocumentsCypher), map[string]any{"ids": ids}); err != nil {
 			return nil, err
 		}
-		r2, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		r2, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
 		if err != nil {
 			return nil, err
 		}
@@ -648,4 +683,26 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// DropNamespace deletes the store's whole namespace — its nodes, constraints and indexes — for
+// integration tests that cleaned up after themselves. It refuses the default namespace (a user's
+// graph) with ErrInvalid.
+func (s *Store) DropNamespace(ctx context.Context) error {
+	if s.ns == "" {
+		return fmt.Errorf("graph: refusing to drop the default namespace: %w", ariadne.ErrInvalid)
+	}
+	if err := s.Reset(ctx); err != nil {
+		return err
+	}
+	for _, stmt := range []string{
+		`DROP CONSTRAINT document_id IF EXISTS`, `DROP CONSTRAINT chunk_id IF EXISTS`, `DROP CONSTRAINT entity_key IF EXISTS`,
+		`DROP INDEX ` + EntityFulltextIndex + ` IF EXISTS`, `DROP INDEX chunk_doc_id IF EXISTS`,
+		`DROP INDEX entity_doc_id IF EXISTS`, `DROP INDEX entity_uid IF EXISTS`,
+	} {
+		if _, err := s.run(ctx, stmt, nil); err != nil {
+			return translate("drop namespace schema", err)
+		}
+	}
+	return nil
 }

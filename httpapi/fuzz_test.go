@@ -21,8 +21,8 @@ import (
 )
 
 // The fuzz engine is the real one (httpapi.New: middleware, auth, body limit, binding,
-// validation, the real agent.Answerer and agent.Retriever) over in-memory stores that hold
-// nothing, so a valid request ends in status index_empty without any server.
+// validation, the real agent.Answerer and agent.Retriever, not fakes of them) over in-memory
+// stores that hold nothing, so a valid request ends in status index_empty without any server.
 
 // emptyStores is every store and model the agent needs, empty; it records the questions it saw.
 type emptyStores struct {
@@ -34,7 +34,7 @@ func (s *emptyStores) Search(context.Context, vector.Mode, vector.Query) ([]aria
 	return nil, nil
 }
 
-func (s *emptyStores) EntityCandidates(context.Context, string, int) ([]graph.EntityCandidate, error) {
+func (s *emptyStores) EntityCandidates(context.Context, string, []string, int) ([]graph.EntityCandidate, error) {
 	return nil, nil
 }
 

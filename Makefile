@@ -41,4 +41,4 @@ bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) aga
 	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -run '^$$' -bench . -benchtime 1x ./...
 
 reliability: ## every Go fuzz target for FUZZTIME each (default 10m), one at a time; fails on any crash
-	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(FUZZ)' deploy/reliability.sh
+	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(value FUZZ)' deploy/reliability.sh

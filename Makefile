@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: help up down status install prereqs test unit integration lint demo eval bench
+.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -39,3 +39,6 @@ eval: ## reproduce docs/evaluation.md: golden dev set, MuSiQue, XQuAD-ru, lexica
 
 bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) against the real servers
 	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -run '^$$' -bench . -benchtime 1x ./...
+
+reliability: ## every Go fuzz target for FUZZTIME each (default 10m), one at a time; fails on any crash
+	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(value FUZZ)' deploy/reliability.sh

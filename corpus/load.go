@@ -160,7 +160,7 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 	if strings.ContainsAny(doc.ID, "#\n\t") {
 		return bad("id %q contains '#', a tab or a newline", doc.ID)
 	}
-	if !utf8.ValidString(doc.Body) || !utf8.ValidString(doc.Title) {
+	if !utf8.ValidString(doc.Body) {
 		return bad("invalid UTF-8")
 	}
 	if strings.TrimSpace(doc.Body) == "" {
@@ -175,6 +175,11 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 	}
 	doc.Version = f.Version
 	doc.ACL = groupList(f.ACL)
+	// A file is valid UTF-8, but a YAML !!binary value decodes to arbitrary bytes (and JSON
+	// fields are the caller's).
+	if field, ok := invalidUTF8Field(doc); ok {
+		return bad("%s is not valid UTF-8 text (a !!binary value?)", field)
+	}
 	if doc.Title == "" {
 		doc.Title = firstHeading(doc.Body)
 	}
@@ -182,6 +187,22 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 		doc.Title = doc.ID
 	}
 	return doc, nil
+}
+
+// invalidUTF8Field names the first front matter field of doc that is not valid UTF-8.
+func invalidUTF8Field(doc ariadne.Document) (string, bool) {
+	for _, f := range []struct {
+		name   string
+		values []string
+	}{{"id", []string{doc.ID}}, {"title", []string{doc.Title}}, {"type", []string{doc.Type}},
+		{"lang", []string{doc.Lang}}, {"acl", doc.ACL}, {"aliases", doc.Aliases}} {
+		for _, v := range f.values {
+			if !utf8.ValidString(v) {
+				return f.name, true
+			}
+		}
+	}
+	return "", false
 }
 
 // splitFrontMatter returns the YAML between the opening and closing "---" lines and the body after.

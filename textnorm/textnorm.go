@@ -40,33 +40,81 @@ func foldRune(r rune) rune {
 }
 
 // Folded is a normalized text with, for every byte of Text, the byte offset in the original
-// string where the rune that produced it starts. Offsets has len(Text)+1 entries; the last is the
-// original length, so Offsets[end] is the exclusive end of a match.
+// string where the character that produced it starts (a character: a rune with the combining
+// marks NFKC composes with it). Offsets has len(Text)+1 entries; the last is the original length,
+// so Offsets[end] is the exclusive end of a match.
 type Folded struct {
 	Text    string
 	Offsets []int
+	ends    []int // for every byte of Text, where its character ends in the original
 }
 
-// Fold normalizes s for verbatim-quote comparison: NFKC per rune, lower case, ё→е, every kind of
+// Fold normalizes s for verbatim-quote comparison: NFKC per character, lower case, ё→е, every kind of
 // quote mark to an ASCII double quote (apostrophes to an ASCII apostrophe), every dash to '-', zero-width characters removed, and
 // runs of whitespace collapsed into one space; leading and trailing whitespace is dropped.
+// Canonically equivalent strings fold alike (a decomposed «ё», е + U+0308, is «е» too), invalid
+// UTF-8 bytes become U+FFFD, and Fold is idempotent.
 func Fold(s string) Folded {
-	var b strings.Builder
-	b.Grow(len(s))
-	offs := make([]int, 0, len(s)+1)
-	lastSpace := true // drop leading whitespace
-	for i, r := range s {
-		var decomposed string
-		if r < 0x80 || (r >= 0x400 && r <= 0x4ff) {
-			decomposed = string(r) // ASCII and Cyrillic letters are their own NFKC form
-		} else {
-			decomposed = norm.NFKC.String(string(r))
-		}
-		for _, nr := range decomposed {
-			fr := foldRune(nr)
-			if fr < 0 {
+	// First the zero-width characters go (so that a mark after one still composes with its base)
+	// and invalid bytes become U+FFFD. start and end keep, per byte of the cleaned text, where its
+	// rune starts and ends in s; they stay nil when nothing had to go (clean is s).
+	clean := s
+	var start, end []int
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return foldRune(r) < 0 }) {
+		var cb strings.Builder
+		cb.Grow(len(s))
+		start = make([]int, 0, len(s))
+		end = make([]int, 0, len(s))
+		for i, r := range s {
+			if foldRune(r) < 0 {
 				continue
 			}
+			size := utf8.RuneLen(r)
+			orig := size
+			if r == utf8.RuneError {
+				_, orig = utf8.DecodeRuneInString(s[i:])
+			}
+			cb.WriteRune(r)
+			for range size {
+				start = append(start, i)
+				end = append(end, i+orig)
+			}
+		}
+		clean = cb.String()
+	}
+	origStart := func(i int) int {
+		if start == nil {
+			return i
+		}
+		return start[i]
+	}
+	origEnd := func(j int) int { // j > 0: the end of the rune that ends at clean[j-1]
+		if end == nil {
+			return j
+		}
+		return end[j-1]
+	}
+
+	var b strings.Builder
+	b.Grow(len(clean))
+	offs := make([]int, 0, len(clean)+1)
+	ends := make([]int, 0, len(clean))
+	lastSpace := true // drop leading whitespace
+	for i := 0; i < len(clean); {
+		// One normalization segment: a starter and the combining marks that follow it. An ASCII
+		// or Cyrillic letter followed by another (or by nothing) is a segment of its own and its
+		// own NFKC form, without asking norm.
+		r, size := utf8.DecodeRuneInString(clean[i:])
+		var folded string
+		j := i + size
+		if simpleRune(r) && (j == len(clean) || clean[j] < utf8.RuneSelf || simpleRune(decodeRune(clean[j:]))) {
+			folded = string(foldRune(r))
+		} else {
+			j = i + max(norm.NFKC.NextBoundaryInString(clean[i:], true), size)
+			folded = foldSegment(clean[i:j])
+		}
+		o, e := origStart(i), origEnd(j)
+		for _, fr := range folded {
 			if fr == ' ' {
 				if lastSpace {
 					continue
@@ -78,27 +126,67 @@ func Fold(s string) Folded {
 			n := utf8.RuneLen(fr)
 			b.WriteRune(fr)
 			for range n {
-				offs = append(offs, i)
+				offs = append(offs, o)
+				ends = append(ends, e)
 			}
 		}
+		i = j
 	}
 	text := b.String()
 	if strings.HasSuffix(text, " ") {
 		text = text[:len(text)-1]
 		offs = offs[:len(offs)-1]
+		ends = ends[:len(ends)-1]
 	}
 	offs = append(offs, len(s))
-	// An end offset must point past the last rune of the match, not at the next rune's start when
-	// characters were dropped in between; callers use Span for that.
-	return Folded{Text: text, Offsets: offs}
+	// An end offset must point past the last character of the match, not at the next
+	// character's start when characters were dropped in between; callers use Span for that.
+	return Folded{Text: text, Offsets: offs, ends: ends}
+}
+
+// simpleRune reports whether r is ASCII or a Cyrillic letter: its own NFKC form, and never
+// composed with a rune before it (the Cyrillic combining marks U+0483–U+0489 are excluded).
+func simpleRune(r rune) bool {
+	return r < utf8.RuneSelf || (r >= 0x400 && r <= 0x4ff && (r < 0x483 || r > 0x489))
+}
+
+func decodeRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// foldSegment folds one normalization segment: NFKC, then foldRune on every rune, then NFKC
+// again until nothing changes, since a mapped base can compose with the marks after it (Ё + U+0306
+// folds to е + U+0306, which is ӗ).
+func foldSegment(seg string) string {
+	t := norm.NFKC.String(seg)
+	var u string
+	// Each pass that changes something composes a mapped base with one more mark, so the number
+	// of runes bounds the passes (norm caps a segment at 30 marks).
+	for range utf8.RuneCountInString(t) + 1 {
+		var b strings.Builder
+		for _, r := range t {
+			if fr := foldRune(r); fr >= 0 {
+				b.WriteRune(fr)
+			}
+		}
+		u = b.String()
+		if t = norm.NFKC.String(u); t == u {
+			break
+		}
+	}
+	return u
 }
 
 // Span maps a byte range [start, end) of f.Text back to the original string: the returned range
-// starts at the original rune that produced f.Text[start] and ends right after the original rune
-// that produced f.Text[end-1].
+// starts at the original character that produced f.Text[start] and ends right after the original
+// character that produced f.Text[end-1].
 func (f Folded) Span(original string, start, end int) (int, int) {
 	if start >= end {
 		return f.Offsets[start], f.Offsets[start]
+	}
+	if f.ends != nil {
+		return f.Offsets[start], f.ends[end-1]
 	}
 	last := f.Offsets[end-1]
 	_, size := utf8.DecodeRuneInString(original[last:])

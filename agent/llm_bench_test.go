@@ -29,7 +29,8 @@ import (
 //
 //	ARIADNE_LLM_BENCH=1 go test -count=1 -v -run TestLocalLLMBench ./agent
 //
-// ARIADNE_LLM_BENCH_LOG is the server's log (default $ARIADNE_HOME/logs/llm.log).
+// ARIADNE_LLM_BENCH_LOG is the server's log (default $ARIADNE_HOME/logs/llm.log);
+// ARIADNE_LLM_BENCH_MODES a comma-separated subset of the modes (default all four).
 func TestLocalLLMBench(t *testing.T) {
 	if os.Getenv("ARIADNE_LLM_BENCH") != "1" {
 		t.Skip("set ARIADNE_LLM_BENCH=1 to measure the local chat model server")
@@ -56,7 +57,18 @@ func TestLocalLLMBench(t *testing.T) {
 	question := "Какая команда ведёт проект для клиента «Тундра Энерго» и кто его руководитель?"
 
 	fmt.Printf("| model | JSON mode | HTTP | prompt tokens | prompt tok/s | completion tokens | gen tok/s | wall | schema-valid JSON |\n|---|---|---|---|---|---|---|---|---|\n")
-	for i, mode := range []llm.JSONMode{llm.JSONModeSchema, llm.JSONModeObject, llm.JSONModeGrammar, llm.JSONModeNone} {
+	modes := []llm.JSONMode{llm.JSONModeSchema, llm.JSONModeObject, llm.JSONModeGrammar, llm.JSONModeNone}
+	if v := os.Getenv("ARIADNE_LLM_BENCH_MODES"); v != "" { // e.g. "json_object,grammar"
+		modes = nil
+		for _, m := range strings.Split(v, ",") {
+			mode, err := llm.ParseJSONMode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			modes = append(modes, mode)
+		}
+	}
+	for i, mode := range modes {
 		var prompt, completion int
 		c, err := llm.NewOpenAI(llm.Config{BaseURL: base, Model: model, JSONMode: mode, Timeout: 10 * time.Minute,
 			OnUsage: func(_ string, p, c int) { prompt, completion = p, c }})
@@ -69,7 +81,7 @@ func TestLocalLLMBench(t *testing.T) {
 		logStart := fileSize(logPath)
 		start := time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		out, err := c.Chat(ctx, llm.Request{Messages: msgs, JSON: &llm.Schema{Name: "cited_answer", Schema: answerSchema}, MaxTokens: 384})
+		out, err := c.Chat(ctx, llm.Request{Messages: msgs, JSON: &llm.Schema{Name: "cited_answer", Schema: answerSchema}, MaxTokens: 256})
 		cancel()
 		wall := time.Since(start)
 		status, valid := "200", ""

@@ -130,7 +130,7 @@ is_up() {
 	weaviate) http_ok "http://127.0.0.1:$WEAVIATE_HTTP_PORT/v1/.well-known/ready" ;;
 	embedder) http_ok "http://127.0.0.1:$EMBEDDER_PORT/health" ;;
 	api) http_ok "http://127.0.0.1:$API_PORT/healthz" ;;
-	llm) http_ok "http://127.0.0.1:$LLM_PORT/v1/models" ;;
+	llm) http_ok "http://127.0.0.1:$LLM_PORT/openapi.json" ;; # /v1/models waits while the model generates
 	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]})" ;;
 	esac
 }

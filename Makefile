@@ -16,7 +16,7 @@ install: ## install/build every server (idempotent, cached)
 prereqs: ## install a JDK 17, Maven and python3-venv with apt-get if missing
 	@deploy/local.sh prereqs
 
-up: ## start Neo4j (+Browser), Weaviate and the e5 embedder on loopback; waits until ready
+up: ## start Neo4j (+Browser), Weaviate, the e5 embedder and the NER sidecar on loopback; waits until ready
 	@deploy/local.sh up
 
 down: ## stop the servers this project started (pid files only)

@@ -99,7 +99,7 @@ func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
 // The error wraps ariadne.ErrInvalid and says what is wrong.
 func Parse(name string, raw []byte) (ariadne.Document, error) {
 	bad := func(format string, args ...any) (ariadne.Document, error) {
-		return ariadne.Document{}, fmt.Errorf("%w: %s", ariadne.ErrInvalid, fmt.Sprintf(format, args...))
+		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, format, args...)
 	}
 	if !utf8.Valid(raw) {
 		return bad("invalid UTF-8")
@@ -114,13 +114,44 @@ func Parse(name string, raw []byte) (ariadne.Document, error) {
 	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
 		return bad("front matter: %v", yamlReason(err))
 	}
+	f := Fields{ID: fm.ID, Title: fm.Title, Type: fm.Type, Lang: fm.Lang, Aliases: fm.Aliases, Body: body}
+	var err error
+	if f.Updated, err = parseDate(fm.Updated); err != nil {
+		return bad("updated: %v", err)
+	}
+	if f.ACL, err = parseACL(fm.ACL); err != nil {
+		return bad("acl: %v", err)
+	}
+	if f.Version, err = parseVersion(fm.Version); err != nil {
+		return bad("version: %v", err)
+	}
+	return FromFields(name, f)
+}
+
+// Fields are a document's front matter fields and its body, as the API receives them in JSON.
+type Fields struct {
+	ID, Title, Type, Lang string
+	Updated               string // an ISO date (2024-05-29) or an RFC 3339 time; "" when absent
+	ACL                   []string
+	Version               int
+	Aliases               []string
+	Body                  string
+}
+
+// FromFields validates a document given field by field exactly as Parse validates a file (it is
+// the second half of Parse) and returns it; name is for messages. The error wraps
+// ariadne.ErrInvalid and says what is wrong.
+func FromFields(name string, f Fields) (ariadne.Document, error) {
+	bad := func(format string, args ...any) (ariadne.Document, error) {
+		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, format, args...)
+	}
 	doc := ariadne.Document{
-		ID:      strings.TrimSpace(fm.ID),
-		Title:   strings.TrimSpace(fm.Title),
-		Type:    strings.ToLower(strings.TrimSpace(fm.Type)),
-		Lang:    strings.ToLower(strings.TrimSpace(fm.Lang)),
-		Aliases: fm.Aliases,
-		Body:    body,
+		ID:      strings.TrimSpace(f.ID),
+		Title:   strings.TrimSpace(f.Title),
+		Type:    strings.ToLower(strings.TrimSpace(f.Type)),
+		Lang:    strings.ToLower(strings.TrimSpace(f.Lang)),
+		Aliases: f.Aliases,
+		Body:    f.Body,
 		Path:    name,
 	}
 	if doc.ID == "" {
@@ -129,21 +160,23 @@ func Parse(name string, raw []byte) (ariadne.Document, error) {
 	if strings.ContainsAny(doc.ID, "#\n\t") {
 		return bad("id %q contains '#', a tab or a newline", doc.ID)
 	}
-	if strings.TrimSpace(body) == "" {
+	if !utf8.ValidString(doc.Body) || !utf8.ValidString(doc.Title) {
+		return bad("invalid UTF-8")
+	}
+	if strings.TrimSpace(doc.Body) == "" {
 		return bad("empty body")
 	}
 	var err error
-	if doc.Updated, err = parseDate(fm.Updated); err != nil {
+	if doc.Updated, err = isoDate(f.Updated); err != nil {
 		return bad("updated: %v", err)
 	}
-	if doc.ACL, err = parseACL(fm.ACL); err != nil {
-		return bad("acl: %v", err)
+	if f.Version < 0 {
+		return bad("version: %d is not a non-negative integer", f.Version)
 	}
-	if doc.Version, err = parseVersion(fm.Version); err != nil {
-		return bad("version: %v", err)
-	}
+	doc.Version = f.Version
+	doc.ACL = groupList(f.ACL)
 	if doc.Title == "" {
-		doc.Title = firstHeading(body)
+		doc.Title = firstHeading(doc.Body)
 	}
 	if doc.Title == "" {
 		doc.Title = doc.ID
@@ -193,7 +226,15 @@ func parseDate(n yaml.Node) (string, error) {
 	if n.Kind != yaml.ScalarNode {
 		return "", fmt.Errorf("want an ISO date like 2024-05-29")
 	}
-	v := strings.TrimSpace(n.Value)
+	return isoDate(n.Value)
+}
+
+// isoDate normalizes an ISO date or RFC 3339 time to 2006-01-02; "" stays "".
+func isoDate(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", nil
+	}
 	for _, layout := range []string{"2006-01-02", time.RFC3339} {
 		if t, err := time.Parse(layout, v); err == nil {
 			return t.Format("2006-01-02"), nil
@@ -217,6 +258,11 @@ func parseACL(n yaml.Node) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("want a list of group names")
 	}
+	return groups, nil
+}
+
+// groupList trims and de-duplicates groups; none means the public group.
+func groupList(groups []string) []string {
 	out := make([]string, 0, len(groups))
 	for _, g := range groups {
 		if g = strings.TrimSpace(g); g != "" && !slices.Contains(out, g) {
@@ -226,7 +272,7 @@ func parseACL(n yaml.Node) ([]string, error) {
 	if len(out) == 0 {
 		out = []string{ariadne.PublicGroup}
 	}
-	return out, nil
+	return out
 }
 
 func parseVersion(n yaml.Node) (int, error) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deploy/demo.sh — the main job end to end (`make demo`):
-#   1. starts Neo4j (+ Browser), Weaviate and the e5 embedder on loopback (installing them once),
+#   1. starts Neo4j (+ Browser), Weaviate, the e5 embedder and NER on loopback (installing them once),
 #   2. builds Ariadne and runs the extraction job on demo/corpus (a small bilingual knowledge base),
 #   3. starts the API (keys: demo/api-keys.yaml) and asks it questions over HTTP — one per route,
 #      one the documents do not answer, one only management may read, without and with the

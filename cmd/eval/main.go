@@ -7,8 +7,8 @@
 //	eval xquad     --dataset xquad_ru.json                XQuAD: hit@1/5 and citation validity
 //
 // Tables go to stdout (Markdown), --json writes the report. Indexing (--index, and always for the
-// datasets) replaces Ariadne's graph in Neo4j — one corpus per database — and writes the chunks to
-// --weaviate-class.
+// datasets) replaces the graph of the Neo4j label namespace "Eval" (--neo4j-namespace; never the
+// user's graph) and writes the chunks to --weaviate-class.
 //
 // Exit codes: 0 done, 1 failed, 2 bad flags.
 package main
@@ -21,7 +21,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 
@@ -33,6 +35,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 type common struct {
@@ -82,8 +85,15 @@ type cli struct {
 
 type usageError struct{ error }
 
+// EvalNamespace is the Neo4j label namespace evaluations index into unless
+// --neo4j-namespace says otherwise, so that they never replace the user's graph.
+const EvalNamespace = "Eval"
+
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
 			os.Exit(2)
@@ -94,12 +104,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := loopback.ApplyPortOffset(); err != nil {
+	vars, err := loopback.Vars()
+	if err != nil {
 		return err
 	}
 	var c cli
 	exited := -1
-	parser, err := kong.New(&c, kong.Name("eval"), kong.Writers(stdout, stderr),
+	parser, err := kong.New(&c, kong.Vars(vars), kong.Name("eval"), kong.Writers(stdout, stderr),
 		kong.Description("Evaluate Ariadne on golden question sets and public multi-hop data."), kong.Exit(func(code int) { exited = code }))
 	if err != nil {
 		return err
@@ -141,6 +152,13 @@ type env struct {
 
 func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Document, index bool) (*env, error) {
 	log := setup.NewLogger(stderr, c.LogLevel, false)
+	if c.Stores.Neo4jNamespace == "" {
+		// Evaluations index their own corpora: keep them apart from the user's graph.
+		c.Stores.Neo4jNamespace = EvalNamespace
+	}
+	if c.Stores.WeaviateClass == vector.DefaultClass {
+		c.Stores.WeaviateClass = EvalNamespace + vector.DefaultClass // likewise the user's chunk class
+	}
 	gs, err := c.Stores.OpenGraph(ctx)
 	if err != nil {
 		return nil, err

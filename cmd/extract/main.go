@@ -82,12 +82,13 @@ func main() {
 // run parses args, connects to the stores and runs the job. SIGINT/SIGTERM stop it after the
 // current batch.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := loopback.ApplyPortOffset(); err != nil {
+	vars, err := loopback.Vars()
+	if err != nil {
 		return err
 	}
 	var c cli
 	exited := -1
-	parser, err := kong.New(&c, kong.Name("extract"), kong.Writers(stdout, stderr),
+	parser, err := kong.New(&c, kong.Vars(vars), kong.Name("extract"), kong.Writers(stdout, stderr),
 		kong.Description("Index a corpus into Weaviate (chunks, vectors) and Neo4j (entities, relations, provenance)."),
 		kong.Exit(func(code int) { exited = code }))
 	if err != nil {
@@ -113,19 +114,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 
-	stop := make(chan struct{})
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		if _, ok := <-sigs; ok {
-			log.Warn("interrupt: finishing the current batch, then stopping (interrupt again to abort)")
-			close(stop)
-			if _, ok := <-sigs; ok {
-				os.Exit(130)
-			}
-		}
-	}()
+	// SIGINT/SIGTERM stop the job after the current batch (the pipeline checks ctxStop between
+	// batches; the batch itself runs with ctx, so both stores stay consistent). After the first
+	// signal the default action is restored: a second one ends the process at once.
+	ctxStop, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	quit := context.AfterFunc(ctxStop, func() {
+		log.Warn("interrupt: finishing the current batch, then stopping (interrupt again to abort)")
+		stopSignals()
+	})
+	defer quit()
 
 	log.Info("starting", c.Stores.Redacted()...)
 	gs, err := c.Stores.OpenGraph(ctx)
@@ -173,7 +171,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	var problems []corpus.Problem
 	var sum ingest.Summary
-	opts := ingest.Options{DryRun: c.DryRun, Stop: stop}
+	opts := ingest.Options{DryRun: c.DryRun, Stop: ctxStop.Done()}
 	if len(c.Delete) > 0 {
 		sum, err = pipe.Delete(ctx, c.Delete, opts)
 	} else {

@@ -1,11 +1,13 @@
-// Package loopback knows the default loopback addresses of Ariadne's local servers and applies
-// ARIADNE_PORT_OFFSET to them, the same way deploy/local.sh does.
+// Package loopback knows the default loopback addresses of Ariadne's local servers and shifts
+// them by ARIADNE_PORT_OFFSET, the same way deploy/local.sh does. It reads the environment and
+// never writes it.
 package loopback
 
 import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // Address is a server address whose default deploy/local.sh shifts by ARIADNE_PORT_OFFSET.
@@ -24,38 +26,64 @@ var Addresses = []Address{
 	{"ARIADNE_WEAVIATE_GRPC", "127.0.0.1:%d", 50051},
 	{"ARIADNE_E5_URL", "http://127.0.0.1:%d/v1", 8091},
 	{"ARIADNE_LOCAL_LLM_URL", "http://127.0.0.1:%d/v1", 8092},
+	{"ARIADNE_NER_URL", "http://127.0.0.1:%d", 8093},
 	{"ARIADNE_API_ADDR", "127.0.0.1:%d", 8088},
 	{"ARIADNE_API_URL", "http://127.0.0.1:%d", 8088},
 }
 
-// ApplyPortOffset makes ARIADNE_PORT_OFFSET (see deploy/local.sh) reach the programs: for each of
-// Addresses whose variable is unset, it sets the variable to the default address with the
-// port shifted by the offset, so that a second checkout's programs talk to its own servers. It
-// does nothing when the offset is unset or 0, and returns an error when it is not an integer that
-// keeps every port in 1..65535.
-func ApplyPortOffset() error {
+// Offset returns ARIADNE_PORT_OFFSET (0 when unset) and an error when it is not an integer that
+// keeps every port of Addresses in 1..65535.
+func Offset() (int, error) {
 	v := os.Getenv("ARIADNE_PORT_OFFSET")
 	if v == "" {
-		return nil
+		return 0, nil
 	}
 	off, err := strconv.Atoi(v)
 	if err != nil {
-		return fmt.Errorf("ARIADNE_PORT_OFFSET=%q: not an integer", v)
-	}
-	if off == 0 {
-		return nil
+		return 0, fmt.Errorf("ARIADNE_PORT_OFFSET=%q: not an integer", v)
 	}
 	for _, a := range Addresses {
 		if p := a.Port + off; p < 1 || p > 65535 {
-			return fmt.Errorf("ARIADNE_PORT_OFFSET=%d moves %s's port %d outside 1..65535", off, a.Env, a.Port)
+			return 0, fmt.Errorf("ARIADNE_PORT_OFFSET=%d moves %s's port %d outside 1..65535", off, a.Env, a.Port)
 		}
+	}
+	return off, nil
+}
+
+// VarName is the name of an address's variable in Vars: the variable without its ARIADNE_
+// prefix, lower case ("ARIADNE_NEO4J_URI" → "neo4j_uri").
+func VarName(env string) string { return strings.ToLower(strings.TrimPrefix(env, "ARIADNE_")) }
+
+// Vars returns, for every address, its default shifted by ARIADNE_PORT_OFFSET, keyed by VarName.
+// The programs give them to their flag parser (kong.Vars) as the defaults of their address
+// flags; a variable the user sets still wins. Nothing is written to the environment.
+func Vars() (map[string]string, error) {
+	off, err := Offset()
+	if err != nil {
+		return nil, err
+	}
+	vars := make(map[string]string, len(Addresses))
+	for _, a := range Addresses {
+		vars[VarName(a.Env)] = fmt.Sprintf(a.Format, a.Port+off)
+	}
+	return vars, nil
+}
+
+// Default returns the value of an address variable: the environment's when set, else its
+// default shifted by ARIADNE_PORT_OFFSET (an offset Vars would reject counts as 0), else "".
+// Tests use it to reach the servers `deploy/local.sh` started.
+func Default(env string) string {
+	if v := os.Getenv(env); v != "" {
+		return v
+	}
+	off, err := Offset()
+	if err != nil {
+		off = 0
 	}
 	for _, a := range Addresses {
-		if _, set := os.LookupEnv(a.Env); !set {
-			if err := os.Setenv(a.Env, fmt.Sprintf(a.Format, a.Port+off)); err != nil {
-				return err
-			}
+		if a.Env == env {
+			return fmt.Sprintf(a.Format, a.Port+off)
 		}
 	}
-	return nil
+	return ""
 }

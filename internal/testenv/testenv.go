@@ -19,13 +19,6 @@ import (
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 )
 
-// The tests follow ARIADNE_PORT_OFFSET like the programs do (see loopback.ApplyPortOffset).
-func init() {
-	if err := loopback.ApplyPortOffset(); err != nil {
-		panic(err)
-	}
-}
-
 // Required reports whether integration tests must run (ARIADNE_REQUIRE_INTEGRATION=1).
 func Required() bool { return os.Getenv("ARIADNE_REQUIRE_INTEGRATION") == "1" }
 
@@ -42,8 +35,9 @@ func Need(t testing.TB, server string, probe func(context.Context) error) {
 	}
 }
 
-// Neo4jURI is the Bolt URI integration tests use: $ARIADNE_NEO4J_URI or bolt://127.0.0.1:7687.
-func Neo4jURI() string { return cmp.Or(os.Getenv("ARIADNE_NEO4J_URI"), "bolt://127.0.0.1:7687") }
+// Neo4jURI is the Bolt URI integration tests use: $ARIADNE_NEO4J_URI or bolt://127.0.0.1:7687,
+// shifted by ARIADNE_PORT_OFFSET like every address below (loopback.Default).
+func Neo4jURI() string { return loopback.Default("ARIADNE_NEO4J_URI") }
 
 // Neo4jUser is $ARIADNE_NEO4J_USER or "neo4j".
 func Neo4jUser() string { return cmp.Or(os.Getenv("ARIADNE_NEO4J_USER"), "neo4j") }
@@ -54,19 +48,20 @@ func Neo4jPassword() string {
 }
 
 // Neo4jHTTP is the Neo4j HTTP base URL: $ARIADNE_NEO4J_HTTP or http://127.0.0.1:7474.
-func Neo4jHTTP() string { return cmp.Or(os.Getenv("ARIADNE_NEO4J_HTTP"), "http://127.0.0.1:7474") }
+func Neo4jHTTP() string { return loopback.Default("ARIADNE_NEO4J_HTTP") }
 
 // WeaviateURL is $ARIADNE_WEAVIATE_URL or http://127.0.0.1:8080.
-func WeaviateURL() string {
-	return cmp.Or(os.Getenv("ARIADNE_WEAVIATE_URL"), "http://127.0.0.1:8080")
-}
+func WeaviateURL() string { return loopback.Default("ARIADNE_WEAVIATE_URL") }
 
 // WeaviateGRPC is $ARIADNE_WEAVIATE_GRPC or 127.0.0.1:50051.
-func WeaviateGRPC() string { return cmp.Or(os.Getenv("ARIADNE_WEAVIATE_GRPC"), "127.0.0.1:50051") }
+func WeaviateGRPC() string { return loopback.Default("ARIADNE_WEAVIATE_GRPC") }
 
 // EmbedderURL is the OpenAI-compatible embedding server deploy/local.sh starts:
 // $ARIADNE_E5_URL or http://127.0.0.1:8091/v1.
-func EmbedderURL() string { return cmp.Or(os.Getenv("ARIADNE_E5_URL"), "http://127.0.0.1:8091/v1") }
+func EmbedderURL() string { return loopback.Default("ARIADNE_E5_URL") }
+
+// NERURL is the NER sidecar deploy/local.sh starts: $ARIADNE_NER_URL or http://127.0.0.1:8093.
+func NERURL() string { return loopback.Default("ARIADNE_NER_URL") }
 
 // HTTPGet returns a probe that succeeds when url answers with a status below 500.
 func HTTPGet(url string) func(context.Context) error {

@@ -1,0 +1,121 @@
+"""Unit tests of the NER sidecar's text handling (no models needed): python3 -m unittest deploy/ner/test_server.py"""
+import http.client
+import json
+import os
+import sys
+import threading
+import unittest
+from http.server import ThreadingHTTPServer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import server  # noqa: E402
+
+
+def byte_slice(text, start, end):
+    return text.encode("utf-8")[start:end].decode("utf-8")
+
+
+class TestOffsets(unittest.TestCase):
+    def test_byte_offsets_slice_the_utf8_text(self):
+        text = "Ёжик 🦔 из «Квазар Лабс» приехал в Екатеринбург; São Paulo, 東京."
+        spans = [(text.index("Квазар"), text.index("»"), "ORG"), (text.index("Екатеринбург"), text.index(";"), "LOC"),
+                 (text.index("São"), text.index(","), "LOC"), (text.index("東京"), text.index("東京") + 2, "LOC")]
+        got = server.mentions(text, spans, server.RU_LABELS)
+        self.assertEqual([m["text"] for m in got], ["Квазар Лабс", "Екатеринбург", "São Paulo", "東京"])
+        for m in got:
+            self.assertEqual(byte_slice(text, m["start"], m["end"]), m["text"])
+
+    def test_ascii_offsets_are_character_offsets(self):
+        got = server.mentions("Jane Doe met Acme.", [(0, 8, "PERSON"), (13, 17, "ORG")], server.EN_LABELS)
+        self.assertEqual([(m["start"], m["end"], m["label"]) for m in got], [(0, 8, "PER"), (13, 17, "ORG")])
+
+    def test_labels_are_mapped_and_numbers_dropped(self):
+        text = "the United Nations on Monday in Paris"
+        got = server.mentions(text, [(0, 18, "ORG"), (22, 28, "DATE"), (32, 37, "GPE")], server.EN_LABELS)
+        self.assertEqual([(m["text"], m["label"], m["source_label"]) for m in got],
+                         [("United Nations", "ORG", "ORG"), ("Paris", "LOC", "GPE")])
+
+    def test_quotes_are_balanced(self):
+        text = "ООО «Квазар Лабс» и «Ромашка"
+        got = server.mentions(text, [(0, 16, "ORG"), (20, 28, "ORG")], server.RU_LABELS)
+        self.assertEqual([m["text"] for m in got], ["ООО «Квазар Лабс»", "Ромашка"])
+
+
+class TestWorkers(unittest.TestCase):
+    def test_split_balanced_covers_every_text_in_order(self):
+        for texts, parts in ((["a"] * 7, 2), (["x" * 1000, "y", "z"], 2), (["a"], 3), ([], 2), (["a", "b"], 5)):
+            ranges = server.split_balanced(texts, parts)
+            self.assertLessEqual(len(ranges), parts)
+            flat = [i for a, b in ranges for i in range(a, b)]
+            self.assertEqual(flat, list(range(len(texts))), (texts, parts, ranges))
+        self.assertEqual(server.split_balanced(["a"] * 8, 2), [(0, 4), (4, 8)])
+
+
+class TestRequest(unittest.TestCase):
+    def test_detect_lang(self):
+        self.assertEqual(server.detect_lang("Компания Microsoft открыла офис"), "ru")
+        self.assertEqual(server.detect_lang("Microsoft opened an office in Москва"), "en")
+        self.assertEqual(server.detect_lang("12345"), "en")
+
+    def test_parse_request_limits(self):
+        self.assertEqual(server.parse_request(b'{"texts": ["a"], "lang": "ru"}'), (["a"], "ru"))
+        for body in (b"not json", b"[]", b'{"texts": "a"}', b'{"texts": [1]}', b'{"texts": [], "lang": "de"}',
+                     ('{"texts": ["%s"]}' % ("x" * (server.MAX_TEXT_CHARS + 1))).encode(),
+                     ('{"texts": [%s]}' % ",".join(['"a"'] * (server.MAX_TEXTS + 1))).encode(),
+                     b'{"texts": ["\\ud800"]}'):
+            with self.assertRaises(server.BadRequest, msg=body[:40]):
+                server.parse_request(body)
+
+
+class FakeRecognizer:
+    model = "fake 1.0"
+
+    def recognize(self, texts, lang):
+        if "boom" in texts:
+            raise RuntimeError("model exploded")
+        return [server.mentions(t, [(0, len(t), "PER")], server.RU_LABELS) for t in texts], [lang or "ru"] * len(texts)
+
+
+class TestHTTP(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = ThreadingHTTPServer(("127.0.0.1", 0), server.make_handler(FakeRecognizer()))
+        cls.srv.RequestHandlerClass.log_message = lambda *a: None
+        threading.Thread(target=cls.srv.serve_forever, daemon=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.shutdown()
+        cls.srv.server_close()
+
+    def call(self, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.srv.server_address[1], timeout=10)
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        out = r.status, json.loads(r.read())
+        c.close()
+        return out
+
+    def test_health(self):
+        self.assertEqual(self.call("GET", "/health"), (200, {"status": "ok", "model": "fake 1.0", "languages": ["ru", "en"]}))
+
+    def test_ner(self):
+        code, got = self.call("POST", "/v1/ner", json.dumps({"texts": ["Ёж"], "lang": ""}).encode())
+        self.assertEqual(code, 200)
+        self.assertEqual(got["results"], [[{"start": 0, "end": 4, "text": "Ёж", "label": "PER", "source_label": "PER"}]])
+        self.assertEqual(got["model"], "fake 1.0")
+
+    def test_errors_are_json(self):
+        for method, path, body, headers, want in (
+                ("POST", "/v1/ner", b"{", None, 400),
+                ("POST", "/v1/ner", b'{"texts": ["boom"]}', None, 500),
+                ("POST", "/v1/other", b"{}", None, 404),
+                ("GET", "/v1/ner", None, None, 404),
+                ("POST", "/v1/ner", b"x" * 10, {"Content-Length": str(server.MAX_BODY + 1)}, 400)):
+            code, got = self.call(method, path, body, headers)
+            self.assertEqual(code, want, (path, body[:20] if body else None))
+            self.assertIn("error", got)
+
+
+if __name__ == "__main__":
+    unittest.main()

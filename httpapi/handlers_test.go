@@ -1,0 +1,427 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+)
+
+// Fakes behind the handlers' interfaces: no servers.
+
+type fakeAnswerer struct {
+	ans    agent.Answer
+	err    error
+	events []agent.Event
+	block  bool // wait for the request context to end (SSE cancel)
+	done   chan struct{}
+}
+
+func (f *fakeAnswerer) Answer(ctx context.Context, req agent.Request, progress func(agent.Event)) (agent.Answer, error) {
+	if f.done != nil {
+		defer close(f.done)
+	}
+	for _, e := range f.events {
+		if progress != nil {
+			progress(e)
+		}
+	}
+	if f.block {
+		<-ctx.Done()
+		return agent.Answer{Status: ariadne.StatusUnavailable}, nil
+	}
+	return f.ans, f.err
+}
+
+type fakeRetriever struct {
+	res agent.Result
+	err error
+	got agent.Request
+}
+
+func (f *fakeRetriever) Retrieve(_ context.Context, req agent.Request) (agent.Result, error) {
+	f.got = req
+	return f.res, f.err
+}
+
+type fakeGraph struct {
+	err  error
+	docs map[string]ariadne.DocumentInfo
+}
+
+func (f *fakeGraph) EntityCandidates(context.Context, string, []string, int) ([]ariadne.EntityCandidate, error) {
+	return nil, f.err
+}
+func (f *fakeGraph) Entity(context.Context, string, []string) (ariadne.Entity, error) {
+	if f.err != nil {
+		return ariadne.Entity{}, f.err
+	}
+	return ariadne.Entity{}, fmt.Errorf("graph: no such entity: %w", ariadne.ErrNotFound)
+}
+func (f *fakeGraph) Edges(context.Context, []string, []string, []string, int) ([]ariadne.Edge, error) {
+	return nil, f.err
+}
+func (f *fakeGraph) Documents(context.Context, []string, int, int) ([]ariadne.DocumentInfo, int, error) {
+	return nil, 0, f.err
+}
+func (f *fakeGraph) Document(context.Context, string, []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
+	if f.err != nil {
+		return ariadne.DocumentInfo{}, nil, f.err
+	}
+	return ariadne.DocumentInfo{}, nil, fmt.Errorf("graph: no such document: %w", ariadne.ErrNotFound)
+}
+func (f *fakeGraph) Chunks(context.Context, []string, []string) ([]ariadne.Chunk, error) { return nil, f.err }
+func (f *fakeGraph) DocumentACL(_ context.Context, id string) ([]string, bool, error) {
+	d, ok := f.docs[id]
+	return d.ACL, ok, f.err
+}
+
+type fakeDocuments struct {
+	sum ingest.Summary
+	err error
+	got []ariadne.Document
+}
+
+func (f *fakeDocuments) Upsert(_ context.Context, docs []ariadne.Document, _ ingest.Options) (ingest.Summary, error) {
+	f.got = docs
+	return f.sum, f.err
+}
+func (f *fakeDocuments) Delete(context.Context, []string, ingest.Options) (ingest.Summary, error) {
+	return f.sum, f.err
+}
+
+const testKeys = `
+public_groups: [all]
+keys:
+  - {name: reader, key: reader-key, groups: [sales]}
+  - {name: writer, key: writer-key, groups: [all], write: true}
+`
+
+type rig struct {
+	srv  *httptest.Server
+	ans  *fakeAnswerer
+	ret  *fakeRetriever
+	g    *fakeGraph
+	docs *fakeDocuments
+	logs *lockedLog
+}
+
+// lockedLog is a log sink the server writes to while the test reads it.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func newRig(t *testing.T, lim Limits) *rig {
+	t.Helper()
+	keys, err := ParseKeys([]byte(testKeys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{ans: &fakeAnswerer{}, ret: &fakeRetriever{}, g: &fakeGraph{docs: map[string]ariadne.DocumentInfo{
+		"secret/doc": {ID: "secret/doc", ACL: []string{"management"}}, "public/doc": {ID: "public/doc", ACL: []string{"all"}}}},
+		docs: &fakeDocuments{}, logs: &lockedLog{}}
+	log := slog.New(slog.NewTextHandler(r.logs, nil))
+	e := New(Services{Answerer: r.ans, Retriever: r.ret, Entities: r.g, Library: r.g, Documents: r.docs, Keys: keys,
+		Ready: func(context.Context) map[string]Check { return map[string]Check{"neo4j": {OK: true}} }, Metrics: NewMetrics(), Log: log}, lim)
+	r.srv = httptest.NewServer(e)
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *rig) do(t *testing.T, method, path, key, ctype, body string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, r.srv.URL+path, strings.NewReader(body))
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp, string(raw)
+}
+
+// errorOf checks the one error shape and returns code and message.
+func errorOf(t *testing.T, body string) (string, string) {
+	t.Helper()
+	var e ErrorBody
+	if err := json.Unmarshal([]byte(body), &e); err != nil || e.Error.Code == "" || e.Error.RequestID == "" {
+		t.Fatalf("not the JSON error shape: %s", body)
+	}
+	return e.Error.Code, e.Error.Message
+}
+
+// TestRequestErrors: every rejection before a service is called, with its status, code and
+// message, through the production engine.
+func TestRequestErrors(t *testing.T) {
+	r := newRig(t, Limits{QueryBody: 256, DocumentBody: 512})
+	long := strings.Repeat("я", MaxQuestionRunes+1)
+	tests := []struct {
+		name, method, path, key, ctype, body string
+		status                               int
+		code, message                        string
+	}{
+		{"no body", "POST", "/v1/query", "", "application/json", "", 400, "invalid_request", "a JSON body is required"},
+		{"not JSON", "POST", "/v1/query", "", "application/json", "{question:", 400, "invalid_request", "the body is not valid JSON for this endpoint"},
+		{"empty question", "POST", "/v1/query", "", "application/json", `{"question":"  "}`, 400, "invalid_request", "question is required"},
+		{"NUL", "POST", "/v1/search", "", "application/json", `{"question":"a\u0000b"}`, 400, "invalid_request", "question contains a NUL character"},
+		{"mode", "POST", "/v1/query", "", "application/json", `{"question":"q","mode":"deep"}`, 400, "invalid_request", "mode must be auto, simple, hybrid or multi_hop"},
+		{"top_k", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":99}`, 400, "invalid_request", "top_k must be between 1 and 20"},
+		{"too large", "POST", "/v1/query", "", "application/json", `{"question":"` + long + `"}`, 413, "payload_too_large", "the body is over 256 bytes"},
+		{"wrong key", "POST", "/v1/query", "nope", "application/json", `{"question":"q"}`, 401, "unauthorized", "unknown API key"},
+		{"reader may not write", "POST", "/v1/documents", "reader-key", "text/markdown", "---\nid: a\n---\nx", 403, "forbidden", "this API key may not write documents"},
+		{"anonymous may not delete", "DELETE", "/v1/documents/a", "", "", "", 403, "forbidden", "this API key may not write documents"},
+		{"media type", "POST", "/v1/documents", "writer-key", "application/pdf", "%PDF", 415, "unsupported_media_type", "send application/json or text/markdown"},
+		{"document JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","bogus":1}`, 400, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body)"},
+		{"document front matter", "POST", "/v1/documents", "writer-key", "text/markdown", "no front matter", 400, "invalid_request", "invalid document: "},
+		{"document too large", "POST", "/v1/documents", "writer-key", "text/markdown", strings.Repeat("x", 600), 413, "payload_too_large", "the body is over 512 bytes"},
+		{"replace unreadable", "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: secret/doc\ntitle: T\n---\nbody text\n", 403, "forbidden", "this API key may not replace that document"},
+		{"delete unreadable", "DELETE", "/v1/documents/secret%2Fdoc", "writer-key", "", "", 404, "not_found", "no document with that id"},
+		{"delete missing", "DELETE", "/v1/documents/none", "writer-key", "", "", 404, "not_found", "no document with that id"},
+		{"entities q", "GET", "/v1/entities", "", "", "", 400, "invalid_request", "q is required (at most 500 bytes)"},
+		{"entities limit", "GET", "/v1/entities?q=x&limit=0", "", "", "", 400, "invalid_request", "limit must be between 1 and 100"},
+		{"documents limit", "GET", "/v1/documents?limit=501", "", "", "", 400, "invalid_request", "limit must be between 1 and 500"},
+		{"documents offset", "GET", "/v1/documents?offset=-1", "", "", "", 400, "invalid_request", "offset must be a non-negative integer"},
+		{"entity missing", "GET", "/v1/entities/x%2Fy/neighbors", "", "", "", 404, "not_found", "not found"},
+		{"document missing", "GET", "/v1/documents/x%2Fy", "", "", "", 404, "not_found", "not found"},
+		{"chunk missing", "GET", "/v1/chunks/x%23y", "", "", "", 404, "not_found", "not found"},
+		{"no route", "GET", "/v2/anything", "", "", "", 404, "not_found", "no such endpoint"},
+		{"method", "PUT", "/v1/query", "", "", "", 405, "method_not_allowed", "method not allowed on this endpoint"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := r.do(t, tc.method, tc.path, tc.key, tc.ctype, tc.body)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("HTTP %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			code, msg := errorOf(t, body)
+			if code != tc.code || !strings.HasPrefix(msg, tc.message) {
+				t.Errorf("error %s %q, want %s %q", code, msg, tc.code, tc.message)
+			}
+			if tc.status == 401 && resp.Header.Get("WWW-Authenticate") != `Bearer realm="ariadne"` {
+				t.Errorf("401 without WWW-Authenticate: %v", resp.Header)
+			}
+		})
+	}
+}
+
+// TestServiceErrors: each class of service error maps to one status and a message written for
+// the caller; an internal error's text never reaches the response.
+func TestServiceErrors(t *testing.T) {
+	secret := "dial tcp 10.1.2.3:7687: password=hunter2"
+	tests := []struct {
+		name    string
+		err     error
+		status  int
+		code    string
+		message string
+	}{
+		{"invalid with a message", ariadne.Messagef(ariadne.ErrInvalid, "mode %q is unknown", "x"), 400, "invalid_request", `mode "x" is unknown`},
+		{"invalid without one", fmt.Errorf("graph: %s: %w", secret, ariadne.ErrInvalid), 400, "invalid_request", "the request is invalid"},
+		{"not found", fmt.Errorf("graph: %s: %w", secret, ariadne.ErrNotFound), 404, "not_found", "not found"},
+		{"unavailable", fmt.Errorf("vector: %s: %w", secret, ariadne.ErrUnavailable), 503, "unavailable", "a store or model is unavailable; retry later"},
+		{"deadline", fmt.Errorf("%s: %w", secret, context.DeadlineExceeded), 503, "unavailable", "a store or model is unavailable; retry later"},
+		{"credentials", fmt.Errorf("graph: %s: %w", secret, ariadne.ErrUnauthorized), 503, "unavailable", "a store or model is unavailable; retry later"},
+		{"mismatch", fmt.Errorf("vector: %s: %w", secret, ariadne.ErrMismatch), 503, "index_mismatch", "the index was built with another embedder; it must be re-indexed"},
+		{"other", errors.New(secret), 500, "internal", "internal error"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, Limits{})
+			r.ret.err, r.g.err = tc.err, tc.err
+			for _, call := range []struct{ method, path, body string }{
+				{"POST", "/v1/search", `{"question":"q"}`},
+				{"GET", "/v1/entities?q=x", ""},
+				{"GET", "/v1/entities/x/neighbors", ""},
+				{"GET", "/v1/documents", ""},
+				{"GET", "/v1/documents/x", ""},
+				{"GET", "/v1/chunks/x", ""},
+			} {
+				resp, body := r.do(t, call.method, call.path, "", "application/json", call.body)
+				if resp.StatusCode != tc.status {
+					t.Fatalf("%s %s: HTTP %d, want %d: %s", call.method, call.path, resp.StatusCode, tc.status, body)
+				}
+				code, msg := errorOf(t, body)
+				if code != tc.code || msg != tc.message || strings.Contains(body, "hunter2") {
+					t.Errorf("%s %s: %s %q, want %s %q", call.method, call.path, code, msg, tc.code, tc.message)
+				}
+			}
+		})
+	}
+}
+
+// TestQueryAndSearch: the request reaches the services with the caller's groups; statuses map
+// to HTTP codes; the trace appears only with debug.
+func TestQueryAndSearch(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.ans.ans = agent.Answer{Status: ariadne.StatusAnswered, Answer: "28 days [c1]", Route: ariadne.RouteSimple,
+		Claims: []ariadne.Claim{}, Citations: []ariadne.Citation{{ChunkID: "c1", Quote: "28 days", Start: 3, End: 10, Verified: true}},
+		Trace: &agent.AnswerTrace{Trace: &agent.Trace{}, Generator: "g"}}
+	resp, body := r.do(t, "POST", "/v1/query", "reader-key", "application/json", `{"question":"How many days?"}`)
+	var qr QueryResponse
+	if err := json.Unmarshal([]byte(body), &qr); err != nil || resp.StatusCode != 200 || qr.Status != ariadne.StatusAnswered ||
+		len(qr.Citations) != 1 || qr.Citations[0].Start != 3 || qr.Trace != nil || qr.RequestID == "" {
+		t.Fatalf("answered: %d %s", resp.StatusCode, body)
+	}
+	_, body = r.do(t, "POST", "/v1/query", "", "application/json", `{"question":"How many days?","debug":true}`)
+	if !strings.Contains(body, `"generator":"g"`) {
+		t.Errorf("debug: no trace in %s", body)
+	}
+	r.ans.ans = agent.Answer{Status: ariadne.StatusUnavailable, Reason: "graph: dial tcp 10.0.0.1:7687"}
+	resp, body = r.do(t, "POST", "/v1/query", "", "application/json", `{"question":"q"}`)
+	if resp.StatusCode != 503 || !strings.Contains(body, `"reason":"a store or model is unavailable; retry later"`) || strings.Contains(body, "10.0.0.1") {
+		t.Errorf("unavailable: %d %s", resp.StatusCode, body)
+	}
+	r.ans.ans, r.ans.err = agent.Answer{}, ariadne.Messagef(ariadne.ErrInvalid, "mode forced wrongly")
+	resp, body = r.do(t, "POST", "/v1/query", "", "application/json", `{"question":"q"}`)
+	if code, msg := errorOf(t, body); resp.StatusCode != 400 || code != "invalid_request" || msg != "mode forced wrongly" {
+		t.Errorf("invalid from the answerer: %d %s", resp.StatusCode, body)
+	}
+	r.ret.res = agent.Result{Route: ariadne.RouteHybrid, Chunks: []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "c1", DocID: "d", Text: "t"}, Score: 0.5, Sources: []string{"bm25"}}},
+		Trace: &agent.Trace{}}
+	resp, body = r.do(t, "POST", "/v1/search", "reader-key", "application/json", `{"question":"q","mode":"hybrid","top_k":3}`)
+	var sr SearchResponse
+	if err := json.Unmarshal([]byte(body), &sr); err != nil || resp.StatusCode != 200 || len(sr.Chunks) != 1 || sr.Chunks[0].ChunkID != "c1" || sr.Paths == nil {
+		t.Fatalf("search: %d %s", resp.StatusCode, body)
+	}
+	if g := r.ret.got; g.Mode != "hybrid" || g.TopK != 3 || strings.Join(g.Groups, ",") != "all,sales" {
+		t.Errorf("the retriever got %+v, want mode hybrid, top_k 3, groups all,sales", g)
+	}
+}
+
+// TestQueryStream: progress events, then the answer, as server-sent events; an invalid request
+// is an error event; a client that goes away ends the answer's context.
+func TestQueryStream(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.ans.events = []agent.Event{{Name: "route", Data: map[string]string{"route": "simple"}}, {Name: "retrieval", Data: map[string]int{"hits": 2}}}
+	r.ans.ans = agent.Answer{Status: ariadne.StatusNotFound, Claims: []ariadne.Claim{}, Citations: []ariadne.Citation{}, Paths: []ariadne.Path{}}
+	req, _ := http.NewRequest("POST", r.srv.URL+"/v1/query", strings.NewReader(`{"question":"q"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var names []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if n, ok := strings.CutPrefix(l, "event:"); ok {
+			names = append(names, n)
+		}
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") || strings.Join(names, ",") != "route,retrieval,answer" ||
+		!strings.Contains(string(raw), `"status":"not_found"`) {
+		t.Fatalf("stream: %v %q", names, raw)
+	}
+
+	r.ans.events, r.ans.err = nil, ariadne.Messagef(ariadne.ErrInvalid, "bad mode")
+	req, _ = http.NewRequest("POST", r.srv.URL+"/v1/query", strings.NewReader(`{"question":"q"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(raw), "event:error") || !strings.Contains(string(raw), `"message":"bad mode"`) {
+		t.Errorf("error event: %q", raw)
+	}
+
+	// Cancel: the client reads the first event and leaves; the answerer's context must end.
+	r.ans.err, r.ans.block, r.ans.done = nil, true, make(chan struct{})
+	r.ans.events = []agent.Event{{Name: "route", Data: "x"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ = http.NewRequestWithContext(ctx, "POST", r.srv.URL+"/v1/query", strings.NewReader(`{"question":"q"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	resp.Body.Close()
+	select {
+	case <-r.ans.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the answer kept running after the client left")
+	}
+}
+
+// TestPutDocument: both body forms reach the pipeline as the same document.
+func TestPutDocument(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.docs.sum = ingest.Summary{DocsWritten: 1, Chunks: 2}
+	resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "application/json",
+		`{"id":"notes/a","title":"A: \"quoted\"","type":"note","acl":["all","sales"],"aliases":["Альфа"],"body":"Text.\n"}`)
+	if resp.StatusCode != 200 || !strings.Contains(body, `"status":"indexed"`) {
+		t.Fatalf("JSON: %d %s", resp.StatusCode, body)
+	}
+	fromJSON := r.docs.got[0]
+	resp, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown",
+		"---\nid: notes/a\ntitle: 'A: \"quoted\"'\ntype: note\nacl: [all, sales]\naliases: [Альфа]\n---\nText.\n")
+	if resp.StatusCode != 200 {
+		t.Fatalf("markdown: %d %s", resp.StatusCode, body)
+	}
+	fromMD := r.docs.got[0]
+	fromJSON.Path, fromMD.Path = "", ""
+	if fmt.Sprint(fromJSON) != fmt.Sprint(fromMD) {
+		t.Errorf("JSON and Markdown differ:\n%+v\n%+v", fromJSON, fromMD)
+	}
+	r.docs.sum = ingest.Summary{DocsUnchanged: 1}
+	_, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: public/doc\n---\nSame.\n")
+	if !strings.Contains(body, `"status":"unchanged"`) {
+		t.Errorf("unchanged: %s", body)
+	}
+	r.docs.sum = ingest.Summary{VectorErrors: []ariadne.ObjectError{{ChunkID: "x", Message: "m"}}}
+	resp, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: notes/b\n---\nB.\n")
+	if code, _ := errorOf(t, body); resp.StatusCode != 502 || code != "index_refused" {
+		t.Errorf("refused vectors: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestProbes: health, readiness, metrics and the OpenAPI document need no key.
+func TestProbes(t *testing.T) {
+	r := newRig(t, Limits{})
+	for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready"`, "/metrics": "ariadne_http_requests_total", "/openapi.yaml": "openapi: 3"} {
+		resp, body := r.do(t, "GET", path, "", "", "")
+		if resp.StatusCode != 200 || !strings.Contains(body, want) {
+			t.Errorf("%s: %d %.100s", path, resp.StatusCode, body)
+		}
+	}
+	if strings.Contains(r.logs.String(), "question") {
+		t.Errorf("the access log holds request bodies: %s", r.logs.String())
+	}
+}

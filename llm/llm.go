@@ -3,8 +3,16 @@
 // (exponential backoff with jitter, honouring Retry-After; package retry).
 //
 // Both clients return the model's text. A request may ask for JSON output constrained by a JSON
-// Schema (OpenAI `response_format: json_schema`, Ollama `format`); callers still validate what
-// comes back, since not every compatible server enforces the schema.
+// Schema; servers differ in how they take it (see JSONMode): OpenAI, vLLM and llama.cpp's server
+// take `response_format: json_schema`, llama-cpp-python's `json_object` with a `schema`, llama.cpp
+// servers a GBNF `grammar`, Ollama `format`. Config.JSONMode picks one, or (auto) tries them in
+// order and remembers the first the server accepts. Callers still validate what comes back, since
+// not every compatible server enforces the schema.
+//
+// A request the server rejects as invalid (HTTP 400/404/415/422, or a 500 that is a validation
+// error about the JSON constraint) is not retried and wraps ariadne.ErrInvalid; timeouts,
+// refused connections, 429 (after Retry-After) and other 5xx are retried and end as
+// ariadne.ErrUnavailable. Config.OnUsage receives each answer's prompt and completion tokens.
 package llm
 
 import (
@@ -15,6 +23,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -52,6 +61,11 @@ type Config struct {
 	OnRetry    func(retry.Attempt)
 	Logger     *slog.Logger
 	HTTPClient *http.Client
+	// JSONMode is how requests with a Schema ask for JSON (default auto: detect; see JSONMode).
+	JSONMode JSONMode
+	// OnUsage, when set, is called after every answer with the model's name and the prompt and
+	// completion tokens the server counted (OpenAI usage; Ollama prompt_eval_count/eval_count).
+	OnUsage func(model string, prompt, completion int)
 }
 
 func (c *Config) setDefaults(kind string) error {
@@ -71,7 +85,51 @@ func (c *Config) setDefaults(kind string) error {
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{Timeout: c.Timeout}
 	}
+	mode, err := ParseJSONMode(string(c.JSONMode))
+	if err != nil {
+		return err
+	}
+	c.JSONMode = mode
 	return nil
+}
+
+func (c *Config) usage(prompt, completion int) {
+	if c.OnUsage != nil {
+		c.OnUsage(c.Model, prompt, completion)
+	}
+}
+
+// detector runs auto detection: it tries the modes in order until the server accepts one, and
+// remembers that one for later calls.
+type detector struct {
+	order []JSONMode
+	found atomic.Pointer[JSONMode]
+}
+
+// chat sends one request per mode (send returns a *RejectedError when the server refused the
+// form) and returns the first accepted answer's error state.
+func (d *detector) chat(ctx context.Context, cfg *Config, name string, send func(context.Context, JSONMode) error) error {
+	if m := d.found.Load(); m != nil {
+		return cfg.do(ctx, name, func(ctx context.Context) error { return send(ctx, *m) })
+	}
+	var last *RejectedError
+	for _, mode := range d.order {
+		err := cfg.do(ctx, name, func(ctx context.Context) error { return send(ctx, mode) })
+		var rej *RejectedError
+		if errors.As(err, &rej) && rej.Mode == mode {
+			cfg.Logger.Info("model server rejected a JSON mode; trying the next", "model", name, "json_mode", mode, "answer", truncate(rej.Status.Error(), 200))
+			last = rej
+			continue
+		}
+		if err == nil {
+			m := mode
+			if d.found.CompareAndSwap(nil, &m) {
+				cfg.Logger.Info("model server accepts JSON mode", "model", name, "json_mode", mode)
+			}
+		}
+		return err
+	}
+	return noModeError(name, d.order, last)
 }
 
 func (c *Config) do(ctx context.Context, name string, op func(context.Context) error) error {
@@ -98,18 +156,32 @@ func bearer(key string) map[string]string {
 }
 
 // OpenAI is a client for an OpenAI-compatible chat completions API.
-type OpenAI struct{ cfg Config }
+type OpenAI struct {
+	cfg  Config
+	auto detector
+}
 
 // NewOpenAI returns a client; BaseURL includes the version path ("https://api.openai.com/v1").
 func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if err := cfg.setDefaults("openai"); err != nil {
 		return nil, err
 	}
-	return &OpenAI{cfg: cfg}, nil
+	return &OpenAI{cfg: cfg, auto: detector{order: []JSONMode{JSONModeSchema, JSONModeObject, JSONModeGrammar}}}, nil
 }
 
 // Name is "openai:<model>".
 func (o *OpenAI) Name() string { return "openai:" + o.cfg.Model }
+
+// JSONMode is the mode requests with a Schema use: the configured one, or for auto the one
+// detection settled on ("auto" until a request with a Schema succeeded).
+func (o *OpenAI) JSONMode() JSONMode {
+	if o.cfg.JSONMode == JSONAuto {
+		if m := o.auto.found.Load(); m != nil {
+			return *m
+		}
+	}
+	return o.cfg.JSONMode
+}
 
 type openAIChatRequest struct {
 	Model          string    `json:"model"`
@@ -117,6 +189,7 @@ type openAIChatRequest struct {
 	Temperature    float64   `json:"temperature"`
 	MaxTokens      int       `json:"max_tokens,omitempty"`
 	ResponseFormat any       `json:"response_format,omitempty"`
+	Grammar        string    `json:"grammar,omitempty"`
 }
 
 type openAIChatResponse struct {
@@ -126,39 +199,83 @@ type openAIChatResponse struct {
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// constrain sets the request's JSON constraint for mode.
+func (o *OpenAI) constrain(body *openAIChatRequest, s *Schema, mode JSONMode) error {
+	body.ResponseFormat, body.Grammar = nil, ""
+	switch mode {
+	case JSONModeSchema:
+		body.ResponseFormat = map[string]any{"type": "json_schema",
+			"json_schema": map[string]any{"name": s.Name, "schema": s.Schema, "strict": true}}
+	case JSONModeObject:
+		body.ResponseFormat = map[string]any{"type": "json_object", "schema": s.Schema}
+	case JSONModeGrammar:
+		g, err := Grammar(s.Schema)
+		if err != nil {
+			return err
+		}
+		body.Grammar = g
+	}
+	return nil
 }
 
 // Chat sends the request and returns the first choice's text.
 func (o *OpenAI) Chat(ctx context.Context, req Request) (string, error) {
 	body := openAIChatRequest{Model: o.cfg.Model, Messages: req.Messages, Temperature: req.Temperature, MaxTokens: req.MaxTokens}
-	if req.JSON != nil {
-		body.ResponseFormat = map[string]any{"type": "json_schema",
-			"json_schema": map[string]any{"name": req.JSON.Name, "schema": req.JSON.Schema, "strict": true}}
-	}
 	var out string
-	err := o.cfg.do(ctx, o.Name(), func(ctx context.Context) error {
+	send := func(ctx context.Context, mode JSONMode) error {
+		b := body
+		if req.JSON != nil {
+			if err := o.constrain(&b, req.JSON, mode); err != nil {
+				return err
+			}
+		}
 		var resp openAIChatResponse
-		if err := httpjson.Post(ctx, o.cfg.HTTPClient, "openai chat", o.cfg.BaseURL+"/chat/completions", bearer(o.cfg.APIKey), body, &resp); err != nil {
-			return err
+		if err := httpjson.Post(ctx, o.cfg.HTTPClient, "openai chat", o.cfg.BaseURL+"/chat/completions", bearer(o.cfg.APIKey), b, &resp); err != nil {
+			return rejection(err, mode)
+		}
+		if resp.Usage != nil {
+			o.cfg.usage(resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
 		}
 		if len(resp.Choices) == 0 {
 			return fmt.Errorf("openai chat: answer has no choices")
 		}
 		out = resp.Choices[0].Message.Content
 		return nil
-	})
+	}
+	var err error
+	switch {
+	case req.JSON == nil:
+		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, "") })
+	case o.cfg.JSONMode == JSONAuto:
+		err = o.auto.chat(ctx, &o.cfg, o.Name(), send)
+	default:
+		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, o.cfg.JSONMode) })
+	}
 	return out, err
 }
 
 // Ollama is a client for Ollama's chat API.
-type Ollama struct{ cfg Config }
+type Ollama struct {
+	cfg  Config
+	auto detector
+}
 
-// NewOllama returns a client; BaseURL is e.g. "http://127.0.0.1:11434".
+// NewOllama returns a client; BaseURL is e.g. "http://127.0.0.1:11434". Its JSON modes are
+// json_schema (format: the schema) and json_object (format: "json"); grammar is not available.
 func NewOllama(cfg Config) (*Ollama, error) {
 	if err := cfg.setDefaults("ollama"); err != nil {
 		return nil, err
 	}
-	return &Ollama{cfg: cfg}, nil
+	if cfg.JSONMode == JSONModeGrammar {
+		return nil, fmt.Errorf("llm: ollama takes no GBNF grammar (JSON modes: auto, json_schema, json_object, none): %w", ariadne.ErrInvalid)
+	}
+	return &Ollama{cfg: cfg, auto: detector{order: []JSONMode{JSONModeSchema, JSONModeObject}}}, nil
 }
 
 // Name is "ollama:<model>".
@@ -176,7 +293,9 @@ type ollamaChatResponse struct {
 	Message struct {
 		Content string `json:"content"`
 	} `json:"message"`
-	Done bool `json:"done"`
+	Done            bool `json:"done"`
+	PromptEvalCount int  `json:"prompt_eval_count"`
+	EvalCount       int  `json:"eval_count"`
 }
 
 // Chat sends the request (stream off) and returns the message text.
@@ -186,17 +305,32 @@ func (o *Ollama) Chat(ctx context.Context, req Request) (string, error) {
 	if req.MaxTokens > 0 {
 		body.Options["num_predict"] = req.MaxTokens
 	}
-	if req.JSON != nil {
-		body.Format = req.JSON.Schema
-	}
 	var out string
-	err := o.cfg.do(ctx, o.Name(), func(ctx context.Context) error {
-		var resp ollamaChatResponse
-		if err := httpjson.Post(ctx, o.cfg.HTTPClient, "ollama chat", o.cfg.BaseURL+"/api/chat", bearer(o.cfg.APIKey), body, &resp); err != nil {
-			return err
+	send := func(ctx context.Context, mode JSONMode) error {
+		b := body
+		switch {
+		case req.JSON == nil:
+		case mode == JSONModeSchema:
+			b.Format = req.JSON.Schema
+		case mode == JSONModeObject:
+			b.Format = json.RawMessage(`"json"`)
 		}
+		var resp ollamaChatResponse
+		if err := httpjson.Post(ctx, o.cfg.HTTPClient, "ollama chat", o.cfg.BaseURL+"/api/chat", bearer(o.cfg.APIKey), b, &resp); err != nil {
+			return rejection(err, mode)
+		}
+		o.cfg.usage(resp.PromptEvalCount, resp.EvalCount)
 		out = resp.Message.Content
 		return nil
-	})
+	}
+	var err error
+	switch {
+	case req.JSON == nil:
+		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, "") })
+	case o.cfg.JSONMode == JSONAuto:
+		err = o.auto.chat(ctx, &o.cfg, o.Name(), send)
+	default:
+		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, o.cfg.JSONMode) })
+	}
 	return out, err
 }

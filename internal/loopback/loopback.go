@@ -25,6 +25,7 @@ var Addresses = []Address{
 	{"ARIADNE_WEAVIATE_URL", "http://127.0.0.1:%d", 8080},
 	{"ARIADNE_WEAVIATE_GRPC", "127.0.0.1:%d", 50051},
 	{"ARIADNE_E5_URL", "http://127.0.0.1:%d/v1", 8091},
+	{"ARIADNE_LOCAL_LLM_URL", "http://127.0.0.1:%d/v1", 8092},
 	{"ARIADNE_NER_URL", "http://127.0.0.1:%d", 8093},
 	{"ARIADNE_API_ADDR", "127.0.0.1:%d", 8088},
 	{"ARIADNE_API_URL", "http://127.0.0.1:%d", 8088},

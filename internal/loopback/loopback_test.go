@@ -30,6 +30,7 @@ func TestVarsAndDefault(t *testing.T) {
 		"ARIADNE_WEAVIATE_URL":  "http://127.0.0.1:18080",
 		"ARIADNE_WEAVIATE_GRPC": "127.0.0.1:60051",
 		"ARIADNE_E5_URL":        "http://127.0.0.1:18091/v1",
+		"ARIADNE_LOCAL_LLM_URL": "http://127.0.0.1:18092/v1",
 		"ARIADNE_NER_URL":       "http://127.0.0.1:18093",
 		"ARIADNE_API_ADDR":      "127.0.0.1:18088",
 		"ARIADNE_API_URL":       "http://127.0.0.1:18088",

@@ -141,12 +141,42 @@ func ProbeE5(ctx context.Context, baseURL string) error {
 }
 
 // Chat configures a chat model (extraction, routing, generation, judging).
+//
+// LocalLLM names the model of the local server deploy/local.sh starts (`deploy/local.sh up llm`):
+// when it is set and not "none", and neither Provider nor URL is set, the chat client is that
+// server (provider openai at LocalURL, the model's served name LocalLLM). "none" keeps the
+// programs offline unless Provider says otherwise.
 type Chat struct {
-	Provider string        `name:"llm-provider" env:"ARIADNE_LLM_PROVIDER" default:"none" enum:"none,openai,ollama" help:"Chat model API: none (offline components), openai (any OpenAI-compatible server), ollama."`
+	Provider string        `name:"llm-provider" env:"ARIADNE_LLM_PROVIDER" default:"none" enum:"none,openai,ollama" help:"Chat model API: none (offline components, or the local model when --local-llm is set), openai (any OpenAI-compatible server), ollama."`
 	URL      string        `name:"llm-url" env:"ARIADNE_LLM_URL" default:"" help:"Base URL: …/v1 for openai, http://host:11434 for ollama."`
 	Model    string        `name:"llm-model" env:"ARIADNE_LLM_MODEL" default:"" help:"Chat model name."`
 	APIKey   string        `name:"llm-api-key" env:"ARIADNE_LLM_API_KEY" default:"" help:"Bearer token for the chat API."`
 	Timeout  time.Duration `name:"llm-timeout" env:"ARIADNE_LLM_TIMEOUT" default:"120s" help:"Per-request timeout."`
+	JSONMode string        `name:"llm-json-mode" env:"ARIADNE_LLM_JSON_MODE" default:"auto" enum:"auto,json_schema,json_object,grammar,none" help:"How JSON output is constrained: auto (detect what the server takes), json_schema (OpenAI, vLLM, llama.cpp), json_object (llama-cpp-python), grammar (GBNF), none."`
+	LocalLLM string        `name:"local-llm" env:"ARIADNE_LOCAL_LLM" default:"none" enum:"none,qwen2.5-1.5b,qwen2.5-0.5b,gemma3-270m" help:"The local chat model deploy/local.sh serves (up llm); set, and without --llm-provider/--llm-url, the programs use it."`
+	LocalURL string        `name:"local-llm-url" env:"ARIADNE_LOCAL_LLM_URL" default:"http://127.0.0.1:8092/v1" help:"The local chat model server (deploy/local.sh up llm)."`
+	// OnUsage, when set, receives each answer's token counts (for metrics); not a flag.
+	OnUsage func(model string, prompt, completion int) `kong:"-"`
+}
+
+// Effective returns the configuration BuildChat uses: the local model's server filled in when
+// LocalLLM applies (see Chat).
+func (c Chat) Effective() Chat {
+	if c.LocalLLM != "" && c.LocalLLM != "none" && (c.Provider == "" || c.Provider == "none") && c.URL == "" {
+		c.Provider = "openai"
+		c.URL = c.LocalURL
+		if c.Model == "" {
+			c.Model = c.LocalLLM // deploy/local.sh serves the model under this name
+		}
+	}
+	return c
+}
+
+// Redacted returns the effective configuration for logs, without secrets.
+func (c Chat) Redacted() []any {
+	e := c.Effective()
+	return []any{"llm_provider", e.Provider, "llm_url", e.URL, "llm_model", e.Model, "llm_json_mode", e.JSONMode,
+		"llm_api_key", redact(e.APIKey)}
 }
 
 // ChatModel is a configured chat client.
@@ -155,9 +185,15 @@ type ChatModel interface {
 	Chat(ctx context.Context, req llm.Request) (string, error)
 }
 
-// BuildChat returns the chat client, or nil when Provider is "none".
+// BuildChat returns the chat client, or nil when there is none (Provider "none" and no LocalLLM).
 func (c Chat) BuildChat(log *slog.Logger) (ChatModel, error) {
-	cfg := llm.Config{BaseURL: c.URL, Model: c.Model, APIKey: c.APIKey, Timeout: c.Timeout, Logger: log}
+	c = c.Effective()
+	mode, err := llm.ParseJSONMode(c.JSONMode)
+	if err != nil {
+		return nil, err
+	}
+	cfg := llm.Config{BaseURL: c.URL, Model: c.Model, APIKey: c.APIKey, Timeout: c.Timeout, Logger: log,
+		JSONMode: mode, OnUsage: c.OnUsage}
 	switch c.Provider {
 	case "none", "":
 		return nil, nil

@@ -1,0 +1,51 @@
+package setup
+
+import (
+	"io"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne/llm"
+)
+
+func TestChatLocalLLM(t *testing.T) {
+	local := "http://127.0.0.1:18092/v1"
+	for _, tc := range []struct {
+		name                 string
+		in                   Chat
+		provider, url, model string
+		built                bool
+	}{
+		{"offline by default", Chat{Provider: "none", LocalLLM: "none", LocalURL: local}, "none", "", "", false},
+		{"local model", Chat{Provider: "none", LocalLLM: "qwen2.5-0.5b", LocalURL: local}, "openai", local, "qwen2.5-0.5b", true},
+		{"local model, explicit model name", Chat{LocalLLM: "qwen2.5-1.5b", LocalURL: local, Model: "alias"}, "openai", local, "alias", true},
+		{"explicit provider wins", Chat{Provider: "ollama", URL: "http://o:11434", Model: "llama3.1:8b", LocalLLM: "gemma3-270m", LocalURL: local}, "ollama", "http://o:11434", "llama3.1:8b", true},
+		{"explicit URL wins", Chat{Provider: "none", URL: "http://x/v1", LocalLLM: "gemma3-270m", LocalURL: local}, "none", "http://x/v1", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.in.JSONMode = "auto"
+			e := tc.in.Effective()
+			if e.Provider != tc.provider || e.URL != tc.url || e.Model != tc.model {
+				t.Fatalf("Effective = %s %s %s, want %s %s %s", e.Provider, e.URL, e.Model, tc.provider, tc.url, tc.model)
+			}
+			m, err := tc.in.BuildChat(NewLogger(io.Discard, "error", false))
+			if err != nil || (m != nil) != tc.built {
+				t.Fatalf("BuildChat = %v, %v; want a model: %v", m, err, tc.built)
+			}
+		})
+	}
+}
+
+func TestChatJSONMode(t *testing.T) {
+	c := Chat{Provider: "openai", URL: "http://x/v1", Model: "m", JSONMode: "json_object"}
+	m, err := c.BuildChat(NewLogger(io.Discard, "error", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.(*llm.OpenAI).JSONMode(); got != llm.JSONModeObject {
+		t.Errorf("JSONMode = %s", got)
+	}
+	c.JSONMode = "yaml"
+	if _, err := c.BuildChat(NewLogger(io.Discard, "error", false)); err == nil {
+		t.Error("unknown JSON mode accepted")
+	}
+}

@@ -16,8 +16,6 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
-	"github.com/ariadne-graphrag/ariadne/graph"
-	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // The fuzz engine is the real one (httpapi.New: middleware, auth, body limit, binding,
@@ -30,15 +28,15 @@ type emptyStores struct {
 	embedded []string
 }
 
-func (s *emptyStores) Search(context.Context, vector.Mode, vector.Query) ([]ariadne.ScoredChunk, error) {
+func (s *emptyStores) Search(context.Context, ariadne.SearchMode, ariadne.SearchQuery) ([]ariadne.ScoredChunk, error) {
 	return nil, nil
 }
 
-func (s *emptyStores) EntityCandidates(context.Context, string, []string, int) ([]graph.EntityCandidate, error) {
+func (s *emptyStores) EntityCandidates(context.Context, string, []string, int) ([]ariadne.EntityCandidate, error) {
 	return nil, nil
 }
 
-func (s *emptyStores) Edges(context.Context, []string, []string, []string, int) ([]graph.Edge, error) {
+func (s *emptyStores) Edges(context.Context, []string, []string, []string, int) ([]ariadne.Edge, error) {
 	return nil, nil
 }
 

@@ -25,6 +25,16 @@ export interface GEdge {
   chunkIDs: string[];
 }
 
+// A neighbourhood is concentric around its entity; a short path reads top-down; larger path sets
+// are laid out by force.
+function layoutFor(nodes: GNode[]): cytoscape.LayoutOptions {
+  if (nodes.some((n) => n.center)) {
+    return { name: "concentric", concentric: (n: any) => (n.data("center") ? 2 : 1), levelWidth: () => 1, minNodeSpacing: 50, padding: 30, animate: false } as cytoscape.LayoutOptions;
+  }
+  if (nodes.length <= 6) return { name: "breadthfirst", directed: true, padding: 30, spacingFactor: 1.2, animate: false };
+  return { name: "cose", padding: 30, animate: false, idealEdgeLength: () => 90, nodeRepulsion: () => 12000, nodeOverlap: 20, randomize: false } as cytoscape.LayoutOptions;
+}
+
 /** draw renders nodes and edges into el; onEdge is called with a clicked edge. */
 export function draw(el: HTMLElement, nodes: GNode[], edges: GEdge[], onEdge: (e: GEdge) => void, onNode?: (n: GNode) => void) {
   const byKey = new Map(nodes.map((n) => [n.key, n]));
@@ -75,8 +85,7 @@ export function draw(el: HTMLElement, nodes: GNode[], edges: GEdge[], onEdge: (e
       },
       { selector: "edge:selected", style: { "line-color": "#2870C2", "target-arrow-color": "#2870C2", width: 4 } },
     ],
-    layout: nodes.length <= 8 ? { name: "breadthfirst", directed: true, padding: 20, spacingFactor: 1.1 } : { name: "cose", padding: 20, animate: false },
-    wheelSensitivity: 0.3,
+    layout: layoutFor(nodes),
     minZoom: 0.3,
     maxZoom: 3,
   });

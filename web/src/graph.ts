@@ -32,7 +32,7 @@ function layoutFor(nodes: GNode[]): cytoscape.LayoutOptions {
     return { name: "concentric", concentric: (n: any) => (n.data("center") ? 2 : 1), levelWidth: () => 1, minNodeSpacing: 50, padding: 30, animate: false } as cytoscape.LayoutOptions;
   }
   if (nodes.length <= 6) return { name: "breadthfirst", directed: true, padding: 30, spacingFactor: 1.2, animate: false };
-  return { name: "cose", padding: 30, animate: false, idealEdgeLength: () => 90, nodeRepulsion: () => 12000, nodeOverlap: 20, randomize: false } as cytoscape.LayoutOptions;
+  return { name: "cose", padding: 30, animate: false, idealEdgeLength: () => 90, nodeRepulsion: () => 12000, nodeOverlap: 20 } as cytoscape.LayoutOptions;
 }
 
 /** draw renders nodes and edges into el; onEdge is called with a clicked edge. */

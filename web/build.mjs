@@ -7,11 +7,11 @@
 // The output depends only on the sources and package-lock.json: `make ui` twice gives the same bytes.
 import * as esbuild from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync, rmSync, readdirSync } from "node:fs";
-import { join, basename, dirname } from "node:path";
+import { join, basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = process.argv[2] ? join(process.cwd(), process.argv[2]) : join(here, "dist");
+const out = process.argv[2] ? resolve(process.argv[2]) : join(here, "dist");
 
 // node.Client { color: #D9534F; border-color: #B52B27; ... }  →  {Client: {color, border}}
 function grassColours(text) {

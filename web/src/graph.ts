@@ -23,6 +23,7 @@ export interface GEdge {
   to: string;
   type: string;
   chunkIDs: string[];
+  cited?: boolean; // a chunk behind it is cited by the answer
 }
 
 // A neighbourhood is concentric around its entity; a short path reads top-down; larger path sets
@@ -32,7 +33,7 @@ function layoutFor(nodes: GNode[]): cytoscape.LayoutOptions {
     return { name: "concentric", concentric: (n: any) => (n.data("center") ? 2 : 1), levelWidth: () => 1, minNodeSpacing: 50, padding: 30, animate: false } as cytoscape.LayoutOptions;
   }
   if (nodes.length <= 6) return { name: "breadthfirst", directed: true, padding: 30, spacingFactor: 1.2, animate: false };
-  return { name: "cose", padding: 30, animate: false, idealEdgeLength: () => 90, nodeRepulsion: () => 12000, nodeOverlap: 20 } as cytoscape.LayoutOptions;
+  return { name: "cose", padding: 30, animate: false, nodeDimensionsIncludeLabels: true } as cytoscape.LayoutOptions;
 }
 
 /** draw renders nodes and edges into el; onEdge is called with a clicked edge. */
@@ -47,7 +48,7 @@ export function draw(el: HTMLElement, nodes: GNode[], edges: GEdge[], onEdge: (e
       }),
       ...edges
         .filter((e) => byKey.has(e.from) && byKey.has(e.to))
-        .map((e, i) => ({ data: { id: "e" + i, source: e.from, target: e.to, label: e.type, idx: i } })),
+        .map((e, i) => ({ data: { id: "e" + i, source: e.from, target: e.to, label: e.type, idx: i }, classes: e.cited ? "cited" : "" })),
     ],
     style: [
       {
@@ -83,6 +84,7 @@ export function draw(el: HTMLElement, nodes: GNode[], edges: GEdge[], onEdge: (e
           "text-background-padding": "2px",
         },
       },
+      { selector: "edge.cited", style: { width: 4, "line-color": "#3a9b52", "target-arrow-color": "#3a9b52", color: "#23723a", "font-weight": "bold" } },
       { selector: "edge:selected", style: { "line-color": "#2870C2", "target-arrow-color": "#2870C2", width: 4 } },
     ],
     layout: layoutFor(nodes),

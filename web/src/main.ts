@@ -194,8 +194,9 @@ function graphBlock(title: string, nodes: GNode[], edges: GEdge[], cypher: strin
   };
   edges.forEach((e) => {
     const b = h("button", { type: "button", class: "edge" }, h("span", {}, names.get(e.from) ?? e.from), h("span", { class: "rel" }, ` —${e.type}→ `), h("span", {}, names.get(e.to) ?? e.to), h("span", { class: "muted" }, ` (${e.chunkIDs.length} chunk${e.chunkIDs.length === 1 ? "" : "s"})`));
+    if (e.cited) b.append(h("span", { class: "cited-note" }, " ✓ cited"));
     b.addEventListener("click", () => showEdge(e));
-    list.append(h("li", {}, b));
+    list.append(h("li", { class: e.cited ? "cited" : "" }, b));
   });
   const nodeList = h("ul", { class: "nodes", "aria-label": "Entities" });
   for (const n of nodes) nodeList.append(h("li", { "data-key": n.key }, typeBadge(n.type), " ", n.name));
@@ -329,8 +330,11 @@ function renderAnswer(r: api.QueryResponse) {
         else edges.set(k, { from: e.from, to: e.to, type: e.type, chunkIDs: [...e.chunk_ids] });
       }
     }
+    const cited = new Set(r.citations.map((c) => c.chunk_id));
+    for (const c of r.claims) for (const ct of c.citations) cited.add(ct.chunk_id);
     const ns = [...nodes.values()];
-    const es = [...edges.values()];
+    // Relations backed by a cited chunk first: they are the chain the answer stands on.
+    const es = [...edges.values()].map((e) => ({ ...e, cited: e.chunkIDs.some((id) => cited.has(id)) })).sort((a, b) => Number(!!b.cited) - Number(!!a.cited));
     const block = graphBlock(`Evidence path${r.paths.length > 1 ? "s" : ""} (${r.paths.length})`, ns, es, subgraphCypher(es, ns), (n) => (location.hash = "entity/" + api.enc(n.key)));
     block.id = "path-graph";
     out.push(block);

@@ -123,6 +123,12 @@ func TestIntegrationAnalystPage(t *testing.T) {
 	chromedp.ListenTarget(ctx, bl.listen)
 	run := func(what string, actions ...chromedp.Action) {
 		t.Helper()
+		start := time.Now()
+		defer func() {
+			if d := time.Since(start); d > 3*time.Second {
+				t.Logf("%s took %s", what, d.Round(time.Millisecond))
+			}
+		}()
 		if err := chromedp.Run(ctx, actions...); err != nil {
 			_, _, problems := bl.snapshot()
 			t.Fatalf("%s: %v\nbrowser problems: %v", what, err, problems)
@@ -195,6 +201,9 @@ func TestIntegrationAnalystPage(t *testing.T) {
 	if !midChunk {
 		t.Errorf("no citation starts after multi-byte text; the offset conversion is untested")
 	}
+	// The screenshot shows the first citation: a quote after Cyrillic text.
+	run("first chip", chromedp.Click("#result button.cite", chromedp.ByQuery),
+		chromedp.Poll(`document.getElementById("chunk-panel").dataset.state === "ready"`, nil, chromedp.WithPollingTimeout(10*time.Second)))
 	shot("answered-chunk")
 	run("close panel", chromedp.KeyEvent("\x1b"))
 	shot("answered")

@@ -33,7 +33,7 @@ function layoutFor(nodes: GNode[]): cytoscape.LayoutOptions {
     return { name: "concentric", concentric: (n: any) => (n.data("center") ? 2 : 1), levelWidth: () => 1, minNodeSpacing: 50, padding: 30, animate: false } as cytoscape.LayoutOptions;
   }
   if (nodes.length <= 6) return { name: "breadthfirst", directed: true, padding: 30, spacingFactor: 1.2, animate: false };
-  return { name: "cose", padding: 30, animate: false, nodeDimensionsIncludeLabels: true } as cytoscape.LayoutOptions;
+  return { name: "cose", padding: 20, animate: false };
 }
 
 /** draw renders nodes and edges into el; onEdge is called with a clicked edge. */

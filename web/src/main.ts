@@ -67,6 +67,7 @@ function route() {
     if (v === view) tab.setAttribute("aria-current", "page");
     else tab.removeAttribute("aria-current");
   }
+  if (!panel.hidden) panel.hidden = true; // a link in the chunk panel leads elsewhere
   if (hash.startsWith("entity/")) showEntity(hash.slice("entity/".length));
   if (view === "documents") {
     if (!docsLoaded) loadDocuments(0);

@@ -1,6 +1,9 @@
 package ariadne
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Adapters wrap driver errors into these at their boundary (with %w), so callers
 // match with errors.Is and the HTTP layer maps each to one status.
@@ -19,3 +22,25 @@ var (
 	// another embedder or dimension; the remedy is to re-index.
 	ErrMismatch = errors.New("configuration mismatch")
 )
+
+// ErrUnauthorized means a store or model rejected Ariadne's own credentials (the Neo4j password,
+// a Weaviate or model API key): a configuration fault of the service, not of its caller.
+var ErrUnauthorized = errors.New("credentials rejected")
+
+// Message is an error whose text is written for the person who made the request ("top_k must be
+// between 1 and 20"). Kind is the sentinel it belongs to (ErrInvalid, ErrNotFound, …). The HTTP
+// layer shows Text to callers; any other error's text stays in the logs.
+type Message struct {
+	Text string
+	Kind error
+}
+
+func (m *Message) Error() string { return m.Text }
+
+// Unwrap returns Kind, so errors.Is(err, ErrInvalid) holds for a Message of that kind.
+func (m *Message) Unwrap() error { return m.Kind }
+
+// Messagef returns a Message of kind with a formatted text.
+func Messagef(kind error, format string, args ...any) error {
+	return &Message{Text: fmt.Sprintf(format, args...), Kind: kind}
+}

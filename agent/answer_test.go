@@ -35,7 +35,7 @@ func (f fakeSearch) Search(_ context.Context, _ vector.Mode, q vector.Query) ([]
 
 type emptyGraph struct{}
 
-func (emptyGraph) EntityCandidates(context.Context, string, int) ([]graph.EntityCandidate, error) {
+func (emptyGraph) EntityCandidates(context.Context, string, []string, int) ([]graph.EntityCandidate, error) {
 	return nil, nil
 }
 func (emptyGraph) Edges(context.Context, []string, []string, []string, int) ([]graph.Edge, error) {

@@ -27,7 +27,7 @@ type ChunkSearcher interface {
 
 // GraphReader reads the entity graph (graph.Store).
 type GraphReader interface {
-	EntityCandidates(ctx context.Context, text string, limit int) ([]graph.EntityCandidate, error)
+	EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]graph.EntityCandidate, error)
 	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]graph.Edge, error)
 	EntitiesOfChunks(ctx context.Context, ids, groups []string) (map[string][]string, error)
 	DocumentChunkIDs(ctx context.Context, docIDs, groups []string) ([]string, error)
@@ -232,7 +232,7 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	}
 	tr := &Trace{}
 	start := time.Now()
-	linked, err := r.Link(ctx, req.Question)
+	linked, err := r.Link(ctx, req.Question, req.Groups)
 	if err != nil {
 		return Result{Trace: tr}, err
 	}
@@ -348,7 +348,7 @@ func (r *Retriever) Run(ctx context.Context, s Strategy, req Request) (Result, e
 	var linked []Linked
 	var err error
 	if s == StrategyGraph {
-		if linked, err = r.Link(ctx, req.Question); err != nil {
+		if linked, err = r.Link(ctx, req.Question, req.Groups); err != nil {
 			return Result{Trace: tr}, err
 		}
 		tr.Linked = linked
@@ -476,11 +476,13 @@ func (r *Retriever) hybrid(ctx context.Context, req Request, vec []float32, ids 
 		Fusion: r.cfg.Fusion, Groups: req.Groups, Limit: r.cfg.Candidates, ChunkIDs: ids}, tr)
 }
 
-// Link finds the entities a question names: the entity fulltext index proposes candidates and
-// the resolver's matcher (the same normalization, transliteration and inflection rules used at
-// ingestion) confirms them in the question text.
-func (r *Retriever) Link(ctx context.Context, question string) ([]Linked, error) {
-	cands, err := r.graph.EntityCandidates(ctx, question, 60)
+// Link finds the entities a question names among those the caller (groups) may see: the entity
+// fulltext index proposes candidates, as the caller's views, and the resolver's matcher (the same
+// normalization, transliteration and inflection rules used at ingestion) confirms them in the
+// question text. A name only a restricted document gives is never matched for a caller who may
+// not read it.
+func (r *Retriever) Link(ctx context.Context, question string, groups []string) ([]Linked, error) {
+	cands, err := r.graph.EntityCandidates(ctx, question, groups, 60)
 	if err != nil {
 		return nil, fmt.Errorf("agent: link entities: %w", err)
 	}

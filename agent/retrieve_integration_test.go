@@ -139,7 +139,7 @@ func TestIntegrationRoutes(t *testing.T) {
 
 	t.Run("entity linking across scripts and case forms", func(t *testing.T) {
 		for _, q := range []string{"Альфа Логистик", "Alfa Logistic", "альфа-логистик", "клиенту «Альфа-Логистику»"} {
-			linked, err := r.Link(ctx, "Что известно про "+q+"?")
+			linked, err := r.Link(ctx, "Что известно про "+q+"?", []string{"all"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -99,7 +99,7 @@ func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
 // The error wraps ariadne.ErrInvalid and says what is wrong.
 func Parse(name string, raw []byte) (ariadne.Document, error) {
 	bad := func(format string, args ...any) (ariadne.Document, error) {
-		return ariadne.Document{}, fmt.Errorf("%w: %s", ariadne.ErrInvalid, fmt.Sprintf(format, args...))
+		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, format, args...)
 	}
 	if !utf8.Valid(raw) {
 		return bad("invalid UTF-8")

@@ -94,8 +94,8 @@ func TestLoadReportsAndSkipsBadDocuments(t *testing.T) {
 	}
 	want := []string{
 		`b/dup.md: duplicate id "one" (first in a/one.md)`,
-		"b/empty.md: invalid input: empty body",
-		"b/noid.markdown: invalid input: front matter has no id",
+		"b/empty.md: empty body",
+		"b/noid.markdown: front matter has no id",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

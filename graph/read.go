@@ -31,22 +31,29 @@ type PathQuery struct {
 	HubDegree int      // 0 means the default
 }
 
-// pathRules keep a path p only when every edge has readable supporting chunks of an allowed type
-// and no inner node is a hub; shared by Paths and Expand (parameters, no user text).
+// pathRules keep a path p only when every edge has readable supporting chunks of an allowed type,
+// every node is visible to the caller and no inner node is a hub; shared by Paths and Expand
+// (parameters, no user text).
 const pathRules = `
   AND all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL
           AND (size($types) = 0 OR type(r) IN $types)
           AND any(g IN r.acl WHERE g IN $groups))
+  AND all(n IN nodes(p) WHERE any(g IN coalesce(n.acl, []) WHERE g IN $groups))
   AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub)
 RETURN p
 ORDER BY length(p)
 LIMIT $limit`
 
-const pathsCypher = `
-MATCH (a:Entity) WHERE a.key IN $from
-MATCH (b:Entity) WHERE b.key IN $to AND b <> a
+var pathsCypher = `
+MATCH (a:Entity) WHERE ` + visibleAs("a", "$from", "$fromUIDs") + `
+MATCH (b:Entity) WHERE ` + visibleAs("b", "$to", "$toUIDs") + ` AND b <> a
 MATCH p = allShortestPaths((a)-[*..4]-(b))
 WHERE length(p) <= $maxHops` + pathRules
+
+// visibleAs is matchVisible with other parameter names for the key lists.
+func visibleAs(v, keys, uids string) string {
+	return strings.NewReplacer("$keys", keys, "$uids", uids).Replace(matchVisible(v))
+}
 
 // Paths returns the shortest paths (up to MaxHops) between any entity of From and any of To,
 // over allowed relationship types, where every hop is supported by at least one chunk the caller
@@ -59,7 +66,8 @@ func (s *Store) Paths(ctx context.Context, q PathQuery) ([]ariadne.Path, error) 
 	if err != nil {
 		return nil, err
 	}
-	params["from"], params["to"] = q.From, q.To
+	params["from"], params["fromUIDs"] = splitKeys(q.From)
+	params["to"], params["toUIDs"] = splitKeys(q.To)
 	res, err := s.run(ctx, pathsCypher, params)
 	if err != nil {
 		return nil, translate("paths", err)
@@ -67,8 +75,8 @@ func (s *Store) Paths(ctx context.Context, q PathQuery) ([]ariadne.Path, error) 
 	return s.toPaths(ctx, res.Records, q.Groups)
 }
 
-const expandCypher = `
-MATCH (a:Entity) WHERE a.key IN $from
+var expandCypher = `
+MATCH (a:Entity) WHERE ` + visibleAs("a", "$from", "$fromUIDs") + `
 MATCH p = (a)-[*1..2]-(b:Entity)
 WHERE length(p) <= $maxHops AND b <> a` + pathRules
 
@@ -85,7 +93,7 @@ func (s *Store) Expand(ctx context.Context, q PathQuery) ([]ariadne.Path, error)
 	if err != nil {
 		return nil, err
 	}
-	params["from"] = q.From
+	params["from"], params["fromUIDs"] = splitKeys(q.From)
 	res, err := s.run(ctx, expandCypher, params)
 	if err != nil {
 		return nil, translate("expand", err)
@@ -118,14 +126,22 @@ MATCH (c:Chunk {id: cid})
 WHERE any(g IN c.acl WHERE g IN $groups)
 RETURN c.id AS id`
 
-// toPaths maps path records to domain paths, keeping on each edge only the chunk ids the caller may
-// read.
+// toPaths maps path records to domain paths: nodes as the caller's views, and on each edge only
+// the chunk ids the caller may read.
 func (s *Store) toPaths(ctx context.Context, recs []*neo4j.Record, groups []string) ([]ariadne.Path, error) {
-	var all []string
+	var all, raw []string
+	paths := make([]dbtype.Path, 0, len(recs))
 	for _, r := range recs {
-		p := get(r, "p").(dbtype.Path)
+		p, ok := get(r, "p").(dbtype.Path)
+		if !ok {
+			return nil, fmt.Errorf("graph: path record without a path: %w", ariadne.ErrUnavailable)
+		}
+		paths = append(paths, p)
 		for _, rel := range p.Relationships {
 			all = append(all, strs(rel.Props["chunk_ids"])...)
+		}
+		for _, n := range p.Nodes {
+			raw = append(raw, str(n.Props["key"]))
 		}
 	}
 	readable := map[string]bool{}
@@ -138,18 +154,28 @@ func (s *Store) toPaths(ctx context.Context, recs []*neo4j.Record, groups []stri
 			readable[str(get(r, "id"))] = true
 		}
 	}
-	out := make([]ariadne.Path, 0, len(recs))
-	for _, r := range recs {
-		p := get(r, "p").(dbtype.Path)
+	views, err := s.views(ctx, raw, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ariadne.Path, 0, len(paths))
+	for _, p := range paths {
 		keyOf := map[int64]string{}
 		var path ariadne.Path
-		for _, n := range p.Nodes {
-			keyOf[n.Id] = str(n.Props["key"])
-			path.Nodes = append(path.Nodes, ariadne.PathNode{Key: str(n.Props["key"]), Name: str(n.Props["name"]),
-				Type: str(n.Props["type"]), DocID: str(n.Props["doc_id"])})
-		}
 		ok := true
+		for _, n := range p.Nodes {
+			v, seen := views[str(n.Props["key"])]
+			if !seen {
+				ok = false // defensive: the query already required visible nodes
+				break
+			}
+			keyOf[n.Id] = v.entity.Key
+			path.Nodes = append(path.Nodes, v.node())
+		}
 		for _, rel := range p.Relationships {
+			if !ok {
+				break
+			}
 			var ids []string
 			for _, id := range strs(rel.Props["chunk_ids"]) {
 				if readable[id] {
@@ -282,14 +308,13 @@ func (s *Store) QueryReadOnly(ctx context.Context, cypher string, params map[str
 
 const candidatesCypher = `
 CALL db.index.fulltext.queryNodes('` + EntityFulltextIndex + `', $query) YIELD node, score
-RETURN node.key AS key, node.name AS name, node.type AS type, coalesce(node.doc_id, '') AS doc_id,
-       coalesce(node.aliases, []) AS aliases, coalesce(node.quoted_aliases, []) AS quoted,
-       coalesce(node.context, '') AS context, coalesce(node.degree, 0) AS degree, score
+WHERE any(g IN coalesce(node.acl, []) WHERE g IN $groups)
+RETURN node.key AS raw, score
 ORDER BY score DESC
 LIMIT $limit`
 
-// EntityCandidate is an entity the fulltext index proposes for a text, to be confirmed by the
-// resolver's matcher (package resolution) before it counts as linked.
+// EntityCandidate is an entity the fulltext index proposes for a text, as the caller may see it,
+// to be confirmed by the resolver's matcher (package resolution) before it counts as linked.
 type EntityCandidate struct {
 	StoredEntity
 	Degree int     // entity–entity relationships
@@ -297,30 +322,39 @@ type EntityCandidate struct {
 }
 
 // EntityCandidates asks the entity fulltext index (names, aliases and their phonetic Latin keys)
-// for entities whose names share words with text: each content word is searched as written, in
-// its phonetic Latin form, and, for longer words, as a prefix (so inflected forms such as
-// «Камского» reach «Камский»). The text is data: Lucene syntax characters are escaped.
-func (s *Store) EntityCandidates(ctx context.Context, text string, limit int) ([]EntityCandidate, error) {
+// for entities whose names share words with text, among those the caller (groups) may see, each
+// as the caller's view (see views.go): each content word is searched as written, in its phonetic
+// Latin form, and, for longer words, as a prefix (so inflected forms such as «Камского» reach
+// «Камский»). The text is data: Lucene syntax characters are escaped. Best match first, at most
+// limit (default 50).
+func (s *Store) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]EntityCandidate, error) {
 	q := LuceneQuery(text)
-	if q == "" {
+	if q == "" || len(groups) == 0 {
 		return nil, nil
 	}
 	if limit <= 0 {
 		limit = 50
 	}
-	res, err := s.run(ctx, candidatesCypher, map[string]any{"query": q, "limit": limit})
+	res, err := s.run(ctx, candidatesCypher, map[string]any{"query": q, "limit": limit, "groups": groups})
 	if err != nil {
 		return nil, translate("entity candidates", err)
 	}
+	raw := make([]string, 0, len(res.Records))
+	for _, r := range res.Records {
+		raw = append(raw, str(get(r, "raw")))
+	}
+	views, err := s.views(ctx, raw, groups)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]EntityCandidate, 0, len(res.Records))
 	for _, r := range res.Records {
+		v, ok := views[str(get(r, "raw"))]
+		if !ok {
+			continue
+		}
 		score, _ := get(r, "score").(float64)
-		out = append(out, EntityCandidate{
-			StoredEntity: StoredEntity{
-				Entity: ariadne.Entity{Key: str(get(r, "key")), Name: str(get(r, "name")), Type: str(get(r, "type")),
-					DocID: str(get(r, "doc_id")), Aliases: strs(get(r, "aliases"))},
-				QuotedAliases: strs(get(r, "quoted")), Context: str(get(r, "context"))},
-			Degree: toInt(get(r, "degree")), Score: score})
+		out = append(out, EntityCandidate{StoredEntity: v.entity, Degree: v.degree, Score: score})
 	}
 	return out, nil
 }
@@ -368,7 +402,8 @@ MATCH (c:Chunk {id: cid})-[:MENTIONS]->(e:Entity)
 WHERE any(g IN c.acl WHERE g IN $groups)
 RETURN cid AS chunk_id, collect(DISTINCT e.key) AS keys`
 
-// EntitiesOfChunks returns, per readable chunk id, the keys of the entities it mentions.
+// EntitiesOfChunks returns, per readable chunk id, the keys (as the caller sees them) of the
+// entities it mentions.
 func (s *Store) EntitiesOfChunks(ctx context.Context, ids, groups []string) (map[string][]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -377,9 +412,22 @@ func (s *Store) EntitiesOfChunks(ctx context.Context, ids, groups []string) (map
 	if err != nil {
 		return nil, translate("entities of chunks", err)
 	}
+	var raw []string
+	for _, r := range res.Records {
+		raw = append(raw, strs(get(r, "keys"))...)
+	}
+	views, err := s.views(ctx, raw, groups)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]string{}
 	for _, r := range res.Records {
-		out[str(get(r, "chunk_id"))] = strs(get(r, "keys"))
+		for _, k := range strs(get(r, "keys")) {
+			if v, ok := views[k]; ok {
+				id := str(get(r, "chunk_id"))
+				out[id] = append(out[id], v.entity.Key)
+			}
+		}
 	}
 	return out, nil
 }
@@ -407,23 +455,31 @@ func (s *Store) DocumentChunkIDs(ctx context.Context, docIDs, groups []string) (
 	return out, nil
 }
 
-const entityCypher = `
-MATCH (e:Entity {key: $key})
-RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS doc_id,
-       coalesce(e.aliases, []) AS aliases, coalesce(e.degree, 0) AS degree`
+var entityCypher = `
+MATCH (e:Entity) WHERE ` + matchVisible("e") + `
+RETURN e.key AS raw
+LIMIT 1`
 
-// Entity returns one entity by key, or ErrNotFound.
-func (s *Store) Entity(ctx context.Context, key string) (ariadne.Entity, error) {
-	res, err := s.run(ctx, entityCypher, map[string]any{"key": key})
+// Entity returns one entity by key — an entity key or an opaque key (UIDPrefix…) — as the
+// caller (groups) may see it, or ErrNotFound when it does not exist or the caller may not see
+// it (the two are indistinguishable). An entity key works only for a caller who may see it.
+func (s *Store) Entity(ctx context.Context, key string, groups []string) (ariadne.Entity, error) {
+	keys, uids := splitKeys([]string{key})
+	res, err := s.run(ctx, entityCypher, map[string]any{"keys": keys, "uids": uids, "groups": groups})
 	if err != nil {
 		return ariadne.Entity{}, translate("entity", err)
 	}
-	if len(res.Records) == 0 {
-		return ariadne.Entity{}, fmt.Errorf("graph: entity %q: %w", key, ariadne.ErrNotFound)
+	if len(res.Records) == 1 {
+		raw := str(get(res.Records[0], "raw"))
+		views, err := s.views(ctx, []string{raw}, groups)
+		if err != nil {
+			return ariadne.Entity{}, err
+		}
+		if v, ok := views[raw]; ok {
+			return v.entity.Entity, nil
+		}
 	}
-	r := res.Records[0]
-	return ariadne.Entity{Key: str(get(r, "key")), Name: str(get(r, "name")), Type: str(get(r, "type")),
-		DocID: str(get(r, "doc_id")), Aliases: strs(get(r, "aliases"))}, nil
+	return ariadne.Entity{}, fmt.Errorf("graph: no such entity: %w", ariadne.ErrNotFound)
 }
 
 // Edge is one entity–entity relationship with both endpoints, as read for graph algorithms.
@@ -435,22 +491,23 @@ type Edge struct {
 	ChunkIDs []string // the supporting chunks the caller may read (never empty)
 }
 
-const edgesCypher = `
+var edgesCypher = `
 MATCH (a:Entity)-[r]-(b:Entity)
-WHERE a.key IN $keys AND r.chunk_ids IS NOT NULL
+WHERE ` + matchVisible("a") + ` AND r.chunk_ids IS NOT NULL
   AND (size($types) = 0 OR type(r) IN $types)
   AND any(g IN r.acl WHERE g IN $groups)
+  AND any(g IN coalesce(b.acl, []) WHERE g IN $groups)
 WITH DISTINCT r, startNode(r) AS s, endNode(r) AS e
 WITH r, s, e, [cid IN r.chunk_ids WHERE EXISTS {
        MATCH (c:Chunk {id: cid}) WHERE any(g IN c.acl WHERE g IN $groups) }] AS readable
 WHERE size(readable) > 0
-RETURN s.key AS s_key, s.name AS s_name, s.type AS s_type, coalesce(s.doc_id, '') AS s_doc, coalesce(s.degree, 0) AS s_deg,
-       e.key AS e_key, e.name AS e_name, e.type AS e_type, coalesce(e.doc_id, '') AS e_doc, coalesce(e.degree, 0) AS e_deg,
-       type(r) AS type, readable
+RETURN s.key AS s_raw, e.key AS e_raw, type(r) AS type, readable
 LIMIT $limit`
 
-// Edges returns the relationships incident to any of keys that the caller may read (at least one
-// supporting chunk readable; only readable chunk ids are listed), at most limit.
+// Edges returns the relationships incident to any of keys (as the caller sees them: entity keys
+// or opaque keys) that the caller may read: at least one supporting chunk readable, both ends
+// visible; only readable chunk ids are listed, and both ends are the caller's views. At most limit
+// (default 2000).
 func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]Edge, error) {
 	if len(keys) == 0 {
 		return nil, nil
@@ -461,16 +518,27 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 	if limit <= 0 {
 		limit = 2000
 	}
-	res, err := s.run(ctx, edgesCypher, map[string]any{"keys": keys, "groups": groups, "types": relTypes, "limit": limit})
+	plain, uids := splitKeys(keys)
+	res, err := s.run(ctx, edgesCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups, "types": relTypes, "limit": limit})
 	if err != nil {
 		return nil, translate("edges", err)
 	}
+	var raw []string
+	for _, r := range res.Records {
+		raw = append(raw, str(get(r, "s_raw")), str(get(r, "e_raw")))
+	}
+	views, err := s.views(ctx, raw, groups)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Edge, 0, len(res.Records))
 	for _, r := range res.Records {
-		node := func(p string) ariadne.PathNode {
-			return ariadne.PathNode{Key: str(get(r, p+"_key")), Name: str(get(r, p+"_name")), Type: str(get(r, p+"_type")), DocID: str(get(r, p+"_doc"))}
+		from, okFrom := views[str(get(r, "s_raw"))]
+		to, okTo := views[str(get(r, "e_raw"))]
+		if !okFrom || !okTo {
+			continue
 		}
-		out = append(out, Edge{From: node("s"), To: node("e"), FromDeg: toInt(get(r, "s_deg")), ToDeg: toInt(get(r, "e_deg")),
+		out = append(out, Edge{From: from.node(), To: to.node(), FromDeg: from.degree, ToDeg: to.degree,
 			Type: str(get(r, "type")), ChunkIDs: strs(get(r, "readable"))})
 	}
 	return out, nil

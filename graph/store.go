@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -77,8 +78,16 @@ func (s *Store) run(ctx context.Context, cypher string, params map[string]any) (
 	return neo4j.ExecuteQuery(ctx, s.driver, cypher, params, neo4j.EagerResultTransformer, opts...)
 }
 
-// translate maps driver errors to Ariadne's sentinels: connectivity problems and transient
-// server states become ErrUnavailable; authentication and syntax problems stay distinct.
+// translate maps driver errors to Ariadne's sentinels, once, at the boundary:
+//
+//   - a rejected login (Neo.ClientError.Security.*) is ErrUnauthorized, with a message that says
+//     to check ARIADNE_NEO4J_USER / ARIADNE_NEO4J_PASSWORD;
+//   - connectivity problems, cancelled or expired contexts and transient server states
+//     (Neo.TransientError.*, which the driver already retried within MaxTransactionRetry) are
+//     ErrUnavailable;
+//   - an unknown database is ErrInvalid with a message naming ARIADNE_NEO4J_DATABASE;
+//   - other client errors (syntax, constraint, usage) are ErrInvalid;
+//   - anything else is ErrUnavailable.
 func translate(op string, err error) error {
 	if err == nil {
 		return nil
@@ -86,16 +95,20 @@ func translate(op string, err error) error {
 	var neoErr *neo4j.Neo4jError
 	var connErr *neo4j.ConnectivityError
 	var netErr net.Error
+	var usageErr *neo4j.UsageError
+	isNeo := errors.As(err, &neoErr)
 	switch {
+	case isNeo && strings.HasPrefix(neoErr.Code, "Neo.ClientError.Security."):
+		return fmt.Errorf("graph: %s: Neo4j rejected the login (%s); check ARIADNE_NEO4J_USER and ARIADNE_NEO4J_PASSWORD: %w",
+			op, neoErr.Code, errors.Join(ariadne.ErrUnauthorized, err))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
 	case errors.As(err, &connErr), errors.As(err, &netErr), neo4j.IsRetryable(err):
 		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
-	case errors.As(err, &neoErr) && neoErr.Classification() == "ClientError":
-		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
-	}
-	var usageErr *neo4j.UsageError
-	if errors.As(err, &usageErr) {
+	case isNeo && neoErr.Code == "Neo.ClientError.Database.DatabaseNotFound":
+		return fmt.Errorf("graph: %s: the Neo4j database does not exist (check ARIADNE_NEO4J_DATABASE): %w",
+			op, errors.Join(ariadne.ErrInvalid, err))
+	case isNeo && neoErr.Classification() == "ClientError", errors.As(err, &usageErr):
 		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
 	}
 	return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))

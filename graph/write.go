@@ -24,7 +24,14 @@ var schemaStatements = []string{
 	`CREATE FULLTEXT INDEX ` + EntityFulltextIndex + ` IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases, e.latin_keys]`,
 	`CREATE INDEX chunk_doc_id IF NOT EXISTS FOR (c:Chunk) ON (c.doc_id)`,
 	`CREATE INDEX entity_doc_id IF NOT EXISTS FOR (e:Entity) ON (e.doc_id)`,
+	`CREATE INDEX entity_uid IF NOT EXISTS FOR (e:Entity) ON (e.uid)`,
 }
+
+// unrefreshedEntitiesCypher finds entities written before visibility was kept on the node
+// (no acl or uid): EnsureSchema refreshes them once.
+const unrefreshedEntitiesCypher = `
+MATCH (e:Entity) WHERE e.acl IS NULL OR e.name_acl IS NULL OR e.uid IS NULL
+RETURN collect(e.key) AS keys`
 
 // EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
 // entity fulltext index and lookup indexes, if they do not exist, and waits for them to be online.
@@ -36,6 +43,17 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 	}
 	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
 		return translate("await indexes", err)
+	}
+	res, err := s.run(ctx, unrefreshedEntitiesCypher, nil)
+	if err != nil {
+		return translate("find entities without visibility", err)
+	}
+	if keys := strs(get(res.Records[0], "keys")); len(keys) > 0 {
+		if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+			return nil, exec(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		}); err != nil {
+			return translate("refresh entity visibility", err)
+		}
 	}
 	return nil
 }
@@ -212,7 +230,7 @@ MERGE (a)-[:NEXT_CHUNK]->(b)`
 	upsertEntitiesCypher = `
 UNWIND $entities AS e
 MERGE (n:Entity {key: e.key})
-ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context
+ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context, n.uid = randomUUID()
 WITH n, e
 FOREACH (l IN [x IN labels(n) WHERE x <> 'Entity' AND x <> e.label] | REMOVE n:$(l))
 SET n:$(e.label)
@@ -256,16 +274,33 @@ MATCH (e:Entity {key: rn.old})
 WHERE NOT EXISTS { MATCH (:Entity {key: rn.new}) }
 SET e.key = rn.new`
 
-	// refresh aliases (defined + every surface that mentions it) and the fulltext keys of the
-	// touched entities; delete those left with no mention, no relation and no document.
+	// refresh aliases (defined + every surface that mentions it), visibility and the fulltext keys
+	// of the touched entities; delete those left with no mention, no relation and no document.
+	//
+	// Visibility (see EntityView): e.acl is the union of the groups of the chunks that mention the
+	// entity and of the document that describes it — who may know it exists; e.name_acl is who may
+	// see its key, name, document and defined aliases — the describing document's groups, or for
+	// an undocumented entity the groups of the chunks whose mention surfaces include its name.
 	refreshEntitiesCypher = `
 UNWIND $keys AS key
 MATCH (e:Entity {key: key})
-OPTIONAL MATCH (:Chunk)-[m:MENTIONS]->(e)
-WITH e, collect(m.surfaces) AS surfaceLists
-WITH e, reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists |
-      acc + [x IN l WHERE NOT x IN acc]) AS aliases
+CALL (e) {
+  OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
+  RETURN collect(m.surfaces) AS surfaceLists,
+         reduce(acc = [], l IN collect(c.acl) | acc + [g IN l WHERE NOT g IN acc]) AS mentionACL,
+         reduce(acc = [], l IN collect(CASE WHEN e.name IN m.surfaces THEN c.acl ELSE [] END) |
+                acc + [g IN l WHERE NOT g IN acc]) AS nameACL
+}
+CALL (e) {
+  OPTIONAL MATCH (e)-[:DESCRIBED_IN]->(d:Document)
+  RETURN count(d) > 0 AS described, reduce(acc = [], l IN collect(d.acl) | acc + [g IN l WHERE NOT g IN acc]) AS docACL
+}
+WITH e, described, docACL, mentionACL, nameACL,
+     reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists | acc + [x IN l WHERE NOT x IN acc]) AS aliases
 SET e.aliases = [a IN aliases WHERE a <> e.name],
+    e.acl = docACL + [g IN mentionACL WHERE NOT g IN docACL],
+    e.name_acl = CASE WHEN described THEN docACL ELSE nameACL END,
+    e.uid = coalesce(e.uid, randomUUID()),
     e.degree = COUNT { (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL }
 WITH e
 WHERE NOT EXISTS { (e)--() }

@@ -54,7 +54,7 @@ func newAPI(t testing.TB, rig *testrig.Rig, gen agent.Generator, rcfg agent.Retr
 	metrics := httpapi.NewMetrics()
 	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, rcfg, nil)
 	a := agent.NewAnswerer(r, gen, rig.Vector, agent.AnswerConfig{}, agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, nil)
-	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Documents: rig.Pipe, Keys: keys,
+	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, Documents: rig.Pipe, Keys: keys,
 		Ready: func(ctx context.Context) map[string]httpapi.Check {
 			return map[string]httpapi.Check{"neo4j": {OK: rig.Graph.Ping(ctx) == nil}, "weaviate": {OK: rig.Vector.Ping(ctx) == nil}}
 		}, Metrics: metrics}, httpapi.Limits{QueryTimeout: 60 * time.Second})

@@ -36,9 +36,10 @@ func viewOf(e ariadne.Entity) EntityView {
 	return v
 }
 
-// entities answers GET /v1/entities?q=…&limit=…: the entities the text names, resolved with the
-// same normalization, transliteration and inflection rules as ingestion (fulltext candidates
-// confirmed by the resolver's matcher), best first.
+// entities answers GET /v1/entities?q=…&limit=…: the entities the text names among those the
+// caller may see, each as the caller sees it, resolved with the same normalization,
+// transliteration and inflection rules as ingestion (fulltext candidates confirmed by the
+// resolver's matcher), best first. An entity only restricted documents name is not listed.
 func (h *handlers) entities(c *gin.Context) {
 	q := strings.TrimSpace(c.Query("q"))
 	if q == "" || len(q) > 500 {
@@ -50,7 +51,7 @@ func (h *handlers) entities(c *gin.Context) {
 		writeError(c, http.StatusBadRequest, "invalid_request", "limit must be between 1 and 100")
 		return
 	}
-	cands, err := h.svc.Entities.EntityCandidates(c.Request.Context(), q, 100)
+	cands, err := h.svc.Entities.EntityCandidates(c.Request.Context(), q, callerOf(c).Groups, 100)
 	if err != nil {
 		h.writeErr(c, err)
 		return
@@ -86,15 +87,17 @@ type Neighbor struct {
 	ChunkIDs  []string   `json:"chunk_ids"` // provenance the caller may read
 }
 
-// neighbors answers GET /v1/entities/{key}/neighbors with the relationships the caller may read.
+// neighbors answers GET /v1/entities/{key}/neighbors with the relationships the caller may read;
+// an entity the caller may not see is 404, exactly like one that does not exist.
 func (h *handlers) neighbors(c *gin.Context) {
-	key := c.Param("key")
-	ent, err := h.svc.Entities.Entity(c.Request.Context(), key)
+	groups := callerOf(c).Groups
+	ent, err := h.svc.Entities.Entity(c.Request.Context(), c.Param("key"), groups)
 	if err != nil {
 		h.writeErr(c, err)
 		return
 	}
-	edges, err := h.svc.Entities.Edges(c.Request.Context(), []string{key}, callerOf(c).Groups, nil, 500)
+	key := ent.Key // the key as this caller sees it (an opaque key when the entity's own is hidden)
+	edges, err := h.svc.Entities.Edges(c.Request.Context(), []string{key}, groups, nil, 500)
 	if err != nil {
 		h.writeErr(c, err)
 		return
@@ -193,7 +196,17 @@ func (h *handlers) putDocument(c *gin.Context) {
 	}
 	doc, err := corpus.Parse("request", []byte(text))
 	if err != nil {
-		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+strings.TrimPrefix(err.Error(), "invalid input: "))
+		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+publicMessage(err, "not a Markdown document with YAML front matter"))
+		return
+	}
+	// A writer may replace only documents it may read.
+	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), doc.ID)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	if found && !ariadne.CanRead(acl, callerOf(c).Groups) {
+		writeError(c, http.StatusForbidden, "forbidden", "this API key may not replace that document")
 		return
 	}
 	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, ingest.Options{})
@@ -213,9 +226,19 @@ func (h *handlers) putDocument(c *gin.Context) {
 		"relations": sum.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
 }
 
-// deleteDocument answers DELETE /v1/documents/{id}.
+// deleteDocument answers DELETE /v1/documents/{id}. A document the caller may not read is 404,
+// exactly like one that does not exist.
 func (h *handlers) deleteDocument(c *gin.Context) {
 	id := c.Param("id")
+	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), id)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	if !found || !ariadne.CanRead(acl, callerOf(c).Groups) {
+		writeError(c, http.StatusNotFound, "not_found", "no document with that id")
+		return
+	}
 	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{})
 	if err != nil {
 		h.writeErr(c, err)

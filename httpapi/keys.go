@@ -1,12 +1,17 @@
 package httpapi
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"regexp"
 	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -60,53 +65,92 @@ func LoadKeys(path string) (*Keys, error) {
 	return ParseKeys(raw)
 }
 
-// ParseKeys parses the keys file YAML. Every key needs a name, a key or key_sha256, and at least
-// one group; names and keys are unique.
+// ParseKeys parses the keys file YAML. Every key needs a name, a key or key_sha256 (64 hex
+// digits), and at least one group; names and keys are unique; unknown fields are errors. Errors
+// wrap ariadne.ErrInvalid and name the line of the entry at fault.
 func ParseKeys(raw []byte) (*Keys, error) {
 	var f keysFile
-	if err := yaml.Unmarshal(raw, &f); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("httpapi: keys file: %w: %v", ariadne.ErrInvalid, err)
 	}
+	var root yaml.Node
+	_ = yaml.Unmarshal(raw, &root) // decoded above; read again only for the entries' lines
+	lines := entryLines(&root)
 	k := &Keys{public: f.PublicGroups}
 	if len(k.public) == 0 {
 		k.public = []string{ariadne.PublicGroup}
 	}
 	seen := map[string]bool{}
 	for i, e := range f.Keys {
-		if e.Name == "" || (e.Key == "") == (e.KeySHA256 == "") || len(e.Groups) == 0 {
-			return nil, fmt.Errorf("httpapi: keys file: entry %d needs a name, exactly one of key/key_sha256, and groups: %w", i+1, ariadne.ErrInvalid)
+		at := fmt.Sprintf("entry %d", i+1)
+		if i < len(lines) {
+			at = fmt.Sprintf("entry %d (line %d)", i+1, lines[i])
+		}
+		switch {
+		case e.Name == "" || (e.Key == "") == (e.KeySHA256 == "") || len(e.Groups) == 0:
+			return nil, fmt.Errorf("httpapi: keys file: %s needs a name, exactly one of key/key_sha256, and groups: %w", at, ariadne.ErrInvalid)
+		case e.KeySHA256 != "" && !sha256RE.MatchString(e.KeySHA256):
+			return nil, fmt.Errorf("httpapi: keys file: %s: key_sha256 must be 64 hex digits (sha256sum of the key): %w", at, ariadne.ErrInvalid)
 		}
 		if e.Key != "" {
 			sum := sha256.Sum256([]byte(e.Key))
 			e.KeySHA256, e.Key = hex.EncodeToString(sum[:]), ""
 		}
-		if seen[e.Name] || seen[e.KeySHA256] {
-			return nil, fmt.Errorf("httpapi: keys file: duplicate name or key in entry %d: %w", i+1, ariadne.ErrInvalid)
+		e.KeySHA256 = strings.ToLower(e.KeySHA256)
+		if seen["name:"+e.Name] || seen["key:"+e.KeySHA256] {
+			return nil, fmt.Errorf("httpapi: keys file: %s: duplicate name or key: %w", at, ariadne.ErrInvalid)
 		}
-		seen[e.Name], seen[e.KeySHA256] = true, true
+		seen["name:"+e.Name], seen["key:"+e.KeySHA256] = true, true
 		k.entries = append(k.entries, e)
 	}
 	return k, nil
 }
 
+var sha256RE = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+
+// entryLines returns the line of each entry of the `keys` list.
+func entryLines(root *yaml.Node) []int {
+	var lines []int
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return lines
+	}
+	m := root.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == "keys" && m.Content[i+1].Kind == yaml.SequenceNode {
+			for _, item := range m.Content[i+1].Content {
+				lines = append(lines, item.Line)
+			}
+		}
+	}
+	return lines
+}
+
 // Lookup returns the caller of a key: "" is the anonymous caller with the public groups; an
-// unknown key is ok=false. Keys are compared by SHA-256 in constant time.
+// unknown key is ok=false (never the public groups). The key's SHA-256 is compared with every
+// entry in constant time, without stopping at a match.
 func (k *Keys) Lookup(key string) (Caller, bool) {
 	if key == "" {
 		return Caller{Name: "anonymous", Groups: slices.Clone(k.public)}, true
 	}
 	sum := sha256.Sum256([]byte(key))
-	want := hex.EncodeToString(sum[:])
-	for _, e := range k.entries {
-		if subtle.ConstantTimeCompare([]byte(e.KeySHA256), []byte(want)) == 1 {
-			groups := slices.Clone(k.public)
-			for _, g := range e.Groups {
-				if !slices.Contains(groups, g) {
-					groups = append(groups, g)
-				}
-			}
-			return Caller{Name: e.Name, Groups: groups, Write: e.Write}, true
+	want := []byte(hex.EncodeToString(sum[:]))
+	match := -1
+	for i, e := range k.entries {
+		if subtle.ConstantTimeCompare([]byte(e.KeySHA256), want) == 1 {
+			match = i
 		}
 	}
-	return Caller{}, false
+	if match < 0 {
+		return Caller{}, false
+	}
+	e := k.entries[match]
+	groups := slices.Clone(k.public)
+	for _, g := range e.Groups {
+		if !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+	}
+	return Caller{Name: e.Name, Groups: groups, Write: e.Write}, true
 }

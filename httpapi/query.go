@@ -31,23 +31,23 @@ func (r *QueryRequest) validate() error {
 	r.Question = strings.TrimSpace(r.Question)
 	switch {
 	case r.Question == "":
-		return fmt.Errorf("question is required: %w", ariadne.ErrInvalid)
+		return ariadne.Messagef(ariadne.ErrInvalid, "question is required")
 	case utf8.RuneCountInString(r.Question) > MaxQuestionRunes:
-		return fmt.Errorf("question is longer than %d characters: %w", MaxQuestionRunes, ariadne.ErrInvalid)
+		return ariadne.Messagef(ariadne.ErrInvalid, "question is longer than %d characters", MaxQuestionRunes)
 	case strings.ContainsRune(r.Question, 0):
-		return fmt.Errorf("question contains a NUL character: %w", ariadne.ErrInvalid)
+		return ariadne.Messagef(ariadne.ErrInvalid, "question contains a NUL character")
 	}
 	if r.Mode == "" {
 		r.Mode = "auto"
 	}
 	if r.Mode != "auto" && !ariadne.Route(r.Mode).Valid() {
-		return fmt.Errorf("mode must be auto, simple, hybrid or multi_hop: %w", ariadne.ErrInvalid)
+		return ariadne.Messagef(ariadne.ErrInvalid, "mode must be auto, simple, hybrid or multi_hop")
 	}
 	if r.TopK == 0 {
 		r.TopK = 8
 	}
 	if r.TopK < 1 || r.TopK > 20 {
-		return fmt.Errorf("top_k must be between 1 and 20: %w", ariadne.ErrInvalid)
+		return ariadne.Messagef(ariadne.ErrInvalid, "top_k must be between 1 and 20")
 	}
 	return nil
 }
@@ -174,7 +174,7 @@ func (h *handlers) queryStream(ctx context.Context, c *gin.Context, req QueryReq
 			}
 			if r.err != nil {
 				var b ErrorBody
-				b.Error.Code, b.Error.Message, b.Error.RequestID = "invalid_request", publicMessage(r.err), c.GetString(requestIDKey)
+				b.Error.Code, b.Error.Message, b.Error.RequestID = "invalid_request", publicMessage(r.err, "the request is invalid"), c.GetString(requestIDKey)
 				c.SSEvent("error", b)
 			} else {
 				h.observe(r.ans, time.Since(start))

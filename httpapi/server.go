@@ -13,7 +13,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -31,11 +30,21 @@ var openAPISpec []byte
 // OpenAPISpec returns the OpenAPI 3 document served at /openapi.yaml.
 func OpenAPISpec() []byte { return openAPISpec }
 
-// Entities reads the entity graph (graph.Store).
+// Entities reads the entity graph (graph.Store). Every method takes the caller's permission
+// groups and returns only what those groups may see.
 type Entities interface {
-	EntityCandidates(ctx context.Context, text string, limit int) ([]graph.EntityCandidate, error)
-	Entity(ctx context.Context, key string) (ariadne.Entity, error)
+	EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]graph.EntityCandidate, error)
+	Entity(ctx context.Context, key string, groups []string) (ariadne.Entity, error)
 	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]graph.Edge, error)
+}
+
+// Library reads stored documents and chunks (graph.Store), only those the groups may read.
+type Library interface {
+	Documents(ctx context.Context, groups []string, limit, offset int) ([]graph.DocumentInfo, int, error)
+	Document(ctx context.Context, id string, groups []string) (graph.DocumentInfo, []ariadne.Chunk, error)
+	Chunks(ctx context.Context, ids, groups []string) ([]ariadne.Chunk, error)
+	// DocumentACL is for write checks only: who may read a stored document, if it exists.
+	DocumentACL(ctx context.Context, id string) (acl []string, found bool, err error)
 }
 
 // Documents writes documents through the ingestion pipeline (ingest.Pipeline).
@@ -53,11 +62,22 @@ type Check struct {
 // Readiness runs the readiness checks (both stores, the embedder, the index).
 type Readiness func(ctx context.Context) map[string]Check
 
-// Services are what the handlers call.
+// Answerer answers a question end to end for a caller (agent.Answerer).
+type Answerer interface {
+	Answer(ctx context.Context, req agent.Request, progress func(agent.Event)) (agent.Answer, error)
+}
+
+// Retriever retrieves evidence for a caller without answering (agent.Retriever).
+type Retriever interface {
+	Retrieve(ctx context.Context, req agent.Request) (agent.Result, error)
+}
+
+// Services are what the handlers call; cmd/api wires the concrete stores and agents.
 type Services struct {
-	Answerer  *agent.Answerer
-	Retriever *agent.Retriever
+	Answerer  Answerer
+	Retriever Retriever
 	Entities  Entities
+	Library   Library
 	Documents Documents
 	Keys      *Keys
 	Ready     Readiness
@@ -111,6 +131,9 @@ func New(svc Services, lim Limits) *gin.Engine {
 	v1.POST("/search", limitBody(lim.QueryBody), h.search)
 	v1.GET("/entities", h.entities)
 	v1.GET("/entities/:key/neighbors", h.neighbors)
+	v1.GET("/documents", h.listDocuments)
+	v1.GET("/documents/:id", h.getDocument)
+	v1.GET("/chunks/:id", h.getChunk)
 	v1.POST("/documents", limitBody(lim.DocumentBody), h.requireWrite, h.putDocument)
 	v1.DELETE("/documents/:id", h.requireWrite, h.deleteDocument)
 	return e
@@ -137,31 +160,37 @@ func writeError(c *gin.Context, status int, code, msg string) {
 }
 
 // writeErr maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404,
-// ErrUnavailable → 503, ErrMismatch → 503 (the index needs re-indexing), anything else → 500
-// with a generic message (the detail goes to the log).
+// ErrUnavailable → 503, ErrUnauthorized → 503 (a store rejected Ariadne's own credentials),
+// ErrMismatch → 503 (the index needs re-indexing), anything else → 500. The message is the
+// error's ariadne.Message when it has one (written for the caller); otherwise a fixed sentence per
+// class, and the detail goes to the log.
 func (h *handlers) writeErr(c *gin.Context, err error) {
 	switch {
 	case errors.Is(err, ariadne.ErrInvalid):
-		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err))
+		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err, "the request is invalid"))
 	case errors.Is(err, ariadne.ErrNotFound):
-		writeError(c, http.StatusNotFound, "not_found", publicMessage(err))
+		writeError(c, http.StatusNotFound, "not_found", publicMessage(err, "not found"))
+	case errors.Is(err, ariadne.ErrUnauthorized):
+		h.svc.Log.Error("a store rejected Ariadne's credentials", "request_id", c.GetString(requestIDKey), "err", err)
+		writeError(c, http.StatusServiceUnavailable, "unavailable", "a store or model is unavailable; retry later")
 	case errors.Is(err, ariadne.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		writeError(c, http.StatusServiceUnavailable, "unavailable", "a store or model is unavailable; retry later")
 	case errors.Is(err, ariadne.ErrMismatch):
-		writeError(c, http.StatusServiceUnavailable, "index_mismatch", publicMessage(err))
+		writeError(c, http.StatusServiceUnavailable, "index_mismatch", "the index was built with another embedder; it must be re-indexed")
 	default:
 		h.svc.Log.Error("request failed", "request_id", c.GetString(requestIDKey), "err", err)
 		writeError(c, http.StatusInternalServerError, "internal", "internal error")
 	}
 }
 
-// publicMessage keeps the first line of an error, which Ariadne's errors word for callers.
-func publicMessage(err error) string {
-	msg := err.Error()
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
+// publicMessage returns the text of the error's ariadne.Message, written for callers, or
+// fallback: never the text of an internal error chain.
+func publicMessage(err error, fallback string) string {
+	var m *ariadne.Message
+	if errors.As(err, &m) {
+		return m.Text
 	}
-	return msg
+	return fallback
 }
 
 func (h *handlers) healthz(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) }

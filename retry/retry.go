@@ -2,7 +2,7 @@
 // (github.com/cenkalti/backoff/v4), bounded by a number of attempts and a total deadline and
 // cancelled by the caller's context.
 //
-// Only transient faults are retried: connection refused or reset, timeouts, HTTP 429 and 5xx, and
+// Only transient faults are retried: connection refused or reset, timeouts, HTTP 408, 429 and 5xx, and
 // errors wrapping ariadne.ErrUnavailable. Everything else fails at once. A server's Retry-After
 // (seconds or an HTTP date) is honoured: the next wait is never shorter than it asks.
 //
@@ -88,9 +88,9 @@ func (e *HTTPStatusError) Error() string {
 	return msg
 }
 
-// Transient reports whether the status is worth retrying (429 or 5xx).
+// Transient reports whether the status is worth retrying (408, 429 or 5xx).
 func (e *HTTPStatusError) Transient() bool {
-	return e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
+	return e.StatusCode == http.StatusRequestTimeout || e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
 }
 
 // NewHTTPStatusError builds an HTTPStatusError from a response, reading at most 512 bytes of its

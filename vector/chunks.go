@@ -73,9 +73,10 @@ func chunkProperties() []*models.Property {
 // missing from an older schema. A class built for another embedding is an ErrMismatch error that
 // says to re-index.
 func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
+	ctx = withRetryAfter(ctx)
 	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
 	if err != nil && !isNotFound(err) {
-		return s.wrap("get class", err)
+		return s.wrap(ctx, "get class", err)
 	}
 	if err != nil || cls == nil {
 		err = s.client.Schema().ClassCreator().WithClass(&models.Class{
@@ -92,7 +93,7 @@ func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
 			if strings.Contains(err.Error(), "already exists") {
 				return s.EnsureClass(ctx, e)
 			}
-			return s.wrap("create class", err)
+			return s.wrap(ctx, "create class", err)
 		}
 		return nil
 	}
@@ -107,7 +108,7 @@ func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
 	for _, p := range chunkProperties() {
 		if !have[p.Name] {
 			if err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(p).Do(ctx); err != nil {
-				return s.wrap("add property "+p.Name, err)
+				return s.wrap(ctx, "add property "+p.Name, err)
 			}
 		}
 	}
@@ -117,12 +118,13 @@ func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
 // ClassEmbedding returns the embedding the class was built for; ok is false when the class does
 // not exist (nothing ingested).
 func (s *Store) ClassEmbedding(ctx context.Context) (Embedding, bool, error) {
+	ctx = withRetryAfter(ctx)
 	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
 	if err != nil {
 		if isNotFound(err) {
 			return Embedding{}, false, nil
 		}
-		return Embedding{}, false, s.wrap("get class", err)
+		return Embedding{}, false, s.wrap(ctx, "get class", err)
 	}
 	e, ok := parseEmbedding(cls.Description)
 	if !ok {
@@ -133,9 +135,10 @@ func (s *Store) ClassEmbedding(ctx context.Context) (Embedding, bool, error) {
 
 // DropClass deletes the class and every object in it.
 func (s *Store) DropClass(ctx context.Context) error {
+	ctx = withRetryAfter(ctx)
 	err := s.client.Schema().ClassDeleter().WithClassName(s.class).Do(ctx)
 	if err != nil && !isNotFound(err) {
-		return s.wrap("delete class", err)
+		return s.wrap(ctx, "delete class", err)
 	}
 	return nil
 }
@@ -156,6 +159,7 @@ type ObjectError struct {
 // Object ids are ObjectID(chunk id), so writing a chunk again overwrites it. Every per-object
 // error is returned in Failed; err is for failures of whole requests.
 func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]float32) (UpsertResult, error) {
+	ctx = withRetryAfter(ctx)
 	var res UpsertResult
 	if len(chunks) != len(vectors) {
 		return res, fmt.Errorf("vector: %d chunks but %d vectors: %w", len(chunks), len(vectors), ariadne.ErrInvalid)
@@ -172,7 +176,7 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]
 		}
 		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
 		if err != nil {
-			return res, s.wrap("batch upsert", err)
+			return res, s.wrap(ctx, "batch upsert", err)
 		}
 		if len(resp) != len(objs) {
 			return res, fmt.Errorf("vector: batch answered for %d of %d objects", len(resp), len(objs))
@@ -208,6 +212,7 @@ func chunkToProperties(c ariadne.Chunk) map[string]any {
 // DeleteChunks deletes the objects of the given chunk ids (missing ones are ignored) and returns
 // how many were deleted.
 func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error) {
+	ctx = withRetryAfter(ctx)
 	deleted := 0
 	for start := 0; start < len(chunkIDs); start += 200 {
 		ids := chunkIDs[start:min(start+200, len(chunkIDs))]
@@ -215,7 +220,7 @@ func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error
 			WithWhere(filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(ids...)).
 			Do(ctx)
 		if err != nil {
-			return deleted, s.wrap("batch delete", err)
+			return deleted, s.wrap(ctx, "batch delete", err)
 		}
 		if resp != nil && resp.Results != nil {
 			deleted += int(resp.Results.Successful)
@@ -229,6 +234,7 @@ func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error
 
 // ChunkIDs lists every chunk id stored in the class (cursor over all objects), sorted.
 func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
+	ctx = withRetryAfter(ctx)
 	var out []string
 	after := ""
 	for {
@@ -243,7 +249,7 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 			if isNotFound(err) {
 				return nil, nil
 			}
-			return nil, s.wrap("list chunk ids", err)
+			return nil, s.wrap(ctx, "list chunk ids", err)
 		}
 		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
 			return nil, nil // no class yet
@@ -266,13 +272,14 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 
 // Count returns how many chunk objects the class holds (0 when it does not exist).
 func (s *Store) Count(ctx context.Context) (int, error) {
+	ctx = withRetryAfter(ctx)
 	resp, err := s.client.GraphQL().Aggregate().WithClassName(s.class).
 		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}}).Do(ctx)
 	if err != nil {
 		if isNotFound(err) {
 			return 0, nil
 		}
-		return 0, s.wrap("count", err)
+		return 0, s.wrap(ctx, "count", err)
 	}
 	if len(resp.Errors) > 0 {
 		if noClass(resp.Errors[0].Message) {
@@ -307,11 +314,6 @@ func str(v any) string {
 	return s
 }
 
-// noClass reports whether a GraphQL error says the class does not exist (nothing ingested yet).
-func noClass(msg string) bool {
-	return strings.Contains(msg, "Cannot query field") || strings.Contains(msg, "does not exist")
-}
-
 func isNotFound(err error) bool {
 	var we *fault.WeaviateClientError
 	if errors.As(err, &we) && we.StatusCode == 404 {
@@ -323,13 +325,3 @@ func isNotFound(err error) bool {
 }
 
 const emptySchemaMessage = "no graphql provider present"
-
-// wrap translates a client error: no response at all (refused, reset, timeout) and 5xx are
-// ErrUnavailable; 4xx are ErrInvalid.
-func (s *Store) wrap(op string, err error) error {
-	var we *fault.WeaviateClientError
-	if errors.As(err, &we) && we.StatusCode >= 400 && we.StatusCode < 500 {
-		return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
-	}
-	return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
-}

@@ -83,6 +83,7 @@ func (q Query) validate(mode Mode) error {
 // the same query, so a chunk the caller may not read is never returned. Both of Weaviate's failure
 // channels are checked; an unreachable server is ErrUnavailable.
 func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.ScoredChunk, error) {
+	ctx = withRetryAfter(ctx)
 	if err := q.validate(mode); err != nil {
 		return nil, err
 	}
@@ -123,7 +124,7 @@ func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.Score
 		if isNotFound(err) {
 			return nil, nil // nothing ingested yet: the class, or any class, does not exist
 		}
-		return nil, s.wrap(string(mode)+" search", err)
+		return nil, s.wrap(ctx, string(mode)+" search", err)
 	}
 	if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
 		return nil, nil // nothing ingested yet: the class does not exist

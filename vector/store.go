@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/grpc"
 	"github.com/weaviate/weaviate/entities/models"
 
@@ -45,8 +45,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if wc.Timeout == 0 {
 		wc.Timeout = 30 * time.Second
 	}
+	// Our own HTTP client, so that the Retry-After of Weaviate's answers reaches package retry
+	// (see retryAfterTransport); the API key then goes in a header.
+	wc.ConnectionClient = &http.Client{Timeout: wc.Timeout, Transport: retryAfterTransport{base: http.DefaultTransport}}
 	if cfg.APIKey != "" {
-		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
+		wc.Headers = map[string]string{"Authorization": "Bearer " + cfg.APIKey}
 	}
 	if cfg.GRPCAddr != "" {
 		wc.GrpcConfig = &grpc.Config{Host: cfg.GRPCAddr, Secured: u.Scheme == "https"}
@@ -71,9 +74,10 @@ func (s *Store) Class() string { return s.class }
 
 // Ping checks Weaviate's readiness endpoint.
 func (s *Store) Ping(ctx context.Context) error {
+	ctx = withRetryAfter(ctx)
 	ready, err := s.client.Misc().ReadyChecker().Do(ctx)
 	if err != nil {
-		return fmt.Errorf("vector: readiness: %w", errors.Join(ariadne.ErrUnavailable, err))
+		return s.wrap(ctx, "readiness", err)
 	}
 	if !ready {
 		return fmt.Errorf("vector: Weaviate is not ready: %w", ariadne.ErrUnavailable)

@@ -174,7 +174,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		}
 		return checks
 	}
-	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Documents: pipe,
+	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
 		httpapi.Limits{QueryTimeout: c.QueryTimeout})
 

@@ -1,0 +1,97 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// An entity is visible to a caller only through chunks the caller may read:
+//
+//   - it exists for the caller when one of its groups (e.acl: the groups of the chunks that
+//     mention it and of the document that describes it) is among the caller's;
+//   - its key, canonical name, describing document, defined and quoted aliases and resolution
+//     context come from its describing document (or, for an undocumented entity, from the chunks
+//     whose mentions spell its name) and are shown only to a caller in e.name_acl;
+//   - otherwise the caller sees an opaque key (UIDPrefix + a random id kept on the node), the
+//     first surface a readable chunk uses as its name, and the other readable surfaces as aliases.
+//
+// An entity the caller may not see is answered exactly like one that does not exist.
+
+// UIDPrefix starts the opaque key of an entity whose own key the caller may not see.
+const UIDPrefix = "uid:"
+
+// splitKeys separates opaque keys (UIDPrefix…) from entity keys.
+func splitKeys(keys []string) (plain, uids []string) {
+	plain, uids = []string{}, []string{}
+	for _, k := range keys {
+		if u, ok := strings.CutPrefix(k, UIDPrefix); ok {
+			uids = append(uids, u)
+		} else {
+			plain = append(plain, k)
+		}
+	}
+	return plain, uids
+}
+
+// matchVisible is the condition on an entity variable v that it is one of $keys (whose key the
+// caller may see) or $uids, and that the caller may see it at all.
+func matchVisible(v string) string {
+	return `((` + v + `.key IN $keys AND any(g IN coalesce(` + v + `.name_acl, []) WHERE g IN $groups)) OR ` + v + `.uid IN $uids)
+  AND any(g IN coalesce(` + v + `.acl, []) WHERE g IN $groups)`
+}
+
+// viewsCypher maps raw entity keys (never shown to callers) to the caller's views.
+const viewsCypher = `
+UNWIND $raw AS k
+MATCH (e:Entity {key: k})
+WHERE any(g IN coalesce(e.acl, []) WHERE g IN $groups)
+CALL (e) {
+  OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
+  WHERE any(g IN c.acl WHERE g IN $groups)
+  WITH c, m ORDER BY c.id
+  RETURN reduce(acc = [], l IN collect(m.surfaces) | acc + [x IN l WHERE NOT x IN acc]) AS surfaces
+}
+WITH e, surfaces, any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) AS full
+WITH e, surfaces, full, CASE WHEN full THEN e.name ELSE head(surfaces) END AS name
+WHERE name IS NOT NULL
+RETURN e.key AS raw, CASE WHEN full THEN e.key ELSE $uidPrefix + e.uid END AS key, name, e.type AS type,
+       CASE WHEN full THEN coalesce(e.doc_id, '') ELSE '' END AS doc_id,
+       [a IN CASE WHEN full THEN coalesce(e.defined_aliases, []) + [s IN surfaces WHERE NOT s IN coalesce(e.defined_aliases, [])]
+             ELSE surfaces END WHERE a <> name] AS aliases,
+       CASE WHEN full THEN coalesce(e.quoted_aliases, []) ELSE [] END AS quoted,
+       CASE WHEN full THEN coalesce(e.context, '') ELSE '' END AS context,
+       coalesce(e.degree, 0) AS degree`
+
+// entityView is one entity as a caller may see it, with the raw key it came from.
+type entityView struct {
+	raw    string
+	entity StoredEntity
+	degree int
+}
+
+// views returns the caller's view of each raw key the caller may see, by raw key. Keys of
+// entities the caller may not see are absent.
+func (s *Store) views(ctx context.Context, raw, groups []string) (map[string]entityView, error) {
+	out := map[string]entityView{}
+	if len(raw) == 0 {
+		return out, nil
+	}
+	res, err := s.run(ctx, viewsCypher, map[string]any{"raw": dedupe(raw), "groups": groups, "uidPrefix": UIDPrefix})
+	if err != nil {
+		return nil, translate("entity views", err)
+	}
+	for _, r := range res.Records {
+		v := entityView{raw: str(get(r, "raw")), degree: toInt(get(r, "degree")), entity: StoredEntity{
+			Entity: ariadne.Entity{Key: str(get(r, "key")), Name: str(get(r, "name")), Type: str(get(r, "type")),
+				DocID: str(get(r, "doc_id")), Aliases: strs(get(r, "aliases"))},
+			QuotedAliases: strs(get(r, "quoted")), Context: str(get(r, "context"))}}
+		out[v.raw] = v
+	}
+	return out, nil
+}
+
+func (v entityView) node() ariadne.PathNode {
+	return ariadne.PathNode{Key: v.entity.Key, Name: v.entity.Name, Type: v.entity.Type, DocID: v.entity.DocID}
+}

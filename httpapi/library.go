@@ -1,0 +1,116 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/graph"
+)
+
+// DocumentView is a stored document's metadata as the API shows it.
+type DocumentView struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Type    string   `json:"type"`
+	Lang    string   `json:"lang"`
+	Updated string   `json:"updated"`
+	Version int      `json:"version"`
+	ACL     []string `json:"acl"`
+	Chunks  int      `json:"chunks,omitempty"` // readable chunks (in lists)
+}
+
+func documentView(d graph.DocumentInfo) DocumentView {
+	v := DocumentView{ID: d.ID, Title: d.Title, Type: d.Type, Lang: d.Lang, Updated: d.Updated, Version: d.Version,
+		ACL: d.ACL, Chunks: d.Chunks}
+	if v.ACL == nil {
+		v.ACL = []string{}
+	}
+	return v
+}
+
+// ChunkView is one stored chunk. Start and End are byte offsets of Text in its document's body;
+// a citation's offsets are byte offsets into Text.
+type ChunkView struct {
+	ChunkID    string   `json:"chunk_id"`
+	DocID      string   `json:"doc_id,omitempty"`
+	Title      string   `json:"title,omitempty"`
+	Position   int      `json:"position"`
+	Heading    string   `json:"heading"`
+	Text       string   `json:"text"`
+	Start      int      `json:"start"`
+	End        int      `json:"end"`
+	DocVersion int      `json:"doc_version"`
+	Updated    string   `json:"updated,omitempty"`
+	Lang       string   `json:"lang,omitempty"`
+	ACL        []string `json:"acl"`
+}
+
+func chunkView(c ariadne.Chunk) ChunkView {
+	v := ChunkView{ChunkID: c.ID, DocID: c.DocID, Title: c.Title, Position: c.Position, Heading: c.HeadingPath(),
+		Text: c.Text, Start: c.Start, End: c.End, DocVersion: c.DocVersion, Updated: c.Updated, Lang: c.Lang, ACL: c.ACL}
+	if v.ACL == nil {
+		v.ACL = []string{}
+	}
+	return v
+}
+
+// listDocuments answers GET /v1/documents?limit=…&offset=…: the documents the caller may read,
+// by id.
+func (h *handlers) listDocuments(c *gin.Context) {
+	limit, err := strconv.Atoi(c.DefaultQuery("limit", "50"))
+	if err != nil || limit < 1 || limit > 500 {
+		writeError(c, http.StatusBadRequest, "invalid_request", "limit must be between 1 and 500")
+		return
+	}
+	offset, err := strconv.Atoi(c.DefaultQuery("offset", "0"))
+	if err != nil || offset < 0 {
+		writeError(c, http.StatusBadRequest, "invalid_request", "offset must be a non-negative integer")
+		return
+	}
+	docs, total, err := h.svc.Library.Documents(c.Request.Context(), callerOf(c).Groups, limit, offset)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	out := make([]DocumentView, 0, len(docs))
+	for _, d := range docs {
+		out = append(out, documentView(d))
+	}
+	c.JSON(http.StatusOK, gin.H{"documents": out, "total": total, "request_id": c.GetString(requestIDKey)})
+}
+
+// getDocument answers GET /v1/documents/{id}: the document with its readable chunks in order; a
+// document the caller may not read is 404, exactly like one that does not exist.
+func (h *handlers) getDocument(c *gin.Context) {
+	info, chunks, err := h.svc.Library.Document(c.Request.Context(), c.Param("id"), callerOf(c).Groups)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	out := make([]ChunkView, 0, len(chunks))
+	for _, ch := range chunks {
+		v := chunkView(ch)
+		v.DocID, v.Title, v.Updated = "", "", "" // on the document
+		out = append(out, v)
+	}
+	doc := documentView(info)
+	doc.Chunks = 0
+	c.JSON(http.StatusOK, gin.H{"document": doc, "chunks": out, "request_id": c.GetString(requestIDKey)})
+}
+
+// getChunk answers GET /v1/chunks/{id}: one chunk the caller may read, or 404.
+func (h *handlers) getChunk(c *gin.Context) {
+	chunks, err := h.svc.Library.Chunks(c.Request.Context(), []string{c.Param("id")}, callerOf(c).Groups)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	if len(chunks) == 0 {
+		writeError(c, http.StatusNotFound, "not_found", "not found")
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"chunk": chunkView(chunks[0]), "request_id": c.GetString(requestIDKey)})
+}

@@ -430,16 +430,14 @@ async function loadDocuments(offset: number) {
           "tr",
           {},
           h("td", {}, h("a", { href: "#document/" + api.enc(d.id) }, d.title || d.id), h("div", { class: "muted small" }, d.id)),
-          h("td", {}, d.type),
-          h("td", {}, d.lang),
-          h("td", {}, "v" + d.version),
-          h("td", {}, d.updated),
+          h("td", {}, d.type, h("div", { class: "muted small" }, d.lang)),
+          h("td", {}, "v" + d.version, h("div", { class: "muted small" }, d.updated)),
           h("td", {}, aclChips(d.acl)),
           h("td", { class: "num" }, String(d.chunks ?? "")),
         ),
       );
     }
-    clear(list, h("table", { class: "docs" }, h("caption", {}, `${r.total} documents you may read`), h("thead", {}, h("tr", {}, ...["title", "type", "lang", "version", "updated", "readable by", "chunks"].map((x) => h("th", { scope: "col" }, x)))), tb));
+    clear(list, h("table", { class: "docs" }, h("caption", {}, `${r.total} documents you may read`), h("thead", {}, h("tr", {}, ...["title", "type", "version", "readable by", "chunks"].map((x) => h("th", { scope: "col" }, x)))), tb));
     $<HTMLButtonElement>("doc-prev").disabled = offset === 0;
     $<HTMLButtonElement>("doc-next").disabled = offset + PAGE >= r.total;
     $("doc-page").textContent = r.total ? ` ${offset + 1}–${Math.min(offset + PAGE, r.total)} of ${r.total} ` : "";

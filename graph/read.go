@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -286,7 +287,7 @@ func (s *Store) QueryReadOnly(ctx context.Context, cypher string, params map[str
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(context.WithoutCancel(ctx))
 	rows, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, cypher, params)
+		res, err := tx.Run(ctx, s.cy(cypher), params)
 		if err != nil {
 			return nil, err
 		}
@@ -337,6 +338,9 @@ func (s *Store) EntityCandidates(ctx context.Context, text string, groups []stri
 	}
 	res, err := s.run(ctx, candidatesCypher, map[string]any{"query": q, "limit": limit, "groups": groups})
 	if err != nil {
+		if noIndex(err) {
+			return nil, nil // nothing ingested into this graph yet: no schema, no entities
+		}
 		return nil, translate("entity candidates", err)
 	}
 	raw := make([]string, 0, len(res.Records))
@@ -357,6 +361,12 @@ func (s *Store) EntityCandidates(ctx context.Context, text string, groups []stri
 		out = append(out, EntityCandidate{StoredEntity: v.entity, Degree: v.degree, Score: score})
 	}
 	return out, nil
+}
+
+// noIndex reports whether err says the entity fulltext index does not exist (an empty graph).
+func noIndex(err error) bool {
+	var neoErr *neo4j.Neo4jError
+	return errors.As(err, &neoErr) && strings.Contains(neoErr.Msg, "no such fulltext schema index")
 }
 
 // LuceneQuery turns free text into an OR query for the entity fulltext index, with every Lucene

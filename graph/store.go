@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"strings"
 	"time"
 
@@ -23,12 +24,21 @@ type Config struct {
 	// MaxTransactionRetry bounds the driver's own retries of transient errors inside
 	// ExecuteQuery; retry happens at this one layer for Neo4j. 0 means 15s.
 	MaxTransactionRetry time.Duration
+	// Namespace, when not empty, prefixes every label, constraint and index name Ariadne uses
+	// (TDocument, TChunk, TEntity, TClient, …), so that several graphs share one database
+	// without seeing each other — Neo4j Community has one database. Integration tests use it to
+	// leave a user's graph alone. Letters and digits, starting with a letter, at most 24.
+	Namespace string
 }
+
+var namespaceRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9]{0,23})?$`)
 
 // Store reads and writes Ariadne's graph in Neo4j. It is safe for concurrent use.
 type Store struct {
 	driver neo4j.DriverWithContext
 	db     string
+	ns     string
+	names  *strings.Replacer // index and constraint names of the namespace
 }
 
 // Open connects to Neo4j and verifies connectivity and credentials. The error wraps
@@ -36,6 +46,9 @@ type Store struct {
 func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.URI == "" {
 		return nil, fmt.Errorf("graph: empty Neo4j URI: %w", ariadne.ErrInvalid)
+	}
+	if !namespaceRE.MatchString(cfg.Namespace) {
+		return nil, fmt.Errorf("graph: namespace %q: want letters and digits, starting with a letter, at most 24: %w", cfg.Namespace, ariadne.ErrInvalid)
 	}
 	retry := cfg.MaxTransactionRetry
 	if retry == 0 {
@@ -50,7 +63,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("graph: driver for %s: %w", cfg.URI, errors.Join(ariadne.ErrInvalid, err))
 	}
-	s := &Store{driver: driver, db: cfg.Database}
+	s := &Store{driver: driver, db: cfg.Database, ns: cfg.Namespace, names: namespaceNames(cfg.Namespace)}
 	if err := s.Ping(ctx); err != nil {
 		driver.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -75,7 +88,35 @@ func (s *Store) run(ctx context.Context, cypher string, params map[string]any) (
 	if s.db != "" {
 		opts = append(opts, neo4j.ExecuteQueryWithDatabase(s.db))
 	}
-	return neo4j.ExecuteQuery(ctx, s.driver, cypher, params, neo4j.EagerResultTransformer, opts...)
+	return neo4j.ExecuteQuery(ctx, s.driver, s.cy(cypher), params, neo4j.EagerResultTransformer, opts...)
+}
+
+// labelRefRE finds node label references in Cypher: a colon followed by a PascalCase name
+// (":Entity", ":Client"). Relationship types are UPPER_SNAKE (":HAS_CHUNK") and are not matched.
+var labelRefRE = regexp.MustCompile(`:([A-Z][a-z][A-Za-z0-9]*)\b`)
+
+// cy rewrites a statement for the store's namespace: every node label, the 'Entity' label
+// literal, and the names of Ariadne's indexes and constraints get the namespace prefix. Without a
+// namespace it returns the statement as it is.
+func (s *Store) cy(cypher string) string {
+	if s.ns == "" {
+		return cypher
+	}
+	return s.names.Replace(labelRefRE.ReplaceAllString(cypher, ":"+s.ns+"$1"))
+}
+
+// Label returns the stored label of an entity type label or of Document, Chunk, Entity.
+func (s *Store) Label(label string) string { return s.ns + label }
+
+// schemaNames are the index and constraint names Ariadne creates (see schemaStatements).
+var schemaNames = []string{"document_id", "chunk_id", "entity_key", EntityFulltextIndex, "chunk_doc_id", "entity_doc_id", "entity_uid"}
+
+func namespaceNames(ns string) *strings.Replacer {
+	pairs := []string{"'Entity'", "'" + ns + "Entity'"}
+	for _, n := range schemaNames {
+		pairs = append(pairs, " "+n+" ", " "+ns+"_"+n+" ", "'"+n+"'", "'"+ns+"_"+n+"'")
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // translate maps driver errors to Ariadne's sentinels, once, at the boundary:

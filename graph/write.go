@@ -50,7 +50,7 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 	}
 	if keys := strs(get(res.Records[0], "keys")); len(keys) > 0 {
 		if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-			return nil, exec(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+			return nil, exec(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
 		}); err != nil {
 			return translate("refresh entity visibility", err)
 		}
@@ -332,7 +332,7 @@ SET n.graph_hash = d.graph_hash, n.extractor = d.extractor`
 func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old map[string][]string,
 	renames map[string]string, lab Labeler, extractor string) (WriteStats, error) {
 	var st WriteStats
-	params, err := writeParams(docs, old, renames, lab, extractor)
+	params, err := writeParams(docs, old, renames, lab, extractor, s.ns)
 	if err != nil {
 		return st, err
 	}
@@ -340,7 +340,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 		st = WriteStats{}
 		touched := map[string]bool{}
 		if len(params.old) > 0 {
-			rec, err := single(ctx, tx, oldTouchedCypher, map[string]any{"old": params.old})
+			rec, err := single(ctx, tx, s.cy(oldTouchedCypher), map[string]any{"old": params.old})
 			if err != nil {
 				return nil, err
 			}
@@ -348,19 +348,19 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			for _, k := range keys {
 				touched[k] = true
 			}
-			rec, err = single(ctx, tx, pruneRelationsCypher, map[string]any{"keys": keys, "old": params.old})
+			rec, err = single(ctx, tx, s.cy(pruneRelationsCypher), map[string]any{"keys": keys, "old": params.old})
 			if err != nil {
 				return nil, err
 			}
 			st.DeletedRelations = int(get(rec, "deleted").(int64))
-			rec, err = single(ctx, tx, deleteChunksCypher, map[string]any{"old": params.old})
+			rec, err = single(ctx, tx, s.cy(deleteChunksCypher), map[string]any{"old": params.old})
 			if err != nil {
 				return nil, err
 			}
 			st.DeletedChunks = int(get(rec, "deleted").(int64))
 		}
 		if len(params.renames) > 0 {
-			if err := exec(ctx, tx, renameEntitiesCypher, map[string]any{"renames": params.renames}); err != nil {
+			if err := exec(ctx, tx, s.cy(renameEntitiesCypher), map[string]any{"renames": params.renames}); err != nil {
 				return nil, err
 			}
 		}
@@ -379,12 +379,12 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			if len(step.rows) == 0 {
 				continue
 			}
-			if err := exec(ctx, tx, step.cypher, map[string]any{step.key: step.rows}); err != nil {
+			if err := exec(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows}); err != nil {
 				return nil, err
 			}
 		}
 		if len(params.pairs) > 0 {
-			if err := exec(ctx, tx, linkChunksCypher, map[string]any{"pairs": params.pairs}); err != nil {
+			if err := exec(ctx, tx, s.cy(linkChunksCypher), map[string]any{"pairs": params.pairs}); err != nil {
 				return nil, err
 			}
 		}
@@ -396,7 +396,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		rec, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		rec, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
 		if err != nil {
 			return nil, err
 		}
@@ -404,7 +404,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 		if err := s.refreshLatinKeys(ctx, tx, keys); err != nil {
 			return nil, err
 		}
-		if err := exec(ctx, tx, markDocumentsCypher, map[string]any{"docs": params.marks}); err != nil {
+		if err := exec(ctx, tx, s.cy(markDocumentsCypher), map[string]any{"docs": params.marks}); err != nil {
 			return nil, err
 		}
 		st.Documents, st.Chunks = len(params.docs), len(params.chunks)
@@ -423,7 +423,7 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	if len(keys) == 0 {
 		return nil
 	}
-	res, err := tx.Run(ctx, entityNamesCypher, map[string]any{"keys": keys})
+	res, err := tx.Run(ctx, s.cy(entityNamesCypher), map[string]any{"keys": keys})
 	if err != nil {
 		return err
 	}
@@ -436,7 +436,7 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 		names := append([]string{str(get(r, "name"))}, strs(get(r, "aliases"))...)
 		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": LatinKeys(names)})
 	}
-	return exec(ctx, tx, setLatinKeysCypher, map[string]any{"rows": rows})
+	return exec(ctx, tx, s.cy(setLatinKeysCypher), map[string]any{"rows": rows})
 }
 
 // LatinKeys returns the distinct phonetic Latin keys of names, both spaced and compact
@@ -465,7 +465,7 @@ type writeBatch struct {
 	pairs                                                        [][]string
 }
 
-func writeParams(docs []DocumentGraph, old map[string][]string, renames map[string]string, lab Labeler, extractor string) (writeBatch, error) {
+func writeParams(docs []DocumentGraph, old map[string][]string, renames map[string]string, lab Labeler, extractor, ns string) (writeBatch, error) {
 	var b writeBatch
 	for _, ids := range old {
 		b.old = append(b.old, ids...)
@@ -494,7 +494,7 @@ func writeParams(docs []DocumentGraph, old map[string][]string, renames map[stri
 				return b, fmt.Errorf("graph: entity %q has type %q with no allowed label: %w", e.Key, e.Type, ariadne.ErrInvalid)
 			}
 			defines := e.Key == dg.Subject
-			row := map[string]any{"key": e.Key, "name": e.Name, "type": e.Type, "label": label,
+			row := map[string]any{"key": e.Key, "name": e.Name, "type": e.Type, "label": ns + label,
 				"doc_id": e.DocID, "aliases": nonNil(e.Aliases), "defines": defines, "context": dg.Contexts[e.Key],
 				"quoted": []string{}}
 			if defines {
@@ -569,7 +569,7 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (W
 	}
 	// …then the document nodes themselves, and entities they alone described.
 	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, `MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) WHERE d.id IN $ids RETURN collect(e.key) AS keys`, map[string]any{"ids": ids})
+		res, err := tx.Run(ctx, s.cy(`MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) WHERE d.id IN $ids RETURN collect(e.key) AS keys`), map[string]any{"ids": ids})
 		if err != nil {
 			return nil, err
 		}
@@ -578,10 +578,10 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (W
 			return nil, err
 		}
 		keys := strs(get(rec, "keys"))
-		if err := exec(ctx, tx, deleteDocumentsCypher, map[string]any{"ids": ids}); err != nil {
+		if err := exec(ctx, tx, s.cy(deleteDocumentsCypher), map[string]any{"ids": ids}); err != nil {
 			return nil, err
 		}
-		r2, err := single(ctx, tx, refreshEntitiesCypher, map[string]any{"keys": keys})
+		r2, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
 		if err != nil {
 			return nil, err
 		}
@@ -683,4 +683,26 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// DropNamespace deletes the store's whole namespace — its nodes, constraints and indexes — for
+// integration tests that cleaned up after themselves. It refuses the default namespace (a user's
+// graph) with ErrInvalid.
+func (s *Store) DropNamespace(ctx context.Context) error {
+	if s.ns == "" {
+		return fmt.Errorf("graph: refusing to drop the default namespace: %w", ariadne.ErrInvalid)
+	}
+	if err := s.Reset(ctx); err != nil {
+		return err
+	}
+	for _, stmt := range []string{
+		`DROP CONSTRAINT document_id IF EXISTS`, `DROP CONSTRAINT chunk_id IF EXISTS`, `DROP CONSTRAINT entity_key IF EXISTS`,
+		`DROP INDEX ` + EntityFulltextIndex + ` IF EXISTS`, `DROP INDEX chunk_doc_id IF EXISTS`,
+		`DROP INDEX entity_doc_id IF EXISTS`, `DROP INDEX entity_uid IF EXISTS`,
+	} {
+		if _, err := s.run(ctx, stmt, nil); err != nil {
+			return translate("drop namespace schema", err)
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
+	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 )
 
 func TestUsage(t *testing.T) {
@@ -35,7 +36,7 @@ func TestIntegrationServeAndShutdown(t *testing.T) {
 	var logs bytes.Buffer
 	go func() {
 		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--embedder", "lexical", "--weaviate-class", "ApiCmdTestEmpty",
-			"--neo4j-password", testenv.Neo4jPassword()}, io.Discard, &logs, ready)
+			"--neo4j-password", testenv.Neo4jPassword(), "--neo4j-namespace", testrig.Namespace()}, io.Discard, &logs, ready)
 	}()
 	var addr string
 	select {

@@ -7,8 +7,8 @@
 //	eval xquad     --dataset xquad_ru.json                XQuAD: hit@1/5 and citation validity
 //
 // Tables go to stdout (Markdown), --json writes the report. Indexing (--index, and always for the
-// datasets) replaces Ariadne's graph in Neo4j — one corpus per database — and writes the chunks to
-// --weaviate-class.
+// datasets) replaces the graph of the Neo4j label namespace "Eval" (--neo4j-namespace; never the
+// user's graph) and writes the chunks to --weaviate-class.
 //
 // Exit codes: 0 done, 1 failed, 2 bad flags.
 package main
@@ -33,6 +33,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 type common struct {
@@ -81,6 +82,10 @@ type cli struct {
 }
 
 type usageError struct{ error }
+
+// EvalNamespace is the Neo4j label namespace evaluations index into unless
+// --neo4j-namespace says otherwise, so that they never replace the user's graph.
+const EvalNamespace = "Eval"
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
@@ -141,6 +146,13 @@ type env struct {
 
 func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Document, index bool) (*env, error) {
 	log := setup.NewLogger(stderr, c.LogLevel, false)
+	if c.Stores.Neo4jNamespace == "" {
+		// Evaluations index their own corpora: keep them apart from the user's graph.
+		c.Stores.Neo4jNamespace = EvalNamespace
+	}
+	if c.Stores.WeaviateClass == vector.DefaultClass {
+		c.Stores.WeaviateClass = EvalNamespace + vector.DefaultClass // likewise the user's chunk class
+	}
 	gs, err := c.Stores.OpenGraph(ctx)
 	if err != nil {
 		return nil, err

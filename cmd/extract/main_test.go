@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
+	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
@@ -74,7 +76,15 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 			vs.DropClass(context.Background())
 		}
 	})
-	base := []string{"--corpus", dir, "--embedder", "lexical", "--weaviate-class", class,
+	ns := testrig.Namespace()
+	t.Cleanup(func() {
+		if gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(),
+			Password: testenv.Neo4jPassword(), Namespace: ns}); err == nil {
+			gs.DropNamespace(context.Background())
+			gs.Close(context.Background())
+		}
+	})
+	base := []string{"--corpus", dir, "--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
 		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
 
 	var out, errOut bytes.Buffer
@@ -93,7 +103,6 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 	if exitCode(err) != 3 || !strings.Contains(out.String(), "skipped 2 (malformed)") || !strings.Contains(out.String(), "vectors written 2") {
 		t.Fatalf("strict: exit %d, want 3 after indexing the good documents\n%s\n%s", exitCode(err), out.String(), errOut.String())
 	}
-	// Clean up the two notes from the shared graph.
 	err = run(context.Background(), append(base[2:], "--delete", "notes/a", "--delete", "notes/b"), &out, &errOut)
 	if exitCode(err) != 0 {
 		t.Fatalf("delete: %v\n%s", err, errOut.String())

@@ -31,6 +31,7 @@ type Stores struct {
 	Neo4jUser      string `name:"neo4j-user" env:"ARIADNE_NEO4J_USER" default:"neo4j" help:"Neo4j user."`
 	Neo4jPassword  string `name:"neo4j-password" env:"ARIADNE_NEO4J_PASSWORD" default:"ariadne-dev-password" help:"Neo4j password."`
 	Neo4jDatabase  string `name:"neo4j-database" env:"ARIADNE_NEO4J_DATABASE" default:"" help:"Neo4j database (empty: the server's default)."`
+	Neo4jNamespace string `name:"neo4j-namespace" env:"ARIADNE_NEO4J_NAMESPACE" default:"" help:"Label prefix that keeps this graph apart from others in the same database (empty: none; see graph.Config.Namespace)."`
 	WeaviateURL    string `name:"weaviate-url" env:"ARIADNE_WEAVIATE_URL" default:"http://127.0.0.1:8080" help:"Weaviate REST URL."`
 	WeaviateGRPC   string `name:"weaviate-grpc" env:"ARIADNE_WEAVIATE_GRPC" default:"127.0.0.1:50051" help:"Weaviate gRPC host:port (batch writes); empty for REST only."`
 	WeaviateAPIKey string `name:"weaviate-api-key" env:"ARIADNE_WEAVIATE_API_KEY" default:"" help:"Weaviate API key, if it requires one."`
@@ -39,7 +40,7 @@ type Stores struct {
 
 // Redacted returns the configuration for logs, without secrets.
 func (s Stores) Redacted() []any {
-	return []any{"neo4j", s.Neo4jURI, "neo4j_user", s.Neo4jUser, "neo4j_password", redact(s.Neo4jPassword),
+	return []any{"neo4j", s.Neo4jURI, "neo4j_namespace", s.Neo4jNamespace, "neo4j_user", s.Neo4jUser, "neo4j_password", redact(s.Neo4jPassword),
 		"weaviate", s.WeaviateURL, "weaviate_class", s.WeaviateClass, "weaviate_api_key", redact(s.WeaviateAPIKey)}
 }
 
@@ -52,7 +53,8 @@ func redact(secret string) string {
 
 // OpenGraph connects to Neo4j.
 func (s Stores) OpenGraph(ctx context.Context) (*graph.Store, error) {
-	return graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase})
+	return graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase,
+		Namespace: s.Neo4jNamespace})
 }
 
 // OpenVector connects to Weaviate.

@@ -1,7 +1,7 @@
-// Package testrig sets up Ariadne over the real servers for integration tests: a fresh graph (the
-// Neo4j database is reset — integration tests own Ariadne's graph while they run), a Weaviate
-// class of its own, the offline lexical embedder and dictionary extractor, and optionally a corpus
-// synced into them.
+// Package testrig sets up Ariadne over the real servers for integration tests: a graph in a Neo4j
+// label namespace of its own and a Weaviate class of its own (both dropped at cleanup, so a
+// user's graph and index are never touched), the offline lexical embedder and dictionary
+// extractor, and optionally a corpus synced into them.
 package testrig
 
 import (
@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -47,6 +48,11 @@ type Rig struct {
 
 var classSeq atomic.Int64
 
+// Namespace returns a Neo4j label namespace no other test or user graph has ("T" + time + seq).
+func Namespace() string {
+	return "T" + strconv.FormatInt(time.Now().UnixNano(), 36) + strconv.FormatInt(classSeq.Add(1), 36)
+}
+
 // New connects to both servers (skipping or failing per testenv), resets the graph and creates a
 // Weaviate class for this test (dropped at cleanup). If corpusDir is not empty it is copied to a
 // temporary folder (Rig.Dir) and synced.
@@ -59,7 +65,7 @@ func New(t testing.TB, corpusDir string) *Rig {
 func NewWithEmbedder(t testing.TB, corpusDir string, emb Embedder) *Rig {
 	t.Helper()
 	ctx := context.Background()
-	gcfg := graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword()}
+	gcfg := graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: Namespace()}
 	testenv.Need(t, "Neo4j", func(ctx context.Context) error {
 		s, err := graph.Open(ctx, gcfg)
 		if err == nil {
@@ -74,10 +80,12 @@ func NewWithEmbedder(t testing.TB, corpusDir string, emb Embedder) *Rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { gs.Close(context.Background()) })
-	if err := gs.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() {
+		if err := gs.DropNamespace(context.Background()); err != nil {
+			t.Errorf("drop test namespace: %v", err)
+		}
+		gs.Close(context.Background())
+	})
 	vs, err := vector.Open(ctx, vcfg)
 	if err != nil {
 		t.Fatal(err)

@@ -103,7 +103,7 @@ func TestIntegrationAnalystPage(t *testing.T) {
 	chrome, chromeErr := chromium()
 	testenv.Need(t, "Chromium", func(context.Context) error { return chromeErr })
 	rig := testrig.New(t, "../../demo/corpus")
-	addr := startAPI(t, rig.Vector.Class())
+	addr := startAPI(t, rig.Vector.Class(), rig.Graph.Namespace())
 	base := "http://" + addr
 
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
@@ -393,7 +393,7 @@ type ariadneCitation struct {
 	Start, End     int
 }
 
-func startAPI(t *testing.T, class string) string {
+func startAPI(t *testing.T, class, namespace string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -401,6 +401,7 @@ func startAPI(t *testing.T, class string) string {
 	var logs bytes.Buffer
 	go func() {
 		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--embedder", "lexical", "--weaviate-class", class,
+			"--neo4j-namespace", namespace,
 			"--keys-file", "../../demo/api-keys.yaml", "--neo4j-password", testenv.Neo4jPassword(), "--log-level", "warn"}, io.Discard, &logs, ready)
 	}()
 	t.Cleanup(func() {

@@ -28,8 +28,8 @@ status: ## show which servers are up
 test: ## gofmt, go vet, unit tests with -race, integration tests against real servers
 	@deploy/test.sh
 
-ui: ## rebuild the analyst page web/dist from web/src (npm ci from package-lock.json, tsc, esbuild)
-	@cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node build.mjs
+ui: ## rebuild the analyst page web/dist from web/src (npm ci from package-lock.json, tsc, unit tests, esbuild)
+	@cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node test.mjs && node build.mjs
 
 lint: ## gofmt and go vet only
 	@deploy/test.sh lint

@@ -60,9 +60,11 @@ lint
 
 # web/dist is committed so that `go build` needs no Node.js; rebuilding it must give the same bytes.
 if command -v npm >/dev/null; then
-	echo "[test] web/dist is what web/src builds to (npm ci, tsc, esbuild)"
+	echo "[test] the page's unit tests, and web/dist is what web/src builds to (npm ci, tsc, esbuild)"
 	ui_tmp=$(mktemp -d)
-	(cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node build.mjs "$ui_tmp/dist" >/dev/null)
+	(cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node test.mjs >"$ui_tmp/unit.log" 2>&1 ||
+		{ cat "$ui_tmp/unit.log"; exit 1; }) || exit 1
+	(cd web && node build.mjs "$ui_tmp/dist" >/dev/null)
 	diff -r web/dist "$ui_tmp/dist" || { echo "web/dist is stale: run make ui and commit it"; exit 1; }
 	rm -rf "$ui_tmp"
 else

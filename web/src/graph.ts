@@ -30,7 +30,7 @@ export interface GEdge {
 // are laid out by force.
 function layoutFor(nodes: GNode[]): cytoscape.LayoutOptions {
   if (nodes.some((n) => n.center)) {
-    return { name: "concentric", concentric: (n: any) => (n.data("center") ? 2 : 1), levelWidth: () => 1, minNodeSpacing: 50, padding: 30, animate: false } as cytoscape.LayoutOptions;
+    return { name: "concentric", concentric: (n: any) => (n.data("center") ? 2 : 1), levelWidth: () => 1, minNodeSpacing: 80, spacingFactor: 1.4, padding: 30, animate: false } as cytoscape.LayoutOptions;
   }
   if (nodes.length <= 6) return { name: "breadthfirst", directed: true, padding: 30, spacingFactor: 1.2, animate: false };
   return { name: "cose", padding: 20, animate: false };
@@ -76,6 +76,7 @@ export function draw(el: HTMLElement, nodes: GNode[], edges: GEdge[], onEdge: (e
           "target-arrow-color": "#A5ABB6",
           "target-arrow-shape": "triangle",
           "curve-style": "bezier",
+          "control-point-step-size": 70, // parallel relations apart, so their labels do not overlap
           label: "data(label)",
           "font-size": 10,
           "text-rotation": "autorotate",

@@ -12,10 +12,8 @@ import (
 	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/llm"
 	"github.com/ariadne-graphrag/ariadne/retry"
-	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // Hand-written fakes for the retriever's stores: the search returns fixed chunks, the graph knows
@@ -23,7 +21,7 @@ import (
 
 type fakeSearch struct{ chunks []ariadne.ScoredChunk }
 
-func (f fakeSearch) Search(_ context.Context, _ vector.Mode, q vector.Query) ([]ariadne.ScoredChunk, error) {
+func (f fakeSearch) Search(_ context.Context, _ ariadne.SearchMode, q ariadne.SearchQuery) ([]ariadne.ScoredChunk, error) {
 	var out []ariadne.ScoredChunk
 	for _, c := range f.chunks {
 		if ariadne.CanRead(c.ACL, q.Groups) {
@@ -35,10 +33,10 @@ func (f fakeSearch) Search(_ context.Context, _ vector.Mode, q vector.Query) ([]
 
 type emptyGraph struct{}
 
-func (emptyGraph) EntityCandidates(context.Context, string, []string, int) ([]graph.EntityCandidate, error) {
+func (emptyGraph) EntityCandidates(context.Context, string, []string, int) ([]ariadne.EntityCandidate, error) {
 	return nil, nil
 }
-func (emptyGraph) Edges(context.Context, []string, []string, []string, int) ([]graph.Edge, error) {
+func (emptyGraph) Edges(context.Context, []string, []string, []string, int) ([]ariadne.Edge, error) {
 	return nil, nil
 }
 func (emptyGraph) EntitiesOfChunks(context.Context, []string, []string) (map[string][]string, error) {

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
-	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // TestIntegrationE5CrossLanguage runs retrieval with the real multilingual-e5-small model:
@@ -37,10 +37,10 @@ func TestIntegrationE5CrossLanguage(t *testing.T) {
 		}
 	}
 	e, ok, err := rig.Vector.ClassEmbedding(ctx)
-	if err != nil || !ok || e != (vector.Embedding{Name: emb.Name(), Dim: 384}) {
+	if err != nil || !ok || e != (ariadne.Embedding{Name: emb.Name(), Dim: 384}) {
 		t.Fatalf("class embedding = %+v %v %v, want %s/384", e, ok, err, emb.Name())
 	}
-	if err := rig.Vector.EnsureClass(ctx, vector.Embedding{Name: "lexical-ngram-v1/768", Dim: 768}); err == nil {
+	if err := rig.Vector.EnsureClass(ctx, ariadne.Embedding{Name: "lexical-ngram-v1/768", Dim: 768}); err == nil {
 		t.Fatal("a class built with e5 accepted the lexical embedder")
 	}
 }

@@ -6,19 +6,18 @@ import (
 	"sort"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/graph"
 )
 
 // subgraph is the part of the entity graph around a question's seeds.
 type subgraph struct {
 	nodes map[string]ariadne.PathNode
 	deg   map[string]int
-	edges []graph.Edge
+	edges []ariadne.Edge
 }
 
 // EdgeReader reads relationships around entities (graph.Store).
 type EdgeReader interface {
-	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]graph.Edge, error)
+	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error)
 }
 
 // neighbourhood collects the readable edges within hops of the seeds, breadth first. Hubs (more

@@ -13,22 +13,20 @@ import (
 	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 	"github.com/ariadne-graphrag/ariadne/retry"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
-	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // ChunkSearcher searches the chunk index (vector.Store).
 type ChunkSearcher interface {
-	Search(ctx context.Context, mode vector.Mode, q vector.Query) ([]ariadne.ScoredChunk, error)
+	Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.SearchQuery) ([]ariadne.ScoredChunk, error)
 }
 
 // GraphReader reads the entity graph (graph.Store).
 type GraphReader interface {
-	EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]graph.EntityCandidate, error)
-	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]graph.Edge, error)
+	EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error)
+	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error)
 	EntitiesOfChunks(ctx context.Context, ids, groups []string) (map[string][]string, error)
 	DocumentChunkIDs(ctx context.Context, docIDs, groups []string) ([]string, error)
 }
@@ -57,19 +55,19 @@ const (
 
 // RetrievalConfig tunes retrieval. Zero values take the defaults in parentheses.
 type RetrievalConfig struct {
-	Alpha          float64       // hybrid weight of the vector side (0.5; see DefaultAlpha)
-	Fusion         vector.Fusion // hybrid fusion (relative_score)
-	Candidates     int           // hits fetched per list before fusion (30)
-	MaxHops        int           // depth of the graph neighbourhood read around the seeds (2)
-	MaxPaths       int           // paths kept for evidence (12)
-	MaxGraphDocs   int           // documents whose chunks join the graph candidates (12)
-	PerDoc         int           // multi_hop: chunks of one document ranked ahead of other documents (1)
-	GraphWeight    float64       // multi_hop: RRF weight of each graph list next to hybrid's 1 (0.5)
-	MinHits        int           // fewer hits than this is weak evidence (1)
-	MinVectorScore float64       // top cosine below this is weak evidence (0: disabled)
-	MinCoverage    float64       // share of question terms the top hits must contain (0.25)
-	RelTypes       []string      // relationship types traversed (all)
-	Retry          retry.Policy  // for Weaviate calls (10 attempts within 20s)
+	Alpha          float64        // hybrid weight of the vector side (0.5; see DefaultAlpha)
+	Fusion         ariadne.Fusion // hybrid fusion (relative_score)
+	Candidates     int            // hits fetched per list before fusion (30)
+	MaxHops        int            // depth of the graph neighbourhood read around the seeds (2)
+	MaxPaths       int            // paths kept for evidence (12)
+	MaxGraphDocs   int            // documents whose chunks join the graph candidates (12)
+	PerDoc         int            // multi_hop: chunks of one document ranked ahead of other documents (1)
+	GraphWeight    float64        // multi_hop: RRF weight of each graph list next to hybrid's 1 (0.5)
+	MinHits        int            // fewer hits than this is weak evidence (1)
+	MinVectorScore float64        // top cosine below this is weak evidence (0: disabled)
+	MinCoverage    float64        // share of question terms the top hits must contain (0.25)
+	RelTypes       []string       // relationship types traversed (all)
+	Retry          retry.Policy   // for Weaviate calls (10 attempts within 20s)
 }
 
 func (c RetrievalConfig) withDefaults() RetrievalConfig {
@@ -77,7 +75,7 @@ func (c RetrievalConfig) withDefaults() RetrievalConfig {
 		c.Alpha = 0.5
 	}
 	if c.Fusion == "" {
-		c.Fusion = vector.FusionRelativeScore
+		c.Fusion = ariadne.FusionRelativeScore
 	}
 	if c.Candidates <= 0 {
 		c.Candidates = 30
@@ -374,9 +372,9 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	note := ""
 	switch s {
 	case StrategyBM25:
-		res.Chunks, err = r.search(ctx, vector.ModeBM25, vector.Query{Text: req.Question, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+		res.Chunks, err = r.search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
 	case StrategyVector:
-		res.Chunks, err = r.search(ctx, vector.ModeVector, vector.Query{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+		res.Chunks, err = r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
 	case StrategyHybrid:
 		res.Chunks, err = r.hybrid(ctx, req, vec, nil, tr)
 	case StrategyGraph:
@@ -455,7 +453,7 @@ func (r *Retriever) embedQuery(ctx context.Context, q string, tr *Trace) ([]floa
 
 // search runs one Weaviate search, retrying transient faults (this is the only layer that retries
 // Weaviate).
-func (r *Retriever) search(ctx context.Context, mode vector.Mode, q vector.Query, tr *Trace) ([]ariadne.ScoredChunk, error) {
+func (r *Retriever) search(ctx context.Context, mode ariadne.SearchMode, q ariadne.SearchQuery, tr *Trace) ([]ariadne.ScoredChunk, error) {
 	var out []ariadne.ScoredChunk
 	err := retry.Do(ctx, r.cfg.Retry, func(ctx context.Context) error {
 		var err error
@@ -472,7 +470,7 @@ func (r *Retriever) search(ctx context.Context, mode vector.Mode, q vector.Query
 }
 
 func (r *Retriever) hybrid(ctx context.Context, req Request, vec []float32, ids []string, tr *Trace) ([]ariadne.ScoredChunk, error) {
-	return r.search(ctx, vector.ModeHybrid, vector.Query{Text: req.Question, Vector: vec, Alpha: r.cfg.Alpha,
+	return r.search(ctx, ariadne.SearchHybrid, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Vector: vec, Alpha: r.cfg.Alpha,
 		Fusion: r.cfg.Fusion, Groups: req.Groups, Limit: r.cfg.Candidates, ChunkIDs: ids}, tr)
 }
 
@@ -487,7 +485,7 @@ func (r *Retriever) Link(ctx context.Context, question string, groups []string) 
 		return nil, fmt.Errorf("agent: link entities: %w", err)
 	}
 	reg := resolution.NewRegistry(nil)
-	byKey := map[string]graph.EntityCandidate{}
+	byKey := map[string]ariadne.EntityCandidate{}
 	for _, c := range cands {
 		reg.Load(c.Entity, c.Context, c.QuotedAliases)
 		byKey[c.Key] = c
@@ -672,7 +670,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	if len(cands) > 400 {
 		cands = cands[:400]
 	}
-	graphRanked, err := r.search(ctx, vector.ModeHybrid, vector.Query{Text: req.Question, Vector: vec, Alpha: r.cfg.Alpha,
+	graphRanked, err := r.search(ctx, ariadne.SearchHybrid, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Vector: vec, Alpha: r.cfg.Alpha,
 		Fusion: r.cfg.Fusion, Groups: req.Groups, Limit: 2 * r.cfg.Candidates, ChunkIDs: cands}, tr)
 	if err != nil {
 		return res, "", err

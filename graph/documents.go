@@ -8,14 +8,6 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 )
 
-// DocumentInfo is a stored document's metadata as the API lists it.
-type DocumentInfo struct {
-	ID, Title, Type, Lang, Updated string
-	Version                        int
-	ACL                            []string
-	Chunks                         int // readable chunks
-}
-
 const documentsCypher = `
 MATCH (d:Document)
 WHERE any(g IN coalesce(d.acl, []) WHERE g IN $groups)
@@ -29,7 +21,7 @@ RETURN size(docs) AS total,
 
 // Documents lists the documents the caller (groups) may read — those with at least one readable
 // chunk — ordered by id, limit from offset, with the total count.
-func (s *Store) Documents(ctx context.Context, groups []string, limit, offset int) ([]DocumentInfo, int, error) {
+func (s *Store) Documents(ctx context.Context, groups []string, limit, offset int) ([]ariadne.DocumentInfo, int, error) {
 	if limit <= 0 || offset < 0 {
 		return nil, 0, fmt.Errorf("graph: documents page limit %d offset %d: %w", limit, offset, ariadne.ErrInvalid)
 	}
@@ -39,7 +31,7 @@ func (s *Store) Documents(ctx context.Context, groups []string, limit, offset in
 	}
 	r := res.Records[0]
 	rows, _ := get(r, "page").([]any)
-	out := make([]DocumentInfo, 0, len(rows))
+	out := make([]ariadne.DocumentInfo, 0, len(rows))
 	for _, row := range rows {
 		m, _ := row.(map[string]any)
 		out = append(out, documentInfo(m))
@@ -47,8 +39,8 @@ func (s *Store) Documents(ctx context.Context, groups []string, limit, offset in
 	return out, toInt(get(r, "total")), nil
 }
 
-func documentInfo(m map[string]any) DocumentInfo {
-	return DocumentInfo{ID: str(m["id"]), Title: str(m["title"]), Type: str(m["type"]), Lang: str(m["lang"]),
+func documentInfo(m map[string]any) ariadne.DocumentInfo {
+	return ariadne.DocumentInfo{ID: str(m["id"]), Title: str(m["title"]), Type: str(m["type"]), Lang: str(m["lang"]),
 		Updated: str(m["updated"]), Version: toInt(m["version"]), ACL: strs(m["acl"]), Chunks: toInt(m["chunks"])}
 }
 
@@ -65,13 +57,13 @@ RETURN {id: d.id, title: d.title, type: d.type, lang: d.lang, updated: d.updated
 
 // Document returns one document the caller may read with its readable chunks in order, or
 // ErrNotFound when it does not exist or the caller may not read it (indistinguishable).
-func (s *Store) Document(ctx context.Context, id string, groups []string) (DocumentInfo, []ariadne.Chunk, error) {
+func (s *Store) Document(ctx context.Context, id string, groups []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
 	res, err := s.run(ctx, documentCypher, map[string]any{"id": id, "groups": groups})
 	if err != nil {
-		return DocumentInfo{}, nil, translate("document", err)
+		return ariadne.DocumentInfo{}, nil, translate("document", err)
 	}
 	if len(res.Records) == 0 {
-		return DocumentInfo{}, nil, fmt.Errorf("graph: no such document: %w", ariadne.ErrNotFound)
+		return ariadne.DocumentInfo{}, nil, fmt.Errorf("graph: no such document: %w", ariadne.ErrNotFound)
 	}
 	r := res.Records[0]
 	m, _ := get(r, "doc").(map[string]any)

@@ -17,11 +17,6 @@ import (
 // MaxHops is the longest path Paths and Expand return.
 const MaxHops = 4
 
-// hubDegree is the number of entity–entity relationships above which an entity is a hub (the
-// company itself, a standard technology). Paths may start or end at a hub but not pass through
-// one: "both mention the company" is not a useful hop.
-const hubDegree = 30
-
 // PathQuery selects paths.
 type PathQuery struct {
 	From, To  []string // entity keys; Paths connects any From to any To
@@ -112,7 +107,7 @@ func pathParams(q PathQuery) (map[string]any, error) {
 	}
 	hub := q.HubDegree
 	if hub <= 0 {
-		hub = hubDegree
+		hub = ariadne.HubDegree
 	}
 	types := q.RelTypes
 	if types == nil {
@@ -314,22 +309,14 @@ RETURN node.key AS raw, score
 ORDER BY score DESC
 LIMIT $limit`
 
-// EntityCandidate is an entity the fulltext index proposes for a text, as the caller may see it,
-// to be confirmed by the resolver's matcher (package resolution) before it counts as linked.
-type EntityCandidate struct {
-	StoredEntity
-	Degree int     // entity–entity relationships
-	Score  float64 // Lucene score
-}
-
 // EntityCandidates asks the entity fulltext index (names, aliases and their phonetic Latin keys)
 // for entities whose names share words with text, among those the caller (groups) may see, each
 // as the caller's view (see views.go): each content word is searched as written, in its phonetic
 // Latin form, and, for longer words, as a prefix (so inflected forms such as «Камского» reach
 // «Камский»). The text is data: Lucene syntax characters are escaped. Best match first, at most
 // limit (default 50).
-func (s *Store) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]EntityCandidate, error) {
-	q := LuceneQuery(text)
+func (s *Store) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error) {
+	q := luceneQuery(text)
 	if q == "" || len(groups) == 0 {
 		return nil, nil
 	}
@@ -351,14 +338,14 @@ func (s *Store) EntityCandidates(ctx context.Context, text string, groups []stri
 	if err != nil {
 		return nil, err
 	}
-	out := make([]EntityCandidate, 0, len(res.Records))
+	out := make([]ariadne.EntityCandidate, 0, len(res.Records))
 	for _, r := range res.Records {
 		v, ok := views[str(get(r, "raw"))]
 		if !ok {
 			continue
 		}
 		score, _ := get(r, "score").(float64)
-		out = append(out, EntityCandidate{StoredEntity: v.entity, Degree: v.degree, Score: score})
+		out = append(out, ariadne.EntityCandidate{StoredEntity: v.entity, Degree: v.degree, Score: score})
 	}
 	return out, nil
 }
@@ -369,27 +356,19 @@ func noIndex(err error) bool {
 	return errors.As(err, &neoErr) && strings.Contains(neoErr.Msg, "no such fulltext schema index")
 }
 
-// LuceneQuery turns free text into an OR query for the entity fulltext index, with every Lucene
-// special character escaped.
-func LuceneQuery(text string) string {
-	var terms []string
-	add := func(t string) {
-		if t != "" && !slices.Contains(terms, t) {
+// luceneQuery joins the entity-linking forms of a text (textnorm.LinkForms) into an OR query
+// for the entity fulltext index, with every Lucene special character escaped; prefix forms end
+// in '*'.
+func luceneQuery(text string) string {
+	forms := textnorm.LinkForms(text)
+	terms := make([]string, 0, len(forms))
+	for _, f := range forms {
+		t := luceneEscape(f.Text)
+		if f.Prefix {
+			t += "*"
+		}
+		if !slices.Contains(terms, t) {
 			terms = append(terms, t)
-		}
-	}
-	for _, w := range textnorm.Words(text) {
-		f := textnorm.FoldString(w.Text)
-		if textnorm.IsStopword(f) || len([]rune(f)) < 2 {
-			continue
-		}
-		add(luceneEscape(f))
-		lat := textnorm.Latin(w.Text)
-		add(luceneEscape(lat))
-		for _, form := range []string{f, lat} {
-			if r := []rune(form); len(r) >= 5 {
-				add(luceneEscape(string(r[:max(4, len(r)-3)])) + "*")
-			}
 		}
 	}
 	return strings.Join(terms, " OR ")
@@ -492,15 +471,6 @@ func (s *Store) Entity(ctx context.Context, key string, groups []string) (ariadn
 	return ariadne.Entity{}, fmt.Errorf("graph: no such entity: %w", ariadne.ErrNotFound)
 }
 
-// Edge is one entity–entity relationship with both endpoints, as read for graph algorithms.
-type Edge struct {
-	From, To ariadne.PathNode
-	FromDeg  int // entity–entity degree of From
-	ToDeg    int
-	Type     string
-	ChunkIDs []string // the supporting chunks the caller may read (never empty)
-}
-
 var edgesCypher = `
 MATCH (a:Entity)-[r]-(b:Entity)
 WHERE ` + matchVisible("a") + ` AND r.chunk_ids IS NOT NULL
@@ -518,7 +488,7 @@ LIMIT $limit`
 // or opaque keys) that the caller may read: at least one supporting chunk readable, both ends
 // visible; only readable chunk ids are listed, and both ends are the caller's views. At most limit
 // (default 2000).
-func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]Edge, error) {
+func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
@@ -541,14 +511,14 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Edge, 0, len(res.Records))
+	out := make([]ariadne.Edge, 0, len(res.Records))
 	for _, r := range res.Records {
 		from, okFrom := views[str(get(r, "s_raw"))]
 		to, okTo := views[str(get(r, "e_raw"))]
 		if !okFrom || !okTo {
 			continue
 		}
-		out = append(out, Edge{From: from.node(), To: to.node(), FromDeg: from.degree, ToDeg: to.degree,
+		out = append(out, ariadne.Edge{From: from.node(), To: to.node(), FromDeg: from.degree, ToDeg: to.degree,
 			Type: str(get(r, "type")), ChunkIDs: strs(get(r, "readable"))})
 	}
 	return out, nil

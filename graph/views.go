@@ -67,7 +67,7 @@ RETURN e.key AS raw, CASE WHEN full THEN e.key ELSE $uidPrefix + e.uid END AS ke
 // entityView is one entity as a caller may see it, with the raw key it came from.
 type entityView struct {
 	raw    string
-	entity StoredEntity
+	entity ariadne.StoredEntity
 	degree int
 }
 
@@ -83,7 +83,7 @@ func (s *Store) views(ctx context.Context, raw, groups []string) (map[string]ent
 		return nil, translate("entity views", err)
 	}
 	for _, r := range res.Records {
-		v := entityView{raw: str(get(r, "raw")), degree: toInt(get(r, "degree")), entity: StoredEntity{
+		v := entityView{raw: str(get(r, "raw")), degree: toInt(get(r, "degree")), entity: ariadne.StoredEntity{
 			Entity: ariadne.Entity{Key: str(get(r, "key")), Name: str(get(r, "name")), Type: str(get(r, "type")),
 				DocID: str(get(r, "doc_id")), Aliases: strs(get(r, "aliases"))},
 			QuotedAliases: strs(get(r, "quoted")), Context: str(get(r, "context"))}}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -62,70 +61,24 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 // checked in addition to the ontology's allow-list.
 var labelRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
-// Labeler gives the Neo4j label of an entity type and says whether a relationship type may be
-// written. *ontology.Ontology implements it.
-type Labeler interface {
-	Label(entityType string) (string, error)
-	AllowedRelation(rel string) bool
-}
-
-// DocumentGraph is everything one document contributes to the graph.
-type DocumentGraph struct {
-	Doc      ariadne.Document // metadata is stored; the body is not
-	Chunks   []ariadne.Chunk
-	Entities []ariadne.Entity // every entity the mentions and relations refer to, with names and types
-	Subject  string           // key of the entity the document describes ("" when none)
-	// QuotedAliases are the subject's nicknames that only match quoted (resolution.Alias).
-	QuotedAliases []string
-	Mentions      []ariadne.Mention
-	Relations     []ariadne.Relation
-	Contexts      map[string]string // entity key → context (see resolution.Candidate.Context)
-	GraphHash     string            // fingerprint of this contribution; unchanged means nothing to write
-}
-
-// DocState is what the graph remembers of a stored document.
-type DocState struct {
-	ContentHash string
-	GraphHash   string
-	ChunkIDs    []string
-}
-
-// WriteStats counts what a write changed.
-type WriteStats struct {
-	Documents, Chunks, Entities, Relations, Mentions int
-	DeletedChunks, DeletedEntities, DeletedRelations int
-}
-
-// Add sums b into a.
-func (a *WriteStats) Add(b WriteStats) {
-	a.Documents += b.Documents
-	a.Chunks += b.Chunks
-	a.Entities += b.Entities
-	a.Relations += b.Relations
-	a.Mentions += b.Mentions
-	a.DeletedChunks += b.DeletedChunks
-	a.DeletedEntities += b.DeletedEntities
-	a.DeletedRelations += b.DeletedRelations
-}
-
 const documentStatesCypher = `
 MATCH (d:Document)
 OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
 RETURN d.id AS id, d.content_hash AS content_hash, d.graph_hash AS graph_hash, collect(c.id) AS chunk_ids`
 
 // DocumentStates returns, per stored document id, its content hash, graph hash and chunk ids.
-func (s *Store) DocumentStates(ctx context.Context) (map[string]DocState, error) {
+func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error) {
 	res, err := s.run(ctx, documentStatesCypher, nil)
 	if err != nil {
 		return nil, translate("document states", err)
 	}
-	out := make(map[string]DocState, len(res.Records))
+	out := make(map[string]ariadne.DocState, len(res.Records))
 	for _, r := range res.Records {
 		id, _ := r.Get("id")
 		ch, _ := r.Get("content_hash")
 		gh, _ := r.Get("graph_hash")
 		ids, _ := r.Get("chunk_ids")
-		st := DocState{ContentHash: str(ch), GraphHash: str(gh)}
+		st := ariadne.DocState{ContentHash: str(ch), GraphHash: str(gh)}
 		for _, x := range ids.([]any) {
 			st.ChunkIDs = append(st.ChunkIDs, str(x))
 		}
@@ -135,15 +88,6 @@ func (s *Store) DocumentStates(ctx context.Context) (map[string]DocState, error)
 	return out, nil
 }
 
-// StoredEntity is an entity read back from the graph, with the aliases its defining document gave
-// it and the context it was resolved in.
-type StoredEntity struct {
-	ariadne.Entity
-	DefinedAliases []string
-	QuotedAliases  []string
-	Context        string
-}
-
 const loadEntitiesCypher = `
 MATCH (e:Entity)
 RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS doc_id,
@@ -151,15 +95,15 @@ RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS d
        coalesce(e.quoted_aliases, []) AS quoted, coalesce(e.context, '') AS context`
 
 // LoadEntities returns every entity in the graph.
-func (s *Store) LoadEntities(ctx context.Context) ([]StoredEntity, error) {
+func (s *Store) LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error) {
 	res, err := s.run(ctx, loadEntitiesCypher, nil)
 	if err != nil {
 		return nil, translate("load entities", err)
 	}
-	out := make([]StoredEntity, 0, len(res.Records))
+	out := make([]ariadne.StoredEntity, 0, len(res.Records))
 	for _, r := range res.Records {
 		get := func(k string) any { v, _ := r.Get(k); return v }
-		out = append(out, StoredEntity{
+		out = append(out, ariadne.StoredEntity{
 			Entity: ariadne.Entity{Key: str(get("key")), Name: str(get("name")), Type: str(get("type")),
 				DocID: str(get("doc_id")), Aliases: strs(get("aliases"))},
 			DefinedAliases: strs(get("defined")),
@@ -329,15 +273,15 @@ SET n.graph_hash = d.graph_hash, n.extractor = d.extractor`
 // the ontology), mentions and relations (chunk_ids merged) are written, entities adopted by a
 // document are renamed first (renames: old key → new key), and entities left with nothing are
 // deleted. Labels and relationship types not allowed by lab fail the whole batch with ErrInvalid.
-func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old map[string][]string,
-	renames map[string]string, lab Labeler, extractor string) (WriteStats, error) {
-	var st WriteStats
+func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string,
+	renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error) {
+	var st ariadne.WriteStats
 	params, err := writeParams(docs, old, renames, lab, extractor, s.ns)
 	if err != nil {
 		return st, err
 	}
 	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		st = WriteStats{}
+		st = ariadne.WriteStats{}
 		touched := map[string]bool{}
 		if len(params.old) > 0 {
 			rec, err := single(ctx, tx, s.cy(oldTouchedCypher), map[string]any{"old": params.old})
@@ -412,7 +356,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []DocumentGraph, old ma
 		return nil, nil
 	})
 	if err != nil {
-		return WriteStats{}, translate("write documents", err)
+		return ariadne.WriteStats{}, translate("write documents", err)
 	}
 	return st, nil
 }
@@ -434,27 +378,9 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	rows := make([]map[string]any, 0, len(recs))
 	for _, r := range recs {
 		names := append([]string{str(get(r, "name"))}, strs(get(r, "aliases"))...)
-		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": LatinKeys(names)})
+		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": textnorm.LatinKeys(names)})
 	}
 	return exec(ctx, tx, s.cy(setLatinKeysCypher), map[string]any{"rows": rows})
-}
-
-// LatinKeys returns the distinct phonetic Latin keys of names, both spaced and compact
-// ("alfa logistik", "alfalogistik"), as one space-separated string for the fulltext index.
-func LatinKeys(names []string) string {
-	var parts []string
-	for _, n := range names {
-		k := textnorm.Key(n)
-		if k == "" {
-			continue
-		}
-		for _, v := range []string{k, strings.ReplaceAll(k, " ", "")} {
-			if !slices.Contains(parts, v) {
-				parts = append(parts, v)
-			}
-		}
-	}
-	return strings.Join(parts, " | ")
 }
 
 // writeBatch holds the parameter rows of one WriteDocuments transaction.
@@ -465,7 +391,7 @@ type writeBatch struct {
 	pairs                                                        [][]string
 }
 
-func writeParams(docs []DocumentGraph, old map[string][]string, renames map[string]string, lab Labeler, extractor, ns string) (writeBatch, error) {
+func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor, ns string) (writeBatch, error) {
 	var b writeBatch
 	for _, ids := range old {
 		b.old = append(b.old, ids...)
@@ -553,12 +479,12 @@ RETURN count(DISTINCT d) AS deleted`
 // DeleteDocuments removes documents with their chunks, mentions and the provenance their chunks
 // gave relations; relations and entities left without support are deleted. An entity a deleted
 // document described but other chunks still mention stays, without a document.
-func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (WriteStats, error) {
+func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error) {
 	ids := make([]string, 0, len(old))
 	for id := range old {
 		ids = append(ids, id)
 	}
-	var st WriteStats
+	var st ariadne.WriteStats
 	if len(ids) == 0 {
 		return st, nil
 	}

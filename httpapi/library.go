@@ -7,7 +7,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/graph"
 )
 
 // DocumentView is a stored document's metadata as the API shows it.
@@ -22,7 +21,7 @@ type DocumentView struct {
 	Chunks  int      `json:"chunks,omitempty"` // readable chunks (in lists)
 }
 
-func documentView(d graph.DocumentInfo) DocumentView {
+func documentView(d ariadne.DocumentInfo) DocumentView {
 	v := DocumentView{ID: d.ID, Title: d.Title, Type: d.Type, Lang: d.Lang, Updated: d.Updated, Version: d.Version,
 		ACL: d.ACL, Chunks: d.Chunks}
 	if v.ACL == nil {

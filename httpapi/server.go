@@ -19,7 +19,6 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
-	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/web"
 )
@@ -33,15 +32,15 @@ func OpenAPISpec() []byte { return openAPISpec }
 // Entities reads the entity graph (graph.Store). Every method takes the caller's permission
 // groups and returns only what those groups may see.
 type Entities interface {
-	EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]graph.EntityCandidate, error)
+	EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error)
 	Entity(ctx context.Context, key string, groups []string) (ariadne.Entity, error)
-	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]graph.Edge, error)
+	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error)
 }
 
 // Library reads stored documents and chunks (graph.Store), only those the groups may read.
 type Library interface {
-	Documents(ctx context.Context, groups []string, limit, offset int) ([]graph.DocumentInfo, int, error)
-	Document(ctx context.Context, id string, groups []string) (graph.DocumentInfo, []ariadne.Chunk, error)
+	Documents(ctx context.Context, groups []string, limit, offset int) ([]ariadne.DocumentInfo, int, error)
+	Document(ctx context.Context, id string, groups []string) (ariadne.DocumentInfo, []ariadne.Chunk, error)
 	Chunks(ctx context.Context, ids, groups []string) ([]ariadne.Chunk, error)
 	// DocumentACL is for write checks only: who may read a stored document, if it exists.
 	DocumentACL(ctx context.Context, id string) (acl []string, found bool, err error)

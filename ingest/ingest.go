@@ -23,17 +23,16 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/chunking"
 	"github.com/ariadne-graphrag/ariadne/extraction"
-	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
-	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // Embedder computes passage embeddings.
@@ -55,16 +54,16 @@ type Costly interface{ Costly() bool }
 // GraphStore is the part of graph.Store the pipeline uses.
 type GraphStore interface {
 	EnsureSchema(ctx context.Context) error
-	DocumentStates(ctx context.Context) (map[string]graph.DocState, error)
-	LoadEntities(ctx context.Context) ([]graph.StoredEntity, error)
-	WriteDocuments(ctx context.Context, docs []graph.DocumentGraph, old map[string][]string, renames map[string]string, lab graph.Labeler, extractor string) (graph.WriteStats, error)
-	DeleteDocuments(ctx context.Context, old map[string][]string) (graph.WriteStats, error)
+	DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error)
+	LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error)
+	WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error)
+	DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error)
 }
 
 // VectorStore is the part of vector.Store the pipeline uses.
 type VectorStore interface {
-	EnsureClass(ctx context.Context, e vector.Embedding) error
-	Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]float32) (vector.UpsertResult, error)
+	EnsureClass(ctx context.Context, e ariadne.Embedding) error
+	Upsert(ctx context.Context, chunks []ariadne.IndexedChunk) (ariadne.UpsertResult, error)
 	DeleteChunks(ctx context.Context, chunkIDs []string) (int, error)
 	ChunkIDs(ctx context.Context) ([]string, error)
 }
@@ -136,12 +135,12 @@ type Summary struct {
 	DocsFailed     int // documents whose vectors Weaviate refused; retried by the next run
 	Chunks         int // chunks of the written documents
 	Vectors        int // vectors written
-	VectorErrors   []vector.ObjectError
+	VectorErrors   []ariadne.ObjectError
 	VectorsDeleted int
 	Entities       int // entities in the registry after resolution
 	Relations      int // relations stated by the written documents
 	Merges         int // candidates merged into an existing entity
-	Graph          graph.WriteStats
+	Graph          ariadne.WriteStats
 	Stopped        bool // the run was stopped between batches
 	Elapsed        time.Duration
 }
@@ -424,7 +423,7 @@ func (p *Pipeline) prepare(ctx context.Context) error {
 		}
 		p.dim = len(v[0])
 	}
-	return p.vectors.EnsureClass(ctx, vector.Embedding{Name: p.embedder.Name(), Dim: p.dim})
+	return p.vectors.EnsureClass(ctx, ariadne.Embedding{Name: p.embedder.Name(), Dim: p.dim})
 }
 
 // Resolve returns the entity registry Sync would build for docs (their subjects and discovered
@@ -584,7 +583,11 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 		if err != nil {
 			return fmt.Errorf("ingest: embed: %w", err)
 		}
-		res, err := p.vectors.Upsert(ctx, chunks, vecs)
+		indexed := make([]ariadne.IndexedChunk, len(chunks))
+		for i, c := range chunks {
+			indexed[i] = ariadne.IndexedChunk{Chunk: c, Vector: vecs[i], SearchText: SearchText(c)}
+		}
+		res, err := p.vectors.Upsert(ctx, indexed)
 		if err != nil {
 			return err
 		}
@@ -595,7 +598,7 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 			p.log.Error("Weaviate refused a chunk; its document will be retried next run", "chunk", f.ChunkID, "error", f.Message)
 		}
 	}
-	var graphs []graph.DocumentGraph
+	var graphs []ariadne.DocumentGraph
 	old := map[string][]string{}
 	var stale []string
 	for _, w := range batch {
@@ -603,7 +606,7 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 			sum.DocsFailed++
 			continue
 		}
-		graphs = append(graphs, graph.DocumentGraph{Doc: w.doc, Chunks: w.chunks, Entities: w.entities,
+		graphs = append(graphs, ariadne.DocumentGraph{Doc: w.doc, Chunks: w.chunks, Entities: w.entities,
 			Subject: w.subject, QuotedAliases: w.quoted, Mentions: w.facts.Mentions, Relations: w.facts.Relations,
 			Contexts: w.contexts, GraphHash: w.graphHash})
 		old[w.doc.ID] = w.oldChunkIDs
@@ -634,4 +637,10 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 		sum.VectorsDeleted += n
 	}
 	return nil
+}
+
+// SearchText is the BM25 analysis of a chunk as the index stores it: textnorm.SearchTerms of its
+// title, heading path and text, space-separated (questions get the same analysis).
+func SearchText(c ariadne.Chunk) string {
+	return strings.Join(textnorm.SearchTerms(c.Title+"\n"+c.HeadingPath()+"\n"+c.Text), " ")
 }

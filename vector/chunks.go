@@ -16,36 +16,27 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
-
-// Embedding identifies the vectors stored in a class: the embedder's name and the dimension.
-// A class is only ever written and queried with one Embedding.
-type Embedding struct {
-	Name string // e.g. "lexical-ngram-v1/768", "openai:multilingual-e5-small"
-	Dim  int
-}
-
-func (e Embedding) String() string { return fmt.Sprintf("embedder=%s; dim=%d", e.Name, e.Dim) }
 
 var embeddingRE = regexp.MustCompile(`embedder=([^;]+); dim=(\d+)`)
 
 // classDescription records the embedding in the class, where Weaviate keeps it with the schema.
-func classDescription(e Embedding) string {
+func classDescription(e ariadne.Embedding) string {
 	return "Ariadne chunks (" + e.String() + ")"
 }
 
-func parseEmbedding(desc string) (Embedding, bool) {
+func parseEmbedding(desc string) (ariadne.Embedding, bool) {
 	m := embeddingRE.FindStringSubmatch(desc)
 	if m == nil {
-		return Embedding{}, false
+		return ariadne.Embedding{}, false
 	}
 	dim, _ := strconv.Atoi(m[2])
-	return Embedding{Name: m[1], Dim: dim}, true
+	return ariadne.Embedding{Name: m[1], Dim: dim}, true
 }
 
 // chunkProperties is the Chunk class schema: ids and filters as `field` tokens, prose as `word`
-// tokens, and search_text — Ariadne's own analysis (textnorm.SearchTerms: Russian stems,
+// tokens, and search_text — Ariadne's own analysis, done by the caller (IndexedChunk.SearchText:
+// textnorm.SearchTerms, Russian stems,
 // transliteration, joined codes) — as `whitespace` tokens for BM25.
 func chunkProperties() []*models.Property {
 	text := func(name, tok, desc string) *models.Property {
@@ -72,7 +63,7 @@ func chunkProperties() []*models.Property {
 // EnsureClass creates the chunk class for embedding e if it does not exist and adds properties
 // missing from an older schema. A class built for another embedding is an ErrMismatch error that
 // says to re-index.
-func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
+func (s *Store) EnsureClass(ctx context.Context, e ariadne.Embedding) error {
 	ctx = withRetryAfter(ctx)
 	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
 	if err != nil && !isNotFound(err) {
@@ -117,18 +108,18 @@ func (s *Store) EnsureClass(ctx context.Context, e Embedding) error {
 
 // ClassEmbedding returns the embedding the class was built for; ok is false when the class does
 // not exist (nothing ingested).
-func (s *Store) ClassEmbedding(ctx context.Context) (Embedding, bool, error) {
+func (s *Store) ClassEmbedding(ctx context.Context) (ariadne.Embedding, bool, error) {
 	ctx = withRetryAfter(ctx)
 	cls, err := s.client.Schema().ClassGetter().WithClassName(s.class).Do(ctx)
 	if err != nil {
 		if isNotFound(err) {
-			return Embedding{}, false, nil
+			return ariadne.Embedding{}, false, nil
 		}
-		return Embedding{}, false, s.wrap(ctx, "get class", err)
+		return ariadne.Embedding{}, false, s.wrap(ctx, "get class", err)
 	}
 	e, ok := parseEmbedding(cls.Description)
 	if !ok {
-		return Embedding{}, false, fmt.Errorf("vector: class %s has no embedder record in its description: %w", s.class, ariadne.ErrMismatch)
+		return ariadne.Embedding{}, false, fmt.Errorf("vector: class %s has no embedder record in its description: %w", s.class, ariadne.ErrMismatch)
 	}
 	return e, true, nil
 }
@@ -143,26 +134,16 @@ func (s *Store) DropClass(ctx context.Context) error {
 	return nil
 }
 
-// UpsertResult counts a batch write.
-type UpsertResult struct {
-	Written int
-	Failed  []ObjectError // per-object errors reported by Weaviate
-}
-
-// ObjectError is one object Weaviate refused.
-type ObjectError struct {
-	ChunkID string
-	Message string
-}
-
-// Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i]) in batches of 100.
-// Object ids are ObjectID(chunk id), so writing a chunk again overwrites it. Every per-object
-// error is returned in Failed; err is for failures of whole requests.
-func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]float32) (UpsertResult, error) {
+// Upsert writes chunks with their vectors and BM25 terms in batches of 100. Object ids are
+// ObjectID(chunk id), so writing a chunk again overwrites it. Every per-object error is returned
+// in Failed; err is for failures of whole requests. A chunk without a vector is ErrInvalid.
+func (s *Store) Upsert(ctx context.Context, chunks []ariadne.IndexedChunk) (ariadne.UpsertResult, error) {
 	ctx = withRetryAfter(ctx)
-	var res UpsertResult
-	if len(chunks) != len(vectors) {
-		return res, fmt.Errorf("vector: %d chunks but %d vectors: %w", len(chunks), len(vectors), ariadne.ErrInvalid)
+	var res ariadne.UpsertResult
+	for _, c := range chunks {
+		if len(c.Vector) == 0 {
+			return res, fmt.Errorf("vector: chunk %s has no vector: %w", c.ID, ariadne.ErrInvalid)
+		}
 	}
 	for start := 0; start < len(chunks); start += 100 {
 		end := min(start+100, len(chunks))
@@ -172,7 +153,7 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]
 			c := chunks[i]
 			id := ObjectID(c.ID)
 			byID[id] = c.ID
-			objs = append(objs, &models.Object{Class: s.class, ID: strfmt.UUID(id), Vector: vectors[i], Properties: chunkToProperties(c)})
+			objs = append(objs, &models.Object{Class: s.class, ID: strfmt.UUID(id), Vector: c.Vector, Properties: chunkToProperties(c)})
 		}
 		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
 		if err != nil {
@@ -187,7 +168,7 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]
 				for _, e := range r.Result.Errors.Error {
 					msgs = append(msgs, e.Message)
 				}
-				res.Failed = append(res.Failed, ObjectError{ChunkID: byID[string(r.ID)], Message: strings.Join(msgs, "; ")})
+				res.Failed = append(res.Failed, ariadne.ObjectError{ChunkID: byID[string(r.ID)], Message: strings.Join(msgs, "; ")})
 				continue
 			}
 			res.Written++
@@ -196,12 +177,12 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.Chunk, vectors [][]
 	return res, nil
 }
 
-func chunkToProperties(c ariadne.Chunk) map[string]any {
+func chunkToProperties(c ariadne.IndexedChunk) map[string]any {
 	acl := c.ACL
 	if len(acl) == 0 {
 		acl = []string{ariadne.PublicGroup}
 	}
-	search := strings.Join(textnorm.SearchTerms(c.Title+"\n"+c.HeadingPath()+"\n"+c.Text), " ")
+	search := c.SearchText
 	return map[string]any{
 		"chunk_id": c.ID, "doc_id": c.DocID, "doc_version": c.DocVersion, "doc_type": c.DocType,
 		"position": c.Position, "title": c.Title, "heading": c.HeadingPath(), "text": c.Text,

@@ -10,67 +10,29 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
-// Mode is a search strategy over the chunk class.
-type Mode string
-
-const (
-	// ModeVector ranks by cosine similarity of the query vector (nearVector). Score: 1 - cosine
-	// distance, in [-1, 1].
-	ModeVector Mode = "vector"
-	// ModeBM25 ranks by BM25 over search_text (Ariadne's analyzed terms). Score: BM25, unbounded.
-	ModeBM25 Mode = "bm25"
-	// ModeHybrid is Weaviate's fusion of BM25 and vector ranks. Score: the fused score, in [0, 1]
-	// for relative-score fusion.
-	ModeHybrid Mode = "hybrid"
-)
-
-// Fusion is Weaviate's hybrid fusion algorithm.
-type Fusion string
-
-const (
-	// FusionRelativeScore min-max normalizes each side's scores and adds them weighted by alpha.
-	FusionRelativeScore Fusion = "relative_score"
-	// FusionRanked adds reciprocal ranks weighted by alpha.
-	FusionRanked Fusion = "ranked"
-)
-
-// Query is one search.
-type Query struct {
-	Text   string    // the question; analyzed with textnorm.SearchTerms for BM25
-	Vector []float32 // the question's embedding (vector and hybrid)
-	// Alpha weighs hybrid fusion: 0 is pure BM25, 1 pure vector. It is always sent: the Go client
-	// omits an unset alpha and Weaviate then applies its own default (0.75).
-	Alpha    float64
-	Fusion   Fusion
-	Groups   []string // the caller's permission groups; required
-	Limit    int      // default 10
-	ChunkIDs []string // optional: search only among these chunks
-}
-
-func (q Query) validate(mode Mode) error {
+func validateQuery(mode ariadne.SearchMode, q ariadne.SearchQuery) error {
 	if len(q.Groups) == 0 {
 		return fmt.Errorf("vector: search without permission groups: %w", ariadne.ErrInvalid)
 	}
 	switch mode {
-	case ModeVector:
+	case ariadne.SearchVector:
 		if len(q.Vector) == 0 {
 			return fmt.Errorf("vector: vector search needs a query vector: %w", ariadne.ErrInvalid)
 		}
-	case ModeBM25:
+	case ariadne.SearchBM25:
 		if strings.TrimSpace(q.Text) == "" {
 			return fmt.Errorf("vector: BM25 search needs query text: %w", ariadne.ErrInvalid)
 		}
-	case ModeHybrid:
+	case ariadne.SearchHybrid:
 		if q.Alpha < 0 || q.Alpha > 1 {
 			return fmt.Errorf("vector: hybrid alpha %v outside [0, 1]: %w", q.Alpha, ariadne.ErrInvalid)
 		}
 		if len(q.Vector) == 0 || strings.TrimSpace(q.Text) == "" {
 			return fmt.Errorf("vector: hybrid search needs query text and a query vector: %w", ariadne.ErrInvalid)
 		}
-		if q.Fusion != FusionRelativeScore && q.Fusion != FusionRanked {
+		if q.Fusion != ariadne.FusionRelativeScore && q.Fusion != ariadne.FusionRanked {
 			return fmt.Errorf("vector: hybrid fusion %q (want relative_score or ranked): %w", q.Fusion, ariadne.ErrInvalid)
 		}
 	default:
@@ -82,9 +44,9 @@ func (q Query) validate(mode Mode) error {
 // Search runs one search and returns chunks ranked best first. The permission filter is part of
 // the same query, so a chunk the caller may not read is never returned. Both of Weaviate's failure
 // channels are checked; an unreachable server is ErrUnavailable.
-func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.ScoredChunk, error) {
+func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.SearchQuery) ([]ariadne.ScoredChunk, error) {
 	ctx = withRetryAfter(ctx)
-	if err := q.validate(mode); err != nil {
+	if err := validateQuery(mode, q); err != nil {
 		return nil, err
 	}
 	limit := q.Limit
@@ -99,18 +61,18 @@ func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.Score
 		})
 	}
 	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(resultFields()...).WithWhere(where).WithLimit(limit)
-	terms := strings.Join(textnorm.SearchTerms(q.Text), " ")
+	terms := strings.Join(q.Terms, " ")
 	switch mode {
-	case ModeVector:
+	case ariadne.SearchVector:
 		get = get.WithNearVector(s.client.GraphQL().NearVectorArgBuilder().WithVector(q.Vector))
-	case ModeBM25:
+	case ariadne.SearchBM25:
 		if terms == "" {
 			return nil, nil // only function words: BM25 has nothing to match
 		}
 		get = get.WithBM25(s.client.GraphQL().Bm25ArgBuilder().WithQuery(terms).WithProperties("search_text"))
-	case ModeHybrid:
+	case ariadne.SearchHybrid:
 		fusion := graphql.RelativeScore
-		if q.Fusion == FusionRanked {
+		if q.Fusion == ariadne.FusionRanked {
 			fusion = graphql.Ranked
 		}
 		if terms == "" {
@@ -138,7 +100,7 @@ func (s *Store) Search(ctx context.Context, mode Mode, q Query) ([]ariadne.Score
 		sc := ariadne.ScoredChunk{Chunk: chunkFromProperties(h), Sources: []string{string(mode)}}
 		add, _ := h["_additional"].(map[string]any)
 		switch mode {
-		case ModeVector:
+		case ariadne.SearchVector:
 			if d, ok := number(add["distance"]); ok {
 				sc.Score = 1 - d
 			}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
@@ -258,3 +259,17 @@ func pickEmbedder(ctx context.Context, cfg setup.Embedder, vs *vector.Store, log
 	}
 	return emb, note, nil
 }
+
+// The concrete stores and agents fit the interfaces their consumers declare.
+var (
+	_ agent.ChunkSearcher = (*vector.Store)(nil)
+	_ agent.GraphReader   = (*graph.Store)(nil)
+	_ agent.IndexCounter  = (*vector.Store)(nil)
+	_ ingest.GraphStore   = (*graph.Store)(nil)
+	_ ingest.VectorStore  = (*vector.Store)(nil)
+	_ httpapi.Entities    = (*graph.Store)(nil)
+	_ httpapi.Library     = (*graph.Store)(nil)
+	_ httpapi.Documents   = (*ingest.Pipeline)(nil)
+	_ httpapi.Answerer    = (*agent.Answerer)(nil)
+	_ httpapi.Retriever   = (*agent.Retriever)(nil)
+)

@@ -140,9 +140,9 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		}
 		return out, nil
 	}
-	if last := res.Trace.Steps[len(res.Trace.Steps)-1]; last.Weak {
+	if ev := res.Evidence; ev.Weak {
 		out.Status = ariadne.StatusNotFound
-		out.Reason = fmt.Sprintf("the best evidence is too weak (top score %.3f, %.0f%% of the question's terms)", last.TopScore, 100*last.Coverage)
+		out.Reason = fmt.Sprintf("the best evidence is too weak (top score %.3f, %.0f%% of the question's terms)", ev.TopScore, 100*ev.Coverage)
 		return out, nil
 	}
 

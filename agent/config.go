@@ -1,0 +1,105 @@
+package agent
+
+import (
+	"strings"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/retry"
+)
+
+// MinQuoteRunes is the shortest quote accepted: shorter strings ("28", "да") occur by chance.
+const MinQuoteRunes = 12
+
+// Thresholds of the extractive generator, as shares of the question's IDF-weighted terms.
+const (
+	minBest  = 0.25 // the best unit must cover this much …
+	minUnion = 0.4  // … and the chosen units (on one subject, see onSubject) together this much, or NOT_FOUND
+	minGain  = 0.08 // a further claim must add this much
+
+	// Multi-hop evidence is spread over documents: a lower bar per unit, and a higher one for the
+	// union, since its claims need not share the question's terms (a chain's bridge is unnamed).
+	minBestMultiHop  = 0.15
+	minUnionMultiHop = 0.45
+)
+
+// RetrievalConfig tunes retrieval. Zero values take the defaults in parentheses.
+type RetrievalConfig struct {
+	Alpha          float64        // hybrid weight of the vector side (0.5; see DefaultAlpha)
+	Fusion         ariadne.Fusion // hybrid fusion (relative_score)
+	Candidates     int            // hits fetched per list before fusion (30)
+	MaxHops        int            // depth of the graph neighbourhood read around the seeds (2)
+	MaxPaths       int            // paths kept for evidence (12)
+	MaxGraphDocs   int            // documents whose chunks join the graph candidates (12)
+	PerDoc         int            // multi_hop: chunks of one document ranked ahead of other documents (1)
+	GraphWeight    float64        // multi_hop: RRF weight of each graph list next to hybrid's 1 (0.5)
+	MinHits        int            // fewer hits than this is weak evidence (1)
+	MinVectorScore float64        // top cosine below this is weak evidence (0: disabled)
+	MinCoverage    float64        // share of question terms the top hits must contain (0.25)
+	RelTypes       []string       // relationship types traversed (all)
+	Retry          retry.Policy   // for Weaviate calls (10 attempts within 20s)
+}
+
+func (c RetrievalConfig) withDefaults() RetrievalConfig {
+	if c.Alpha == 0 {
+		c.Alpha = 0.5
+	}
+	if c.Fusion == "" {
+		c.Fusion = ariadne.FusionRelativeScore
+	}
+	if c.Candidates <= 0 {
+		c.Candidates = 30
+	}
+	if c.MaxHops <= 0 {
+		c.MaxHops = 2
+	}
+	if c.MaxPaths <= 0 {
+		c.MaxPaths = 12
+	}
+	if c.MaxGraphDocs <= 0 {
+		c.MaxGraphDocs = 12
+	}
+	if c.PerDoc <= 0 {
+		c.PerDoc = 1
+	}
+	if c.GraphWeight <= 0 {
+		// Two graph lists at full weight outvote hybrid even when the graph is noise (MuSiQue's
+		// title graph); at 0.5 they add evidence without drowning it (docs/evaluation.md).
+		c.GraphWeight = 0.5
+	}
+	if c.MinHits <= 0 {
+		c.MinHits = 1
+	}
+	if c.MinCoverage == 0 {
+		c.MinCoverage = 0.25
+	}
+	if (c.Retry == retry.Policy{}) {
+		c.Retry = retry.Policy{Initial: 250 * time.Millisecond, Max: 4 * time.Second, MaxAttempts: 10, MaxElapsed: 20 * time.Second}
+	}
+	return c
+}
+
+// DefaultAlpha returns the hybrid weight of the vector side for an embedder: 0.3 for the lexical
+// embedder, whose vectors repeat what BM25 over analyzed terms already sees and add noise; 0.5 for
+// semantic models. Measured on the golden dev set (docs/evaluation.md).
+func DefaultAlpha(embedderName string) float64 {
+	if strings.HasPrefix(embedderName, "lexical") {
+		return 0.3
+	}
+	return 0.5
+}
+
+// DefaultMinVectorScore returns the weak-evidence floor for an embedder's cosine scores: they live
+// on different scales (the lexical embedder's matches score 0.2–0.6, e5's 0.75–0.9).
+func DefaultMinVectorScore(embedderName string) float64 {
+	switch {
+	case strings.HasPrefix(embedderName, "lexical"):
+		return 0.12
+	case strings.Contains(embedderName, "e5"):
+		return 0.78
+	}
+	return 0
+}
+
+// rrfK is the constant of reciprocal rank fusion.
+const rrfK = 60

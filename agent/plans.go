@@ -1,0 +1,104 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// runRoute runs one route's plan and appends its step.
+func (r *Retriever) runRoute(ctx context.Context, route ariadne.Route, req Request, vec []float32, linked []Linked, tr *Trace) (Result, error) {
+	switch route {
+	case ariadne.RouteSimple:
+		strategy := StrategyVector
+		if lexicalWeight(tr.Router.Features) > 0 || len(linked) > 0 {
+			// A strong lexical signal — a code, or a name of a known entity — needs BM25.
+			strategy = StrategyHybrid
+		}
+		return r.withLinkedDocuments(ctx, strategy, req, vec, linked, tr)
+	case ariadne.RouteHybrid:
+		return r.withLinkedDocuments(ctx, StrategyHybrid, req, vec, linked, tr)
+	default:
+		return r.runStrategy(ctx, StrategyGraph, req, vec, linked, tr)
+	}
+}
+
+// withLinkedDocuments runs a single-lookup strategy and, when the question names documented
+// entities, fuses (RRF) its hits with the most relevant chunks of those entities' own documents:
+// a name in the question points at the page about it. At most two chunks per document lead the
+// list.
+func (r *Retriever) withLinkedDocuments(ctx context.Context, s Strategy, req Request, vec []float32, linked []Linked, tr *Trace) (Result, error) {
+	res, err := r.runStrategy(ctx, s, req, vec, linked, tr)
+	if err != nil {
+		return res, err
+	}
+	var docs []string
+	for _, l := range linked {
+		if strings.Contains(l.Key, "/") && !slices.Contains(docs, l.Key) {
+			docs = append(docs, l.Key) // documented entities are keyed by their document id
+		}
+	}
+	if len(docs) > 0 {
+		ids, err := r.graph.DocumentChunkIDs(ctx, docs, req.Groups)
+		if err != nil {
+			return res, err
+		}
+		if len(ids) > 0 {
+			own, err := r.hybrid(ctx, req, vec, ids, tr)
+			if err != nil {
+				return res, err
+			}
+			for i := range own {
+				own[i].Sources = []string{"linked"}
+			}
+			res.Chunks = FuseRRF(res.Chunks, diversify(own, 1))
+			tr.note(fmt.Sprintf("fused with the pages of %d linked entities", len(docs)))
+		}
+	}
+	res.Chunks = diversify(res.Chunks, 2)
+	return res, nil
+}
+
+func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, vec []float32, linked []Linked, tr *Trace) (Result, error) {
+	start := time.Now()
+	var res Result
+	var err error
+	note := ""
+	switch s {
+	case StrategyBM25:
+		res.Chunks, err = r.search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+	case StrategyVector:
+		res.Chunks, err = r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+	case StrategyHybrid:
+		res.Chunks, err = r.hybrid(ctx, req, vec, nil, tr)
+	case StrategyGraph:
+		res, note, err = r.graphHybrid(ctx, req, vec, linked, tr)
+	default:
+		err = fmt.Errorf("agent: unknown strategy %q: %w", s, ariadne.ErrInvalid)
+	}
+	tr.time(string(s), start)
+	if err != nil {
+		return res, err
+	}
+	ev := Evidence{Hits: len(res.Chunks), Coverage: coverage(req.Question, res.Chunks, 3)}
+	if len(res.Chunks) > 0 {
+		ev.TopScore = res.Chunks[0].Score
+	}
+	ev.Weak = r.weak(s, ev)
+	res.Evidence = ev
+	tr.mu.Lock()
+	tr.Steps = append(tr.Steps, Step{Strategy: s, Hits: ev.Hits, TopScore: ev.TopScore, Coverage: ev.Coverage, Weak: ev.Weak,
+		Note: note, DurationMS: ms(time.Since(start))})
+	tr.mu.Unlock()
+	return res, nil
+}
+
+func (r *Retriever) hybrid(ctx context.Context, req Request, vec []float32, ids []string, tr *Trace) ([]ariadne.ScoredChunk, error) {
+	return r.search(ctx, ariadne.SearchHybrid, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Vector: vec, Alpha: r.cfg.Alpha,
+		Fusion: r.cfg.Fusion, Groups: req.Groups, Limit: r.cfg.Candidates, ChunkIDs: ids}, tr)
+}

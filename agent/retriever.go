@@ -1,0 +1,61 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// ChunkSearcher searches the chunk index (vector.Store).
+type ChunkSearcher interface {
+	Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.SearchQuery) ([]ariadne.ScoredChunk, error)
+}
+
+// GraphReader reads the entity graph (graph.Store).
+type GraphReader interface {
+	EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error)
+	Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error)
+	EntitiesOfChunks(ctx context.Context, ids, groups []string) (map[string][]string, error)
+	DocumentChunkIDs(ctx context.Context, docIDs, groups []string) ([]string, error)
+}
+
+// QueryEmbedder embeds questions.
+type QueryEmbedder interface {
+	Name() string
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
+// Router classifies questions (RuleRouter, LLMRouter).
+type Router interface {
+	Route(ctx context.Context, question string, linked []Linked) Decision
+}
+
+// Strategy is one retrieval strategy; the routed retriever picks among them.
+type Strategy string
+
+// Strategies, for routing and for evaluation side by side.
+const (
+	StrategyBM25   Strategy = "bm25"
+	StrategyVector Strategy = "vector"
+	StrategyHybrid Strategy = "hybrid"
+	StrategyGraph  Strategy = "graph+hybrid"
+)
+
+// Result is retrieved evidence.
+type Result struct {
+	Route    ariadne.Route
+	Chunks   []ariadne.ScoredChunk // best first
+	Paths    []ariadne.Path        // multi_hop: graph paths whose edges support returned chunks
+	Evidence Evidence              // how strong the final strategy's evidence is; decides escalation
+	Trace    *Trace                // explains the retrieval; never a control channel
+}
+
+// Evidence measures one strategy's hits: how many, the top score, and the share of the
+// question's search terms the top three contain. Weak evidence escalates the route and, after
+// the last route, is answered not_found.
+type Evidence struct {
+	Hits     int
+	TopScore float64
+	Coverage float64
+	Weak     bool
+}

@@ -1,0 +1,64 @@
+package agent
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne/retry"
+)
+
+// Step records one retrieval attempt in the trace.
+type Step struct {
+	Strategy   Strategy `json:"strategy"`
+	Hits       int      `json:"hits"`
+	TopScore   float64  `json:"top_score"`
+	Coverage   float64  `json:"coverage"`
+	Weak       bool     `json:"weak"`
+	Note       string   `json:"note,omitempty"`
+	DurationMS float64  `json:"duration_ms"`
+}
+
+// RetryEvent records a retried call in the trace.
+type RetryEvent struct {
+	Operation string  `json:"operation"`
+	Attempt   int     `json:"attempt"`
+	WaitMS    float64 `json:"wait_ms"`
+	Error     string  `json:"error"` // retry.Describe: the kind of fault, no addresses
+}
+
+// Trace explains a retrieval.
+type Trace struct {
+	Router  Decision           `json:"router"`
+	Linked  []Linked           `json:"linked_entities"`
+	Steps   []Step             `json:"steps"`
+	Retries []RetryEvent       `json:"retries"`
+	Timings map[string]float64 `json:"timings_ms"`
+	mu      sync.Mutex
+}
+
+func (t *Trace) addRetry(op string, a retry.Attempt) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.Retries = append(t.Retries, RetryEvent{Operation: op, Attempt: a.Number, WaitMS: ms(a.Wait), Error: retry.Describe(a.Err)})
+}
+
+func (t *Trace) time(name string, start time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.Timings == nil {
+		t.Timings = map[string]float64{}
+	}
+	t.Timings[name] += ms(time.Since(start))
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// note appends a remark to the last step's note (the trace explains; it decides nothing).
+func (t *Trace) note(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n := len(t.Steps); n > 0 {
+		t.Steps[n-1].Note = strings.TrimPrefix(t.Steps[n-1].Note+"; "+s, "; ")
+	}
+}

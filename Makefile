@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability
+.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability ui
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -27,6 +27,9 @@ status: ## show which servers are up
 
 test: ## gofmt, go vet, unit tests with -race, integration tests against real servers
 	@deploy/test.sh
+
+ui: ## rebuild the analyst page web/dist from web/src (npm ci from package-lock.json, tsc, unit tests, esbuild)
+	@cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node test.mjs && node build.mjs
 
 lint: ## gofmt, go vet and staticcheck only
 	@deploy/test.sh lint

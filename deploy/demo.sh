@@ -5,7 +5,7 @@
 #   3. starts the API (keys: demo/api-keys.yaml) and asks it questions over HTTP — one per route,
 #      one the documents do not answer, one only management may read, without and with the
 #      management key — printing each verified answer with its citations,
-#   4. prints where to look at the graph in Neo4j Browser.
+#   4. prints where to look at the graph in Neo4j Browser, and last the analyst page's address.
 # Everything stays up until `make down`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -76,3 +76,5 @@ The API stays up at $ARIADNE_API_URL (try: $BIN/ask "your question"; add --key d
 to read management documents), and so do Neo4j,
 Weaviate and the embedder: stop everything with  make down
 MSG
+echo
+echo "The analyst page (ask, check citations, explore the graph and the documents): http://127.0.0.1:$API_PORT/ui/"

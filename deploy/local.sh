@@ -6,7 +6,7 @@
 #   deploy/local.sh down    [service...]   stop what this script started (pid files only)
 #   deploy/local.sh status  [service...]   one line per service; exit 0 only if all are up
 #   deploy/local.sh is-up   service        exit 0 if the service answers its readiness check
-#   deploy/local.sh prereqs                install a JDK 17, Maven and Python venv support if missing
+#   deploy/local.sh prereqs                install a JDK 17, Maven, Python venv support, Chromium if missing
 #   deploy/local.sh install compose        build the Docker Compose v2 CLI plugin (validation only)
 #   deploy/local.sh wipe    [service...]   delete a stopped server's data
 #   deploy/local.sh start-api BINARY       start Ariadne's API (deploy/demo.sh); `down` stops it
@@ -103,6 +103,7 @@ prereqs() {
 	command -v curl >/dev/null || pkgs+=(curl)
 	command -v gcc >/dev/null || pkgs+=(gcc libgomp1)
 	python3 -c 'import venv, ensurepip' 2>/dev/null || pkgs+=(python3-venv)
+	command -v chromium >/dev/null || pkgs+=(chromium chromium-driver fonts-dejavu-core) # the analyst page's browser test
 	[ ${#pkgs[@]} -eq 0 ] || apt_install "${pkgs[@]}"
 	command -v go >/dev/null || die "Go 1.26 is required (https://go.dev/doc/install); it is not on PATH"
 }

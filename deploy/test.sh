@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # deploy/test.sh — the project's test command (`make test`, and `.ci/run`).
 #   1. starts the servers that are not up (and only those are stopped at the end), including
-#      the local chat model (llm) with a small model for llm's integration test,
-#   2. checks gofmt and runs go vet,
-#   3. runs unit tests with -race (every test except TestIntegration*), and the NER sidecar's in Python,
+#      the local chat model (llm) with a small model for llm's integration test, and installs
+#      Chromium for the browser test if missing,
+#   2. checks gofmt and runs go vet and staticcheck,
+#   3. checks that web/dist is what `make ui` builds (when npm is here), runs unit tests with
+#      -race (every test except TestIntegration*), and the NER sidecar's in Python,
 #   4. runs the integration tests against the real servers with ARIADNE_REQUIRE_INTEGRATION=1,
 #      so an unreachable server fails the run instead of skipping.
 # `deploy/test.sh lint` stops after step 2.
@@ -64,6 +66,9 @@ if ! deploy/local.sh is-up llm; then
 	started+=(llm)
 fi
 
+# The analyst page's browser test (cmd/api) drives Debian's headless Chromium.
+command -v chromium >/dev/null || deploy/local.sh prereqs
+
 # docker-compose.yml is validated with `docker compose config` (deploy/compose_test.go); the
 # Docker client here may lack the Compose plugin, so build it once if so.
 if command -v docker >/dev/null && ! docker compose version >/dev/null 2>&1; then
@@ -74,6 +79,19 @@ lint
 
 echo "[test] NER sidecar unit tests (python3 -m unittest)"
 python3 -m unittest -q deploy/ner/test_server.py
+
+# web/dist is committed so that `go build` needs no Node.js; rebuilding it must give the same bytes.
+if command -v npm >/dev/null; then
+	echo "[test] the page's unit tests, and web/dist is what web/src builds to (npm ci, tsc, esbuild)"
+	ui_tmp=$(mktemp -d)
+	(cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node test.mjs >"$ui_tmp/unit.log" 2>&1 ||
+		{ cat "$ui_tmp/unit.log"; exit 1; }) || exit 1
+	(cd web && node build.mjs "$ui_tmp/dist" >/dev/null)
+	diff -r web/dist "$ui_tmp/dist" || { echo "web/dist is stale: run make ui and commit it"; exit 1; }
+	rm -rf "$ui_tmp"
+else
+	echo "[test] SKIP the web/dist check: no npm (Node.js) here"
+fi
 
 echo "[test] unit tests (-race)"
 $GO test -race -count=1 -skip '^TestIntegration' ./...

@@ -50,10 +50,10 @@ WHERE any(g IN coalesce(d.acl, []) WHERE g IN $groups)
 MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
 WHERE any(g IN c.acl WHERE g IN $groups)
 WITH d, c ORDER BY c.position
+WITH d, collect({id: c.id, position: c.position, heading: c.heading, text: c.text, start: c.start, end: c.end,
+                 lang: c.lang, acl: c.acl}) AS chunks
 RETURN {id: d.id, title: d.title, type: d.type, lang: d.lang, updated: d.updated, version: d.version,
-        acl: d.acl, chunks: count(c)} AS doc,
-       collect({id: c.id, position: c.position, heading: c.heading, text: c.text, start: c.start, end: c.end,
-                lang: c.lang, acl: c.acl}) AS chunks`
+        acl: d.acl, chunks: size(chunks)} AS doc, chunks`
 
 // Document returns one document the caller may read with its readable chunks in order, or
 // ErrNotFound when it does not exist or the caller may not read it (indistinguishable).

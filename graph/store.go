@@ -91,6 +91,9 @@ func (s *Store) run(ctx context.Context, cypher string, params map[string]any) (
 	return neo4j.ExecuteQuery(ctx, s.driver, s.cy(cypher), params, neo4j.EagerResultTransformer, opts...)
 }
 
+// Namespace is the label namespace of the store ("" for none).
+func (s *Store) Namespace() string { return s.ns }
+
 // labelRefRE finds node label references in Cypher: a colon followed by a PascalCase name
 // (":Entity", ":Client"). Relationship types are UPPER_SNAKE (":HAS_CHUNK") and are not matched.
 var labelRefRE = regexp.MustCompile(`:([A-Z][a-z][A-Za-z0-9]*)\b`)

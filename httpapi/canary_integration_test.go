@@ -151,6 +151,10 @@ var canaryRoutes = map[string]func(discovered *discoveries) []canaryRequest{
 	"GET /readyz":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/readyz"}} },
 	"GET /metrics":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/metrics"}} },
 	"GET /openapi.yaml": func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/openapi.yaml"}} },
+	"GET /":             func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/"}} },
+	"GET /ui/{path}": func(*discoveries) []canaryRequest {
+		return []canaryRequest{{method: "GET", path: "/ui/"}, {method: "GET", path: "/ui/config.json"}}
+	},
 }
 
 // discoveries collects entity keys and chunk ids from responses, so later routes probe them.

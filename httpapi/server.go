@@ -20,6 +20,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/web"
 )
 
 //go:embed openapi.yaml
@@ -81,6 +82,7 @@ type Services struct {
 	Ready     Readiness
 	Metrics   *Metrics
 	Log       *slog.Logger
+	UI        web.Config // the analyst page at /ui/ (package web)
 }
 
 // Limits bound requests.
@@ -120,6 +122,8 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.GET("/readyz", h.readyz)
 	e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
 	e.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) })
+	e.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
+	e.GET(web.Prefix+"*path", gin.WrapH(web.Handler(svc.UI)))
 
 	v1 := e.Group("/v1", h.authenticate)
 	v1.POST("/query", limitBody(lim.QueryBody), h.query)

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +30,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
 	"github.com/ariadne-graphrag/ariadne/vector"
+	"github.com/ariadne-graphrag/ariadne/web"
 )
 
 type cli struct {
@@ -40,6 +43,7 @@ type cli struct {
 	ShutdownTimeout time.Duration `name:"shutdown-timeout" env:"ARIADNE_SHUTDOWN_TIMEOUT" default:"20s" help:"Time in-flight requests get on shutdown."`
 	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
+	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -173,7 +177,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		return checks
 	}
 	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
-		Keys: keys, Ready: readiness, Metrics: metrics, Log: log}, httpapi.Limits{QueryTimeout: c.QueryTimeout})
+		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
+		httpapi.Limits{QueryTimeout: c.QueryTimeout})
 
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
@@ -184,7 +189,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "openapi", "http://"+ln.Addr().String()+"/openapi.yaml")
+	log.Info("listening", "addr", ln.Addr().String(), "ui", "http://"+ln.Addr().String()+web.Prefix,
+		"openapi", "http://"+ln.Addr().String()+"/openapi.yaml")
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
@@ -201,6 +207,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 	<-errc
 	return nil
+}
+
+// browserURL is the Neo4j Browser address the page links to: the flag, else the local Neo4j's
+// HTTP address (ARIADNE_NEO4J_HTTP, which ARIADNE_PORT_OFFSET shifts) + /browser/; "none" is none.
+func browserURL(flag string) string {
+	switch flag {
+	case "none":
+		return ""
+	case "":
+		return strings.TrimRight(cmp.Or(os.Getenv("ARIADNE_NEO4J_HTTP"), "http://127.0.0.1:7474"), "/") + "/browser/"
+	}
+	return flag
 }
 
 func check(err error, target string) httpapi.Check {

@@ -264,6 +264,9 @@ func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 			for _, c := range canaryCallers {
 				body, header, status := canaryDo(t, srv.URL, c.key, req)
 				requests++
+				if want := documentStatus(route, req.path, c); want != 0 && status != want {
+					t.Errorf("%s %s as %s: HTTP %d, want %d: %.300s", req.method, req.path, c.name, status, want, body)
+				}
 				found.harvest(body)
 				text := body + "\n" + header
 				for group, words := range canaries {
@@ -301,6 +304,22 @@ func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 	}
 	t.Logf("%d requests over %d routes and %d callers; %d entity keys and %d chunk ids discovered",
 		requests, len(routes), len(canaryCallers), len(found.list("entity")), len(found.list("chunk")))
+}
+
+// documentStatus is the status a document read must have for a caller: 200 for what it may
+// read, 404 (like a missing document) otherwise; 0 for requests it says nothing about.
+func documentStatus(route, path string, c canaryCaller) int {
+	if route != "GET /v1/documents/{id}" {
+		return 0
+	}
+	need := map[string]string{"contracts/ctr-7731-mgmtidqx": "management", "contracts/ctr-7740-salesidqx": "sales",
+		"people/wexford-quillane": "management", "no/such-document": "nobody"}
+	id, _ := url.PathUnescape(strings.TrimPrefix(path, "/v1/documents/"))
+	g, restricted := need[id]
+	if !restricted || slices.Contains(c.may, g) {
+		return http.StatusOK
+	}
+	return http.StatusNotFound
 }
 
 // canaryDo makes one request as key and returns the body (all events for SSE), the headers as

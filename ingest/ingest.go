@@ -1,6 +1,8 @@
 // Package ingest is the indexing pipeline shared by cmd/extract and the API's document endpoints:
 // chunk → embed → Weaviate, and extract → resolve → Neo4j, with versions decided by content
-// hashes.
+// hashes. It reaches the stores only through the GraphStore and VectorStore interfaces it
+// declares. A run is planned first by a pure function (PlanRun, plan.go: changed, lost vectors,
+// unchanged, deleted, orphaned vectors), then applied in batches.
 //
 // Sync brings both stores in line with a whole corpus: new and changed documents are (re)written,
 // unchanged ones are left alone (a second run on the same corpus writes nothing), documents that

@@ -216,7 +216,7 @@ func TestAutoOrderEndsWithGrammar(t *testing.T) {
 			http.Error(w, `{"error":"response_format json_schema is not supported"}`, 400)
 			return true
 		case JSONModeObject:
-			http.Error(w, `{"detail":"validation error: response_format"}`, 422)
+			http.Error(w, `{"detail":"validation error: response_format"}`, http.StatusUnprocessableEntity)
 			return true
 		}
 		return false

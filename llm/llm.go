@@ -99,6 +99,19 @@ func (c *Config) usage(prompt, completion int) {
 	}
 }
 
+// call sends one request through send: as free text when schema is nil, else in the configured
+// JSON mode, or with auto detection (d) when the mode is auto.
+func (c *Config) call(ctx context.Context, name string, d *detector, schema *Schema, send func(context.Context, JSONMode) error) error {
+	switch {
+	case schema == nil:
+		return c.do(ctx, name, func(ctx context.Context) error { return send(ctx, "") })
+	case c.JSONMode == JSONAuto:
+		return d.chat(ctx, c, name, send)
+	default:
+		return c.do(ctx, name, func(ctx context.Context) error { return send(ctx, c.JSONMode) })
+	}
+}
+
 // detector runs auto detection: it tries the modes in order until the server accepts one, and
 // remembers that one for later calls.
 type detector struct {
@@ -248,15 +261,7 @@ func (o *OpenAI) Chat(ctx context.Context, req Request) (string, error) {
 		out = resp.Choices[0].Message.Content
 		return nil
 	}
-	var err error
-	switch {
-	case req.JSON == nil:
-		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, "") })
-	case o.cfg.JSONMode == JSONAuto:
-		err = o.auto.chat(ctx, &o.cfg, o.Name(), send)
-	default:
-		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, o.cfg.JSONMode) })
-	}
+	err := o.cfg.call(ctx, o.Name(), &o.auto, req.JSON, send)
 	return out, err
 }
 
@@ -323,14 +328,6 @@ func (o *Ollama) Chat(ctx context.Context, req Request) (string, error) {
 		out = resp.Message.Content
 		return nil
 	}
-	var err error
-	switch {
-	case req.JSON == nil:
-		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, "") })
-	case o.cfg.JSONMode == JSONAuto:
-		err = o.auto.chat(ctx, &o.cfg, o.Name(), send)
-	default:
-		err = o.cfg.do(ctx, o.Name(), func(ctx context.Context) error { return send(ctx, o.cfg.JSONMode) })
-	}
+	err := o.cfg.call(ctx, o.Name(), &o.auto, req.JSON, send)
 	return out, err
 }

@@ -428,3 +428,21 @@ func TestProbes(t *testing.T) {
 		t.Errorf("the access log holds request bodies: %s", r.logs.String())
 	}
 }
+
+// TestModelUsageMetrics: the chat model's token counts reach /metrics.
+func TestModelUsageMetrics(t *testing.T) {
+	m := NewMetrics()
+	m.ModelUsage("openai:qwen2.5-0.5b", 1200, 40)
+	m.ModelUsage("openai:qwen2.5-0.5b", 800, 10)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{
+		`ariadne_model_tokens_total{kind="prompt",model="openai:qwen2.5-0.5b"} 2000`,
+		`ariadne_model_tokens_total{kind="completion",model="openai:qwen2.5-0.5b"} 50`,
+		`ariadne_model_calls_total{model="openai:qwen2.5-0.5b"} 2`,
+	} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}

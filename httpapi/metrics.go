@@ -18,6 +18,8 @@ type Metrics struct {
 	queryLatency  *prometheus.HistogramVec // route, status (seconds)
 	retries       *prometheus.CounterVec   // operation
 	verifyFailure *prometheus.CounterVec   // level
+	modelTokens   *prometheus.CounterVec   // model, kind (prompt|completion)
+	modelCalls    *prometheus.CounterVec   // model
 }
 
 // NewMetrics registers the metrics (and Go and process collectors) in a new registry.
@@ -39,8 +41,13 @@ func NewMetrics() *Metrics {
 		verifyFailure: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_verification_failures_total",
 			Help: "Citations or outputs rejected by verification, by level (0: invalid output, 1: id, 2: quote, 3: support)."},
 			[]string{"level"}),
+		modelTokens: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_model_tokens_total",
+			Help: "Tokens of chat model calls as the server counted them, by model and kind (prompt, completion)."},
+			[]string{"model", "kind"}),
+		modelCalls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_model_calls_total",
+			Help: "Answered chat model calls, by model."}, []string{"model"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure,
+	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -57,3 +64,10 @@ func (m *Metrics) VerificationFailure(level int) {
 
 // Retry counts one retried call (agent.Hooks).
 func (m *Metrics) Retry(operation string) { m.retries.WithLabelValues(operation).Inc() }
+
+// ModelUsage counts one answered chat model call and its tokens (llm.Config.OnUsage).
+func (m *Metrics) ModelUsage(model string, prompt, completion int) {
+	m.modelCalls.WithLabelValues(model).Inc()
+	m.modelTokens.WithLabelValues(model, "prompt").Add(float64(prompt))
+	m.modelTokens.WithLabelValues(model, "completion").Add(float64(completion))
+}

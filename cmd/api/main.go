@@ -104,6 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return err
 	}
+	metrics := httpapi.NewMetrics()
+	c.Chat.OnUsage = metrics.ModelUsage
 	model, err := c.Chat.BuildChat(log)
 	if err != nil {
 		return usageError{err}
@@ -146,7 +148,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		}
 		judge = agent.LLMJudge{Model: model}
 	}
-	metrics := httpapi.NewMetrics()
 	retriever := agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
 	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge},

@@ -446,3 +446,33 @@ func TestModelUsageMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestParseKeys: keys-file errors name the entry and its line; misspelt fields are refused; a
+// wrong key is unknown (never the public groups); the demo's file parses.
+func TestParseKeys(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: b, key: k2, grups: [y]}\n", "line 3: field grups not found"},
+		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: b, key: k2}\n", "entry 2 (line 3) needs a name, exactly one of key/key_sha256, and groups"},
+		{"keys:\n  - {name: a, key_sha256: abc, groups: [x]}\n", "entry 1 (line 2): key_sha256 must be 64 hex digits"},
+		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: a, key: k2, groups: [y]}\n", "entry 2 (line 3): duplicate name or key"},
+	}
+	for _, tc := range tests {
+		_, err := ParseKeys([]byte(tc.yaml))
+		if err == nil || !errors.Is(err, ariadne.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseKeys(%q) = %v, want an ErrInvalid mentioning %q", tc.yaml, err, tc.want)
+		}
+	}
+	k, err := LoadKeys("../demo/api-keys.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := k.Lookup("demo-editor-key"); !ok || !c.Write || strings.Join(c.Groups, ",") != "all" {
+		t.Errorf("demo editor: %+v %v", c, ok)
+	}
+	if c, ok := k.Lookup("demo-management-key"); !ok || c.Write || strings.Join(c.Groups, ",") != "all,management" {
+		t.Errorf("demo management: %+v %v", c, ok)
+	}
+	if c, ok := k.Lookup("demo-management-key "); ok {
+		t.Errorf("a near-miss key was accepted as %+v", c)
+	}
+}

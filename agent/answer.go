@@ -198,7 +198,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		for _, f := range v.Failures {
 			a.failure(f.Level)
 		}
-		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": v.Failures})
+		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})
 		if len(v.Claims) == 0 {
 			att.Outcome = "unverified"
 			tr.Attempts = append(tr.Attempts, att)
@@ -248,4 +248,11 @@ func nonNilPaths(p []ariadne.Path) []ariadne.Path {
 		return []ariadne.Path{}
 	}
 	return p
+}
+
+func nonNilFailures(f []Failure) []Failure {
+	if f == nil {
+		return []Failure{}
+	}
+	return f
 }

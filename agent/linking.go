@@ -24,7 +24,7 @@ func (r *Retriever) Link(ctx context.Context, question string, groups []string) 
 		reg.Load(c.Entity, c.Context, c.QuotedAliases)
 		byKey[c.Key] = c
 	}
-	var out []Linked
+	out := []Linked{}
 	seen := map[string]bool{}
 	for _, m := range reg.Matcher().Find(question) {
 		if len(m.Keys) > 3 {

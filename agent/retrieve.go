@@ -55,7 +55,7 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	if req.TopK <= 0 {
 		req.TopK = 8
 	}
-	tr := &Trace{}
+	tr := newTrace()
 	start := time.Now()
 	linked, err := r.Link(ctx, req.Question, req.Groups)
 	if err != nil {
@@ -115,7 +115,7 @@ func (r *Retriever) Run(ctx context.Context, s Strategy, req Request) (Result, e
 	if req.TopK <= 0 {
 		req.TopK = 8
 	}
-	tr := &Trace{}
+	tr := newTrace()
 	var linked []Linked
 	var err error
 	if s == StrategyGraph {

@@ -21,10 +21,13 @@ type Decision struct {
 
 // Linked is an entity the question names, as linked for routing and retrieval.
 type Linked struct {
-	Key, Name, Type, Surface string
+	Key     string `json:"key"`     // as the caller sees it (an opaque uid:… when its own is hidden)
+	Name    string `json:"name"`    // as the caller may see it
+	Type    string `json:"type"`    // entity type from the ontology
+	Surface string `json:"surface"` // the words of the question that name it
 	// LatinName: the entity's canonical name is in Latin script (a Cyrillic surface for it is a
 	// transliteration or slang: «редис» for Redis).
-	LatinName bool
+	LatinName bool `json:"latin_name"`
 }
 
 // RuleRouter is the default, deterministic and explainable classifier. It scores two families of

@@ -62,3 +62,8 @@ func (t *Trace) note(s string) {
 		t.Steps[n-1].Note = strings.TrimPrefix(t.Steps[n-1].Note+"; "+s, "; ")
 	}
 }
+
+// newTrace returns an empty trace whose lists encode as [] rather than null.
+func newTrace() *Trace {
+	return &Trace{Linked: []Linked{}, Steps: []Step{}, Retries: []RetryEvent{}, Timings: map[string]float64{}}
+}

@@ -50,7 +50,7 @@ export interface Step {
 }
 export interface Trace {
   router: Decision;
-  linked_entities: { Key: string; Name: string; Type: string; Surface: string }[] | null;
+  linked_entities: { key: string; name: string; type: string; surface: string; latin_name: boolean }[] | null;
   steps: Step[] | null;
   retries: { operation: string; attempt: number; wait_ms: number; error: string }[] | null;
   timings_ms: Record<string, number> | null;

@@ -354,7 +354,7 @@ function traceBlock(t: api.Trace): HTMLElement {
     h("ul", {}, ...(r.reasons ?? []).map((x) => h("li", {}, x))),
   );
   if (r.features && Object.keys(r.features).length) d.append(h("p", { class: "muted" }, "features: " + Object.entries(r.features).map(([k, v]) => `${k}=${v}`).join(", ")));
-  if (t.linked_entities?.length) d.append(h("h4", {}, "Linked entities"), h("ul", {}, ...t.linked_entities.map((l) => h("li", {}, typeBadge(l.Type), ` ${l.Name} ← «${l.Surface}»`))));
+  if (t.linked_entities?.length) d.append(h("h4", {}, "Linked entities"), h("ul", {}, ...t.linked_entities.map((l) => h("li", {}, typeBadge(l.type), ` ${l.name} ← «${l.surface}»`))));
   if (t.steps?.length) {
     const tb = h("tbody");
     for (const s of t.steps) tb.append(h("tr", {}, h("td", {}, s.strategy), h("td", {}, String(s.hits)), h("td", {}, s.top_score.toFixed(3)), h("td", {}, s.coverage.toFixed(2)), h("td", {}, s.weak ? "weak → escalate" : "ok"), h("td", {}, s.duration_ms.toFixed(1)), h("td", {}, s.note ?? "")));

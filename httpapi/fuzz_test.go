@@ -202,8 +202,13 @@ func FuzzQueryBinding(f *testing.F) {
 // QueryRequest.validate; it returns the request retrieval should see, or why it is invalid.
 func oracleQuery(body []byte) (QueryRequest, string) {
 	var r QueryRequest
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&r); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
 		return r, "not JSON for this endpoint: " + err.Error()
+	}
+	if len(bytes.TrimSpace(body[dec.InputOffset():])) > 0 {
+		return r, "text after the object"
 	}
 	r.Question = strings.TrimSpace(r.Question)
 	n := 0

@@ -196,6 +196,9 @@ func TestRequestErrors(t *testing.T) {
 	}{
 		{"no body", "POST", "/v1/query", "", "application/json", "", 400, "invalid_request", "a JSON body is required"},
 		{"not JSON", "POST", "/v1/query", "", "application/json", "{question:", 400, "invalid_request", "the body is not valid JSON for this endpoint"},
+		{"unknown field", "POST", "/v1/query", "", "application/json", `{"question":"q","topk":3}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: unknown field "topk"`},
+		{"trailing data", "POST", "/v1/search", "", "application/json", `{"question":"a"}{"question":"b"}`, 400, "invalid_request", "the body is not valid JSON for this endpoint: text after the JSON object"},
+		{"wrong type", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":"3"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "top_k" must be a int`},
 		{"empty question", "POST", "/v1/query", "", "application/json", `{"question":"  "}`, 400, "invalid_request", "question is required"},
 		{"NUL", "POST", "/v1/search", "", "application/json", `{"question":"a\u0000b"}`, 400, "invalid_request", "question contains a NUL character"},
 		{"mode", "POST", "/v1/query", "", "application/json", `{"question":"q","mode":"deep"}`, 400, "invalid_request", "mode must be auto, simple, hybrid or multi_hop"},

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -52,20 +54,26 @@ func (r *QueryRequest) validate() error {
 	return nil
 }
 
-// bindQuery binds and validates a query body; it writes the error response itself.
+// bindQuery binds and validates a query body strictly — one JSON object, no unknown fields, nothing
+// after it — and writes the error response itself.
 func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 	var req QueryRequest
-	if err := c.ShouldBindJSON(&req); err != nil {
+	raw, err := io.ReadAll(c.Request.Body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			writeError(c, http.StatusRequestEntityTooLarge, "payload_too_large", fmt.Sprintf("the body is over %d bytes", mbe.Limit))
 			return req, false
 		}
-		if errors.Is(err, io.EOF) {
-			writeError(c, http.StatusBadRequest, "invalid_request", "a JSON body is required")
-			return req, false
-		}
-		writeError(c, http.StatusBadRequest, "invalid_request", "the body is not valid JSON for this endpoint")
+		writeError(c, http.StatusBadRequest, "invalid_request", "could not read the body")
+		return req, false
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		writeError(c, http.StatusBadRequest, "invalid_request", "a JSON body is required")
+		return req, false
+	}
+	if err := decodeStrict(raw, &req); err != nil {
+		writeError(c, http.StatusBadRequest, "invalid_request", "the body is not valid JSON for this endpoint: "+err.Error())
 		return req, false
 	}
 	if err := req.validate(); err != nil {
@@ -73,6 +81,30 @@ func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 		return req, false
 	}
 	return req, true
+}
+
+// decodeStrict decodes exactly one JSON object into v: an unknown field or anything but white
+// space after the object is an error whose text names it (it is shown to the caller).
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return fmt.Errorf("syntax error at byte %d", se.Offset)
+		case errors.As(err, &te):
+			return fmt.Errorf("field %q must be a %s", te.Field, te.Type)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return errors.New("not one JSON object")
+	}
+	if rest := bytes.TrimSpace(raw[dec.InputOffset():]); len(rest) > 0 {
+		return errors.New("text after the JSON object")
+	}
+	return nil
 }
 
 // QueryResponse is the answer of POST /v1/query.

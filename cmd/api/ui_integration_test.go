@@ -106,9 +106,23 @@ func TestIntegrationAnalystPage(t *testing.T) {
 	addr := startAPI(t, rig.Vector.Class(), rig.Graph.Namespace())
 	base := "http://" + addr
 
+	// Chromium's helper processes may still write into its profile for a moment after it is
+	// stopped, which t.TempDir's cleanup reports as an error: remove it with a few retries.
+	profile, err := os.MkdirTemp("", "ariadne-ui-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	})
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(profile),
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-extensions", true), chromedp.Flag("disable-default-apps", true),

@@ -219,7 +219,7 @@ func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs httpapi.LockedLog
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(rig.Embedder.Name())}, log)
 	a := agent.NewAnswerer(r, agent.Extractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, log)
@@ -363,22 +363,4 @@ func canaryDo(t *testing.T, base, key string, r canaryRequest) (string, string, 
 		fmt.Fprintf(&h, "%s: %s\n", k, strings.Join(vs, ", "))
 	}
 	return b.String(), h.String(), resp.StatusCode
-}
-
-// syncBuffer is a bytes.Buffer safe for the API's concurrent log writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

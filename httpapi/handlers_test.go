@@ -118,22 +118,23 @@ type rig struct {
 	ret  *fakeRetriever
 	g    *fakeGraph
 	docs *fakeDocuments
-	logs *lockedLog
+	logs *LockedLog
 }
 
-// lockedLog is a log sink the server writes to while the test reads it.
-type lockedLog struct {
+// LockedLog is a log sink the server writes to while a test reads it (the canary test in
+// package httpapi_test uses it too).
+type LockedLog struct {
 	mu sync.Mutex
 	b  strings.Builder
 }
 
-func (l *lockedLog) Write(p []byte) (int, error) {
+func (l *LockedLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedLog) String() string {
+func (l *LockedLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
@@ -147,7 +148,7 @@ func newRig(t *testing.T, lim Limits) *rig {
 	}
 	r := &rig{ans: &fakeAnswerer{}, ret: &fakeRetriever{}, g: &fakeGraph{docs: map[string]ariadne.DocumentInfo{
 		"secret/doc": {ID: "secret/doc", ACL: []string{"management"}}, "public/doc": {ID: "public/doc", ACL: []string{"all"}}}},
-		docs: &fakeDocuments{}, logs: &lockedLog{}}
+		docs: &fakeDocuments{}, logs: &LockedLog{}}
 	log := slog.New(slog.NewTextHandler(r.logs, nil))
 	e := New(Services{Answerer: r.ans, Retriever: r.ret, Entities: r.g, Library: r.g, Documents: r.docs, Keys: keys,
 		Ready: func(context.Context) map[string]Check { return map[string]Check{"neo4j": {OK: true}} }, Metrics: NewMetrics(), Log: log}, lim)

@@ -12,6 +12,10 @@ import (
 // readable by this group only (and therefore by everyone).
 const PublicGroup = "all"
 
+// DefaultSource is the source of a document written without one, and of every document stored
+// before sources existed.
+const DefaultSource = "default"
+
 // Document is one source document of the corpus: its front matter and its Markdown or plain-text
 // body. ID is the document's own `id` from its front matter and is the join key for everything
 // derived from it.
@@ -26,6 +30,19 @@ type Document struct {
 	Aliases []string // front matter `aliases`: other names of the entity the document describes
 	Body    string   // text after the front matter, exactly as in the file (UTF-8)
 	Path    string   // source path, for error messages only
+	// Source names the corpus the document is synced from ("wiki", "contracts"; DefaultSource
+	// when empty). A sync of one source adds, updates and deletes only that source's documents.
+	// Document ids are unique across sources: an id another source already holds is a conflict.
+	// The source is not part of ContentHash.
+	Source string
+}
+
+// SourceName returns d.Source, or DefaultSource when it is empty.
+func (d Document) SourceName() string {
+	if d.Source == "" {
+		return DefaultSource
+	}
+	return d.Source
 }
 
 // ContentHash returns the hex SHA-256 of everything that changes what Ariadne stores for d: the
@@ -76,6 +93,7 @@ type Chunk struct {
 	Lang       string   // Document.Lang
 	ACL        []string // Document.ACL
 	Updated    string   // Document.Updated
+	Source     string   // Document.SourceName()
 }
 
 // HeadingPath joins the heading path with " > ", e.g. "Alfa TMS > Architecture".
@@ -100,6 +118,18 @@ func (c Chunk) ContextText() string {
 // digits of the SHA-256 of text.
 func ChunkID(docID string, position int, text string) string {
 	return fmt.Sprintf("%s#%04d-%s", docID, position, TextHash(text)[:8])
+}
+
+// ContentKey returns the hex SHA-256 of what a chunk's embedding is computed from — the embedder's
+// name, the title, the heading path and the text — so that a chunk whose key is unchanged (after a
+// graph reset, in another source, under a renamed document) reuses its stored vector.
+func (c Chunk) ContentKey(embedder string) string {
+	h := sha256.New()
+	for _, f := range []string{embedder, c.Title, c.HeadingPath(), c.Text} {
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // TextHash returns the hex SHA-256 of text.

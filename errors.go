@@ -21,6 +21,9 @@ var (
 	// ErrMismatch means stored data was produced by an incompatible configuration, e.g. vectors of
 	// another embedder or dimension; the remedy is to re-index.
 	ErrMismatch = errors.New("configuration mismatch")
+	// ErrConflict means a write collides with stored data it may not replace, e.g. a document id
+	// that another source holds.
+	ErrConflict = errors.New("conflict")
 )
 
 // ErrUnauthorized means a store or model rejected Ariadne's own credentials (the Neo4j password,

@@ -53,6 +53,7 @@ type IndexedChunk struct {
 	Chunk
 	Vector     []float32
 	SearchText string // space-separated BM25 terms of title, heading path and text
+	ContentKey string // Chunk.ContentKey of the embedder that computed Vector
 }
 
 // Embedding identifies the vectors stored in an index: the embedder's name and the dimension. An
@@ -63,6 +64,12 @@ type Embedding struct {
 }
 
 func (e Embedding) String() string { return fmt.Sprintf("embedder=%s; dim=%d", e.Name, e.Dim) }
+
+// StoredVector is one chunk object of the index as planning sees it.
+type StoredVector struct {
+	ChunkID string
+	Source  string // DefaultSource for objects written before sources
+}
 
 // UpsertResult counts a batch write to the chunk index.
 type UpsertResult struct {
@@ -83,6 +90,9 @@ type StoredEntity struct {
 	DefinedAliases []string
 	QuotedAliases  []string
 	Context        string
+	// Sources are the sources whose documents support the entity: describe it or have chunks
+	// that mention it (sorted; empty when only relations hold it).
+	Sources []string
 }
 
 // EntityCandidate is an entity the graph's fulltext index proposes for a text, as the caller may
@@ -109,7 +119,23 @@ type DocumentInfo struct {
 	ID, Title, Type, Lang, Updated string
 	Version                        int
 	ACL                            []string
-	Chunks                         int // readable chunks
+	Chunks                         int    // readable chunks
+	Source                         string // the source the document is synced from
+}
+
+// SourceInfo is one source as a caller sees it: counts only over the documents and chunks the
+// caller may read.
+type SourceInfo struct {
+	Name      string
+	Documents int    // readable documents (with at least one readable chunk)
+	Chunks    int    // readable chunks
+	LastSync  string // RFC 3339 UTC time of the last completed write into the source; "" if unknown
+}
+
+// SourceConflict is a document id a run could not write because another source holds it.
+type SourceConflict struct {
+	DocID  string
+	Source string // the source that holds the id
 }
 
 // Labeler gives the graph label of an entity type and says whether a relationship type may be
@@ -135,6 +161,7 @@ type DocumentGraph struct {
 
 // DocState is what the graph remembers of a stored document.
 type DocState struct {
+	Source      string // the document's source (DefaultSource for documents stored before sources)
 	ContentHash string
 	GraphHash   string
 	ChunkIDs    []string // sorted

@@ -16,7 +16,7 @@ WITH d ORDER BY d.id
 WITH collect(d) AS docs
 RETURN size(docs) AS total,
        [x IN docs[$offset..($offset + $limit)] | {id: x.id, title: x.title, type: x.type, lang: x.lang,
-        updated: x.updated, version: x.version, acl: x.acl,
+        updated: x.updated, version: x.version, acl: x.acl, source: coalesce(x.source, 'default'),
         chunks: COUNT { (x)-[:HAS_CHUNK]->(c:Chunk) WHERE any(g IN c.acl WHERE g IN $groups) }}] AS page`
 
 // Documents lists the documents the caller (groups) may read — those with at least one readable
@@ -41,7 +41,8 @@ func (s *Store) Documents(ctx context.Context, groups []string, limit, offset in
 
 func documentInfo(m map[string]any) ariadne.DocumentInfo {
 	return ariadne.DocumentInfo{ID: str(m["id"]), Title: str(m["title"]), Type: str(m["type"]), Lang: str(m["lang"]),
-		Updated: str(m["updated"]), Version: toInt(m["version"]), ACL: strs(m["acl"]), Chunks: toInt(m["chunks"])}
+		Updated: str(m["updated"]), Version: toInt(m["version"]), ACL: strs(m["acl"]), Chunks: toInt(m["chunks"]),
+		Source: str(m["source"])}
 }
 
 const documentCypher = `
@@ -53,7 +54,7 @@ WITH d, c ORDER BY c.position
 WITH d, collect({id: c.id, position: c.position, heading: c.heading, text: c.text, start: c.start, end: c.end,
                  lang: c.lang, acl: c.acl}) AS chunks
 RETURN {id: d.id, title: d.title, type: d.type, lang: d.lang, updated: d.updated, version: d.version,
-        acl: d.acl, chunks: size(chunks)} AS doc, chunks`
+        acl: d.acl, source: coalesce(d.source, 'default'), chunks: size(chunks)} AS doc, chunks`
 
 // Document returns one document the caller may read with its readable chunks in order, or
 // ErrNotFound when it does not exist or the caller may not read it (indistinguishable).

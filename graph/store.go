@@ -112,7 +112,7 @@ func (s *Store) cy(cypher string) string {
 func (s *Store) Label(label string) string { return s.ns + label }
 
 // schemaNames are the index and constraint names Ariadne creates (see schemaStatements).
-var schemaNames = []string{"document_id", "chunk_id", "entity_key", EntityFulltextIndex, "chunk_doc_id", "entity_doc_id", "entity_uid"}
+var schemaNames = []string{"document_id", "chunk_id", "entity_key", EntityFulltextIndex, "chunk_doc_id", "entity_doc_id", "entity_uid", "source_name", "document_source"}
 
 func namespaceNames(ns string) *strings.Replacer {
 	pairs := []string{"'Entity'", "'" + ns + "Entity'"}

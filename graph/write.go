@@ -24,6 +24,8 @@ var schemaStatements = []string{
 	`CREATE INDEX chunk_doc_id IF NOT EXISTS FOR (c:Chunk) ON (c.doc_id)`,
 	`CREATE INDEX entity_doc_id IF NOT EXISTS FOR (e:Entity) ON (e.doc_id)`,
 	`CREATE INDEX entity_uid IF NOT EXISTS FOR (e:Entity) ON (e.uid)`,
+	`CREATE CONSTRAINT source_name IF NOT EXISTS FOR (s:Source) REQUIRE s.name IS UNIQUE`,
+	`CREATE INDEX document_source IF NOT EXISTS FOR (d:Document) ON (d.source)`,
 }
 
 // unrefreshedEntitiesCypher finds entities written before visibility was kept on the node
@@ -42,6 +44,9 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 	}
 	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
 		return translate("await indexes", err)
+	}
+	if err := s.migrateSources(ctx); err != nil {
+		return err
 	}
 	res, err := s.run(ctx, unrefreshedEntitiesCypher, nil)
 	if err != nil {
@@ -64,7 +69,8 @@ var labelRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 const documentStatesCypher = `
 MATCH (d:Document)
 OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
-RETURN d.id AS id, d.content_hash AS content_hash, d.graph_hash AS graph_hash, collect(c.id) AS chunk_ids`
+RETURN d.id AS id, coalesce(d.source, 'default') AS source, d.content_hash AS content_hash, d.graph_hash AS graph_hash,
+       collect(c.id) AS chunk_ids`
 
 // DocumentStates returns, per stored document id, its content hash, graph hash and chunk ids.
 func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error) {
@@ -78,7 +84,8 @@ func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState
 		ch, _ := r.Get("content_hash")
 		gh, _ := r.Get("graph_hash")
 		ids, _ := r.Get("chunk_ids")
-		st := ariadne.DocState{ContentHash: str(ch), GraphHash: str(gh)}
+		src, _ := r.Get("source")
+		st := ariadne.DocState{Source: str(src), ContentHash: str(ch), GraphHash: str(gh)}
 		st.ChunkIDs = strs(ids)
 		slices.Sort(st.ChunkIDs)
 		out[str(id)] = st
@@ -90,9 +97,11 @@ const loadEntitiesCypher = `
 MATCH (e:Entity)
 RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS doc_id,
        coalesce(e.defined_aliases, []) AS defined, coalesce(e.aliases, []) AS aliases,
-       coalesce(e.quoted_aliases, []) AS quoted, coalesce(e.context, '') AS context`
+       coalesce(e.quoted_aliases, []) AS quoted, coalesce(e.context, '') AS context,
+       COLLECT { MATCH (e)<-[:MENTIONS]-(:Chunk)<-[:HAS_CHUNK]-(d:Document) RETURN DISTINCT coalesce(d.source, 'default') AS s
+                 UNION MATCH (e)-[:DESCRIBED_IN]->(d:Document) RETURN coalesce(d.source, 'default') AS s } AS sources`
 
-// LoadEntities returns every entity in the graph.
+// LoadEntities returns every entity in the graph, with the sources that support it.
 func (s *Store) LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error) {
 	res, err := s.run(ctx, loadEntitiesCypher, nil)
 	if err != nil {
@@ -107,6 +116,7 @@ func (s *Store) LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error
 			DefinedAliases: strs(get("defined")),
 			QuotedAliases:  strs(get("quoted")),
 			Context:        str(get("context")),
+			Sources:        sortedStrs(get("sources")),
 		})
 	}
 	return out, nil
@@ -152,6 +162,7 @@ RETURN count(*) AS deleted`
 	upsertDocumentsCypher = `
 UNWIND $docs AS d
 MERGE (n:Document {id: d.id})
+ON CREATE SET n.source = d.source
 SET n.title = d.title, n.type = d.type, n.lang = d.lang, n.acl = d.acl, n.version = d.version,
     n.updated = d.updated, n.content_hash = d.content_hash, n.path = d.path`
 
@@ -414,7 +425,8 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 	for _, dg := range docs {
 		d := dg.Doc
 		b.docs = append(b.docs, map[string]any{"id": d.ID, "title": d.Title, "type": d.Type, "lang": d.Lang,
-			"acl": d.ACL, "version": d.Version, "updated": d.Updated, "content_hash": d.ContentHash(), "path": d.Path})
+			"acl": d.ACL, "version": d.Version, "updated": d.Updated, "content_hash": d.ContentHash(), "path": d.Path,
+			"source": d.SourceName()})
 		b.marks = append(b.marks, map[string]any{"id": d.ID, "graph_hash": dg.GraphHash, "extractor": extractor})
 		for i, c := range dg.Chunks {
 			b.chunks = append(b.chunks, map[string]any{"id": c.ID, "doc_id": c.DocID, "position": c.Position,
@@ -567,10 +579,10 @@ func (s *Store) Count(ctx context.Context) (Counts, error) {
 	return c, nil
 }
 
-// Reset deletes every Document, Chunk and Entity node (Ariadne's whole graph), in batches.
+// Reset deletes every Document, Chunk, Entity and Source node (Ariadne's whole graph), in batches.
 func (s *Store) Reset(ctx context.Context) error {
 	for {
-		res, err := s.run(ctx, `MATCH (n) WHERE n:Document OR n:Chunk OR n:Entity WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n`, nil)
+		res, err := s.run(ctx, `MATCH (n) WHERE n:Document OR n:Chunk OR n:Entity OR n:Source WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n`, nil)
 		if err != nil {
 			return translate("reset", err)
 		}
@@ -660,6 +672,7 @@ func (s *Store) DropNamespace(ctx context.Context) error {
 		`DROP CONSTRAINT document_id IF EXISTS`, `DROP CONSTRAINT chunk_id IF EXISTS`, `DROP CONSTRAINT entity_key IF EXISTS`,
 		`DROP INDEX ` + EntityFulltextIndex + ` IF EXISTS`, `DROP INDEX chunk_doc_id IF EXISTS`,
 		`DROP INDEX entity_doc_id IF EXISTS`, `DROP INDEX entity_uid IF EXISTS`,
+		`DROP CONSTRAINT source_name IF EXISTS`, `DROP INDEX document_source IF EXISTS`,
 	} {
 		if _, err := s.run(ctx, stmt, nil); err != nil {
 			return translate("drop namespace schema", err)

@@ -2,9 +2,11 @@
 // chunk → embed → Weaviate, and extract → resolve → Neo4j, with versions decided by content
 // hashes. It reaches the stores only through the GraphStore and VectorStore interfaces it
 // declares. A run is planned first by a pure function (PlanRun, plan.go: changed, lost vectors,
-// unchanged, deleted, orphaned vectors), then applied in batches.
+// unchanged, deleted, orphaned vectors, conflicts), then applied in batches.
 //
-// Sync brings both stores in line with a whole corpus: new and changed documents are (re)written,
+// Every document belongs to a named source (Options.Source; ariadne.DefaultSource when empty).
+// Sync brings both stores in line with one source's whole corpus and leaves every other source's
+// documents alone: new and changed documents are (re)written,
 // unchanged ones are left alone (a second run on the same corpus writes nothing), documents that
 // disappeared are deleted with every chunk, vector, mention and relation their chunks supported,
 // and entities left without support are removed. Upsert and Delete do the same for single
@@ -12,7 +14,14 @@
 // vectors are written first, then its graph in one transaction that also records the documents'
 // hashes, then its stale vectors are deleted. Stopping between batches leaves both stores
 // consistent, and a batch interrupted halfway is redone by the next run because its hashes were
-// not recorded.
+// not recorded. Document ids are unique across sources: before a batch writes anything it claims
+// its document ids for its source in the graph (one transaction), and an id another source holds
+// is reported as a conflict and skipped, so two runs over different sources may run at the same
+// time against the same stores.
+//
+// Vectors are reused by content: a chunk whose content key (ariadne.Chunk.ContentKey: embedder,
+// title, heading path, text) matches a stored chunk's gets that vector copied instead of being
+// embedded again — after a graph reset, for a document another source shares, after a rename.
 package ingest
 
 import (
@@ -60,6 +69,11 @@ type GraphStore interface {
 	LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error)
 	WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error)
 	DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error)
+	// ClaimDocuments records ids as documents of source (creating empty documents for new ids)
+	// and returns the ids another source already holds, which it leaves alone.
+	ClaimDocuments(ctx context.Context, source string, ids []string) ([]ariadne.SourceConflict, error)
+	// MarkSourceSynced records that a run over source completed now.
+	MarkSourceSynced(ctx context.Context, source string) error
 }
 
 // VectorStore is the part of vector.Store the pipeline uses.
@@ -67,7 +81,10 @@ type VectorStore interface {
 	EnsureClass(ctx context.Context, e ariadne.Embedding) error
 	Upsert(ctx context.Context, chunks []ariadne.IndexedChunk) (ariadne.UpsertResult, error)
 	DeleteChunks(ctx context.Context, chunkIDs []string) (int, error)
-	ChunkIDs(ctx context.Context) ([]string, error)
+	StoredVectors(ctx context.Context) ([]ariadne.StoredVector, error)
+	// VectorsByContentKey returns stored vectors by content key (ariadne.Chunk.ContentKey) for
+	// the keys it holds; absent keys are absent from the map.
+	VectorsByContentKey(ctx context.Context, keys []string) (map[string][]float32, error)
 }
 
 // Pipeline indexes documents. Build it with New.
@@ -125,6 +142,9 @@ type Options struct {
 	Stop <-chan struct{}
 	// Progress is called after each batch with documents done and total to write.
 	Progress func(done, total int)
+	// Source is the source the run writes (Sync: the source whose corpus docs are); "" means
+	// ariadne.DefaultSource.
+	Source string
 }
 
 // Summary reports a run. Writes are zero when nothing changed.
@@ -137,6 +157,8 @@ type Summary struct {
 	DocsFailed     int // documents whose vectors Weaviate refused; retried by the next run
 	Chunks         int // chunks of the written documents
 	Vectors        int // vectors written
+	VectorsReused  int // of those, copied from a stored chunk with the same content key (not embedded)
+	Embedded       int // chunk texts sent to the embedder
 	VectorErrors   []ariadne.ObjectError
 	VectorsDeleted int
 	Entities       int // entities in the registry after resolution
@@ -144,6 +166,8 @@ type Summary struct {
 	Merges         int // candidates merged into an existing entity
 	Graph          ariadne.WriteStats
 	Stopped        bool // the run was stopped between batches
+	// Conflicts are given documents not written because another source holds their id.
+	Conflicts []ariadne.SourceConflict
 	Elapsed        time.Duration
 }
 
@@ -216,6 +240,15 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 		return sum, err
 	}
 	sum.VectorsDeleted = n
+	sources := map[string]bool{}
+	for id := range old {
+		sources[sourceOf(states[id].Source)] = true
+	}
+	for src := range sources {
+		if err := p.graph.MarkSourceSynced(ctx, src); err != nil {
+			return sum, err
+		}
+	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
 }
@@ -223,6 +256,11 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool, opts Options) (Summary, error) {
 	start := time.Now()
 	sum := Summary{DocsRead: len(docs)}
+	source := sourceOf(opts.Source)
+	docs = slices.Clone(docs)
+	for i := range docs {
+		docs[i].Source = source
+	}
 	if err := p.prepare(ctx); err != nil {
 		return sum, err
 	}
@@ -230,7 +268,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if err != nil {
 		return sum, err
 	}
-	stored, err := p.vectors.ChunkIDs(ctx)
+	stored, err := p.vectors.StoredVectors(ctx)
 	if err != nil {
 		return sum, err
 	}
@@ -238,17 +276,28 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if c, ok := p.extractor.(Costly); ok {
 		costly = c.Costly()
 	}
-	reg, subjects, err := p.buildRegistry(ctx, docs, full, costly)
+
+	// Chunk everything; plan what changed. Documents whose id another source holds leave the run.
+	chunks := make(map[string][]ariadne.Chunk, len(docs))
+	for _, d := range docs {
+		cs := p.chunker.Split(d)
+		for i := range cs {
+			cs[i].Source = source
+		}
+		chunks[d.ID] = cs
+	}
+	plan := PlanRun(source, docs, chunks, states, stored, full)
+	if len(plan.Conflicts) > 0 {
+		sum.Conflicts = append(sum.Conflicts, plan.Conflicts...)
+		for _, c := range plan.Conflicts {
+			p.log.Error("document id is held by another source; skipped (ids are unique across sources)", "doc_id", c.DocID, "source", source, "held_by", c.Source)
+		}
+		docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return plan.Conflicted(d.ID) })
+	}
+	reg, subjects, err := p.buildRegistry(ctx, docs, source, full, costly)
 	if err != nil {
 		return sum, err
 	}
-
-	// Chunk everything; plan what changed.
-	chunks := make(map[string][]ariadne.Chunk, len(docs))
-	for _, d := range docs {
-		chunks[d.ID] = p.chunker.Split(d)
-	}
-	plan := PlanRun(docs, chunks, states, stored, full)
 	var work []*docWork
 	for _, d := range docs {
 		work = append(work, &docWork{doc: d, chunks: chunks[d.ID], subject: subjects[d.ID], oldChunkIDs: states[d.ID].ChunkIDs,
@@ -321,7 +370,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		batch := write[i:min(i+p.batchDocs, len(write))]
 		// The batch runs to completion even if ctx's parent is cancelled by SIGINT: the job
 		// passes a Stop channel for that, and ctx only for hard deadlines.
-		if err := p.writeBatch(ctx, batch, renames, &sum); err != nil {
+		if err := p.writeBatch(ctx, source, batch, renames, &sum); err != nil {
 			return sum, err
 		}
 		renames = nil
@@ -350,8 +399,13 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		if err != nil {
 			return sum, err
 		}
-		p.log.Info("deleted vectors no stored document owns", "count", n)
+		p.log.Info("deleted vectors no stored document owns", "source", source, "count", n)
 		sum.VectorsDeleted += n
+	}
+	if !sum.Stopped {
+		if err := p.graph.MarkSourceSynced(ctx, source); err != nil {
+			return sum, err
+		}
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
@@ -388,17 +442,18 @@ func (p *Pipeline) prepare(ctx context.Context) error {
 // Resolve returns the entity registry Sync would build for docs (their subjects and discovered
 // names, resolved), without writing anything. Evaluations use it to score entity resolution.
 func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resolution.Registry, error) {
-	reg, _, err := p.buildRegistry(ctx, docs, true, false)
+	reg, _, err := p.buildRegistry(ctx, docs, "", true, false)
 	return reg, err
 }
 
-// buildRegistry resolves the subjects and discovered names of docs. For a full sync the registry
-// is rebuilt from the corpus alone (so it is the same on every run); otherwise, and for costly
-// extractors, entities already in the graph are loaded first.
-func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, full, costly bool) (*resolution.Registry, map[string]string, error) {
+// buildRegistry resolves the subjects and discovered names of docs. For a full sync of a source
+// the registry is rebuilt from the corpus and the entities other sources support (so with one
+// source it is the same on every run); otherwise, and for costly extractors, every entity already
+// in the graph is loaded first. source "" loads nothing for a full sync (Resolve).
+func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, source string, full, costly bool) (*resolution.Registry, map[string]string, error) {
 	reg := resolution.NewRegistry(p.onto.Nicknames)
 	taken := map[string]string{}
-	if !full || costly {
+	if !full || costly || source != "" {
 		storedEntities, err := p.graph.LoadEntities(ctx)
 		if err != nil {
 			return nil, nil, err
@@ -410,6 +465,9 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, f
 		for _, e := range storedEntities {
 			if e.DocID != "" && inRun[e.DocID] {
 				continue // redefined by this run
+			}
+			if full && !costly && !slices.ContainsFunc(e.Sources, func(s string) bool { return s != source }) {
+				continue // only this source supports it: the corpus decides again
 			}
 			ent := e.Entity
 			if e.DocID != "" {
@@ -524,27 +582,43 @@ func referencedKeys(w *docWork) []string {
 
 // writeBatch embeds and upserts the vectors of the batch's changed documents, writes the batch's
 // graph in one transaction, then deletes the stale vectors of the changed documents.
-func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map[string]string, sum *Summary) error {
-	var chunks []ariadne.Chunk
-	var texts []string
+func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWork, renames map[string]string, sum *Summary) error {
+	// Claim the batch's ids for the source before writing anything: an id another source took
+	// since planning (a concurrent run) is a conflict, and that document's vectors are not touched.
+	ids := make([]string, 0, len(batch))
 	for _, w := range batch {
-		if !w.contentNew {
-			continue
+		ids = append(ids, w.doc.ID)
+	}
+	conflicts, err := p.graph.ClaimDocuments(ctx, source, ids)
+	if err != nil {
+		return err
+	}
+	if len(conflicts) > 0 {
+		sum.Conflicts = append(sum.Conflicts, conflicts...)
+		taken := map[string]bool{}
+		for _, c := range conflicts {
+			taken[c.DocID] = true
+			p.log.Error("document id is held by another source; skipped (ids are unique across sources)", "doc_id", c.DocID, "source", source, "held_by", c.Source)
 		}
-		for _, c := range w.chunks {
-			chunks = append(chunks, c)
-			texts = append(texts, c.ContextText())
+		batch = slices.DeleteFunc(slices.Clone(batch), func(w *docWork) bool {
+			if taken[w.doc.ID] && w.contentNew {
+				sum.DocsWritten--
+				sum.Chunks -= len(w.chunks)
+			}
+			return taken[w.doc.ID]
+		})
+	}
+	var chunks []ariadne.Chunk
+	for _, w := range batch {
+		if w.contentNew {
+			chunks = append(chunks, w.chunks...)
 		}
 	}
 	failedDocs := map[string]bool{}
 	if len(chunks) > 0 {
-		vecs, err := p.embedder.EmbedPassages(ctx, texts)
+		indexed, err := p.vectorize(ctx, chunks, sum)
 		if err != nil {
-			return fmt.Errorf("ingest: embed: %w", err)
-		}
-		indexed := make([]ariadne.IndexedChunk, len(chunks))
-		for i, c := range chunks {
-			indexed[i] = ariadne.IndexedChunk{Chunk: c, Vector: vecs[i], SearchText: SearchText(c)}
+			return err
 		}
 		res, err := p.vectors.Upsert(ctx, indexed)
 		if err != nil {
@@ -596,6 +670,53 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 		sum.VectorsDeleted += n
 	}
 	return nil
+}
+
+// vectorize gives chunks their vectors: copied from stored chunks with the same content key where
+// the index has them, embedded otherwise (one embedder call for the rest).
+func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *Summary) ([]ariadne.IndexedChunk, error) {
+	name := p.embedder.Name()
+	keys := make([]string, len(chunks))
+	for i, c := range chunks {
+		keys[i] = c.ContentKey(name)
+	}
+	found, err := p.vectors.VectorsByContentKey(ctx, uniq(keys))
+	if err != nil {
+		return nil, err
+	}
+	indexed := make([]ariadne.IndexedChunk, len(chunks))
+	var texts []string
+	var missing []int
+	for i, c := range chunks {
+		indexed[i] = ariadne.IndexedChunk{Chunk: c, SearchText: SearchText(c), ContentKey: keys[i]}
+		if v, ok := found[keys[i]]; ok && len(v) == p.dim {
+			indexed[i].Vector = v
+			sum.VectorsReused++
+			continue
+		}
+		missing = append(missing, i)
+		texts = append(texts, c.ContextText())
+	}
+	if len(texts) > 0 {
+		vecs, err := p.embedder.EmbedPassages(ctx, texts)
+		if err != nil {
+			return nil, fmt.Errorf("ingest: embed: %w", err)
+		}
+		if len(vecs) != len(texts) {
+			return nil, fmt.Errorf("ingest: embedder %s returned %d vectors for %d texts: %w", name, len(vecs), len(texts), ariadne.ErrUnavailable)
+		}
+		for j, i := range missing {
+			indexed[i].Vector = vecs[j]
+		}
+		sum.Embedded += len(texts)
+	}
+	return indexed, nil
+}
+
+func uniq(xs []string) []string {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // SearchText is the BM25 analysis of a chunk as the index stores it: textnorm.SearchTerms of its

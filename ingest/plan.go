@@ -6,36 +6,55 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 )
 
-// Plan is what a run must do to the stores, decided before anything is extracted or written from
-// three things: the documents given (with their chunks), what the graph remembers of the stored
-// documents, and which chunk vectors the index holds. Planning is pure; applying a plan is the
-// rest of the pipeline.
+// Plan is what a run over one source must do to the stores, decided before anything is extracted
+// or written from three things: the documents given (with their chunks), what the graph remembers
+// of the stored documents of every source, and which chunk vectors the index holds. Planning is
+// pure; applying a plan is the rest of the pipeline.
 type Plan struct {
 	Changed   []string            // new documents, or stored ones whose content hash differs: chunk, embed, write
 	Lost      []string            // unchanged content, but some stored chunk has no vector (a reset index): re-embed
 	Unchanged []string            // content and vectors as stored; the graph may still be relinked after extraction
-	Deleted   map[string][]string // full sync: stored documents absent from the run → their chunk ids
-	Orphans   []string            // full sync: vectors no stored or given document owns, sorted
+	Deleted   map[string][]string // full sync: stored documents of the source absent from the run → their chunk ids
+	Orphans   []string            // full sync: vectors of the source no stored or given document owns, sorted
+	// Conflicts are given documents whose id another source holds: they are not written, and
+	// the other source's document stays as it is.
+	Conflicts []ariadne.SourceConflict
 }
 
-// NeedsEmbedding reports whether a document's chunks must be (re)embedded.
+// NeedsEmbedding reports whether a document's chunks must be (re)embedded (or their vectors
+// copied from stored chunks with the same content key).
 func (p Plan) NeedsEmbedding(id string) bool {
 	return slices.Contains(p.Changed, id) || slices.Contains(p.Lost, id)
 }
 
-// PlanRun decides a run. chunks holds each given document's chunks by document id; stored is
-// every chunk id the vector index holds; full is a sync of a whole corpus (stored documents not
-// given are deleted, and so are vectors nothing owns). Document order is kept.
-func PlanRun(docs []ariadne.Document, chunks map[string][]ariadne.Chunk, states map[string]ariadne.DocState, stored []string, full bool) Plan {
+// Conflicted reports whether a given document collides with another source's id.
+func (p Plan) Conflicted(id string) bool {
+	return slices.ContainsFunc(p.Conflicts, func(c ariadne.SourceConflict) bool { return c.DocID == id })
+}
+
+// PlanRun decides a run over source ("" is ariadne.DefaultSource). docs are the documents given
+// for it; chunks holds each given document's chunks by document id; states is every stored
+// document of every source; stored is every chunk object the vector index holds; full is a sync
+// of the source's whole corpus: its stored documents not given are deleted, and so are its
+// vectors nothing owns. Other sources' documents and vectors are never deleted, and a given
+// document whose id another source holds is a conflict. Document order is kept.
+func PlanRun(source string, docs []ariadne.Document, chunks map[string][]ariadne.Chunk, states map[string]ariadne.DocState, stored []ariadne.StoredVector, full bool) Plan {
+	if source == "" {
+		source = ariadne.DefaultSource
+	}
 	inVectors := make(map[string]bool, len(stored))
-	for _, id := range stored {
-		inVectors[id] = true
+	for _, v := range stored {
+		inVectors[v.ChunkID] = true
 	}
 	p := Plan{Deleted: map[string][]string{}}
 	present := map[string]bool{}
 	for _, d := range docs {
-		present[d.ID] = true
 		st, known := states[d.ID]
+		if known && sourceOf(st.Source) != source {
+			p.Conflicts = append(p.Conflicts, ariadne.SourceConflict{DocID: d.ID, Source: sourceOf(st.Source)})
+			continue
+		}
+		present[d.ID] = true
 		switch {
 		case !known || st.ContentHash != d.ContentHash():
 			p.Changed = append(p.Changed, d.ID)
@@ -50,23 +69,33 @@ func PlanRun(docs []ariadne.Document, chunks map[string][]ariadne.Chunk, states 
 	}
 	owned := map[string]bool{}
 	for id, st := range states {
-		if !present[id] {
+		if !present[id] && sourceOf(st.Source) == source {
 			p.Deleted[id] = st.ChunkIDs
 		}
 		for _, c := range st.ChunkIDs {
 			owned[c] = true
 		}
 	}
-	for _, cs := range chunks {
+	for id, cs := range chunks {
+		if !present[id] {
+			continue // a conflicting document's chunks belong to nobody here
+		}
 		for _, c := range cs {
 			owned[c.ID] = true
 		}
 	}
-	for _, id := range stored {
-		if !owned[id] {
-			p.Orphans = append(p.Orphans, id)
+	for _, v := range stored {
+		if !owned[v.ChunkID] && sourceOf(v.Source) == source {
+			p.Orphans = append(p.Orphans, v.ChunkID)
 		}
 	}
 	slices.Sort(p.Orphans)
 	return p
+}
+
+func sourceOf(s string) string {
+	if s == "" {
+		return ariadne.DefaultSource
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // TestPlanRun: one document of each kind — unchanged, changed, new, lost vectors, deleted — and
-// vectors nobody owns, in a full sync and in an upsert.
+// vectors nobody owns, in a full sync and in an upsert, all in the default source.
 func TestPlanRun(t *testing.T) {
 	doc := func(id, body string) ariadne.Document { return ariadne.Document{ID: id, Title: id, Body: body} }
 	same, edited, fresh, lost := doc("d/same", "same"), doc("d/edited", "new text"), doc("d/new", "new"), doc("d/lost", "lost")
@@ -21,10 +22,10 @@ func TestPlanRun(t *testing.T) {
 	chunks := map[string][]ariadne.Chunk{
 		"d/same": {{ID: "d/same#0"}}, "d/edited": {{ID: "d/edited#0-new"}}, "d/new": {{ID: "d/new#0"}}, "d/lost": {{ID: "d/lost#0"}, {ID: "d/lost#1"}},
 	}
-	stored := []string{"d/same#0", "d/edited#0-old", "d/lost#0", "d/gone#0", "stray#9", "another#1"}
+	stored := vectors("", "d/same#0", "d/edited#0-old", "d/lost#0", "d/gone#0", "stray#9", "another#1")
 	docs := []ariadne.Document{same, edited, fresh, lost}
 
-	p := PlanRun(docs, chunks, states, stored, true)
+	p := PlanRun("", docs, chunks, states, stored, true)
 	if !slices.Equal(p.Changed, []string{"d/edited", "d/new"}) || !slices.Equal(p.Lost, []string{"d/lost"}) ||
 		!slices.Equal(p.Unchanged, []string{"d/same"}) {
 		t.Errorf("changed %v lost %v unchanged %v", p.Changed, p.Lost, p.Unchanged)
@@ -39,11 +40,128 @@ func TestPlanRun(t *testing.T) {
 		t.Error("NeedsEmbedding")
 	}
 
-	up := PlanRun([]ariadne.Document{edited}, chunks, states, stored, false)
+	up := PlanRun("", []ariadne.Document{edited}, chunks, states, stored, false)
 	if !slices.Equal(up.Changed, []string{"d/edited"}) || len(up.Deleted) != 0 || len(up.Orphans) != 0 {
 		t.Errorf("upsert deletes nothing: %+v", up)
 	}
-	if again := PlanRun(docs, chunks, states, stored, true); !slices.Equal(again.Orphans, p.Orphans) || !slices.Equal(again.Changed, p.Changed) {
+	if again := PlanRun("", docs, chunks, states, stored, true); !slices.Equal(again.Orphans, p.Orphans) || !slices.Equal(again.Changed, p.Changed) {
 		t.Error("planning is not deterministic")
+	}
+}
+
+func vectors(source string, ids ...string) []ariadne.StoredVector {
+	out := make([]ariadne.StoredVector, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, ariadne.StoredVector{ChunkID: id, Source: source})
+	}
+	return out
+}
+
+// TestPlanRunPerSource: a run over one source never deletes another source's documents or
+// vectors, treats documents and vectors stored before sources as the default source, and reports
+// an id another source holds as a conflict instead of writing it.
+func TestPlanRunPerSource(t *testing.T) {
+	doc := func(id, body string) ariadne.Document { return ariadne.Document{ID: id, Title: id, Body: body} }
+	wikiA, wikiB := doc("wiki/a", "a"), doc("wiki/b", "b")
+	legacy := doc("old/x", "x")
+	states := map[string]ariadne.DocState{
+		"wiki/a":   {Source: "wiki", ContentHash: wikiA.ContentHash(), ChunkIDs: []string{"wiki/a#0"}},
+		"wiki/b":   {Source: "wiki", ContentHash: "stale", ChunkIDs: []string{"wiki/b#0-old"}},
+		"wiki/c":   {Source: "wiki", ContentHash: "c", ChunkIDs: []string{"wiki/c#0"}},
+		"crm/deal": {Source: "crm", ContentHash: "d", ChunkIDs: []string{"crm/deal#0"}},
+		"old/x":    {Source: "", ContentHash: legacy.ContentHash(), ChunkIDs: []string{"old/x#0"}},
+		"old/y":    {Source: "", ContentHash: "y", ChunkIDs: []string{"old/y#0"}},
+	}
+	stored := append(append(vectors("wiki", "wiki/a#0", "wiki/b#0-old", "wiki/c#0", "wiki/stray#0"),
+		vectors("crm", "crm/deal#0", "crm/stray#0")...), vectors("", "old/x#0", "old/y#0", "old/stray#0")...)
+	chunksOf := func(docs ...ariadne.Document) map[string][]ariadne.Chunk {
+		m := map[string][]ariadne.Chunk{}
+		for _, d := range docs {
+			m[d.ID] = []ariadne.Chunk{{ID: d.ID + "#0"}}
+		}
+		return m
+	}
+	tests := []struct {
+		name      string
+		source    string
+		docs      []ariadne.Document
+		full      bool
+		changed   []string
+		unchanged []string
+		deleted   []string
+		orphans   []string
+		conflicts []ariadne.SourceConflict
+	}{
+		{name: "full sync of wiki deletes only wiki", source: "wiki", docs: []ariadne.Document{wikiA, wikiB}, full: true,
+			changed: []string{"wiki/b"}, unchanged: []string{"wiki/a"}, deleted: []string{"wiki/c"},
+			orphans: []string{"wiki/b#0-old", "wiki/stray#0"}},
+		{name: "an empty sync of crm empties crm only", source: "crm", full: true,
+			deleted: []string{"crm/deal"}, orphans: []string{"crm/stray#0"}},
+		{name: "legacy documents are the default source", source: "", docs: []ariadne.Document{legacy}, full: true,
+			unchanged: []string{"old/x"}, deleted: []string{"old/y"}, orphans: []string{"old/stray#0"}},
+		{name: "naming the default source is the same", source: ariadne.DefaultSource, docs: []ariadne.Document{legacy}, full: true,
+			unchanged: []string{"old/x"}, deleted: []string{"old/y"}, orphans: []string{"old/stray#0"}},
+		{name: "an id held by wiki is a conflict for crm, and crm keeps its own", source: "crm",
+			docs: []ariadne.Document{wikiA, doc("crm/deal", "d2")}, full: true,
+			changed: []string{"crm/deal"}, orphans: []string{"crm/stray#0"},
+			conflicts: []ariadne.SourceConflict{{DocID: "wiki/a", Source: "wiki"}}},
+		{name: "a legacy id is a conflict for a named source", source: "wiki", docs: []ariadne.Document{legacy}, full: false,
+			conflicts: []ariadne.SourceConflict{{DocID: "old/x", Source: ariadne.DefaultSource}}},
+		{name: "a new source adds without deleting", source: "mail", docs: []ariadne.Document{doc("mail/1", "m")}, full: true,
+			changed: []string{"mail/1"}},
+		{name: "an upsert deletes nothing", source: "wiki", docs: []ariadne.Document{wikiB}, full: false,
+			changed: []string{"wiki/b"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := PlanRun(tc.source, tc.docs, chunksOf(tc.docs...), states, stored, tc.full)
+			deleted := slices.Sorted(maps.Keys(p.Deleted))
+			if !slices.Equal(p.Changed, tc.changed) || !slices.Equal(p.Unchanged, tc.unchanged) || len(p.Lost) != 0 {
+				t.Errorf("changed %v unchanged %v lost %v; want %v %v", p.Changed, p.Unchanged, p.Lost, tc.changed, tc.unchanged)
+			}
+			if !slices.Equal(deleted, tc.deleted) || !slices.Equal(p.Orphans, tc.orphans) {
+				t.Errorf("deleted %v orphans %v; want %v %v", deleted, p.Orphans, tc.deleted, tc.orphans)
+			}
+			if !slices.Equal(p.Conflicts, tc.conflicts) {
+				t.Errorf("conflicts %v; want %v", p.Conflicts, tc.conflicts)
+			}
+			for _, c := range tc.conflicts {
+				if !p.Conflicted(c.DocID) || p.NeedsEmbedding(c.DocID) {
+					t.Errorf("%s: conflicted %v, needs embedding %v", c.DocID, p.Conflicted(c.DocID), p.NeedsEmbedding(c.DocID))
+				}
+			}
+		})
+	}
+}
+
+// TestContentKey: the key changes with the embedder, the title, the heading path and the text,
+// and with nothing else a chunk carries (id, document, ACL, position).
+func TestContentKey(t *testing.T) {
+	base := ariadne.Chunk{ID: "a#0000-1", DocID: "a", Title: "Vacation", Heading: []string{"Vacation", "Rules"}, Text: "28 days.", ACL: []string{"all"}}
+	k := base.ContentKey("e5")
+	tests := []struct {
+		name string
+		edit func(c *ariadne.Chunk) string
+		same bool
+	}{
+		{"renamed document, other acl, position, source", func(c *ariadne.Chunk) string {
+			c.ID, c.DocID, c.ACL, c.Position, c.Source = "b#0003-1", "b", []string{"hr"}, 3, "wiki"
+			return c.ContentKey("e5")
+		}, true},
+		{"other embedder", func(c *ariadne.Chunk) string { return c.ContentKey("lexical-ngram-v1/768") }, false},
+		{"other title", func(c *ariadne.Chunk) string { c.Title = "Leave"; return c.ContentKey("e5") }, false},
+		{"other heading", func(c *ariadne.Chunk) string { c.Heading = []string{"Vacation"}; return c.ContentKey("e5") }, false},
+		{"other text", func(c *ariadne.Chunk) string { c.Text = "30 days."; return c.ContentKey("e5") }, false},
+		{"title and heading are not one string", func(c *ariadne.Chunk) string {
+			c.Title, c.Heading = "Vacation > Rules", nil
+			return c.ContentKey("e5")
+		}, false},
+	}
+	for _, tc := range tests {
+		c := base
+		c.Heading = slices.Clone(base.Heading)
+		if got := tc.edit(&c); (got == k) != tc.same {
+			t.Errorf("%s: same key %v, want %v", tc.name, got == k, tc.same)
+		}
 	}
 }

@@ -57,6 +57,8 @@ func chunkProperties() []*models.Property {
 		text("lang", "field", "document language"),
 		{Name: "acl", DataType: []string{"text[]"}, Tokenization: "field", Description: "groups allowed to read"},
 		text("updated", "field", "document date, ISO"),
+		text("source", "field", "the document's source; absent on objects written before sources (read as 'default')"),
+		text("content_key", "field", "sha256 of embedder, title, heading path and text (ariadne.Chunk.ContentKey): reuse the vector"),
 	}
 }
 
@@ -187,6 +189,7 @@ func chunkToProperties(c ariadne.IndexedChunk) map[string]any {
 		"chunk_id": c.ID, "doc_id": c.DocID, "doc_version": c.DocVersion, "doc_type": c.DocType,
 		"position": c.Position, "title": c.Title, "heading": c.HeadingPath(), "text": c.Text,
 		"search_text": search, "lang": c.Lang, "acl": acl, "updated": c.Updated,
+		"source": sourceName(c.Source), "content_key": c.ContentKey,
 	}
 }
 
@@ -249,6 +252,98 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// StoredVectors lists every chunk object in the class with its source (cursor over all objects),
+// sorted by chunk id. Objects written before sources have the source ariadne.DefaultSource.
+func (s *Store) StoredVectors(ctx context.Context) ([]ariadne.StoredVector, error) {
+	ctx = withRetryAfter(ctx)
+	var out []ariadne.StoredVector
+	after := ""
+	for {
+		q := s.client.GraphQL().Get().WithClassName(s.class).
+			WithFields(graphql.Field{Name: "chunk_id"}, graphql.Field{Name: "source"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}).
+			WithLimit(1000)
+		if after != "" {
+			q = q.WithAfter(after)
+		}
+		resp, err := q.Do(ctx)
+		if err != nil {
+			if isNotFound(err) {
+				return nil, nil
+			}
+			return nil, s.wrap(ctx, "list stored vectors", err)
+		}
+		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
+			return nil, nil // no class yet
+		}
+		if err := gqlErrors("list stored vectors", resp.Errors); err != nil {
+			return nil, err
+		}
+		hits := hitsOf(resp, s.class)
+		for _, h := range hits {
+			out = append(out, ariadne.StoredVector{ChunkID: str(h["chunk_id"]), Source: sourceName(str(h["source"]))})
+		}
+		if len(hits) < 1000 {
+			break
+		}
+		after = str(hits[len(hits)-1]["_additional"].(map[string]any)["id"])
+	}
+	slices.SortFunc(out, func(a, b ariadne.StoredVector) int { return strings.Compare(a.ChunkID, b.ChunkID) })
+	return out, nil
+}
+
+// VectorsByContentKey returns the stored vector of each content key the class holds
+// (ariadne.Chunk.ContentKey), looked up 100 keys per query; keys no object has are absent. When
+// several objects share a key, any one of them answers (their vectors are the same embedding of
+// the same text).
+func (s *Store) VectorsByContentKey(ctx context.Context, keys []string) (map[string][]float32, error) {
+	ctx = withRetryAfter(ctx)
+	out := map[string][]float32{}
+	for start := 0; start < len(keys); start += 100 {
+		batch := keys[start:min(start+100, len(keys))]
+		resp, err := s.client.GraphQL().Get().WithClassName(s.class).
+			WithFields(graphql.Field{Name: "content_key"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "vector"}}}).
+			WithWhere(filters.Where().WithPath([]string{"content_key"}).WithOperator(filters.ContainsAny).WithValueText(batch...)).
+			WithLimit(4 * len(batch)).Do(ctx)
+		if err != nil {
+			if isNotFound(err) {
+				return out, nil
+			}
+			return nil, s.wrap(ctx, "vectors by content key", err)
+		}
+		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
+			return out, nil
+		}
+		if err := gqlErrors("vectors by content key", resp.Errors); err != nil {
+			return nil, err
+		}
+		for _, h := range hitsOf(resp, s.class) {
+			k := str(h["content_key"])
+			add, _ := h["_additional"].(map[string]any)
+			raw, _ := add["vector"].([]any)
+			if k == "" || len(raw) == 0 {
+				continue
+			}
+			if _, ok := out[k]; ok {
+				continue
+			}
+			v := make([]float32, len(raw))
+			for i, x := range raw {
+				f, _ := x.(float64)
+				v[i] = float32(f)
+			}
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+func sourceName(s string) string {
+	if s == "" {
+		return ariadne.DefaultSource
+	}
+	return s
 }
 
 // Count returns how many chunk objects the class holds (0 when it does not exist).

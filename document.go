@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -35,6 +36,17 @@ type Document struct {
 	// Document ids are unique across sources: an id another source already holds is a conflict.
 	// The source is not part of ContentHash.
 	Source string
+}
+
+var sourceNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// CheckSource reports whether name can name a source: 1–64 letters, digits, '.', '_' or '-',
+// starting with a letter or digit. The error is an ErrInvalid Message for the caller.
+func CheckSource(name string) error {
+	if !sourceNameRE.MatchString(name) {
+		return Messagef(ErrInvalid, "source %q: want 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
+	}
+	return nil
 }
 
 // SourceName returns d.Source, or DefaultSource when it is empty.

@@ -19,8 +19,10 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
+	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 )
 
@@ -29,7 +31,7 @@ import (
 // headings and body that no other document contains; public documents mention the restricted
 // contracts by code only, and the person page exists only for management.
 var canaries = map[string][]string{
-	"management": {"mgmtidqx", "mgmttitleqx", "mgmtaliasqx", "mgmtheadqx", "mgmtbodyqx", "mgmtpersonqx", "Quillane", "people/wexford"},
+	"management": {"mgmtidqx", "mgmttitleqx", "mgmtaliasqx", "mgmtheadqx", "mgmtbodyqx", "mgmtpersonqx", "Quillane", "people/wexford", canarySource},
 	"sales":      {"salesidqx", "salestitleqx", "salesaliasqx", "salesheadqx", "salesbodyqx"},
 }
 
@@ -147,6 +149,9 @@ var canaryRoutes = map[string]func(discovered *discoveries) []canaryRequest{
 		return []canaryRequest{{method: "DELETE", path: "/v1/documents/" + url.PathEscape("notes/canary-probe")},
 			{method: "DELETE", path: "/v1/documents/" + url.PathEscape("contracts/ctr-7731-mgmtidqx")}}
 	},
+	"GET /v1/sources": func(*discoveries) []canaryRequest {
+		return []canaryRequest{{method: "GET", path: "/v1/sources"}}
+	},
 	"GET /healthz":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/healthz"}} },
 	"GET /readyz":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/readyz"}} },
 	"GET /metrics":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/metrics"}} },
@@ -215,6 +220,7 @@ func (d *discoveries) harvest(body string) {
 // no info-level log line carries any canary.
 func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 	rig := testrig.New(t, "testdata/canary")
+	addCanarySource(t, rig)
 	keys, err := httpapi.ParseKeys([]byte(canaryKeys))
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +310,20 @@ func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 	}
 	t.Logf("%d requests over %d routes and %d callers; %d entity keys and %d chunk ids discovered",
 		requests, len(routes), len(canaryCallers), len(found.list("entity")), len(found.list("chunk")))
+}
+
+// canarySource names a source that holds only a management document: its name is a canary too,
+// so /v1/sources must not list it for anyone else.
+const canarySource = "boardsrcqx"
+
+func addCanarySource(t *testing.T, rig *testrig.Rig) {
+	t.Helper()
+	doc := ariadne.Document{ID: "board/minutes-mgmtidqx", Title: "Board minutes mgmttitleqx", Type: "note", ACL: []string{"management"},
+		Body: "# Minutes mgmtheadqx\n\nThe board discussed mgmtbodyqx and the Borealis Freight renewal.\n"}
+	sum, err := rig.Pipe.Upsert(context.Background(), []ariadne.Document{doc}, ingest.Options{Source: canarySource})
+	if err != nil || sum.DocsWritten != 1 {
+		t.Fatalf("add the canary source: %+v %v", sum, err)
+	}
 }
 
 // documentStatus is the status a document read must have for a caller: 200 for what it may

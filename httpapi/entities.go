@@ -128,6 +128,7 @@ type DocumentRequest struct {
 	Version int      `json:"version"`
 	Aliases []string `json:"aliases"`
 	Body    string   `json:"body"`
+	Source  string   `json:"source"` // the source it belongs to; "" is "default"
 }
 
 // putDocument answers POST /v1/documents: one document is indexed through the same pipeline as
@@ -149,19 +150,25 @@ func (h *handlers) putDocument(c *gin.Context) {
 	case "", "application/json":
 		var req DocumentRequest
 		if err := bindJSONBytes(raw, &req); err != nil {
-			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body)")
+			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body, source)")
 			return
 		}
 		doc, err = corpus.FromFields("request", corpus.Fields{ID: req.ID, Title: req.Title, Type: req.Type, Lang: req.Lang,
 			Updated: req.Updated, ACL: req.ACL, Version: req.Version, Aliases: req.Aliases, Body: req.Body})
+		doc.Source = req.Source
 	case "text/markdown", "text/plain":
 		doc, err = corpus.Parse("request", raw)
+		doc.Source = c.Query("source")
 	default:
 		writeError(c, http.StatusUnsupportedMediaType, "unsupported_media_type", "send application/json or text/markdown")
 		return
 	}
 	if err != nil {
 		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+publicMessage(err, "not a Markdown document with YAML front matter"))
+		return
+	}
+	if err := ariadne.CheckSource(doc.SourceName()); err != nil {
+		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err, "invalid source"))
 		return
 	}
 	// A writer may replace only documents it may read.
@@ -174,9 +181,15 @@ func (h *handlers) putDocument(c *gin.Context) {
 		writeError(c, http.StatusForbidden, "forbidden", "this API key may not replace that document")
 		return
 	}
-	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, ingest.Options{})
+	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, ingest.Options{Source: doc.SourceName()})
 	if err != nil {
 		h.writeErr(c, err)
+		return
+	}
+	if len(sum.Conflicts) > 0 {
+		// Nothing was written: the stored document stays as its source wrote it.
+		writeError(c, http.StatusConflict, "document_conflict", fmt.Sprintf(
+			"document id %q belongs to another source; ids are unique across sources (delete it there first, or choose another id)", doc.ID))
 		return
 	}
 	status := "indexed"

@@ -86,19 +86,23 @@ func (f *fakeGraph) Document(context.Context, string, []string) (ariadne.Documen
 func (f *fakeGraph) Chunks(context.Context, []string, []string) ([]ariadne.Chunk, error) {
 	return nil, f.err
 }
+func (f *fakeGraph) Sources(context.Context, []string) ([]ariadne.SourceInfo, error) {
+	return nil, f.err
+}
 func (f *fakeGraph) DocumentACL(_ context.Context, id string) ([]string, bool, error) {
 	d, ok := f.docs[id]
 	return d.ACL, ok, f.err
 }
 
 type fakeDocuments struct {
-	sum ingest.Summary
-	err error
-	got []ariadne.Document
+	sum  ingest.Summary
+	err  error
+	got  []ariadne.Document
+	opts ingest.Options
 }
 
-func (f *fakeDocuments) Upsert(_ context.Context, docs []ariadne.Document, _ ingest.Options) (ingest.Summary, error) {
-	f.got = docs
+func (f *fakeDocuments) Upsert(_ context.Context, docs []ariadne.Document, opts ingest.Options) (ingest.Summary, error) {
+	f.got, f.opts = docs, opts
 	return f.sum, f.err
 }
 func (f *fakeDocuments) Delete(context.Context, []string, ingest.Options) (ingest.Summary, error) {
@@ -209,7 +213,8 @@ func TestRequestErrors(t *testing.T) {
 		{"reader may not write", "POST", "/v1/documents", "reader-key", "text/markdown", "---\nid: a\n---\nx", 403, "forbidden", "this API key may not write documents"},
 		{"anonymous may not delete", "DELETE", "/v1/documents/a", "", "", "", 403, "forbidden", "this API key may not write documents"},
 		{"media type", "POST", "/v1/documents", "writer-key", "application/pdf", "%PDF", 415, "unsupported_media_type", "send application/json or text/markdown"},
-		{"document JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","bogus":1}`, 400, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body)"},
+		{"document JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","bogus":1}`, 400, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body, source)"},
+		{"bad source", "POST", "/v1/documents?source=a%20b", "writer-key", "text/markdown", "---\nid: a\n---\nx", 400, "invalid_request", "source \"a b\": want 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit"},
 		{"document front matter", "POST", "/v1/documents", "writer-key", "text/markdown", "no front matter", 400, "invalid_request", "invalid document: "},
 		{"document too large", "POST", "/v1/documents", "writer-key", "text/markdown", strings.Repeat("x", 600), 413, "payload_too_large", "the body is over 512 bytes"},
 		{"replace unreadable", "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: secret/doc\ntitle: T\n---\nbody text\n", 403, "forbidden", "this API key may not replace that document"},
@@ -410,6 +415,23 @@ func TestPutDocument(t *testing.T) {
 	_, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: public/doc\n---\nSame.\n")
 	if !strings.Contains(body, `"status":"unchanged"`) {
 		t.Errorf("unchanged: %s", body)
+	}
+	if r.docs.opts.Source != ariadne.DefaultSource {
+		t.Errorf("no source given: the pipeline got %q", r.docs.opts.Source)
+	}
+	_, _ = r.do(t, "POST", "/v1/documents", "writer-key", "application/json", `{"id":"notes/a","body":"Text.\n","source":"wiki"}`)
+	if r.docs.opts.Source != "wiki" || r.docs.got[0].Source != "wiki" {
+		t.Errorf("JSON source: options %q, document %q", r.docs.opts.Source, r.docs.got[0].Source)
+	}
+	_, _ = r.do(t, "POST", "/v1/documents?source=crm", "writer-key", "text/markdown", "---\nid: notes/a\n---\nText.\n")
+	if r.docs.opts.Source != "crm" {
+		t.Errorf("markdown ?source=: %q", r.docs.opts.Source)
+	}
+	r.docs.sum = ingest.Summary{Conflicts: []ariadne.SourceConflict{{DocID: "public/doc", Source: "wiki"}}}
+	resp, body = r.do(t, "POST", "/v1/documents?source=crm", "writer-key", "text/markdown", "---\nid: public/doc\n---\nOther.\n")
+	if code, msg := errorOf(t, body); resp.StatusCode != 409 || code != "document_conflict" ||
+		msg != `document id "public/doc" belongs to another source; ids are unique across sources (delete it there first, or choose another id)` {
+		t.Errorf("conflict: %d %s", resp.StatusCode, body)
 	}
 	r.docs.sum = ingest.Summary{VectorErrors: []ariadne.ObjectError{{ChunkID: "x", Message: "m"}}}
 	resp, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: notes/b\n---\nB.\n")

@@ -19,11 +19,12 @@ type DocumentView struct {
 	Version int      `json:"version"`
 	ACL     []string `json:"acl"`
 	Chunks  int      `json:"chunks,omitempty"` // readable chunks (in lists)
+	Source  string   `json:"source"`           // the source the document is synced from
 }
 
 func documentView(d ariadne.DocumentInfo) DocumentView {
 	v := DocumentView{ID: d.ID, Title: d.Title, Type: d.Type, Lang: d.Lang, Updated: d.Updated, Version: d.Version,
-		ACL: d.ACL, Chunks: d.Chunks}
+		ACL: d.ACL, Chunks: d.Chunks, Source: d.Source}
 	if v.ACL == nil {
 		v.ACL = []string{}
 	}
@@ -98,6 +99,29 @@ func (h *handlers) getDocument(c *gin.Context) {
 	doc := documentView(info)
 	doc.Chunks = 0
 	c.JSON(http.StatusOK, gin.H{"document": doc, "chunks": out, "request_id": c.GetString(requestIDKey)})
+}
+
+// SourceView is one source as the caller sees it: counts over what the caller may read.
+type SourceView struct {
+	Name      string `json:"name"`
+	Documents int    `json:"documents"` // readable documents
+	Chunks    int    `json:"chunks"`    // readable chunks
+	LastSync  string `json:"last_sync"` // RFC 3339 UTC of the last completed sync or write; "" unknown
+}
+
+// listSources answers GET /v1/sources: the sources holding documents the caller may read, by
+// name; a source with nothing readable is absent.
+func (h *handlers) listSources(c *gin.Context) {
+	srcs, err := h.svc.Library.Sources(c.Request.Context(), callerOf(c).Groups)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	out := make([]SourceView, 0, len(srcs))
+	for _, s := range srcs {
+		out = append(out, SourceView{Name: s.Name, Documents: s.Documents, Chunks: s.Chunks, LastSync: s.LastSync})
+	}
+	c.JSON(http.StatusOK, gin.H{"sources": out, "request_id": c.GetString(requestIDKey)})
 }
 
 // getChunk answers GET /v1/chunks/{id}: one chunk the caller may read, or 404.

@@ -44,6 +44,8 @@ type Library interface {
 	Chunks(ctx context.Context, ids, groups []string) ([]ariadne.Chunk, error)
 	// DocumentACL is for write checks only: who may read a stored document, if it exists.
 	DocumentACL(ctx context.Context, id string) (acl []string, found bool, err error)
+	// Sources lists the sources with documents the groups may read, with counts over those only.
+	Sources(ctx context.Context, groups []string) ([]ariadne.SourceInfo, error)
 }
 
 // Documents writes documents through the ingestion pipeline (ingest.Pipeline).
@@ -133,6 +135,7 @@ func New(svc Services, lim Limits) *gin.Engine {
 	v1.GET("/documents", h.listDocuments)
 	v1.GET("/documents/:id", h.getDocument)
 	v1.GET("/chunks/:id", h.getChunk)
+	v1.GET("/sources", h.listSources)
 	v1.POST("/documents", limitBody(lim.DocumentBody), h.requireWrite, h.putDocument)
 	v1.DELETE("/documents/:id", h.requireWrite, h.deleteDocument)
 	return e
@@ -158,7 +161,8 @@ func writeError(c *gin.Context, status int, code, msg string) {
 	c.AbortWithStatusJSON(status, b)
 }
 
-// writeErr maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404,
+// writeErr maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404, ErrConflict →
+// 409 (code document_conflict),
 // ErrUnavailable → 503, ErrUnauthorized → 503 (a store rejected Ariadne's own credentials),
 // ErrMismatch → 503 (the index needs re-indexing), anything else → 500. The message is the
 // error's ariadne.Message when it has one (written for the caller); otherwise a fixed sentence per
@@ -167,6 +171,8 @@ func (h *handlers) writeErr(c *gin.Context, err error) {
 	switch {
 	case errors.Is(err, ariadne.ErrInvalid):
 		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err, "the request is invalid"))
+	case errors.Is(err, ariadne.ErrConflict):
+		writeError(c, http.StatusConflict, "document_conflict", publicMessage(err, "the write conflicts with stored data"))
 	case errors.Is(err, ariadne.ErrNotFound):
 		writeError(c, http.StatusNotFound, "not_found", publicMessage(err, "not found"))
 	case errors.Is(err, ariadne.ErrUnauthorized):

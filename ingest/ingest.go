@@ -168,7 +168,7 @@ type Summary struct {
 	Stopped        bool // the run was stopped between batches
 	// Conflicts are given documents not written because another source holds their id.
 	Conflicts []ariadne.SourceConflict
-	Elapsed        time.Duration
+	Elapsed   time.Duration
 }
 
 // Writes is the number of objects the run wrote or deleted in either store.

@@ -94,7 +94,7 @@ func TestPlanRunPerSource(t *testing.T) {
 	}{
 		{name: "full sync of wiki deletes only wiki", source: "wiki", docs: []ariadne.Document{wikiA, wikiB}, full: true,
 			changed: []string{"wiki/b"}, unchanged: []string{"wiki/a"}, deleted: []string{"wiki/c"},
-			orphans: []string{"wiki/b#0-old", "wiki/stray#0"}},
+			orphans: []string{"wiki/stray#0"}}, // wiki/b#0-old is wiki/b's stale chunk: its rewrite deletes it
 		{name: "an empty sync of crm empties crm only", source: "crm", full: true,
 			deleted: []string{"crm/deal"}, orphans: []string{"crm/stray#0"}},
 		{name: "legacy documents are the default source", source: "", docs: []ariadne.Document{legacy}, full: true,

@@ -63,7 +63,8 @@ func chunkProperties() []*models.Property {
 }
 
 // EnsureClass creates the chunk class for embedding e if it does not exist and adds properties
-// missing from an older schema. A class built for another embedding is an ErrMismatch error that
+// missing from an older schema; a class from before sources gets every object's source
+// (ariadne.DefaultSource) and content key filled in once (backfillSources). A class built for another embedding is an ErrMismatch error that
 // says to re-index.
 func (s *Store) EnsureClass(ctx context.Context, e ariadne.Embedding) error {
 	ctx = withRetryAfter(ctx)
@@ -103,6 +104,12 @@ func (s *Store) EnsureClass(ctx context.Context, e ariadne.Embedding) error {
 			if err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(p).Do(ctx); err != nil {
 				return s.wrap(ctx, "add property "+p.Name, err)
 			}
+		}
+	}
+	if !have["content_key"] {
+		// A class from before sources: its objects become the default source's, with content keys.
+		if _, err := s.backfillSources(ctx, e); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,8 +1,10 @@
 // Command extract is Ariadne's extraction job: it reads a folder of Markdown/text documents with
 // YAML front matter, chunks them, embeds the chunks into Weaviate and builds the entity–relation
-// graph with provenance in Neo4j. Re-running it is idempotent: unchanged documents are not
-// written again, changed ones replace their old version, and documents that left the folder are
-// deleted with everything derived from them.
+// graph with provenance in Neo4j. The folder is one source (--source, default "default"): a run
+// adds, updates and deletes only that source's documents, so runs over different sources may
+// share the stores, even at the same time. Re-running it is idempotent: unchanged documents are
+// not written again, changed ones replace their old version, and documents that left the folder
+// are deleted with everything derived from them.
 //
 // Exit codes:
 //
@@ -10,6 +12,8 @@
 //	1   failed: a store or model was unavailable, or a write failed
 //	2   bad flags or configuration
 //	3   --strict and at least one document was malformed, or Weaviate refused chunks
+//	4   some document ids are held by another source: those documents were skipped (ids are
+//	    unique across sources), everything else was synced
 //	130 interrupted (SIGINT/SIGTERM) after finishing the current batch; both stores are consistent
 package main
 
@@ -38,10 +42,11 @@ import (
 // cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
 type cli struct {
 	Corpus   string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)."`
+	Source   string   `name:"source" env:"ARIADNE_SOURCE" default:"default" help:"Source the folder is: a sync adds, updates and deletes only this source's documents."`
 	Delete   []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
 	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
 	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
-	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph first, then index everything (needed after changing the embedder)."`
+	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
 	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
 	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
 	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
@@ -107,6 +112,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.Corpus == "" && len(c.Delete) == 0 {
 		return &exitError{2, errors.New("give --corpus DIR (or ARIADNE_CORPUS), or --delete ID")}
 	}
+	if err := ariadne.CheckSource(c.Source); err != nil {
+		return &exitError{2, fmt.Errorf("--source: %w", err)}
+	}
 	if c.Corpus != "" {
 		if st, err := os.Stat(c.Corpus); err != nil || !st.IsDir() {
 			return &exitError{2, fmt.Errorf("--corpus %s: not a folder that exists", c.Corpus)}
@@ -171,7 +179,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	var problems []corpus.Problem
 	var sum ingest.Summary
-	opts := ingest.Options{DryRun: c.DryRun, Stop: ctxStop.Done()}
+	opts := ingest.Options{DryRun: c.DryRun, Stop: ctxStop.Done(), Source: c.Source}
 	if len(c.Delete) > 0 {
 		sum, err = pipe.Delete(ctx, c.Delete, opts)
 	} else {
@@ -196,6 +204,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exitError{130, errors.New("interrupted")}
 	case c.Strict && (len(problems) > 0 || len(sum.VectorErrors) > 0):
 		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
+	case len(sum.Conflicts) > 0:
+		return &exitError{4, fmt.Errorf("%d documents skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
 	}
 	return nil
 }
@@ -223,14 +233,18 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed tim
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "summary%s\n", mode)
+	fmt.Fprintf(&b, "  source     %s\n", c.Source)
 	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
 		s.DocsRead, skipped, s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
-	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d, deleted %d, refused %d\n",
-		s.Chunks, s.Vectors, s.VectorsDeleted, len(s.VectorErrors))
+	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d\n",
+		s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors))
 	fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
 		s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
 		s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
 	fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))
+	for _, x := range s.Conflicts {
+		fmt.Fprintf(&b, "  conflict   %s: held by source %s; skipped\n", x.DocID, x.Source)
+	}
 	for _, e := range s.VectorErrors {
 		fmt.Fprintf(&b, "  refused    %s: %s\n", e.ChunkID, e.Message)
 	}

@@ -72,3 +72,71 @@ func TestIntegrationNeo4jBrowserServed(t *testing.T) {
 		t.Fatalf("GET %s: body does not look like Neo4j Browser: %.200s", url, body)
 	}
 }
+
+// TestIntegrationSourcesMigration: documents stored before sources become the default source's
+// in EnsureSchema; ClaimDocuments reports ids another source holds and leaves them alone; Sources
+// counts only what the caller may read and omits a source with nothing readable.
+func TestIntegrationSourcesMigration(t *testing.T) {
+	ctx := context.Background()
+	ns := fmt.Sprintf("T%dsrc", time.Now().UnixNano()%1e9)
+	openTestStore(t) // skips or fails (testenv) when Neo4j is down
+	s, err := Open(ctx, Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.DropNamespace(context.Background()); s.Close(context.Background()) })
+	// A graph from before sources: documents with chunks and no source property.
+	if _, err := s.run(ctx, `
+CREATE (d:Document {id: 'old/public', acl: ['all'], content_hash: 'h1'})-[:HAS_CHUNK]->(:Chunk {id: 'old/public#0', acl: ['all']}),
+       (d)-[:HAS_CHUNK]->(:Chunk {id: 'old/public#1', acl: ['all']}),
+       (m:Document {id: 'old/board', acl: ['management'], content_hash: 'h2'})-[:HAS_CHUNK]->(:Chunk {id: 'old/board#0', acl: ['management']})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	states, err := s.DocumentStates(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if states["old/public"].Source != "default" || states["old/board"].Source != "default" {
+		t.Errorf("migrated states %+v", states)
+	}
+	conflicts, err := s.ClaimDocuments(ctx, "wiki", []string{"old/public", "wiki/new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conflicts) != 1 || conflicts[0].DocID != "old/public" || conflicts[0].Source != "default" {
+		t.Errorf("conflicts %+v", conflicts)
+	}
+	if again, err := s.ClaimDocuments(ctx, "wiki", []string{"wiki/new"}); err != nil || len(again) != 0 {
+		t.Errorf("claiming its own id again: %v %v", again, err)
+	}
+	if err := s.MarkSourceSynced(ctx, "default"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		groups []string
+		want   string
+	}{
+		{[]string{"all"}, "default:1/2"},
+		{[]string{"management"}, "default:1/1"},
+		{[]string{"all", "management"}, "default:2/3"},
+		{[]string{"sales"}, ""},
+	} {
+		srcs, err := s.Sources(ctx, tc.groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, x := range srcs {
+			got = append(got, fmt.Sprintf("%s:%d/%d", x.Name, x.Documents, x.Chunks))
+			if x.LastSync == "" {
+				t.Errorf("%s: no last sync", x.Name)
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("groups %v: sources %v, want %q", tc.groups, got, tc.want)
+		}
+	}
+}

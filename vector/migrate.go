@@ -57,7 +57,17 @@ func (s *Store) backfillSources(ctx context.Context, e ariadne.Embedding) (int, 
 			}
 			p := map[string]any{}
 			for _, k := range props {
-				if v, ok := h[k]; ok && v != nil {
+				switch v := h[k].(type) {
+				case nil:
+				case []any: // acl: the gRPC batch wants typed arrays
+					l := make([]string, 0, len(v))
+					for _, x := range v {
+						l = append(l, str(x))
+					}
+					p[k] = l
+				case float64: // doc_version, position
+					p[k] = int64(v)
+				default:
 					p[k] = v
 				}
 			}

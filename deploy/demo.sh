@@ -28,7 +28,7 @@ deploy/local.sh up
 step "2/4 build and run the extraction job on demo/corpus"
 mkdir -p "$BIN"
 go build -o "$BIN/" ./cmd/extract ./cmd/api ./cmd/ask
-# The demo's own graph: the extraction job syncs Neo4j to this corpus (one corpus per database).
+# The demo's own graph: the extraction job syncs this corpus as the source `default` (other sources stay).
 # If the chunk class was built with another embedder (e5 vs the lexical fallback), re-index.
 if ! "$BIN/extract" --corpus demo/corpus 2>"$ARIADNE_HOME/logs/demo-extract.log"; then
 	if grep -q "re-index" "$ARIADNE_HOME/logs/demo-extract.log"; then

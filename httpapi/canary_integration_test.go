@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -18,6 +19,9 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ariadne-graphrag/ariadne/chunking"
+	"github.com/ariadne-graphrag/ariadne/corpus"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
@@ -257,6 +261,7 @@ func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 		}
 		return routes[i] < routes[j]
 	})
+	checkSourceCounts(t, rig, srv.URL, keys)
 	var found discoveries
 	sawOwn := map[string]map[string]bool{} // caller → canary group → seen
 	requests := 0
@@ -323,6 +328,60 @@ func addCanarySource(t *testing.T, rig *testrig.Rig) {
 	sum, err := rig.Pipe.Upsert(context.Background(), []ariadne.Document{doc}, ingest.Options{Source: canarySource})
 	if err != nil || sum.DocsWritten != 1 {
 		t.Fatalf("add the canary source: %+v %v", sum, err)
+	}
+}
+
+// checkSourceCounts: GET /v1/sources counts, for each caller, exactly the documents and chunks
+// of each source the caller may read — computed here from the corpus files with the same chunker
+// — and omits the management-only source for everyone else.
+func checkSourceCounts(t *testing.T, rig *testrig.Rig, base string, keys *httpapi.Keys) {
+	t.Helper()
+	docs, problems, err := corpus.Load(os.DirFS(rig.Dir))
+	if err != nil || len(problems) > 0 {
+		t.Fatal(err, problems)
+	}
+	counter, err := chunking.NewCL100K()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := ariadne.Document{ID: "board/minutes-mgmtidqx", ACL: []string{"management"}}
+	for _, c := range canaryCallers {
+		caller, ok := keys.Lookup(c.key)
+		if !ok {
+			t.Fatalf("unknown key of %s", c.name)
+		}
+		groups := caller.Groups
+		want := map[string][2]int{}
+		for _, d := range docs {
+			if ariadne.CanRead(d.ACL, groups) {
+				w := want["default"]
+				want["default"] = [2]int{w[0] + 1, w[1] + len(ch.Split(d))}
+			}
+		}
+		if ariadne.CanRead(board.ACL, groups) {
+			want[canarySource] = [2]int{1, 1}
+		}
+		body, _, status := canaryDo(t, base, c.key, canaryRequest{method: "GET", path: "/v1/sources"})
+		var got struct {
+			Sources []httpapi.SourceView `json:"sources"`
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil || status != 200 {
+			t.Fatalf("/v1/sources as %s: %d %s", c.name, status, body)
+		}
+		have := map[string][2]int{}
+		for _, s := range got.Sources {
+			have[s.Name] = [2]int{s.Documents, s.Chunks}
+			if s.LastSync == "" {
+				t.Errorf("%s: source %s has no last sync", c.name, s.Name)
+			}
+		}
+		if fmt.Sprint(have) != fmt.Sprint(want) {
+			t.Errorf("/v1/sources as %s (groups %v): %v, want %v", c.name, groups, have, want)
+		}
 	}
 }
 

@@ -58,8 +58,10 @@ func (f *fakeRetriever) Retrieve(_ context.Context, req agent.Request) (agent.Re
 }
 
 type fakeGraph struct {
-	err  error
-	docs map[string]ariadne.DocumentInfo
+	err       error
+	docs      map[string]ariadne.DocumentInfo
+	sources   map[string][]ariadne.SourceInfo // by the caller's groups, joined with ","
+	gotGroups []string
 }
 
 func (f *fakeGraph) EntityCandidates(context.Context, string, []string, int) ([]ariadne.EntityCandidate, error) {
@@ -86,8 +88,9 @@ func (f *fakeGraph) Document(context.Context, string, []string) (ariadne.Documen
 func (f *fakeGraph) Chunks(context.Context, []string, []string) ([]ariadne.Chunk, error) {
 	return nil, f.err
 }
-func (f *fakeGraph) Sources(context.Context, []string) ([]ariadne.SourceInfo, error) {
-	return nil, f.err
+func (f *fakeGraph) Sources(_ context.Context, groups []string) ([]ariadne.SourceInfo, error) {
+	f.gotGroups = groups
+	return f.sources[strings.Join(groups, ",")], f.err
 }
 func (f *fakeGraph) DocumentACL(_ context.Context, id string) ([]string, bool, error) {
 	d, ok := f.docs[id]
@@ -437,6 +440,22 @@ func TestPutDocument(t *testing.T) {
 	resp, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: notes/b\n---\nB.\n")
 	if code, _ := errorOf(t, body); resp.StatusCode != 502 || code != "index_refused" {
 		t.Errorf("refused vectors: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestListSources: GET /v1/sources asks the library with the caller's groups and renders what it
+// returns; an empty list is [] (not null).
+func TestListSources(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.g.sources = map[string][]ariadne.SourceInfo{"all,sales": {{Name: "crm", Documents: 2, Chunks: 7, LastSync: "2026-12-01T11:00:00Z"}}}
+	resp, body := r.do(t, "GET", "/v1/sources", "reader-key", "", "")
+	if resp.StatusCode != 200 || !strings.Contains(body, `"sources":[{"name":"crm","documents":2,"chunks":7,"last_sync":"2026-12-01T11:00:00Z"}]`) ||
+		strings.Join(r.g.gotGroups, ",") != "all,sales" {
+		t.Errorf("reader: %d %s (groups %v)", resp.StatusCode, body, r.g.gotGroups)
+	}
+	resp, body = r.do(t, "GET", "/v1/sources", "", "", "")
+	if resp.StatusCode != 200 || !strings.Contains(body, `"sources":[]`) || strings.Join(r.g.gotGroups, ",") != "all" {
+		t.Errorf("anonymous: %d %s (groups %v)", resp.StatusCode, body, r.g.gotGroups)
 	}
 }
 

@@ -20,18 +20,18 @@ type ChunkReader interface {
 
 // AnswerReport is the outcome of RunAnswers.
 type AnswerReport struct {
-	N                int                           `json:"n"`
-	StatusAccuracy   float64                       `json:"status_accuracy"` // answered iff the question is answerable
-	FalseRefusals    int                           `json:"false_refusals"`  // answerable, not answered
-	Answerable       int                           `json:"answerable"`
-	AnsweredNoAnswer int                           `json:"answered_no_answer"` // no_answer or acl questions answered
-	NoAnswer         int                           `json:"no_answer"`
-	ACLLeaks         int                           `json:"acl_leaks"` // citations or paths from documents the asker may not read
-	Citations        int                           `json:"citations"`
-	CitationsValid   int                           `json:"citations_valid"` // re-checked at levels 1–2 against the store
-	CitationValidity float64                       `json:"citation_validity"`
-	EvidenceCoverage float64                       `json:"evidence_coverage"` // gold evidence found in cited quotes, answered questions
-	AnswerHit        float64                       `json:"answer_hit"`        // answered questions citing a gold document
+	N                int     `json:"n"`
+	StatusAccuracy   float64 `json:"status_accuracy"` // answered iff the question is answerable
+	FalseRefusals    int     `json:"false_refusals"`  // answerable, not answered
+	Answerable       int     `json:"answerable"`
+	AnsweredNoAnswer int     `json:"answered_no_answer"` // no_answer or acl questions answered
+	NoAnswer         int     `json:"no_answer"`
+	ACLLeaks         int     `json:"acl_leaks"` // citations or paths from documents the asker may not read
+	Citations        int     `json:"citations"`
+	CitationsValid   int     `json:"citations_valid"` // re-checked at levels 1–2 against the store
+	CitationValidity float64 `json:"citation_validity"`
+	EvidenceCoverage float64 `json:"evidence_coverage"` // gold evidence found in cited quotes, answered questions
+	AnswerHit        float64 `json:"answer_hit"`        // answered questions citing a gold document
 	// Answer correctness against the golden answer text (squad.go), over the answerable questions
 	// that have one; a refusal scores 0. The claims' texts joined are the prediction.
 	AnswerF1     float64 `json:"answer_f1"`
@@ -40,14 +40,14 @@ type AnswerReport struct {
 	AnswerScored int     `json:"answer_scored"` // questions the three figures above average over
 	// AllGoldCited is the share of answerable multi_hop questions whose answer cites every gold
 	// document (a refusal counts 0); MultiHop is how many there are.
-	AllGoldCited float64                 `json:"all_gold_cited_multi_hop"`
-	MultiHop     int                     `json:"multi_hop"`
-	Groups       map[string]*AnswerGroup `json:"groups"`    // "cross_language", "same_language"
-	Questions    []QuestionOutcome       `json:"questions"` // one per question, in order
-	Statuses         map[string]int                `json:"statuses"`
-	ByType           map[string]map[string]int     `json:"by_type"`    // type → status → count
-	Latency          map[string]map[string]float64 `json:"latency_ms"` // route → p50, p95
-	WrongStatus      []string                      `json:"wrong_status"`
+	AllGoldCited float64                       `json:"all_gold_cited_multi_hop"`
+	MultiHop     int                           `json:"multi_hop"`
+	Groups       map[string]*AnswerGroup       `json:"groups"`    // "cross_language", "same_language"
+	Questions    []QuestionOutcome             `json:"questions"` // one per question, in order
+	Statuses     map[string]int                `json:"statuses"`
+	ByType       map[string]map[string]int     `json:"by_type"`    // type → status → count
+	Latency      map[string]map[string]float64 `json:"latency_ms"` // route → p50, p95
+	WrongStatus  []string                      `json:"wrong_status"`
 }
 
 // AnswerGroup holds the answer figures of one group of answerable questions.

@@ -5,7 +5,7 @@
 //   - Fold: Unicode NFKC, lower case, ё→е, every quote mark to ", dashes to -, whitespace runs to
 //     one space — with a map back to the original byte offsets (quote verification).
 //   - Latin: Cyrillic transliterated to Latin (a GOST-like table) and folded phonetically, so that
-//     «Альфа-Логистик», "Alfa Logistic" and «альфа логистик» produce the same letters.
+//     «Тер-Пласт», "Ter Plast" and «тер пласт» produce the same letters.
 //   - Tokens / Key: word tokens of that Latin form with legal forms (ООО, АО, LLC, GmbH, …) and
 //     punctuation removed — the identity used for entity resolution and linking.
 package textnorm

@@ -14,7 +14,7 @@ var (
 	// componentRE is what a code span must look like to name a technical artifact: lower-case
 	// words joined by '-', '_' or '.', e.g. billing-gateway, redis-shop, max_conn_lifetime.
 	componentRE = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$`)
-	// orgRE finds organizations written with a legal form: ООО «Северный ветер», АО «Банк …».
+	// orgRE finds organizations written with a legal form: ООО «Западный ветер», АО «Банк …».
 	orgRE = regexp.MustCompile(`(?:ООО|ОАО|ЗАО|ПАО|АО|МУП|ГУП|ФГУП|НКО|АНО)\s+«[^«»]{2,60}(?:«[^«»]{1,40}»?)?[^«»]{0,20}»+`)
 	// orgLatinRE finds "Name Name LLC" style organizations.
 	orgLatinRE = regexp.MustCompile(`\b(?:[A-Z][A-Za-z0-9&-]+ ){1,4}(?:LLC|JSC|PJSC|Inc\.?|Ltd\.?|GmbH|PLC)\b`)

@@ -104,7 +104,7 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 }
 
 // legalCore returns the name inside the quotes of an organization written with a legal form
-// (МУП «Гортеплосеть» г. Зареченска → Гортеплосеть) and the name without its legal form.
+// (МУП «Горводоканал» г. Заречного → Горводоканал) and the name without its legal form.
 func legalCore(name string) []string {
 	words := textnorm.Words(name)
 	if len(words) < 2 || !textnorm.IsLegalForm(words[0].Text) {
@@ -343,7 +343,7 @@ var (
 	quotedRE = regexp.MustCompile(`«([^«»]{1,60}(?:«[^«»]{1,40}»[^«»]{0,20})?)»|"([^"]{1,60})"|“([^”]{1,60})”`)
 	// latinPhraseRE: capitalized Latin words in a row ("Ter Plast LLC", "Security Office").
 	latinPhraseRE = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*){0,4}\b`)
-	// distinctiveRE: CamelCase or all-caps words ("GorTeploSet", "PDFMill", "KMW", "КМЗ").
+	// distinctiveRE: CamelCase or all-caps words ("GorVodoKanal", "PDFMill", "SMW", "СМЗ").
 	distinctiveRE = regexp.MustCompile(`\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-ZА-ЯЁ]{2,6})\b`)
 )
 
@@ -370,7 +370,7 @@ func announcedAliases(lead []string, primary []string, cues []string) (aliases, 
 		aliases = append(aliases, s)
 	}
 	for _, sent := range lead {
-		// Parenthetical remarks right after the name: «… завод» (КМЗ), Команда данных (Data Engineering).
+		// Parenthetical remarks right after the name: «… завод» (СМЗ), Команда данных (Data Engineering).
 		for _, match := range m.Find(sent) {
 			rest := strings.TrimLeft(sent[match.End:], " »\"”")
 			if !strings.HasPrefix(rest, "(") {
@@ -464,7 +464,7 @@ func cyrillicShare(s string) float64 {
 }
 
 // acronymAliases returns the all-caps words of the lead that are acronyms of one of the names
-// («КМЗ» for «Кедровский машиностроительный завод», "KMW" for "Kedrovsky Machine Works"), and
+// («СМЗ» for «Сосновский машиностроительный завод», "SMW" for "Sosnovsky Machine Works"), and
 // the capitalized phrases of the lead that one of the names abbreviates ("Site Reliability
 // Engineering" for "SRE team").
 func acronymAliases(lead []string, names []string) []string {
@@ -509,7 +509,7 @@ func acronymAliases(lead []string, names []string) []string {
 	return out
 }
 
-// containsWord reports whether one of ws is the short form itself ("KB Bank" is not an expansion
+// containsWord reports whether one of ws is the short form itself ("DP Bank" is not an expansion
 // of "KB").
 func containsWord(ws []textnorm.Token, latin string) bool {
 	for _, w := range ws {

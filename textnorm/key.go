@@ -115,8 +115,8 @@ func fleeting(a, b string) bool {
 }
 
 // Acronym returns the initials of a multi-word name in phonetic Latin form, comparable with
-// Latin(acronym): «Кедровский машиностроительный завод» → "kmz" = Latin("КМЗ"), "Kedrovsky
-// Machine Works" → "kmv" = Latin("KMW"). It returns "" for a one-word name; legal forms are
+// Latin(acronym): «Сосновский машиностроительный завод» → "smz" = Latin("СМЗ"), "Sosnovsky
+// Machine Works" → "smv" = Latin("SMW"). It returns "" for a one-word name; legal forms are
 // skipped.
 func Acronym(name string) string {
 	toks := KeyTokens(name)

@@ -333,7 +333,7 @@ type Token struct {
 	Text       string // the word as written
 	Start, End int    // byte offsets in the source text
 	Upper      bool   // the first rune is upper case
-	AllUpper   bool   // every letter is upper case (an acronym such as KMW or КМЗ)
+	AllUpper   bool   // every letter is upper case (an acronym such as SMW or СМЗ)
 }
 
 // Words splits s into tokens: maximal runs of letters, digits and combining marks. Everything else

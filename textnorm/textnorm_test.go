@@ -103,7 +103,7 @@ func TestTokenMatch(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{"donskoi", "donskogo", true},  // Донской ~ Донского
+		{"donskoi", "donskogo", true},   // Донской ~ Донского
 		{"bereg", "berega", true},       // Берег ~ Берега
 		{"ekolinia", "ekolini", true},   // ЭкоЛиния ~ ЭкоЛинии
 		{"maks", "maksim", true},        // Max ~ Maxim

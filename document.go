@@ -108,7 +108,7 @@ type Chunk struct {
 	Source     string   // Document.SourceName()
 }
 
-// HeadingPath joins the heading path with " > ", e.g. "Alfa TMS > Architecture".
+// HeadingPath joins the heading path with " > ", e.g. "Ter Plast CRM > Architecture".
 func (c Chunk) HeadingPath() string { return strings.Join(c.Heading, " > ") }
 
 // ContextText is the text that represents the chunk to retrieval: "title\nheading path\n\ntext".

@@ -108,3 +108,53 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 		t.Fatalf("delete: %v\n%s", err, errOut.String())
 	}
 }
+
+// TestIntegrationSourceFlag: two folders synced as two sources of one graph; a document id the
+// first source holds is skipped by the second with exit 4 and named in the summary, and an empty
+// folder synced as the second source deletes only its own documents.
+func TestIntegrationSourceFlag(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	wiki, crm, empty := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(wiki, "a.md"), []byte("---\nid: notes/a\ntitle: Note A\n---\nAlpha text.\n"), 0o644)
+	os.WriteFile(filepath.Join(crm, "b.md"), []byte("---\nid: deals/b\ntitle: Deal B\n---\nBeta text.\n"), 0o644)
+	os.WriteFile(filepath.Join(crm, "a.md"), []byte("---\nid: notes/a\ntitle: Not note A\n---\nOther text.\n"), 0o644)
+	class := fmt.Sprintf("ExtractCmdSources%d", time.Now().UnixNano())
+	t.Cleanup(func() {
+		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
+			vs.DropClass(context.Background())
+		}
+	})
+	ns := testrig.Namespace()
+	t.Cleanup(func() {
+		if gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(),
+			Password: testenv.Neo4jPassword(), Namespace: ns}); err == nil {
+			gs.DropNamespace(context.Background())
+			gs.Close(context.Background())
+		}
+	})
+	base := []string{"--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
+		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
+	sync := func(dir, source string) (int, string) {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), append(base, "--corpus", dir, "--source", source), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String()
+	}
+	if code, out := sync(wiki, "wiki"); code != 0 || !strings.Contains(out, "written 1") {
+		t.Fatalf("wiki: exit %d\n%s", code, out)
+	}
+	code, out := sync(crm, "crm")
+	if code != 4 || !strings.Contains(out, "conflict   notes/a: held by source wiki; skipped") || !strings.Contains(out, "written 1") {
+		t.Fatalf("crm: exit %d, want 4\n%s", code, out)
+	}
+	if code, out := sync(empty, "crm"); code != 0 || !strings.Contains(out, "deleted 1") {
+		t.Fatalf("empty crm: exit %d\n%s", code, out)
+	}
+	if code, out := sync(wiki, "wiki"); code != 0 || !strings.Contains(out, "unchanged 1, written 0") {
+		t.Fatalf("wiki again: exit %d\n%s", code, out)
+	}
+	var out2, errOut bytes.Buffer
+	if err := run(context.Background(), append(base, "--corpus", wiki, "--source", "no spaces"), &out2, &errOut); exitCode(err) != 2 {
+		t.Errorf("a bad --source: exit %d", exitCode(err))
+	}
+}

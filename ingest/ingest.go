@@ -686,7 +686,7 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 	}
 	indexed := make([]ariadne.IndexedChunk, len(chunks))
 	var texts []string
-	var missing []int
+	slot := map[string]int{} // content key → its text's index in texts (each new key embedded once)
 	for i, c := range chunks {
 		indexed[i] = ariadne.IndexedChunk{Chunk: c, SearchText: SearchText(c), ContentKey: keys[i]}
 		if v, ok := found[keys[i]]; ok && len(v) == p.dim {
@@ -694,7 +694,11 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 			sum.VectorsReused++
 			continue
 		}
-		missing = append(missing, i)
+		if _, ok := slot[keys[i]]; ok {
+			sum.VectorsReused++ // the same content twice in this batch
+			continue
+		}
+		slot[keys[i]] = len(texts)
 		texts = append(texts, c.ContextText())
 	}
 	if len(texts) > 0 {
@@ -705,8 +709,10 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 		if len(vecs) != len(texts) {
 			return nil, fmt.Errorf("ingest: embedder %s returned %d vectors for %d texts: %w", name, len(vecs), len(texts), ariadne.ErrUnavailable)
 		}
-		for j, i := range missing {
-			indexed[i].Vector = vecs[j]
+		for i := range indexed {
+			if indexed[i].Vector == nil {
+				indexed[i].Vector = vecs[slot[keys[i]]]
+			}
 		}
 		sum.Embedded += len(texts)
 	}

@@ -354,6 +354,21 @@ func TestIntegrationVectorReuse(t *testing.T) {
 		return sum
 	})
 
+	// Two new documents with the same new text in one run: each new content key is embedded once.
+	twin := ariadne.Document{ID: "mirror/twin-1", Title: "Twin note", Type: "note", Body: "# Twin\n\nA text no other document has, stated twice.\n"}
+	twin2 := twin
+	twin2.ID = "mirror/twin-2"
+	step("the same new text twice in one run", len(chunker(t).Split(twin)), func() ingest.Summary {
+		sum, err := r.Pipe.Upsert(ctx, []ariadne.Document{twin, twin2}, ingest.Options{Source: "mirror"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Vectors != 2*len(chunker(t).Split(twin)) {
+			t.Errorf("twins: %d vectors written", sum.Vectors)
+		}
+		return sum
+	})
+
 	// A rename: the file's id changes, its text does not.
 	path := filepath.Join(dir, "runbooks", "queue-stall.md")
 	raw, err := os.ReadFile(path)

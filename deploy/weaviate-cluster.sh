@@ -204,7 +204,7 @@ main() {
 		wait_ready "$1"
 		;;
 	status) cmd_status ;;
-	env) printf 'export %q\n' "ARIADNE_WEAVIATE_CLUSTER_URLS=$(cmd_urls)" "ARIADNE_WEAVIATE_CLUSTER_GRPCS=$(cmd_grpcs)" ;;
+	env) printf 'export %s\n' "ARIADNE_WEAVIATE_CLUSTER_URLS=$(cmd_urls)" "ARIADNE_WEAVIATE_CLUSTER_GRPCS=$(cmd_grpcs)" ;; # no characters to quote
 	wipe)
 		for n in "${NODES[@]}"; do running_pid "$n" >/dev/null && die "node$n is running; run '$0 down' first"; done
 		rm -rf "$DATA_DIR"

@@ -86,7 +86,7 @@ func (s *Store) Document(ctx context.Context, id string, groups []string) (ariad
 // DocumentACL returns the groups that may read a stored document; found is false when no
 // document has that id. It is for write permission checks, never for showing to a caller.
 func (s *Store) DocumentACL(ctx context.Context, id string) (acl []string, found bool, err error) {
-	res, err := s.run(ctx, `MATCH (d:Document {id: $id}) RETURN d.acl AS acl`, map[string]any{"id": id})
+	res, err := s.read(ctx, `MATCH (d:Document {id: $id}) RETURN d.acl AS acl`, map[string]any{"id": id})
 	if err != nil {
 		return nil, false, translate("document acl", err)
 	}

@@ -37,8 +37,13 @@ func TestPlacementApply(t *testing.T) {
 	}
 	var cl models.Class
 	Placement{ReplicationFactor: 3, Shards: 2}.apply(&cl)
-	if cl.ReplicationConfig == nil || cl.ReplicationConfig.Factor != 3 {
-		t.Errorf("replicationConfig = %+v, want factor 3", cl.ReplicationConfig)
+	if rc := cl.ReplicationConfig; rc == nil || rc.Factor != 3 || !rc.AsyncEnabled || rc.DeletionStrategy != "DeleteOnConflict" {
+		t.Errorf("replicationConfig = %+v, want factor 3, async replication, DeleteOnConflict", cl.ReplicationConfig)
+	}
+	var one models.Class
+	Placement{ReplicationFactor: 1}.apply(&one)
+	if rc := one.ReplicationConfig; rc == nil || rc.Factor != 1 || rc.AsyncEnabled || rc.DeletionStrategy != "" {
+		t.Errorf("factor 1: replicationConfig = %+v, want factor 1 only", rc)
 	}
 	if m, _ := cl.ShardingConfig.(map[string]any); m["desiredCount"] != 2 {
 		t.Errorf("shardingConfig = %v, want desiredCount 2", cl.ShardingConfig)

@@ -40,11 +40,11 @@ var namespaceRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9]{0,23})?$`)
 
 // Store reads and writes Ariadne's graph in Neo4j. It is safe for concurrent use.
 type Store struct {
-	driver neo4j.DriverWithContext
-	db     string
-	ns     string
-	names  *strings.Replacer // index and constraint names of the namespace
-	boltLog log.BoltLogger // Config.BoltLogger
+	driver  neo4j.DriverWithContext
+	db      string
+	ns      string
+	names   *strings.Replacer // index and constraint names of the namespace
+	boltLog log.BoltLogger    // Config.BoltLogger
 }
 
 // Open connects to Neo4j and verifies connectivity and credentials. The error wraps

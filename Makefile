@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability ui
+.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability ui helm-test cluster-test
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -30,6 +30,12 @@ test: ## gofmt, go vet, unit tests with -race, integration tests against real se
 
 ui: ## rebuild the analyst page web/dist from web/src (npm ci from package-lock.json, tsc, unit tests, esbuild)
 	@cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node test.mjs && node build.mjs
+
+helm-test: ## build the pinned helm once (Go module proxy) and check deploy/helm/ariadne with helm lint and helm template
+	@deploy/test.sh helm
+
+cluster-test: ## the three-node Weaviate (deploy/weaviate-cluster.sh) and Neo4j neo4j:// routing tests alone (~2 min)
+	@deploy/test.sh cluster
 
 lint: ## gofmt, go vet and staticcheck only
 	@deploy/test.sh lint

@@ -70,6 +70,28 @@ raft_join() {
 	echo "${out[*]}"
 }
 
+# gossip_join lists the gossip addresses of the other nodes that run, comma-separated.
+gossip_join() {
+	local n out=()
+	for n in "${NODES[@]}"; do
+		[ "$n" = "$1" ] && continue
+		running_pid "$n" >/dev/null && out+=("127.0.0.1:$(gossip_port "$n")")
+	done
+	local IFS=,
+	echo "${out[*]}"
+}
+
+# wait_gossip waits until node $1 listens on its gossip port (before others join it).
+wait_gossip() {
+	local deadline=$((SECONDS + READY_TIMEOUT))
+	while ((SECONDS < deadline)); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$(gossip_port "$1")") 2>/dev/null && return 0
+		running_pid "$1" >/dev/null || die "node$1 exited; read $LOG_DIR/weaviate-node$1.log"
+		sleep 0.5
+	done
+	die "node$1 does not listen on its gossip port $(gossip_port "$1") after ${READY_TIMEOUT}s"
+}
+
 start_node() {
 	local n=$1 log=$LOG_DIR/weaviate-node$1.log
 	if running_pid "$n" >/dev/null; then
@@ -85,7 +107,8 @@ start_node() {
 	done
 	[ -x "$WEAVIATE_BIN" ] || "$REPO_ROOT/deploy/local.sh" install weaviate
 	mkdir -p "$RUN_DIR" "$LOG_DIR" "$DATA_DIR/node$n"
-	# Every node joins node1's gossip port; Raft is bootstrapped by the three voters of RAFT_JOIN.
+	# A node joins the gossip of the nodes already running (none for the first; Weaviate exits when
+	# a listed address does not answer); Raft is bootstrapped by the three voters of RAFT_JOIN.
 	# CLUSTER_ADVERTISE_PORT must be set with CLUSTER_ADVERTISE_ADDR: memberlist otherwise
 	# advertises its default 7946 — the single Weaviate's gossip port — and the nodes gossip with
 	# that server (which then reports itself UNHEALTHY). The node names differ from its "node1".
@@ -98,7 +121,7 @@ start_node() {
 		CLUSTER_HOSTNAME="$(node_name "$n")" CLUSTER_IN_LOCALHOST=true \
 		CLUSTER_ADVERTISE_ADDR=127.0.0.1 CLUSTER_ADVERTISE_PORT="$(gossip_port "$n")" \
 		CLUSTER_GOSSIP_BIND_PORT="$(gossip_port "$n")" CLUSTER_DATA_BIND_PORT="$(($(gossip_port "$n") + 1))" \
-		CLUSTER_JOIN="127.0.0.1:$(gossip_port 1)" \
+		CLUSTER_JOIN="$(gossip_join "$n")" \
 		RAFT_PORT="$(raft_port "$n")" RAFT_INTERNAL_RPC_PORT="$(($(raft_port "$n") + 1))" \
 		RAFT_JOIN="$(raft_join)" RAFT_BOOTSTRAP_EXPECT=3 \
 		GO_PROFILING_DISABLE=true GRPC_PORT="$(grpc_port "$n")" QUERY_DEFAULTS_LIMIT=25 \
@@ -157,7 +180,10 @@ stop_node() {
 
 cmd_up() {
 	local n
-	for n in "${NODES[@]}"; do start_node "$n"; done
+	for n in "${NODES[@]}"; do
+		start_node "$n"
+		wait_gossip "$n"
+	done
 	for n in "${NODES[@]}"; do wait_ready "$n"; done
 	wait_members 1 3
 	say "cluster up: 3 nodes healthy ($(cmd_urls))"

@@ -25,7 +25,7 @@ func (s *Store) Documents(ctx context.Context, groups []string, limit, offset in
 	if limit <= 0 || offset < 0 {
 		return nil, 0, fmt.Errorf("graph: documents page limit %d offset %d: %w", limit, offset, ariadne.ErrInvalid)
 	}
-	res, err := s.run(ctx, documentsCypher, map[string]any{"groups": groups, "limit": limit, "offset": offset})
+	res, err := s.read(ctx, documentsCypher, map[string]any{"groups": groups, "limit": limit, "offset": offset})
 	if err != nil {
 		return nil, 0, translate("documents", err)
 	}
@@ -58,7 +58,7 @@ RETURN {id: d.id, title: d.title, type: d.type, lang: d.lang, updated: d.updated
 // Document returns one document the caller may read with its readable chunks in order, or
 // ErrNotFound when it does not exist or the caller may not read it (indistinguishable).
 func (s *Store) Document(ctx context.Context, id string, groups []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
-	res, err := s.run(ctx, documentCypher, map[string]any{"id": id, "groups": groups})
+	res, err := s.read(ctx, documentCypher, map[string]any{"id": id, "groups": groups})
 	if err != nil {
 		return ariadne.DocumentInfo{}, nil, translate("document", err)
 	}

@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability ui helm-test cluster-test
+.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability ui
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -31,6 +31,7 @@ test: ## gofmt, go vet, unit tests with -race, integration tests against real se
 ui: ## rebuild the analyst page web/dist from web/src (npm ci from package-lock.json, tsc, unit tests, esbuild)
 	@cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node test.mjs && node build.mjs
 
+.PHONY: helm-test cluster-test
 helm-test: ## build the pinned helm once (Go module proxy) and check deploy/helm/ariadne with helm lint and helm template
 	@deploy/test.sh helm
 

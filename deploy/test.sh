@@ -9,10 +9,11 @@
 #   4. runs the integration tests against the real servers with ARIADNE_REQUIRE_INTEGRATION=1,
 #      so an unreachable server fails the run instead of skipping.
 # `deploy/test.sh lint` stops after step 2.
-# `deploy/test.sh helm` builds the pinned helm once and renders deploy/helm/ariadne (TestHelmTemplate);
-# `deploy/test.sh cluster` runs the three-node Weaviate and Neo4j routing tests alone. Neither is
-# part of the default run's extra cost: the cluster tests also run in step 4 (TestIntegration*),
-# helm is not built there (about 20 minutes on a busy 2-core machine with empty caches).
+# `deploy/test.sh cluster` runs the three-node Weaviate and the Neo4j neo4j:// routing tests alone
+# (they also run in step 4, as TestIntegration*). `deploy/test.sh helm` builds the pinned helm
+# once and runs helm lint and TestHelmTemplate on deploy/helm/ariadne; the default run does not
+# build helm (20 minutes measured on a busy 2-core machine with empty Go caches), so there that
+# test skips.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 GO=${GO:-go}

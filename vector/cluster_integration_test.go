@@ -88,8 +88,8 @@ func clusterIDs(from, to int, drop ...int) []string {
 }
 
 // TestIntegrationWeaviateCluster runs the chunk store on a three-node Weaviate cluster
-// (deploy/weaviate-cluster.sh) with replication factor 3 and consistency level QUORUM for reads
-// and writes: the class has a replica on every node; with one node stopped, writes, deletes and
+// (deploy/weaviate-cluster.sh) with replication factor 3, 2 shards and consistency level QUORUM
+// for reads and writes: every node holds a replica of both shards; with one node stopped, writes, deletes and
 // vector, BM25 and hybrid searches keep answering through either remaining node, while the same
 // write at consistency ALL fails (so the node is really down and the level is really sent); after
 // the node comes back, async replication brings its replica up to date (writes and deletes it
@@ -98,7 +98,7 @@ func TestIntegrationWeaviateCluster(t *testing.T) {
 	urls, grpcs := clusterNodes(t)
 	ctx := context.Background()
 	class := fmt.Sprintf("AriadneCluster%d", time.Now().UnixNano())
-	quorum := Placement{ReplicationFactor: 3, Consistency: "QUORUM"}
+	quorum := Placement{ReplicationFactor: 3, Shards: 2, Consistency: "QUORUM"}
 	open := func(node int, p Placement) *Store {
 		t.Helper()
 		s, err := Open(ctx, Config{URL: urls[node], GRPCAddr: grpcs[node], Class: class, Placement: p})
@@ -118,7 +118,7 @@ func TestIntegrationWeaviateCluster(t *testing.T) {
 		}
 	})
 
-	// The class as Weaviate holds it: factor 3, and a replica of its shard on every node.
+	// The class as Weaviate holds it: factor 3 and 2 shards, so each node holds a replica of both.
 	cls, err := s1.client.Schema().ClassGetter().WithClassName(class).Do(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -130,17 +130,16 @@ func TestIntegrationWeaviateCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	holding := 0
+	shardsOn := map[string]int{}
 	for _, n := range nodes.Nodes {
 		for _, sh := range n.Shards {
 			if sh.Class == class {
-				holding++
-				break
+				shardsOn[n.Name]++
 			}
 		}
 	}
-	if holding != 3 {
-		t.Fatalf("%d nodes hold a shard of %s, want 3", holding, class)
+	if len(shardsOn) != 3 || shardsOn[nodes.Nodes[0].Name] != 2 || shardsOn[nodes.Nodes[1].Name] != 2 || shardsOn[nodes.Nodes[2].Name] != 2 {
+		t.Fatalf("shards of %s per node = %v, want 2 on each of 3 nodes", class, shardsOn)
 	}
 	// An existing class with another factor is refused rather than silently used.
 	if err := open(1, Placement{ReplicationFactor: 2}).EnsureClass(ctx, emb); err == nil {
@@ -158,6 +157,10 @@ func TestIntegrationWeaviateCluster(t *testing.T) {
 		t.Fatalf("upsert with three nodes: %+v, %v", res, err)
 	}
 
+	// Opened (Ping: ready) before node 3 stops: when node 3 leads Raft, the others answer 503 on
+	// /.well-known/ready for a few seconds while leadership moves; reads and writes go on.
+	s2 := open(1, quorum)
+	sAll := open(0, Placement{Consistency: "ALL"})
 	clusterScriptRun(t, "stop-node", "3")
 	restarted := false
 	t.Cleanup(func() {
@@ -174,12 +177,11 @@ func TestIntegrationWeaviateCluster(t *testing.T) {
 		t.Fatalf("delete with node 3 down at QUORUM: %d, %v", n, err)
 	}
 	// ... while ALL (3 of 3) cannot be met.
-	if res, err := write(open(0, Placement{Consistency: "ALL"}), 30, 31); err == nil && len(res.Failed) == 0 {
+	if res, err := write(sAll, 30, 31); err == nil && len(res.Failed) == 0 {
 		t.Fatalf("upsert with node 3 down at ALL succeeded (%+v): is the node down, is the level sent?", res)
 	}
 
 	want := clusterIDs(0, 30, 3, 25)
-	s2 := open(1, quorum)
 	for name, s := range map[string]*Store{"node1": s1, "node2": s2} {
 		ids, err := s.ChunkIDs(ctx)
 		if err != nil || !slices.Equal(ids, want) {

@@ -3,12 +3,14 @@ package deploy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -164,4 +166,67 @@ func keys(m map[string]manifest) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestHelmTemplateSources: the chart renders one extraction CronJob per source, each syncing only
+// its own source (--source NAME) from its own volume, on its own or the default schedule.
+func TestHelmTemplateSources(t *testing.T) {
+	helm := helmBinary(t)
+	values := filepath.Join(t.TempDir(), "sources.yaml")
+	if err := os.WriteFile(values, []byte(`extract:
+  sources:
+    - {name: default, corpusClaim: wiki-pages}
+    - {name: contracts, corpusClaim: contracts-share, schedule: "0 * * * *"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"template", "rel", "helm/ariadne", "-f", values, "--show-only", "templates/extract.yaml"}
+	cmd := exec.Command(helm, args...)
+	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helm %v: %v\n%s", args, err, out)
+	}
+	type cron struct {
+		Metadata struct{ Name string } `yaml:"metadata"`
+		Spec     struct {
+			Schedule    string `yaml:"schedule"`
+			JobTemplate struct {
+				Spec struct {
+					Template struct {
+						Spec struct {
+							Containers []struct{ Command []string } `yaml:"containers"`
+							Volumes    []struct {
+								PVC struct {
+									ClaimName string `yaml:"claimName"`
+								} `yaml:"persistentVolumeClaim"`
+							} `yaml:"volumes"`
+						} `yaml:"spec"`
+					} `yaml:"template"`
+				} `yaml:"spec"`
+			} `yaml:"jobTemplate"`
+		} `yaml:"spec"`
+	}
+	var got []string
+	dec := yaml.NewDecoder(bytes.NewReader(out))
+	for {
+		var c cron
+		if err := dec.Decode(&c); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("rendered YAML: %v\n%s", err, out)
+		}
+		if c.Metadata.Name == "" {
+			continue
+		}
+		pod := c.Spec.JobTemplate.Spec.Template.Spec
+		got = append(got, fmt.Sprintf("%s %s %s %s", c.Metadata.Name, c.Spec.Schedule, strings.Join(pod.Containers[0].Command, " "), pod.Volumes[0].PVC.ClaimName))
+	}
+	want := []string{
+		"rel-extract */30 * * * * /usr/local/bin/extract --source default --corpus /corpus wiki-pages",
+		"rel-extract-contracts 0 * * * * /usr/local/bin/extract --source contracts --corpus /corpus contracts-share",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("CronJobs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

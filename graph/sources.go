@@ -119,7 +119,7 @@ ORDER BY name`
 // Sources lists the sources that hold documents the caller (groups) may read, by name, with
 // counts over what the caller may read and the time of the last completed run over each.
 func (s *Store) Sources(ctx context.Context, groups []string) ([]ariadne.SourceInfo, error) {
-	res, err := s.run(ctx, sourcesCypher, map[string]any{"groups": groups})
+	res, err := s.read(ctx, sourcesCypher, map[string]any{"groups": groups})
 	if err != nil {
 		return nil, translate("sources", err)
 	}

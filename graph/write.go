@@ -2,9 +2,11 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -36,14 +38,26 @@ RETURN collect(e.key) AS keys`
 
 // EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
 // entity fulltext index and lookup indexes, if they do not exist, and waits for them to be online.
+//
+// Two processes may run it at the same time on a fresh graph (extract jobs of two sources): a
+// schema statement or the wait that loses that race fails with a client error, and the whole step
+// is tried again, at most three times, 500 ms apart.
 func (s *Store) EnsureSchema(ctx context.Context) error {
-	for _, stmt := range schemaStatements {
-		if _, err := s.run(ctx, stmt, nil); err != nil {
-			return translate("ensure schema", err)
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return translate("ensure schema", ctx.Err())
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+		if err = s.createSchema(ctx); err == nil || !errors.Is(err, ariadne.ErrInvalid) {
+			break
 		}
 	}
-	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
-		return translate("await indexes", err)
+	if err != nil {
+		return err
 	}
 	if err := s.migrateSources(ctx); err != nil {
 		return err
@@ -58,6 +72,19 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 		}); err != nil {
 			return translate("refresh entity visibility", err)
 		}
+	}
+	return nil
+}
+
+// createSchema runs the schema statements and waits for the indexes to be online.
+func (s *Store) createSchema(ctx context.Context) error {
+	for _, stmt := range schemaStatements {
+		if _, err := s.run(ctx, stmt, nil); err != nil {
+			return translate("ensure schema", err)
+		}
+	}
+	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
+		return translate("await indexes", err)
 	}
 	return nil
 }

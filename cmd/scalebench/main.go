@@ -43,7 +43,12 @@ import (
 	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
-type cli struct {
+type root struct {
+	Corpus corpusCmd `cmd:"" default:"withargs" help:"Generate corpora of the given sizes, index them and time ingestion and retrieval (the default)."`
+	Load   loadCmd   `cmd:"" help:"Closed-loop load on a running cmd/api: concurrent clients, throughput and latency percentiles."`
+}
+
+type corpusCmd struct {
 	Sizes    string `name:"sizes" env:"SIZES" default:"1k,10k,100k" help:"Corpus sizes in chunks (k = 1000), comma-separated."`
 	Seed     uint64 `name:"seed" default:"42" help:"Generator seed."`
 	Prefix   string `name:"prefix" default:"Scale" help:"Neo4j namespace and Weaviate class prefix (letters and digits)."`
@@ -68,9 +73,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "scalebench:", err)
 		os.Exit(2)
 	}
-	var c cli
-	kong.Parse(&c, kong.Vars(vars), kong.Name("scalebench"), kong.Description("Scale benchmark: ingestion, store sizes and retrieval latency versus corpus size."))
-	if err := run(ctx, c, os.Stdout); err != nil {
+	var c root
+	kctx := kong.Parse(&c, kong.Vars(vars), kong.Name("scalebench"), kong.Description("Scale benchmark: ingestion, store sizes and retrieval latency versus corpus size; load on a running API."))
+	switch kctx.Command() {
+	case "load":
+		err = c.Load.Run(os.Stdout)
+	default:
+		err = run(ctx, c.Corpus, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "scalebench:", err)
 		os.Exit(1)
 	}
@@ -131,7 +142,7 @@ type RouteResult struct {
 	HitSubject   int     `json:"chunks_naming_the_entity"` // questions whose top chunks name the asked entity
 }
 
-func run(ctx context.Context, c cli, out io.Writer) error {
+func run(ctx context.Context, c corpusCmd, out io.Writer) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var sizes []int
 	for _, s := range strings.Split(c.Sizes, ",") {
@@ -169,7 +180,7 @@ func label(n int) string {
 	return strconv.Itoa(n)
 }
 
-func (c cli) measure(ctx context.Context, n int, log *slog.Logger, out io.Writer) (Result, error) {
+func (c corpusCmd) measure(ctx context.Context, n int, log *slog.Logger, out io.Writer) (Result, error) {
 	r := Result{Label: label(n), TargetChunks: n, Routes: map[string]RouteResult{}}
 	stores := c.Stores
 	stores.Neo4jNamespace = c.Prefix + label(n)
@@ -268,7 +279,7 @@ func (c cli) measure(ctx context.Context, n int, log *slog.Logger, out io.Writer
 	return r, nil
 }
 
-func (c cli) ingest(ctx context.Context, r *Result, dir string, gs *graph.Store, vs *vector.Store, chunker *chunking.Chunker,
+func (c corpusCmd) ingest(ctx context.Context, r *Result, dir string, gs *graph.Store, vs *vector.Store, chunker *chunking.Chunker,
 	emb ingest.Embedder, ext ingest.Extractor, onto *ontology.Ontology, log *slog.Logger, out io.Writer) error {
 	if err := vs.DropClass(ctx); err != nil {
 		return err
@@ -323,7 +334,7 @@ func graphShape(ctx context.Context, gs *graph.Store, r *Result) error {
 
 // e5Sample embeds the first c.E5Sample chunks of the corpus with the e5 server as passages and
 // extrapolates the rate to the whole corpus (an extrapolation, not a measurement of it).
-func (c cli) e5Sample(ctx context.Context, r *Result, dir string, chunker *chunking.Chunker, log *slog.Logger, out io.Writer) {
+func (c corpusCmd) e5Sample(ctx context.Context, r *Result, dir string, chunker *chunking.Chunker, log *slog.Logger, out io.Writer) {
 	e5 := setup.Embedder{Kind: "e5", E5URL: c.E5URL}
 	emb, _, err := e5.BuildEmbedder(ctx, log)
 	if err == nil {

@@ -25,6 +25,9 @@ const (
 	Technology Kind = "technology"
 )
 
+// kindFolder is the folder (and id prefix) of each kind's pages.
+var kindFolder = map[Kind]string{Client: "clients", Project: "projects", Person: "people", Team: "teams", Technology: "technologies"}
+
 var kindShare = []struct {
 	k     Kind
 	share float64
@@ -114,7 +117,7 @@ func New(seed uint64, entities int) *Generator {
 			}
 			seen[strings.ToLower(e.Latin)] = true
 			e.Kind = ks.k
-			e.ID = fmt.Sprintf("%ss/%s", ks.k, slug(e.Latin))
+			e.ID = kindFolder[ks.k] + "/" + slug(e.Latin)
 			g.byKind[ks.k] = append(g.byKind[ks.k], len(g.entities))
 			g.entities = append(g.entities, e)
 		}

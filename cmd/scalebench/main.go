@@ -247,6 +247,8 @@ func (c corpusCmd) measure(ctx context.Context, n int, log *slog.Logger, out io.
 	have, _ := vs.Count(ctx)
 	if c.Reuse && have == r.Chunks {
 		fmt.Fprintf(out, "[%s] --reuse: class %s already holds %d chunks; ingestion not re-timed\n", r.Label, vs.Class(), have)
+		r.WeaviateDiskMB = duMB(filepath.Join(home(), "weaviate", "data", strings.ToLower(vs.Class())))
+		r.WeaviateRSSMB[1], r.Neo4jRSSMB[1] = rssMB("weaviate"), rssMB("neo4j")
 	} else {
 		if err := c.ingest(ctx, &r, dir, gs, vs, chunker, lex, ext, onto, log, out); err != nil {
 			return r, err

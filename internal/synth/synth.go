@@ -83,7 +83,6 @@ var (
 	surnameEnd = [][2]string{{"ov", "ов"}, {"in", "ин"}, {"sky", "ский"}, {"enko", "енко"}, {"ev", "ев"}}
 	orgSuffix  = [][2]string{{"Energo", "Энерго"}, {"Stroy", "Строй"}, {"Logistic", "Логистик"}, {"Med", "Мед"}, {"Trans", "Транс"}, {"Agro", "Агро"}}
 	projSuffix = [][2]string{{"Booking", "Букинг"}, {"Portal", "Портал"}, {"Sites", "Площадки"}, {"Ledger", "Леджер"}, {"Tracker", "Трекер"}, {"Pay", "Пэй"}}
-	teamWord   = [2]string{"team", "команда"}
 	cities     = [][2]string{{"Tomsk", "Томск"}, {"Kazan", "Казань"}, {"Perm", "Пермь"}, {"Samara", "Самара"}, {"Omsk", "Омск"}}
 )
 

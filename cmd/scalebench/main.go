@@ -46,6 +46,7 @@ import (
 type root struct {
 	Corpus corpusCmd `cmd:"" default:"withargs" help:"Generate corpora of the given sizes, index them and time ingestion and retrieval (the default)."`
 	Load   loadCmd   `cmd:"" help:"Closed-loop load on a running cmd/api: concurrent clients, throughput and latency percentiles."`
+	Drop   dropCmd   `cmd:"" help:"Drop Neo4j namespaces and Weaviate classes that --keep left (NAMESPACE:CLASS pairs)."`
 }
 
 type corpusCmd struct {
@@ -78,6 +79,8 @@ func main() {
 	switch kctx.Command() {
 	case "load":
 		err = c.Load.Run(os.Stdout)
+	case "drop <pairs>":
+		err = c.Drop.Run(ctx, os.Stdout)
 	default:
 		err = run(ctx, c.Corpus, os.Stdout)
 	}

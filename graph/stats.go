@@ -26,7 +26,7 @@ RETURN documents, chunks, entities, mentions, relations, max_degree`
 // Shape counts the namespace's nodes and relationships (a full scan: for benchmarks and
 // operators, not for the query path).
 func (s *Store) Shape(ctx context.Context) (Shape, error) {
-	res, err := s.run(ctx, shapeCypher, nil)
+	res, err := s.read(ctx, shapeCypher, nil)
 	if err != nil {
 		return Shape{}, translate("shape", err)
 	}

@@ -57,6 +57,7 @@ type corpusCmd struct {
 	E5Sample int    `name:"e5-sample" default:"64" help:"Chunks embedded with e5 to extrapolate its ingestion rate (0: skip)."`
 	Out      string `name:"out" default:"docs/performance" help:"Folder for scale.json and scale.png."`
 	Keep     bool   `name:"keep" help:"Keep the namespaces and classes (default: drop them at the end)."`
+	Replot   string `name:"replot" help:"Only redraw scale.png in --out from this scale.json; measure nothing."`
 	Reuse    bool   `name:"reuse" help:"Skip ingestion when the class already holds the size's chunks (for re-timing queries after a fix; needs --keep before)."`
 	Workers  int    `name:"workers" default:"2" help:"Concurrent embedding/extraction calls while indexing."`
 	Batch    int    `name:"batch" default:"64" help:"Documents per write batch."`
@@ -157,6 +158,18 @@ func run(ctx context.Context, c corpusCmd, out io.Writer) error {
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return err
+	}
+	if c.Replot != "" {
+		b, err := os.ReadFile(c.Replot)
+		if err != nil {
+			return err
+		}
+		var rs []Result
+		if err := json.Unmarshal(b, &rs); err != nil {
+			return fmt.Errorf("%s: %w", c.Replot, err)
+		}
+		printTable(out, rs)
+		return plotResults(filepath.Join(c.Out, "scale.png"), rs)
 	}
 	var results []Result
 	for _, n := range sizes {

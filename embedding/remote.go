@@ -118,6 +118,15 @@ func (r *remote) Retries() int {
 	return r.retries
 }
 
+// QueryMarking says how queries are marked for the model: "none", "input_type", or
+// "text:" + the query prefix (a QueryCache keys by it).
+func (r *remote) QueryMarking() string {
+	if r.cfg.Prefix == PrefixText {
+		return "text:" + r.cfg.QueryPrefix
+	}
+	return string(r.cfg.Prefix)
+}
+
 func (r *remote) prefixed(text string, query bool) string {
 	if r.cfg.Prefix != PrefixText {
 		return text

@@ -150,7 +150,7 @@ func (s *Store) toPaths(ctx context.Context, recs []*neo4j.Record, groups []stri
 			readable[str(get(r, "id"))] = true
 		}
 	}
-	views, err := s.views(ctx, raw, groups)
+	views, err := s.nodeViews(ctx, raw, groups)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +413,7 @@ func (s *Store) EntitiesOfChunks(ctx context.Context, ids, groups []string) (map
 	for _, r := range res.Records {
 		raw = append(raw, strs(get(r, "keys"))...)
 	}
-	views, err := s.views(ctx, raw, groups)
+	views, err := s.nodeViews(ctx, raw, groups)
 	if err != nil {
 		return nil, err
 	}
@@ -515,7 +515,7 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 	for _, r := range res.Records {
 		raw = append(raw, str(get(r, "s_raw")), str(get(r, "e_raw")))
 	}
-	views, err := s.views(ctx, raw, groups)
+	views, err := s.nodeViews(ctx, raw, groups)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,10 @@ func matchVisible(v string) string {
   AND any(g IN coalesce(` + v + `.acl, []) WHERE g IN $groups)`
 }
 
-// viewsCypher maps raw entity keys (never shown to callers) to the caller's views.
+// viewsCypher maps raw entity keys (never shown to callers) to the caller's views. Surfaces come
+// from at most 256 readable mentions per entity (all of them below that; for a hub, the first
+// 256 the store yields): reading every mention of a hub made entity linking grow with the corpus
+// (docs/performance.md). Spellings repeat, so 256 mentions carry practically all of them.
 const viewsCypher = `
 UNWIND $raw AS k
 MATCH (e:Entity {key: k})
@@ -50,6 +53,7 @@ WHERE any(g IN coalesce(e.acl, []) WHERE g IN $groups)
 CALL (e) {
   OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
   WHERE any(g IN c.acl WHERE g IN $groups)
+  WITH c, m LIMIT 256
   WITH c, m ORDER BY c.id
   RETURN reduce(acc = [], l IN collect(m.surfaces) | acc + [x IN l WHERE NOT x IN acc]) AS surfaces
 }

@@ -20,6 +20,7 @@ type Metrics struct {
 	verifyFailure *prometheus.CounterVec   // level
 	modelTokens   *prometheus.CounterVec   // model, kind (prompt|completion)
 	modelCalls    *prometheus.CounterVec   // model
+	queryEmbed    *prometheus.CounterVec   // result (hit|miss)
 }
 
 // NewMetrics registers the metrics (and Go and process collectors) in a new registry.
@@ -46,8 +47,10 @@ func NewMetrics() *Metrics {
 			[]string{"model", "kind"}),
 		modelCalls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_model_calls_total",
 			Help: "Answered chat model calls, by model."}, []string{"model"}),
+		queryEmbed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_query_embedding_cache_total",
+			Help: "Query embedding cache lookups, by result (hit, miss)."}, []string{"result"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls,
+	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls, m.queryEmbed,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -70,4 +73,13 @@ func (m *Metrics) ModelUsage(model string, prompt, completion int) {
 	m.modelCalls.WithLabelValues(model).Inc()
 	m.modelTokens.WithLabelValues(model, "prompt").Add(float64(prompt))
 	m.modelTokens.WithLabelValues(model, "completion").Add(float64(completion))
+}
+
+// QueryEmbeddingLookup counts one query embedding cache lookup (embedding.QueryCacheConfig.OnLookup).
+func (m *Metrics) QueryEmbeddingLookup(hit bool) {
+	result := "miss"
+	if hit {
+		result = "hit"
+	}
+	m.queryEmbed.WithLabelValues(result).Inc()
 }

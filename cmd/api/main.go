@@ -24,6 +24,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/embedding"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
 	"github.com/ariadne-graphrag/ariadne/ingest"
@@ -43,6 +44,7 @@ type cli struct {
 	ShutdownTimeout time.Duration `name:"shutdown-timeout" env:"ARIADNE_SHUTDOWN_TIMEOUT" default:"20s" help:"Time in-flight requests get on shutdown."`
 	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
+	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, normalised question); 0 turns it off."`
 	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
 
 	setup.Stores   `embed:""`
@@ -106,6 +108,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 	metrics := httpapi.NewMetrics()
 	c.Chat.OnUsage = metrics.ModelUsage
+	if c.QueryEmbedCache < 0 {
+		return usageError{fmt.Errorf("--query-embedding-cache %d: want 0 (off) or more", c.QueryEmbedCache)}
+	}
+	if c.QueryEmbedCache > 0 {
+		marking := "none"
+		if m, ok := emb.(interface{ QueryMarking() string }); ok {
+			marking = m.QueryMarking()
+		}
+		if emb, err = embedding.NewQueryCache(emb, embedding.QueryCacheConfig{Size: c.QueryEmbedCache, Prefix: marking,
+			OnLookup: metrics.QueryEmbeddingLookup}); err != nil {
+			return usageError{err}
+		}
+	}
 	model, err := c.Chat.BuildChat(log)
 	if err != nil {
 		return usageError{err}

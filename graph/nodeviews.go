@@ -1,0 +1,46 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// nodeViewsCypher is viewsCypher for callers that need an entity only as a path node (key, name,
+// type, describing document, degree), never its aliases or context: Edges, EntitiesOfChunks and
+// paths. An entity whose name the caller may see costs one index seek, whatever its degree; only
+// an entity shown by an opaque key reads its mentions, for the first surface of its first
+// readable chunk (as in viewsCypher). Before this, every endpoint of every edge collected the
+// surfaces of all its mentions: at 100k chunks a hub has tens of thousands (docs/performance.md).
+const nodeViewsCypher = `
+UNWIND $raw AS k
+MATCH (e:Entity {key: k})
+WHERE any(g IN coalesce(e.acl, []) WHERE g IN $groups)
+WITH e, any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) AS full
+WITH e, full, CASE WHEN full THEN e.name ELSE head(COLLECT {
+       MATCH (c:Chunk)-[m:MENTIONS]->(e)
+       WHERE any(g IN c.acl WHERE g IN $groups) AND size(coalesce(m.surfaces, [])) > 0
+       WITH c, m ORDER BY c.id LIMIT 1
+       RETURN m.surfaces[0] }) END AS name
+WHERE name IS NOT NULL
+RETURN e.key AS raw, CASE WHEN full THEN e.key ELSE $uidPrefix + e.uid END AS key, name, e.type AS type,
+       CASE WHEN full THEN coalesce(e.doc_id, '') ELSE '' END AS doc_id, coalesce(e.degree, 0) AS degree`
+
+// nodeViews is views without aliases, quoted aliases and context (see nodeViewsCypher).
+func (s *Store) nodeViews(ctx context.Context, raw, groups []string) (map[string]entityView, error) {
+	out := map[string]entityView{}
+	if len(raw) == 0 {
+		return out, nil
+	}
+	res, err := s.read(ctx, nodeViewsCypher, map[string]any{"raw": dedupe(raw), "groups": groups, "uidPrefix": UIDPrefix})
+	if err != nil {
+		return nil, translate("entity node views", err)
+	}
+	for _, r := range res.Records {
+		v := entityView{raw: str(get(r, "raw")), degree: toInt(get(r, "degree")), entity: ariadne.StoredEntity{
+			Entity: ariadne.Entity{Key: str(get(r, "key")), Name: str(get(r, "name")), Type: str(get(r, "type")),
+				DocID: str(get(r, "doc_id"))}}}
+		out[v.raw] = v
+	}
+	return out, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/ontology"
@@ -117,8 +118,9 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 			if key == "" {
 				continue
 			}
-			spans = append(spans, keyedSpan{match.Start, match.End, key})
-			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: key, Surface: match.Surface})
+			start, end := fullName(ch.Text, match, reg, key)
+			spans = append(spans, keyedSpan{start, end, key})
+			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: key, Surface: ch.Text[start:end]})
 			relate(key, ch.ID)
 		}
 		known := len(spans)
@@ -135,6 +137,31 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 		}
 	}
 	return Facts{DocID: in.Doc.ID, Mentions: sortMentions(mentions), Relations: rels.list()}, nil
+}
+
+// fullName widens a match to the entity's whole name when the chunk writes it exactly around
+// the match: the matcher's surface leaves out a legal form and quotes («Велтрикс» in «ООО
+// «Велтрикс»»), and an undocumented entity's name is only visible to callers who may read a
+// chunk whose surface is its name (graph: name_acl).
+func fullName(text string, m resolution.Match, reg *resolution.Registry, key string) (int, int) {
+	e, ok := reg.Get(key)
+	if !ok || e.Name == m.Surface || len(e.Name) <= len(m.Surface) {
+		return m.Start, m.End
+	}
+	from := max(0, m.Start-len(e.Name))
+	to := min(len(text), m.End+len(e.Name))
+	for off := from; off < to; {
+		i := strings.Index(text[off:to], e.Name)
+		if i < 0 {
+			break
+		}
+		start := off + i
+		if end := start + len(e.Name); start <= m.Start && m.End <= end {
+			return start, end
+		}
+		off = start + 1
+	}
+	return m.Start, m.End
 }
 
 // recognizedAt returns the key recognition resolved for the span of an ambiguous match, when it is

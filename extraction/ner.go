@@ -15,6 +15,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ner"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // Recognizer finds named entities in texts: package ner's Client (the NER sidecar). Recognize
@@ -254,6 +255,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 				typ = t
 			}
 		}
+		if g.types["organization"] > 0 && slices.ContainsFunc(g.order, hasLegalForm) {
+			typ = "organization" // "Veltrix Ltd", «ООО «Велтрикс»»: a legal form names an organization
+		}
 		ctx := g.context
 		if typ != "person" {
 			ctx = ""
@@ -267,6 +271,16 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 	}
 	return out
+}
+
+// hasLegalForm reports whether a name is written with an organization's legal form (ООО, Ltd, …).
+func hasLegalForm(name string) bool {
+	for _, w := range textnorm.Words(name) {
+		if textnorm.IsLegalForm(w.Text) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameLikeSurface reports whether a recognized surface can name an entity: a letter in upper

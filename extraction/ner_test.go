@@ -267,3 +267,20 @@ func TestCoOccurrenceSkipsLongLists(t *testing.T) {
 		t.Errorf("8 names gave %d relations, want 28", len(rels))
 	}
 }
+
+func TestDictionarySurfaceIsTheWholeNameWhenWritten(t *testing.T) {
+	o := onto(t)
+	reg := resolution.NewRegistry(o.Nicknames)
+	for _, c := range Discover(ariadne.Document{ID: "n", Body: "Договор с ООО «Велтрикс» подписан."}) {
+		reg.Resolve(c)
+	}
+	in := note("notes/x", "ru", "Договор с ООО «Велтрикс» подписан; «Велтрикс» доволен, Велтриксу пишут.")
+	f, err := NewDictionary(o).Extract(context.Background(), in, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Велтрикс→organization:veltriks", "Велтриксу→organization:veltriks", "ООО «Велтрикс»→organization:veltriks"}
+	if got := mentionList(f); !slices.Equal(got, want) {
+		t.Errorf("mentions\n got  %q\n want %q", got, want)
+	}
+}

@@ -401,10 +401,14 @@ func (p *Pipeline) prepare(ctx context.Context) error {
 }
 
 // Resolve returns the entity registry Sync would build for docs (their subjects and discovered
-// names, resolved), without writing anything. Evaluations use it to score entity resolution.
+// names, resolved, and the entities recognition finds when it is on), without writing anything.
+// Evaluations use it to score entity resolution.
 func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resolution.Registry, error) {
-	reg, _, err := p.buildRegistry(ctx, docs, true, false)
-	return reg, err
+	reg, subjects, err := p.buildRegistry(ctx, docs, true, false)
+	if err != nil {
+		return nil, err
+	}
+	return reg, p.recognizeAll(ctx, docs, subjects, reg)
 }
 
 // buildRegistry resolves the subjects and discovered names of docs. For a full sync the registry

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/extraction"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 )
@@ -35,4 +36,16 @@ func (p *Pipeline) extractorName() string {
 		return p.extractor.Name()
 	}
 	return p.extractor.Name() + "+" + p.ner.Name()
+}
+
+// recognizeAll runs recognition over every document of docs (chunked as a run would) into reg.
+func (p *Pipeline) recognizeAll(ctx context.Context, docs []ariadne.Document, subjects map[string]string, reg *resolution.Registry) error {
+	if p.ner == nil {
+		return nil
+	}
+	work := make([]*docWork, len(docs))
+	for i, d := range docs {
+		work[i] = &docWork{doc: d, chunks: p.chunker.Split(d), subject: subjects[d.ID]}
+	}
+	return p.recognize(ctx, work, reg)
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // ResolveRecognized maps a name that entity recognition (NER) found in running text to an entity
@@ -28,12 +29,16 @@ import (
 func (r *Registry) ResolveRecognized(c Candidate) (key string, merged bool) {
 	names := append([]string{c.Name}, c.Aliases...)
 	var keys []string
-	for _, n := range names {
-		for _, k := range r.Matcher().FindWhole(n).Keys {
+	add := func(ks []string) {
+		for _, k := range ks {
 			if r.entities[k] != nil && !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}
+	}
+	for _, n := range names {
+		add(r.Matcher().FindWhole(n).Keys)
+		add(r.Matcher().matchedBy(n))
 	}
 	sort.Strings(keys)
 	var documented []string
@@ -77,6 +82,26 @@ func (r *Registry) ResolveRecognized(c Candidate) (key string, merged bool) {
 	r.context[key] = c.Context
 	r.setAliases(key)
 	return key, false
+}
+
+// matchedBy returns the keys of the known aliases that name, taken as an alias, would match whole:
+// the reverse of FindWhole. Matching is not symmetric — Latin text may add up to 3 letters to an
+// alias word ("Max" finds "Maxim") but not drop them — so a short form a recognizer found ("Max
+// Fedotov") must be checked both ways, or it becomes a new entity that every "Maxim Fedotov"
+// then also matches.
+func (m *Matcher) matchedBy(name string) []string {
+	probe := NewMatcher([]Alias{{Text: name, EntityKey: "probe"}})
+	kt := textnorm.KeyTokens(name)
+	if len(kt) == 0 {
+		return nil
+	}
+	var out []string
+	for _, e := range m.candidates(kt[0]) {
+		if !slices.Contains(out, e.EntityKey) && len(probe.FindWhole(e.Text).Keys) > 0 {
+			out = append(out, e.EntityKey)
+		}
+	}
+	return out
 }
 
 // only returns the single key of keys for which ok holds, or "".

@@ -20,6 +20,7 @@ func TestResolveRecognized(t *testing.T) {
 		r.Resolve(Candidate{Name: "Mercury", Type: "topic", DocID: "wiki/mercury-planet"})
 		r.Resolve(Candidate{Name: "Mercury", Type: "technology", DocID: "tech/mercury"})
 		r.Resolve(Candidate{Name: "Ирина Соколова", Type: "person", DocID: "people/sokolova"})
+		r.Resolve(Candidate{Name: "Maxim Fedotov", Type: "person", DocID: "people/fedotov"})
 	}
 	tests := []struct {
 		name  string
@@ -30,6 +31,9 @@ func TestResolveRecognized(t *testing.T) {
 			{Candidate{Name: "Alfa Logistic", Type: "location"}, "clients/alfa", true},
 			{Candidate{Name: "Paris", Type: "location"}, "wiki/paris", true},
 			{Candidate{Name: "Ирину Соколову", Type: "person"}, "people/sokolova", true},
+		}},
+		{"a short form the documented name extends joins it (matching is not symmetric)", []step{
+			{Candidate{Name: "Max Fedotov", Type: "person"}, "people/fedotov", true},
 		}},
 		{"several documented entities: the one of the candidate's type, else ambiguous", []step{
 			{Candidate{Name: "Mercury", Type: "technology"}, "tech/mercury", true},

@@ -93,7 +93,9 @@ func (d *Dictionary) Name() string { return "dictionary-v1" }
 // share is attributed to the one this document describes, or to the one recognition resolved at
 // that place, or dropped as ambiguous. With recognition on (in.Recognized not nil), the
 // recognized entities that no known name overlaps are mentions too, and the entities named in
-// one sentence are related (CoOccurrence).
+// one sentence are related (CoOccurrence) — in documents without a subject, or whose subject's
+// type has no relation_rules in the ontology (an article, a note): where the ontology types the
+// relations of a page (a project, a person), those typed relations are what the page states.
 func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Registry) (Facts, error) {
 	m := reg.Matcher()
 	subj, hasSubj := reg.Get(in.SubjectKey)
@@ -132,7 +134,7 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: r.EntityKey, Surface: r.Surface})
 			relate(r.EntityKey, ch.ID)
 		}
-		if in.Recognized != nil {
+		if in.Recognized != nil && !(hasSubj && len(d.onto.RelationRules[subj.Type]) > 0) {
 			coOccurrences(rels, ch.Text, ch.ID, in.SubjectKey, spans)
 		}
 	}

@@ -284,3 +284,30 @@ func TestDictionarySurfaceIsTheWholeNameWhenWritten(t *testing.T) {
 		t.Errorf("mentions\n got  %q\n want %q", got, want)
 	}
 }
+
+func TestNERNoCoOccurrenceOnPagesTheOntologyTypes(t *testing.T) {
+	o := onto(t)
+	reg := resolution.NewRegistry(o.Nicknames)
+	subj, _ := reg.Resolve(resolution.Candidate{Name: "Orion Portal", Type: "project", DocID: "projects/orion"})
+	in := Input{Doc: ariadne.Document{ID: "projects/orion", Type: "project", Lang: "en", Title: "Orion Portal"},
+		SubjectKey: subj, Chunks: []ariadne.Chunk{{ID: "projects/orion#0", DocID: "projects/orion", Lang: "en",
+			Text: "Orion Portal is built by Dana Reyes for Kestrel Bank in Oslo."}}}
+	rec := &lexiconRecognizer{labels: map[string]string{"Dana Reyes": "PERSON", "Kestrel Bank": "ORG", "Oslo": "GPE"}}
+	found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), []Input{in}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Recognized = found
+	f, err := NewDictionary(o).Extract(context.Background(), in, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"projects/orion-RELATED_TO->location:oslo [projects/orion#0]",
+		"projects/orion-RELATED_TO->organization:kestrel bank [projects/orion#0]",
+		"projects/orion-STAFFED_BY->person:dana reies [projects/orion#0]",
+	}
+	if got := relationList(f); !slices.Equal(got, want) {
+		t.Errorf("relations\n got  %q\n want %q", got, want)
+	}
+}

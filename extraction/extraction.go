@@ -134,7 +134,7 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: r.EntityKey, Surface: r.Surface})
 			relate(r.EntityKey, ch.ID)
 		}
-		if in.Recognized != nil && !(hasSubj && len(d.onto.RelationRules[subj.Type]) > 0) {
+		if in.Recognized != nil && !(hasSubj && len(d.onto.RelationRules[subj.Type]) > 0) { // see NER.typedPage
 			coOccurrences(rels, ch.Text, ch.ID, in.SubjectKey, spans)
 		}
 	}

@@ -47,7 +47,9 @@ type NERConfig struct {
 }
 
 // NER finds entities in any text with a Recognizer and resolves them through the registry, so
-// that untyped documents (notes, articles, dataset paragraphs) get entities too. Labels are typed
+// that untyped documents (notes, articles, dataset paragraphs) get entities too. Pages whose
+// subject type the ontology relates by relation_rules (a project, a person, a client …) are the
+// dictionary's: recognition skips them. Labels are typed
 // by the ontology (ner_types: PER → person, ORG → organization, LOC → location, MISC → topic,
 // nationalities dropped). Known names win: a recognized span that overlaps a name the registry
 // already knows is left to the dictionary, and a recognized name that matches a documented entity
@@ -92,7 +94,7 @@ type nerChunk struct {
 // The map is non-nil (empty when nothing was found). Errors are the recognizer's, wrapped:
 // ariadne.ErrUnavailable when the sidecar is down.
 func (n *NER) Recognize(ctx context.Context, docs []Input, reg *resolution.Registry) (map[string][]Recognized, error) {
-	docs = slices.Clone(docs)
+	docs = slices.DeleteFunc(slices.Clone(docs), func(in Input) bool { return n.typedPage(in, reg) })
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Doc.ID < docs[j].Doc.ID })
 	var chunks []*nerChunk
 	for i, in := range docs {
@@ -111,6 +113,14 @@ func (n *NER) Recognize(ctx context.Context, docs []Input, reg *resolution.Regis
 		return nil, err
 	}
 	return n.resolve(docs, chunks, reg), nil
+}
+
+// typedPage reports whether a document describes an entity whose type the ontology relates by
+// relation_rules (a client, project, person, team … page): the dictionary extractor's typed
+// relations are what such a page states, and recognition leaves it alone.
+func (n *NER) typedPage(in Input, reg *resolution.Registry) bool {
+	s, ok := reg.Get(in.SubjectKey)
+	return ok && len(n.onto.RelationRules[s.Type]) > 0
 }
 
 // recognize fills found for every chunk: one call per batch of chunks of one language.

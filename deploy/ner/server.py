@@ -2,6 +2,7 @@
 """Ariadne's named-entity recognition sidecar: Russian and English NER on loopback, offline.
 
     server.py --models DIR [--host 127.0.0.1] [--port 8093] [--threads 2] [--workers 1] [--batch-size 32]
+              [--cache 50000]
 
 Models (extracted by extract_models.py from the pinned PyPI wheels in models.txt; nothing is
 downloaded at run time):
@@ -20,6 +21,8 @@ API:
      Errors are JSON {"error": "..."} with HTTP 400 (bad request, limits) or 500.
 """
 import argparse
+import collections
+import hashlib
 import json
 import multiprocessing
 import os
@@ -265,6 +268,55 @@ class Workers:
         return results, langs
 
 
+class Cache:
+    """Remembers the mentions of the last `size` texts (by language and a BLAKE2b digest of the
+    text), so that re-indexing unchanged documents, which the ingestion pipeline re-reads on every
+    sync, costs no model time. size 0 disables it. Safe for the server's request threads."""
+
+    def __init__(self, inner, size):
+        self.inner, self.size = inner, size
+        self.model = inner.model
+        self.lock = threading.Lock()
+        self.entries = collections.OrderedDict()
+        self.hits = self.misses = 0
+
+    @staticmethod
+    def key(lang, text):
+        return lang + ":" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+    def recognize(self, texts, lang):
+        if self.size <= 0:
+            return self.inner.recognize(texts, lang)
+        langs = [lang or detect_lang(t) for t in texts]
+        keys = [self.key(l, t) for l, t in zip(langs, texts)]
+        results = [None] * len(texts)
+        with self.lock:
+            for i, k in enumerate(keys):
+                hit = self.entries.get(k)
+                if hit is not None:
+                    self.entries.move_to_end(k)
+                    results[i] = hit
+        todo = [i for i, r in enumerate(results) if r is None]
+        # One call per language: the texts' own languages, as detection decided them.
+        for l in sorted({langs[i] for i in todo}):
+            idx = [i for i in todo if langs[i] == l]
+            got, _ = self.inner.recognize([texts[i] for i in idx], l)
+            for i, r in zip(idx, got):
+                results[i] = r
+        with self.lock:
+            self.hits += len(texts) - len(todo)
+            self.misses += len(todo)
+            for i in todo:
+                self.entries[keys[i]] = results[i]
+                self.entries.move_to_end(keys[i])
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return results, langs
+
+    def close(self):
+        self.inner.close()
+
+
 def _versions():
     """Versions of the installed libraries (those of the data wheels are in versions.json)."""
     from importlib import metadata
@@ -371,6 +423,8 @@ def main():
     ap.add_argument("--workers", type=int, default=1,
                     help="processes that share each request (forked after loading, models shared); at most --threads")
     ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--cache", type=int, default=50000,
+                    help="texts whose mentions are remembered (LRU; 0: none): re-indexing unchanged text is free")
     args = ap.parse_args()
     workers = max(1, min(args.workers, args.threads))
     for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
@@ -384,7 +438,7 @@ def main():
     rec = Recognizer(args.models, data_versions, batch_size=args.batch_size)
     # Warm up both models so that the first request is not slower than the rest.
     rec.recognize(["Иван Петров работает в Москве.", "Jane Doe works at Acme Corp in London."], "")
-    pool = Workers(rec, workers)
+    pool = Cache(Workers(rec, workers), args.cache)
     srv = ThreadingHTTPServer((args.host, args.port), make_handler(pool))
     srv.daemon_threads = True
     sys.stderr.write("ariadne-ner listening on http://%s:%d (models loaded in %.1fs, %d workers, %d threads)\n"

@@ -51,6 +51,52 @@ class TestWorkers(unittest.TestCase):
         self.assertEqual(server.split_balanced(["a"] * 8, 2), [(0, 4), (4, 8)])
 
 
+class CountingRecognizer:
+    """Labels every capitalized word PER and records the texts it was asked about."""
+
+    model = "counting"
+
+    def __init__(self):
+        self.calls = []
+
+    def recognize(self, texts, lang):
+        self.calls.append((list(texts), lang))
+        out = []
+        for t in texts:
+            out.append([{"start": i, "end": i + len(w), "text": w, "label": "PER", "source_label": "PER"}
+                        for i, w in ((t.index(w), w) for w in t.split() if w[:1].isupper())])
+        return out, [lang or server.detect_lang(t) for t in texts]
+
+
+class TestCache(unittest.TestCase):
+    def test_repeated_texts_are_answered_from_the_cache(self):
+        inner = CountingRecognizer()
+        c = server.Cache(inner, 3)
+        first, langs = c.recognize(["Anna met Bob", "Иван здесь", "Anna met Bob"], "")
+        self.assertEqual(langs, ["en", "ru", "en"])
+        self.assertEqual([[m["text"] for m in r] for r in first], [["Anna", "Bob"], ["Иван"], ["Anna", "Bob"]])
+        # One call per detected language; the duplicate within a request is computed once more only
+        # because neither copy was cached yet.
+        self.assertEqual(sorted(l for _, l in inner.calls), ["en", "ru"])
+        inner.calls.clear()
+        again, _ = c.recognize(["Иван здесь", "Anna met Bob"], "")
+        self.assertEqual(again, [first[1], first[0]])
+        self.assertEqual(inner.calls, [])
+        self.assertEqual((c.hits, c.misses), (2, 3))
+        # The oldest entry is evicted past the size; the language is part of the key.
+        c.recognize(["Carl", "Dora"], "en")
+        inner.calls.clear()
+        c.recognize(["Anna met Bob", "Иван здесь"], "ru")
+        self.assertEqual(inner.calls, [(["Anna met Bob", "Иван здесь"], "ru")])
+
+    def test_size_zero_is_off(self):
+        inner = CountingRecognizer()
+        c = server.Cache(inner, 0)
+        c.recognize(["Anna"], "en")
+        c.recognize(["Anna"], "en")
+        self.assertEqual(len(inner.calls), 2)
+
+
 class TestRequest(unittest.TestCase):
     def test_detect_lang(self):
         self.assertEqual(server.detect_lang("Компания Microsoft открыла офис"), "ru")

@@ -20,6 +20,7 @@ type Retriever struct {
 	router Router
 	cfg    RetrievalConfig
 	log    *slog.Logger
+	names  *nameCache // entity-name embeddings for the walk
 }
 
 // NewRetriever assembles a retriever; router nil means RuleRouter.
@@ -30,7 +31,7 @@ func NewRetriever(chunks ChunkSearcher, g GraphReader, embed QueryEmbedder, rout
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Retriever{chunks: chunks, graph: g, embed: embed, router: router, cfg: cfg.withDefaults(), log: log}
+	return &Retriever{chunks: chunks, graph: g, embed: embed, router: router, cfg: cfg.withDefaults(), log: log, names: newNameCache(200000)}
 }
 
 // Request is one retrieval.

@@ -19,6 +19,12 @@ type GraphReader interface {
 	DocumentChunkIDs(ctx context.Context, docIDs, groups []string) ([]string, error)
 }
 
+// MentionReader reads the chunks that mention entities (graph.Store). A GraphReader without it
+// gives the walk only the entities of the first-pass chunks, without stepping to other chunks.
+type MentionReader interface {
+	EntityMentions(ctx context.Context, keys, groups []string, per int) (map[string]ariadne.EntityMentions, error)
+}
+
 // QueryEmbedder embeds questions.
 type QueryEmbedder interface {
 	Name() string

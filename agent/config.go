@@ -37,6 +37,9 @@ type RetrievalConfig struct {
 	WalkMentions   int            // multi_hop: chunks read per entity that mention it (30)
 	WalkHub        int            // multi_hop: entities mentioned by more chunks are not expanded (100)
 	WalkChunks     int            // multi_hop: chunks the walk's graph holds at most (1500)
+	WalkPassage    float64        // multi_hop: share of the restart mass on passage seeds (0.5)
+	WalkFloor      float64        // multi_hop: weight of a walk edge whose chunk matches the question least (0.1)
+	WalkSynonym    float64        // multi_hop: entity-name cosine for a synonym edge (embedder's, see DefaultSynonymMin)
 	MinHits        int            // fewer hits than this is weak evidence (1)
 	MinVectorScore float64        // top cosine below this is weak evidence (0: disabled)
 	MinCoverage    float64        // share of question terms the top hits must contain (0.25)
@@ -124,4 +127,26 @@ const (
 	defaultGraphWeightMax = 1.5
 )
 
-func (c RetrievalConfig) walkParams() walkParams { return defaultWalkParams() }
+func (c RetrievalConfig) walkParams() walkParams {
+	p := defaultWalkParams()
+	if c.WalkPassage > 0 && c.WalkPassage < 1 {
+		p.PassageSeed = c.WalkPassage
+	}
+	if c.WalkFloor > 0 {
+		p.EdgeFloor = c.WalkFloor
+	}
+	if c.WalkSynonym > 0 {
+		p.SynonymMin = c.WalkSynonym
+	}
+	return p
+}
+
+// DefaultSynonymMin returns the entity-name cosine above which the walk links two entities as
+// synonyms: names embed on different scales (e5 puts unrelated short names at 0.8–0.9; the
+// lexical embedder's character n-grams score spelling variants high and anything else low).
+func DefaultSynonymMin(embedderName string) float64 {
+	if strings.HasPrefix(embedderName, "lexical") {
+		return 0.8
+	}
+	return 0.95
+}

@@ -165,6 +165,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		c.Sources = []string{"graph"}
 		graphList = append(graphList, c)
 	}
+	res.walk = graphList
 	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
 	res.Chunks = diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{hybrid, graphList}, []float64{1, w}), r.cfg.PerDoc)
 	sg := subgraph{nodes: map[string]ariadne.PathNode{}, deg: map[string]int{}, edges: edges}

@@ -45,6 +45,9 @@ const (
 	StrategyVector Strategy = "vector"
 	StrategyHybrid Strategy = "hybrid"
 	StrategyGraph  Strategy = "graph+hybrid"
+	// StrategyWalk is the query-aware walk's own ranking, before fusion with hybrid (an ablation
+	// for evaluation; routes never use it alone).
+	StrategyWalk Strategy = "walk"
 )
 
 // Result is retrieved evidence.
@@ -54,6 +57,7 @@ type Result struct {
 	Paths    []ariadne.Path        // multi_hop: graph paths whose edges support returned chunks
 	Evidence Evidence              // how strong the final strategy's evidence is; decides escalation
 	Trace    *Trace                // explains the retrieval; never a control channel
+	walk     []ariadne.ScoredChunk // multi_hop: the walk's ranking before fusion (StrategyWalk)
 }
 
 // Evidence measures one strategy's hits: how many, the top score, and the share of the

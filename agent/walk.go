@@ -35,7 +35,8 @@ type walkInput struct {
 type walkParams struct {
 	Damping     float64 // probability of following an edge rather than restarting (HippoRAG: 0.5)
 	Iterations  int     // power iterations
-	PassageSeed float64 // restart mass of passage seeds relative to entity seeds (HippoRAG 2: 0.05)
+	PassageSeed float64 // share of the restart mass on passage seeds, in (0, 1) (HippoRAG 2 weighs them 0.05 against facts' entities)
+	PoolSeeds   int     // first-pass chunks seeded (best first)
 	EdgeFloor   float64 // weight of an edge whose chunk matches the question least (0..1)
 	NameSeeds   int     // entities seeded by question–name similarity (top n)
 	SynonymMin  float64 // name cosine above which two entities get a synonym edge
@@ -43,7 +44,7 @@ type walkParams struct {
 }
 
 func defaultWalkParams() walkParams {
-	return walkParams{Damping: 0.5, Iterations: 30, PassageSeed: 0.05, EdgeFloor: 0.1, NameSeeds: 5, SynonymMin: 0.95, SynonymK: 2}
+	return walkParams{Damping: 0.5, Iterations: 30, PassageSeed: 0.5, PoolSeeds: 10, EdgeFloor: 0.1, NameSeeds: 5, SynonymMin: 0.95, SynonymK: 2}
 }
 
 // walkResult is the walk's outcome.
@@ -300,9 +301,32 @@ func walk(in walkInput, p walkParams) walkResult {
 	for _, v := range restart {
 		entityMass += v
 	}
-	poolN := minMax(in.Pool)
-	for c, v := range poolN {
-		restart[chunkNode(c)] += p.PassageSeed * v * math.Max(entityMass, 1)
+	// Passage seeds: the PoolSeeds best first-pass chunks, by rescaled relevance, carrying the
+	// PassageSeed share of the restart mass (all of it when no entity is seeded).
+	pool := walkKeys(in.Pool)
+	sort.SliceStable(pool, func(i, j int) bool { return in.Pool[pool[i]] > in.Pool[pool[j]] })
+	if len(pool) > p.PoolSeeds {
+		pool = pool[:p.PoolSeeds]
+	}
+	top := map[string]float64{}
+	for _, c := range pool {
+		top[c] = in.Pool[c]
+	}
+	poolN := minMax(top)
+	var poolMass float64
+	for _, c := range pool {
+		poolMass += p.EdgeFloor + poolN[c]
+	}
+	share := p.PassageSeed
+	if entityMass == 0 {
+		share = 1
+	}
+	for _, c := range pool {
+		v := (p.EdgeFloor + poolN[c]) / poolMass * share
+		if entityMass > 0 {
+			v *= entityMass / (1 - share)
+		}
+		restart[chunkNode(c)] += v
 	}
 	res.Seeds = len(restart)
 	scores := g.ppr(restart, p.Damping, p.Iterations)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/ontology"
@@ -15,6 +16,10 @@ type Input struct {
 	Doc        ariadne.Document
 	Chunks     []ariadne.Chunk
 	SubjectKey string
+	// Recognized holds, by chunk id, the entities recognition found and resolved (NER.Recognize);
+	// nil when recognition is off. The dictionary extractor adds them where no known name
+	// overlaps, and relates the entities named in one sentence (CoOccurrence).
+	Recognized map[string][]Recognized
 }
 
 // Facts is what an extractor states about one document: which chunks mention which entities and
@@ -85,30 +90,98 @@ func NewDictionary(o *ontology.Ontology) *Dictionary { return &Dictionary{onto: 
 func (d *Dictionary) Name() string { return "dictionary-v1" }
 
 // Extract finds, in every chunk, the names the registry knows. A surface that several entities
-// share is attributed to the one this document describes, or dropped as ambiguous.
+// share is attributed to the one this document describes, or to the one recognition resolved at
+// that place, or dropped as ambiguous. With recognition on (in.Recognized not nil), the
+// recognized entities that no known name overlaps are mentions too, and the entities named in
+// one sentence are related (CoOccurrence).
 func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Registry) (Facts, error) {
 	m := reg.Matcher()
 	subj, hasSubj := reg.Get(in.SubjectKey)
 	rels := relationSet{}
 	var mentions []ariadne.Mention
+	relate := func(key, chunkID string) {
+		if !hasSubj || key == in.SubjectKey {
+			return
+		}
+		if e, ok := reg.Get(key); ok {
+			rels.add(in.SubjectKey, d.onto.Relation(subj.Type, e.Type), key, chunkID)
+		}
+	}
 	for _, ch := range in.Chunks {
+		recognized := in.Recognized[ch.ID]
+		var spans []keyedSpan
 		for _, match := range m.Find(ch.Text) {
 			key := pick(match, in.SubjectKey)
 			if key == "" {
+				key = recognizedAt(recognized, match)
+			}
+			if key == "" {
 				continue
 			}
-			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: key, Surface: match.Surface})
-			if !hasSubj || key == in.SubjectKey {
-				continue
+			start, end := fullName(ch.Text, match, reg, key)
+			spans = append(spans, keyedSpan{start, end, key})
+			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: key, Surface: ch.Text[start:end]})
+			relate(key, ch.ID)
+		}
+		known := len(spans)
+		for _, r := range recognized {
+			if overlapsKeyed(spans[:known], r.Start, r.End) {
+				continue // the known name wins
 			}
-			e, ok := reg.Get(key)
-			if !ok {
-				continue
-			}
-			rels.add(in.SubjectKey, d.onto.Relation(subj.Type, e.Type), key, ch.ID)
+			spans = append(spans, keyedSpan{r.Start, r.End, r.EntityKey})
+			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: r.EntityKey, Surface: r.Surface})
+			relate(r.EntityKey, ch.ID)
+		}
+		if in.Recognized != nil {
+			coOccurrences(rels, ch.Text, ch.ID, in.SubjectKey, spans)
 		}
 	}
 	return Facts{DocID: in.Doc.ID, Mentions: sortMentions(mentions), Relations: rels.list()}, nil
+}
+
+// fullName widens a match to the entity's whole name when the chunk writes it exactly around
+// the match: the matcher's surface leaves out a legal form and quotes («Велтрикс» in «ООО
+// «Велтрикс»»), and an undocumented entity's name is only visible to callers who may read a
+// chunk whose surface is its name (graph: name_acl).
+func fullName(text string, m resolution.Match, reg *resolution.Registry, key string) (int, int) {
+	e, ok := reg.Get(key)
+	if !ok || e.Name == m.Surface || len(e.Name) <= len(m.Surface) {
+		return m.Start, m.End
+	}
+	from := max(0, m.Start-len(e.Name))
+	to := min(len(text), m.End+len(e.Name))
+	for off := from; off < to; {
+		i := strings.Index(text[off:to], e.Name)
+		if i < 0 {
+			break
+		}
+		start := off + i
+		if end := start + len(e.Name); start <= m.Start && m.End <= end {
+			return start, end
+		}
+		off = start + 1
+	}
+	return m.Start, m.End
+}
+
+// recognizedAt returns the key recognition resolved for the span of an ambiguous match, when it is
+// one of the match's keys; "" otherwise.
+func recognizedAt(recognized []Recognized, m resolution.Match) string {
+	for _, r := range recognized {
+		if r.Start < m.End && m.Start < r.End && slices.Contains(m.Keys, r.EntityKey) {
+			return r.EntityKey
+		}
+	}
+	return ""
+}
+
+func overlapsKeyed(spans []keyedSpan, start, end int) bool {
+	for _, s := range spans {
+		if start < s.end && s.start < end {
+			return true
+		}
+	}
+	return false
 }
 
 // pick chooses the entity a match refers to: the only one, or the document's own subject among

@@ -49,6 +49,14 @@ type Extractor interface {
 	Extract(ctx context.Context, in extraction.Input, reg *resolution.Registry) (extraction.Facts, error)
 }
 
+// EntityRecognizer finds named entities in the chunks of a run's documents and resolves them
+// into the registry before extraction (extraction.NER); the extractor receives them as
+// extraction.Input.Recognized, by chunk id.
+type EntityRecognizer interface {
+	Name() string
+	Recognize(ctx context.Context, docs []extraction.Input, reg *resolution.Registry) (map[string][]extraction.Recognized, error)
+}
+
 // Costly is implemented by extractors that call a model: their results for unchanged documents
 // are kept instead of recomputed.
 type Costly interface{ Costly() bool }
@@ -75,6 +83,7 @@ type Pipeline struct {
 	chunker   *chunking.Chunker
 	embedder  Embedder
 	extractor Extractor
+	ner       EntityRecognizer // nil: recognition off
 	onto      *ontology.Ontology
 	graph     GraphStore
 	vectors   VectorStore
@@ -90,12 +99,14 @@ type Config struct {
 	Chunker   *chunking.Chunker
 	Embedder  Embedder
 	Extractor Extractor
-	Ontology  *ontology.Ontology
-	Graph     GraphStore
-	Vectors   VectorStore
-	Logger    *slog.Logger
-	BatchDocs int // documents per batch; default 32
-	Workers   int // concurrent embedding/extraction calls; default 2
+	// Recognizer, when set, finds entities in every chunk before extraction (NER); nil: off.
+	Recognizer EntityRecognizer
+	Ontology   *ontology.Ontology
+	Graph      GraphStore
+	Vectors    VectorStore
+	Logger     *slog.Logger
+	BatchDocs  int // documents per batch; default 32
+	Workers    int // concurrent embedding/extraction calls; default 2
 }
 
 // New returns a pipeline.
@@ -104,7 +115,7 @@ func New(cfg Config) (*Pipeline, error) {
 		return nil, fmt.Errorf("ingest: chunker, embedder, extractor, ontology and both stores are required: %w", ariadne.ErrInvalid)
 	}
 	p := &Pipeline{chunker: cfg.Chunker, embedder: cfg.Embedder, extractor: cfg.Extractor, onto: cfg.Ontology,
-		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers}
+		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers, ner: cfg.Recognizer}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -163,9 +174,10 @@ type docWork struct {
 	contentNew  bool // content changed: re-embed
 	graphHash   string
 	oldChunkIDs []string
-	entities    []ariadne.Entity  // the entities the facts refer to, as resolved
-	contexts    map[string]string // their resolution contexts
-	quoted      []string          // the subject's aliases that only match quoted
+	recognized  map[string][]extraction.Recognized // NER results of the run by chunk id; nil: off
+	entities    []ariadne.Entity                   // the entities the facts refer to, as resolved
+	contexts    map[string]string                  // their resolution contexts
+	quoted      []string                           // the subject's aliases that only match quoted
 }
 
 // Sync indexes a whole corpus: docs are every document that should exist; stored documents not
@@ -265,6 +277,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		if w.contentNew || !costly {
 			toExtract = append(toExtract, w)
 		}
+	}
+	if err := p.recognize(ctx, toExtract, reg); err != nil {
+		return sum, err
 	}
 	if err := p.extract(ctx, toExtract, reg); err != nil {
 		return sum, err
@@ -456,7 +471,8 @@ func (p *Pipeline) extract(ctx context.Context, docs []*docWork, reg *resolution
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			facts, err := p.extractor.Extract(ctx, extraction.Input{Doc: w.doc, Chunks: w.chunks, SubjectKey: w.subject}, reg)
+			facts, err := p.extractor.Extract(ctx, extraction.Input{Doc: w.doc, Chunks: w.chunks, SubjectKey: w.subject,
+				Recognized: w.recognized}, reg)
 			if err != nil {
 				errs[i] = fmt.Errorf("ingest: extract %s: %w", w.doc.ID, err)
 				return
@@ -496,7 +512,7 @@ func (p *Pipeline) graphHash(w *docWork) string {
 		Entities  []ent
 		Mentions  []ariadne.Mention
 		Relations []ariadne.Relation
-	}{p.extractor.Name(), w.doc.ContentHash(), ids, w.subject, w.quoted, ents, w.facts.Mentions, w.facts.Relations})
+	}{p.extractorName(), w.doc.ContentHash(), ids, w.subject, w.quoted, ents, w.facts.Mentions, w.facts.Relations})
 	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:])
 }
@@ -582,7 +598,7 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 		}
 	}
 	if len(graphs) > 0 {
-		st, err := p.graph.WriteDocuments(ctx, graphs, old, renames, p.onto, p.extractor.Name())
+		st, err := p.graph.WriteDocuments(ctx, graphs, old, renames, p.onto, p.extractorName())
 		if err != nil {
 			return err
 		}

@@ -40,6 +40,9 @@ type Mention struct {
 	Start, End int    // UTF-8 byte offsets: text[Start:End] == Text
 	Text       string // the mention as written (inflected, e.g. "Екатеринбурге")
 	Label      string // PER, ORG, LOC or MISC
+	// SourceLabel is the model's own label (spaCy's OntoNotes GPE, FAC, NORP, …; slovnet's PER,
+	// LOC, ORG); "" from a sidecar that does not send it.
+	SourceLabel string
 }
 
 // Languages Recognize accepts: "" lets the sidecar pick ru or en per text by its script.
@@ -177,10 +180,11 @@ type request struct {
 }
 
 type wireMention struct {
-	Start int    `json:"start"`
-	End   int    `json:"end"`
-	Text  string `json:"text"`
-	Label string `json:"label"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	Text        string `json:"text"`
+	Label       string `json:"label"`
+	SourceLabel string `json:"source_label"`
 }
 
 type response struct {

@@ -41,6 +41,7 @@ type Ontology struct {
 	RelationAliases   map[string]string            `yaml:"relation_aliases"`
 	AliasCues         []string                     `yaml:"alias_cues"`
 	Nicknames         map[string][]string          `yaml:"nicknames"`
+	NERTypes          map[string]string            `yaml:"ner_types"`
 	allowedLabels     map[string]bool
 	allowedRelations  map[string]bool
 	sortedRelations   []string
@@ -115,6 +116,11 @@ func Parse(raw []byte) (*Ontology, error) {
 		checkRel("default_relation_by_subject."+subj, rel)
 	}
 	checkRel("default_relation", o.DefaultRelation)
+	for label, et := range o.NERTypes {
+		if _, ok := o.EntityTypes[et]; et != "" && !ok {
+			errs = append(errs, fmt.Sprintf("ner_types: label %q maps to unknown entity type %q", label, et))
+		}
+	}
 	for from, to := range o.RelationAliases {
 		checkRel("relation_aliases."+from, to)
 	}
@@ -131,6 +137,19 @@ func Parse(raw []byte) (*Ontology, error) {
 // or "" when documents of that type do not describe an entity.
 func (o *Ontology) EntityTypeOfDocument(docType string) string {
 	return o.DocumentTypes[strings.ToLower(docType)]
+}
+
+// EntityTypeOfNER returns the entity type of a mention entity recognition labelled sourceLabel
+// (the model's own label, e.g. spaCy's "GPE"; may be "") and label (the coarse PER, ORG, LOC or
+// MISC), from ner_types: the source label first, then the coarse one. "" means the mention is
+// dropped (the label is mapped to "" or not listed).
+func (o *Ontology) EntityTypeOfNER(label, sourceLabel string) string {
+	if sourceLabel != "" {
+		if et, ok := o.NERTypes[sourceLabel]; ok {
+			return et
+		}
+	}
+	return o.NERTypes[label]
 }
 
 // HasEntityType reports whether t is a known entity type.

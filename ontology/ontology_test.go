@@ -77,3 +77,29 @@ func TestParseRejectsBadSchemas(t *testing.T) {
 		}
 	}
 }
+
+func TestEntityTypeOfNER(t *testing.T) {
+	o, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ label, source, want string }{
+		{"PER", "PERSON", "person"},
+		{"PER", "", "person"},
+		{"ORG", "ORG", "organization"},
+		{"LOC", "GPE", "location"},
+		{"LOC", "FAC", "location"},
+		{"MISC", "WORK_OF_ART", "topic"},
+		{"MISC", "NORP", ""},     // mapped to "": dropped
+		{"MISC", "LANGUAGE", ""}, // likewise
+		{"DATE", "DATE", ""},     // not listed
+	}
+	for _, tc := range tests {
+		if got := o.EntityTypeOfNER(tc.label, tc.source); got != tc.want {
+			t.Errorf("EntityTypeOfNER(%s, %s) = %q, want %q", tc.label, tc.source, got, tc.want)
+		}
+	}
+	if _, err := Parse([]byte("entity_types: {person: {label: Person}}\nrelation_types: {RELATED_TO: x}\ndefault_relation: RELATED_TO\nner_types: {PER: human}\n")); !errors.Is(err, ariadne.ErrInvalid) {
+		t.Errorf("ner_types naming an unknown entity type was accepted: %v", err)
+	}
+}

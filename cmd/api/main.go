@@ -122,7 +122,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return usageError{err}
 	}
-	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+	rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, log)
+	if err != nil {
+		if errors.Is(err, ariadne.ErrUnavailable) {
+			return err
+		}
+		return usageError{err}
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
 	if err != nil {
 		return err
 	}

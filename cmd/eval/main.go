@@ -199,7 +199,11 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		if err != nil {
 			return fail(err)
 		}
-		pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+		rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, log)
+		if err != nil {
+			return fail(err)
+		}
+		pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
 		if err != nil {
 			return fail(err)
 		}

@@ -151,12 +151,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
-	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Ontology: onto,
+	rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, log)
+	if err != nil {
+		if errors.Is(err, ariadne.ErrUnavailable) {
+			return &exitError{1, err}
+		}
+		return &exitError{2, err}
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Ontology: onto,
 		Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
 	if err != nil {
 		return &exitError{2, err}
 	}
-	log.Info("components", "embedder", emb.Name(), "extractor", ext.Name(), "chunk_tokens", c.ChunkTokens, "overlap", c.ChunkOverlap)
+	nerName := "off"
+	if rec != nil {
+		nerName = rec.Name()
+	}
+	log.Info("components", "embedder", emb.Name(), "extractor", ext.Name(), "ner", nerName, "chunk_tokens", c.ChunkTokens, "overlap", c.ChunkOverlap)
 
 	if c.Reindex && !c.DryRun {
 		log.Warn("--reindex: dropping the Weaviate class and Ariadne's graph")

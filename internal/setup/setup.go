@@ -211,6 +211,8 @@ type Indexing struct {
 	Extractor    string `name:"extractor" env:"ARIADNE_EXTRACTOR" default:"dictionary" enum:"dictionary,llm" help:"Entity/relation extractor: dictionary (offline) or llm (needs --llm-*)."`
 	ChunkTokens  int    `name:"chunk-tokens" env:"ARIADNE_CHUNK_TOKENS" default:"320" help:"Chunk budget in cl100k_base tokens."`
 	ChunkOverlap int    `name:"chunk-overlap" env:"ARIADNE_CHUNK_OVERLAP" default:"48" help:"Overlap between consecutive chunks of a section, in tokens."`
+	NER          string `name:"ner" env:"ARIADNE_NER" default:"auto" enum:"auto,on,off" help:"Entity recognition in every chunk with the NER sidecar: auto (when it answers), on (fail when it does not), off."`
+	NERURL       string `name:"ner-url" env:"ARIADNE_NER_URL" default:"${ner_url}" help:"The local NER sidecar (deploy/local.sh up ner)."`
 }
 
 // Build returns the ontology and chunker.

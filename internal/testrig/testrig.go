@@ -104,6 +104,11 @@ func New(t testing.TB, corpusDir string) *Rig {
 // NewWithEmbedder is New with another embedder.
 func NewWithEmbedder(t testing.TB, corpusDir string, emb Embedder) *Rig {
 	t.Helper()
+	return newRig(t, corpusDir, emb, nil)
+}
+
+func newRig(t testing.TB, corpusDir string, emb Embedder, rec func(*ontology.Ontology) ingest.EntityRecognizer) *Rig {
+	t.Helper()
 	ctx := context.Background()
 	gcfg := graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: Namespace()}
 	testenv.Need(t, "Neo4j", func(ctx context.Context) error {
@@ -143,8 +148,12 @@ func NewWithEmbedder(t testing.TB, corpusDir string, emb Embedder) *Rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var recognizer ingest.EntityRecognizer
+	if rec != nil {
+		recognizer = rec(onto)
+	}
 	pipe, err := ingest.New(ingest.Config{Chunker: ch, Embedder: emb, Extractor: extraction.NewDictionary(onto),
-		Ontology: onto, Graph: gs, Vectors: vs})
+		Recognizer: recognizer, Ontology: onto, Graph: gs, Vectors: vs})
 	if err != nil {
 		t.Fatal(err)
 	}

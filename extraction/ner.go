@@ -1,0 +1,364 @@
+package extraction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/ner"
+	"github.com/ariadne-graphrag/ariadne/ontology"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// Recognizer finds named entities in texts: package ner's Client (the NER sidecar). Recognize
+// returns one mention list per text, in order; lang is ner.Russian, ner.English or ner.Detect.
+type Recognizer interface {
+	Name() string
+	Recognize(ctx context.Context, texts []string, lang string) ([][]ner.Mention, error)
+}
+
+// Recognized is a named entity that recognition found in a chunk, resolved to an entity.
+type Recognized struct {
+	Start, End int    // UTF-8 byte offsets in the chunk's text: Text[Start:End] == Surface
+	Surface    string // as written («Казани», "Nordex")
+	EntityKey  string
+}
+
+// CoOccurrence is the relationship type between two entities named in one sentence of a chunk
+// (ontology relation MENTIONED_WITH), stored from the smaller key to the larger.
+const CoOccurrence = "MENTIONED_WITH"
+
+// maxCoOccurring bounds the entities of one sentence that are paired: a longer list (a table row,
+// an enumeration) states no relation between its members.
+const maxCoOccurring = 8
+
+// NERConfig tunes NER; zero values take the defaults.
+type NERConfig struct {
+	Batch   int // texts per Recognize call; default 64
+	Workers int // concurrent Recognize calls; default 2
+}
+
+// NER finds entities in any text with a Recognizer and resolves them through the registry, so
+// that untyped documents (notes, articles, dataset paragraphs) get entities too. Labels are typed
+// by the ontology (ner_types: PER → person, ORG → organization, LOC → location, MISC → topic,
+// nationalities dropped). Known names win: a recognized span that overlaps a name the registry
+// already knows is left to the dictionary, and a recognized name that matches a documented entity
+// joins it (resolution.Registry.ResolveRecognized).
+//
+// Resolution is deterministic: mentions are grouped in document-id, chunk and offset order
+// (inflected and transliterated surfaces of one name form one group, whatever label each got),
+// each group takes its most frequent surface as its name (ties: the shorter, then the first) and
+// its most frequent type, and only then is it resolved into the registry. So a re-run on the same
+// corpus gives the same keys.
+type NER struct {
+	rec     Recognizer
+	onto    *ontology.Ontology
+	batch   int
+	workers int
+}
+
+// NewNER returns the NER stage over rec.
+func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
+	if cfg.Batch <= 0 {
+		cfg.Batch = 64
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 2
+	}
+	return &NER{rec: rec, onto: o, batch: cfg.Batch, workers: cfg.Workers}
+}
+
+// Name identifies the stage, its rules' version and the recognizer's models.
+func (n *NER) Name() string { return "ner-v1/" + n.rec.Name() }
+
+// nerChunk is one chunk sent to the recognizer.
+type nerChunk struct {
+	doc   int // index into the sorted inputs
+	chunk ariadne.Chunk
+	lang  string
+	found []ner.Mention
+}
+
+// Recognize runs entity recognition over every chunk of docs (batched, Workers calls at a time),
+// resolves the mentions into reg, and returns the resolved mentions by chunk id, in text order.
+// The map is non-nil (empty when nothing was found). Errors are the recognizer's, wrapped:
+// ariadne.ErrUnavailable when the sidecar is down.
+func (n *NER) Recognize(ctx context.Context, docs []Input, reg *resolution.Registry) (map[string][]Recognized, error) {
+	docs = slices.Clone(docs)
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Doc.ID < docs[j].Doc.ID })
+	var chunks []*nerChunk
+	for i, in := range docs {
+		for _, ch := range in.Chunks {
+			lang := ch.Lang
+			if lang == "" {
+				lang = in.Doc.Lang
+			}
+			if lang != ner.Russian && lang != ner.English {
+				lang = ner.Detect
+			}
+			chunks = append(chunks, &nerChunk{doc: i, chunk: ch, lang: lang})
+		}
+	}
+	if err := n.recognize(ctx, chunks); err != nil {
+		return nil, err
+	}
+	return n.resolve(docs, chunks, reg), nil
+}
+
+// recognize fills found for every chunk: one call per batch of chunks of one language.
+func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
+	var batches [][]*nerChunk
+	byLang := map[string][]*nerChunk{}
+	var langs []string
+	for _, c := range chunks {
+		if _, ok := byLang[c.lang]; !ok {
+			langs = append(langs, c.lang)
+		}
+		byLang[c.lang] = append(byLang[c.lang], c)
+	}
+	for _, l := range langs {
+		cs := byLang[l]
+		for i := 0; i < len(cs); i += n.batch {
+			batches = append(batches, cs[i:min(i+n.batch, len(cs))])
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(batches))
+	sem := make(chan struct{}, n.workers)
+	var wg sync.WaitGroup
+	for i, b := range batches {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			texts := make([]string, len(b))
+			for j, c := range b {
+				texts[j] = c.chunk.Text
+			}
+			got, err := n.rec.Recognize(ctx, texts, b[0].lang)
+			if err != nil {
+				errs[i] = err
+				cancel()
+				return
+			}
+			for j, c := range b {
+				c.found = got[j]
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("extraction: entity recognition (%s): %w", n.rec.Name(), firstError(errs))
+	}
+	return nil
+}
+
+// firstError returns the first error that is not a cancellation caused by another batch's failure.
+func firstError(errs []error) error {
+	var first error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if first == nil || errors.Is(first, context.Canceled) {
+			first = err
+		}
+	}
+	return first
+}
+
+// group is the mentions of one name across the run, before it is resolved into the registry.
+type group struct {
+	surfaces map[string]int
+	types    map[string]int
+	order    []string // surfaces in first-seen order
+	context  string
+}
+
+// resolve groups and resolves the recognized mentions (see NER).
+func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry) map[string][]Recognized {
+	known := reg.Matcher() // the names known before recognition: the dictionary's
+	scratch := resolution.NewRegistry(nil)
+	type pending struct {
+		chunkID string
+		m       ner.Mention
+		group   string
+	}
+	var found []pending
+	groups := map[string]*group{}
+	var groupOrder []string
+	for _, c := range chunks {
+		var taken [][2]int
+		for _, m := range known.Find(c.chunk.Text) {
+			taken = append(taken, [2]int{m.Start, m.End})
+		}
+		in := docs[c.doc]
+		context := ""
+		if s, ok := reg.Get(in.SubjectKey); ok && (s.Type == "client" || s.Type == "organization") {
+			context = s.Key
+		}
+		for _, m := range c.found {
+			typ := n.onto.EntityTypeOfNER(m.Label, m.SourceLabel)
+			if typ == "" || !n.onto.HasEntityType(typ) || !nameLikeSurface(m.Text) || overlaps(taken, m.Start, m.End) {
+				continue
+			}
+			ctx := ""
+			if typ == "person" {
+				ctx = context
+			}
+			k, _ := scratch.ResolveRecognized(resolution.Candidate{Name: m.Text, Type: typ, Context: ctx})
+			if k == "" {
+				continue
+			}
+			g := groups[k]
+			if g == nil {
+				g = &group{surfaces: map[string]int{}, types: map[string]int{}, context: ctx}
+				groups[k] = g
+				groupOrder = append(groupOrder, k)
+			}
+			if g.surfaces[m.Text] == 0 {
+				g.order = append(g.order, m.Text)
+			}
+			g.surfaces[m.Text]++
+			g.types[typ]++
+			found = append(found, pending{chunkID: c.chunk.ID, m: m, group: k})
+		}
+	}
+	final := map[string]string{}
+	for _, k := range groupOrder {
+		g := groups[k]
+		name := g.order[0]
+		for _, s := range g.order[1:] {
+			if c, best := g.surfaces[s], g.surfaces[name]; c > best || c == best && utf8.RuneCountInString(s) < utf8.RuneCountInString(name) {
+				name = s
+			}
+		}
+		var aliases []string
+		for _, s := range g.order {
+			if s != name {
+				aliases = append(aliases, s)
+			}
+		}
+		typ := ""
+		for t, c := range g.types {
+			if typ == "" || c > g.types[typ] || c == g.types[typ] && t < typ {
+				typ = t
+			}
+		}
+		if g.types["organization"] > 0 && slices.ContainsFunc(g.order, hasLegalForm) {
+			typ = "organization" // "Veltrix Ltd", «ООО «Велтрикс»»: a legal form names an organization
+		}
+		ctx := g.context
+		if typ != "person" {
+			ctx = ""
+		}
+		final[k], _ = reg.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Aliases: aliases, Context: ctx})
+	}
+	out := map[string][]Recognized{}
+	for _, p := range found {
+		if key := final[p.group]; key != "" {
+			out[p.chunkID] = append(out[p.chunkID], Recognized{Start: p.m.Start, End: p.m.End, Surface: p.m.Text, EntityKey: key})
+		}
+	}
+	return out
+}
+
+// hasLegalForm reports whether a name is written with an organization's legal form (ООО, Ltd, …).
+func hasLegalForm(name string) bool {
+	for _, w := range textnorm.Words(name) {
+		if textnorm.IsLegalForm(w.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameLikeSurface reports whether a recognized surface can name an entity: a letter in upper
+// case (recognizers tag lower-case words in lists and headings too), at most 8 words and 80
+// characters, and more than one letter.
+func nameLikeSurface(s string) bool {
+	if utf8.RuneCountInString(s) > 80 || len(strings.Fields(s)) > 8 {
+		return false
+	}
+	letters, upper := 0, false
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+			upper = upper || unicode.IsUpper(r)
+		}
+	}
+	return letters > 1 && upper
+}
+
+func overlaps(spans [][2]int, start, end int) bool {
+	for _, s := range spans {
+		if start < s[1] && s[0] < end {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceEnds returns the byte offsets where the sentences of text end: after '.', '!', '?' or
+// '…' followed by white space, and at line breaks; the last is len(text).
+func sentenceEnds(text string) []int {
+	var ends []int
+	for i, r := range text {
+		size := utf8.RuneLen(r)
+		switch {
+		case r == '\n':
+			ends = append(ends, i)
+		case strings.ContainsRune(".!?…", r):
+			next, _ := utf8.DecodeRuneInString(text[i+size:])
+			if i+size < len(text) && unicode.IsSpace(next) {
+				ends = append(ends, i+size)
+			}
+		}
+	}
+	return append(ends, len(text))
+}
+
+// coOccurrences adds a CoOccurrence relation, with chunkID as provenance, between every two
+// distinct entities (other than skip, the document's subject, which has its own relations) that
+// mentions place in one sentence of text. A sentence naming more than maxCoOccurring entities
+// adds none.
+func coOccurrences(rels relationSet, text, chunkID, skip string, spans []keyedSpan) {
+	ends := sentenceEnds(text)
+	bySentence := map[int][]string{}
+	for _, s := range spans {
+		if s.key == skip {
+			continue
+		}
+		i := sort.SearchInts(ends, s.start+1)
+		if !slices.Contains(bySentence[i], s.key) {
+			bySentence[i] = append(bySentence[i], s.key)
+		}
+	}
+	for _, keys := range bySentence {
+		if len(keys) < 2 || len(keys) > maxCoOccurring {
+			continue
+		}
+		sort.Strings(keys)
+		for a := range keys {
+			for b := a + 1; b < len(keys); b++ {
+				rels.add(keys[a], CoOccurrence, keys[b], chunkID)
+			}
+		}
+	}
+}
+
+// keyedSpan is a mention's place in a chunk.
+type keyedSpan struct {
+	start, end int
+	key        string
+}

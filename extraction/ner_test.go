@@ -1,0 +1,286 @@
+package extraction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/ner"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+)
+
+// lexiconRecognizer is a hand-written Recognizer: it labels every occurrence of the surfaces it
+// knows, longest first, as the sidecar would (byte offsets, coarse and source labels).
+type lexiconRecognizer struct {
+	labels map[string]string // surface → label
+	calls  [][]string
+	fail   error
+}
+
+func (l *lexiconRecognizer) Name() string { return "lexicon" }
+
+func (l *lexiconRecognizer) Recognize(_ context.Context, texts []string, lang string) ([][]ner.Mention, error) {
+	if l.fail != nil {
+		return nil, l.fail
+	}
+	l.calls = append(l.calls, append([]string{lang}, texts...))
+	surfaces := make([]string, 0, len(l.labels))
+	for s := range l.labels {
+		surfaces = append(surfaces, s)
+	}
+	slices.SortFunc(surfaces, func(a, b string) int { return len(b) - len(a) })
+	out := make([][]ner.Mention, len(texts))
+	for i, t := range texts {
+		out[i] = []ner.Mention{}
+		taken := make([]bool, len(t))
+		for _, s := range surfaces {
+			for off := 0; ; {
+				j := strings.Index(t[off:], s)
+				if j < 0 {
+					break
+				}
+				start, end := off+j, off+j+len(s)
+				if !slices.Contains(taken[start:end], true) {
+					src := l.labels[s]
+					coarse := map[string]string{"PERSON": "PER", "GPE": "LOC", "FAC": "LOC", "NORP": "MISC", "EVENT": "MISC"}[src]
+					if coarse == "" {
+						coarse = src
+					}
+					out[i] = append(out[i], ner.Mention{Start: start, End: end, Text: s, Label: coarse, SourceLabel: src})
+					for k := start; k < end; k++ {
+						taken[k] = true
+					}
+				}
+				off = end
+			}
+		}
+		slices.SortFunc(out[i], func(a, b ner.Mention) int { return a.Start - b.Start })
+	}
+	return out, nil
+}
+
+func note(id, lang, text string) Input {
+	return Input{Doc: ariadne.Document{ID: id, Type: "note", Lang: lang, Title: id},
+		Chunks: []ariadne.Chunk{{ID: id + "#0", DocID: id, Text: text, Lang: lang}}}
+}
+
+// runNER resolves recognition over docs (and a typed client page the registry already knows),
+// then extracts every document with the dictionary extractor.
+func runNER(t *testing.T, rec Recognizer, docs []Input) (*resolution.Registry, map[string]Facts) {
+	t.Helper()
+	o := onto(t)
+	reg := resolution.NewRegistry(o.Nicknames)
+	reg.Resolve(resolution.Candidate{Name: "ООО «Альфа-Логистик»", Type: "client", DocID: "clients/alfa"})
+	n := NewNER(rec, o, NERConfig{Batch: 3})
+	found, err := n.Recognize(context.Background(), docs, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDictionary(o)
+	facts := map[string]Facts{}
+	for _, in := range docs {
+		in.Recognized = found
+		f, err := d.Extract(context.Background(), in, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		facts[in.Doc.ID] = f
+	}
+	return reg, facts
+}
+
+func mentionList(f Facts) []string {
+	var out []string
+	for _, m := range f.Mentions {
+		out = append(out, m.Surface+"→"+m.EntityKey)
+	}
+	return out
+}
+
+func relationList(f Facts) []string {
+	var out []string
+	for _, r := range f.Relations {
+		out = append(out, fmt.Sprintf("%s-%s->%s %v", r.Source, r.Type, r.Target, r.ChunkIDs))
+	}
+	return out
+}
+
+var notesLexicon = map[string]string{
+	"Veltrix": "ORG", "Велтрикса": "PER", "ООО «Велтрикс»": "ORG", "Велтрикс": "LOC",
+	"Самаре": "LOC", "Самару": "LOC", "Самарой": "LOC", "Олег Кравцов": "PER", "Альфа-Логистик": "ORG",
+	"Нижний": "LOC", // a piece of a longer name: recognizers cut names short
+}
+
+func notes() []Input {
+	return []Input{
+		note("notes/1", "ru", "Компания Veltrix открыла офис в Самаре."),
+		note("notes/2", "ru", "В Самаре прошла встреча с представителями Велтрикса. Олег Кравцов приехал позже."),
+		note("notes/3", "ru", "Договор с ООО «Велтрикс» подписали в Самару отправленным курьером."),
+		note("notes/4", "ru", "Склад «Велтрикс» под Самарой работает с Альфа-Логистик."),
+	}
+}
+
+func TestNERNotesResolveToOneEntityEach(t *testing.T) {
+	rec := &lexiconRecognizer{labels: notesLexicon}
+	reg, facts := runNER(t, rec, notes())
+	// Every note names the company and the city once, in another form: one entity for each. The
+	// company got three labels (ORG twice, PER, LOC); ORG is the most frequent. The most frequent
+	// surface names it («Veltrix»: once each, the shortest, then the first).
+	company, city := "organization:veltriks", "location:samare"
+	want := map[string][]string{
+		"notes/1": {"Самаре→" + city, "Veltrix→" + company},
+		"notes/2": {"Самаре→" + city, "Велтрикса→" + company, "Олег Кравцов→person:oleg kravtsov"},
+		// Known names win where they overlap a recognized span: the client page's name, and the
+		// names recognition gave entities, which the dictionary then finds as words.
+		"notes/3": {"Самару→" + city, "Велтрикс→" + company},
+		"notes/4": {"Альфа-Логистик→clients/alfa", "Самарой→" + city, "Велтрикс→" + company},
+	}
+	for id, w := range want {
+		if got := mentionList(facts[id]); !slices.Equal(got, w) {
+			t.Errorf("%s mentions\n got  %q\n want %q", id, got, w)
+		}
+	}
+	if e, ok := reg.Get(company); !ok || e.Name != "Veltrix" || e.Type != "organization" {
+		t.Errorf("company entity %+v, %v", e, ok)
+	}
+	if e, ok := reg.Get(city); !ok || e.Name != "Самаре" || e.Type != "location" {
+		t.Errorf("city entity %+v, %v", e, ok) // «Самаре» twice: the most frequent surface
+	}
+	// One sentence, one relation per pair; notes/2's person is in the next sentence.
+	wantRels := map[string][]string{
+		"notes/1": {city + "-MENTIONED_WITH->" + company + " [notes/1#0]"},
+		"notes/2": {city + "-MENTIONED_WITH->" + company + " [notes/2#0]"},
+		"notes/4": {"clients/alfa-MENTIONED_WITH->" + city + " [notes/4#0]", "clients/alfa-MENTIONED_WITH->" + company + " [notes/4#0]",
+			city + "-MENTIONED_WITH->" + company + " [notes/4#0]"},
+	}
+	for id, w := range wantRels {
+		if got := relationList(facts[id]); !slices.Equal(got, w) {
+			t.Errorf("%s relations\n got  %q\n want %q", id, got, w)
+		}
+	}
+	// Chunks of one language go together, Batch texts per call.
+	sizes := []int{}
+	for _, c := range rec.calls {
+		if c[0] != "ru" {
+			t.Errorf("call in %q", c[0])
+		}
+		sizes = append(sizes, len(c)-1)
+	}
+	if slices.Sort(sizes); !slices.Equal(sizes, []int{1, 3}) {
+		t.Errorf("calls %q", rec.calls)
+	}
+}
+
+func TestNERIsDeterministic(t *testing.T) {
+	_, a := runNER(t, &lexiconRecognizer{labels: notesLexicon}, notes())
+	rev := notes()
+	slices.Reverse(rev)
+	_, b := runNER(t, &lexiconRecognizer{labels: notesLexicon}, rev)
+	for id := range a {
+		if !slices.Equal(mentionList(a[id]), mentionList(b[id])) || !slices.Equal(relationList(a[id]), relationList(b[id])) {
+			t.Errorf("%s differs with the documents in another order:\n %q\n %q", id, mentionList(a[id]), mentionList(b[id]))
+		}
+	}
+}
+
+func TestNERSubjectRelationsAndLabels(t *testing.T) {
+	o := onto(t)
+	reg := resolution.NewRegistry(o.Nicknames)
+	subj, _ := reg.Resolve(resolution.Candidate{Name: "Dune", Type: "topic", DocID: "wiki/dune"})
+	in := Input{Doc: ariadne.Document{ID: "wiki/dune", Type: "article", Lang: "en", Title: "Dune"},
+		SubjectKey: subj, Chunks: []ariadne.Chunk{{ID: "wiki/dune#0", DocID: "wiki/dune", Lang: "en",
+			Text: "Dune is a novel by Frank Herbert, an American writer born in Tacoma. It won the Hugo Award.\nlower case paris"}}}
+	rec := &lexiconRecognizer{labels: map[string]string{"Dune": "WORK_OF_ART", "Frank Herbert": "PERSON", "American": "NORP",
+		"Tacoma": "GPE", "Hugo Award": "EVENT", "paris": "GPE"}}
+	n := NewNER(rec, o, NERConfig{})
+	found, err := n.Recognize(context.Background(), []Input{in}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Recognized = found
+	f, err := NewDictionary(o).Extract(context.Background(), in, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// NORP is dropped by the ontology, a lower-case surface is not a name, the subject's own name
+	// is the dictionary's.
+	wantM := []string{"Tacoma→location:takoma", "Frank Herbert→person:frank herbert", "Hugo Award→topic:hugo avard", "Dune→wiki/dune"}
+	if got := mentionList(f); !slices.Equal(got, wantM) {
+		t.Errorf("mentions\n got  %q\n want %q", got, wantM)
+	}
+	wantR := []string{
+		"location:takoma-MENTIONED_WITH->person:frank herbert [wiki/dune#0]",
+		"wiki/dune-RELATED_TO->location:takoma [wiki/dune#0]",
+		"wiki/dune-RELATED_TO->person:frank herbert [wiki/dune#0]",
+		"wiki/dune-RELATED_TO->topic:hugo avard [wiki/dune#0]",
+	}
+	if got := relationList(f); !slices.Equal(got, wantR) {
+		t.Errorf("relations\n got  %q\n want %q", got, wantR)
+	}
+}
+
+func TestNERUnavailable(t *testing.T) {
+	rec := &lexiconRecognizer{fail: fmt.Errorf("ner: connection refused: %w", ariadne.ErrUnavailable)}
+	_, err := NewNER(rec, onto(t), NERConfig{}).Recognize(context.Background(), notes(), resolution.NewRegistry(nil))
+	if !errors.Is(err, ariadne.ErrUnavailable) || !strings.Contains(err.Error(), "entity recognition (lexicon)") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSentenceEnds(t *testing.T) {
+	tests := []struct {
+		text string
+		want []int
+	}{
+		{"One. Two! Three", []int{4, 9, 15}},
+		{"v1.2 is out\nnext", []int{11, 16}},
+		{"Конец… Начало", []int{len("Конец…"), len("Конец… Начало")}},
+	}
+	for _, tc := range tests {
+		if got := sentenceEnds(tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("sentenceEnds(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestCoOccurrenceSkipsLongLists(t *testing.T) {
+	var names []string
+	var spans []keyedSpan
+	text := ""
+	for i := range maxCoOccurring + 1 {
+		name := fmt.Sprintf("N%d", i)
+		spans = append(spans, keyedSpan{len(text), len(text) + len(name), "k" + name})
+		names = append(names, name)
+		text += name + ", "
+	}
+	rels := relationSet{}
+	coOccurrences(rels, text, "c#0", "", spans)
+	if len(rels) != 0 {
+		t.Errorf("a list of %d names gave %d relations", len(names), len(rels))
+	}
+	coOccurrences(rels, text, "c#0", "kN0", spans) // the subject does not count: 8 left
+	if len(rels) != 28 {
+		t.Errorf("8 names gave %d relations, want 28", len(rels))
+	}
+}
+
+func TestDictionarySurfaceIsTheWholeNameWhenWritten(t *testing.T) {
+	o := onto(t)
+	reg := resolution.NewRegistry(o.Nicknames)
+	for _, c := range Discover(ariadne.Document{ID: "n", Body: "Договор с ООО «Велтрикс» подписан."}) {
+		reg.Resolve(c)
+	}
+	in := note("notes/x", "ru", "Договор с ООО «Велтрикс» подписан; «Велтрикс» доволен, Велтриксу пишут.")
+	f, err := NewDictionary(o).Extract(context.Background(), in, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Велтрикс→organization:veltriks", "Велтриксу→organization:veltriks", "ООО «Велтрикс»→organization:veltriks"}
+	if got := mentionList(f); !slices.Equal(got, want) {
+		t.Errorf("mentions\n got  %q\n want %q", got, want)
+	}
+}

@@ -121,10 +121,10 @@ type RouterModel struct {
 	Std      []float64       `json:"std"`
 	Weights  [][]float64     `json:"weights"` // per route: one weight per feature, then the bias
 	// MinConfidence: below this top probability the rule router decides.
-	MinConfidence float64 `json:"min_confidence"`
+	MinConfidence float64            `json:"min_confidence"`
 	TrainedOn     []string           `json:"trained_on"`
 	Examples      int                `json:"examples"`
-	CVAccuracy    float64            `json:"cv_accuracy"`     // k-fold, against the outcome labels
+	CVAccuracy    float64            `json:"cv_accuracy"`       // k-fold, against the outcome labels
 	HeldOut       map[string]float64 `json:"held_out_accuracy"` // per set, trained on the other sets
 	Lambda        float64            `json:"lambda"`
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
@@ -30,11 +31,18 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	if err != nil {
 		return res, "", err
 	}
+	// Passage seeds are hybrid's hits (its relative-score fusion is on [0, 1] for either
+	// embedder); vector hits only join the graph.
 	pool := map[string]float64{}
-	for _, c := range FuseRRF(hybrid, dense) {
+	for _, c := range hybrid {
 		pool[c.ID] = c.Score
 	}
-	poolIDs := walkKeys(pool)
+	inPool := map[string]bool{}
+	for _, c := range append(append([]ariadne.ScoredChunk(nil), hybrid...), dense...) {
+		inPool[c.ID] = true
+	}
+	poolIDs := walkKeys(inPool)
+	t0 := time.Now()
 	chunkEnts, err := r.graph.EntitiesOfChunks(ctx, poolIDs, req.Groups)
 	if err != nil {
 		return res, "", err
@@ -57,12 +65,14 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		return res, note + "; no entities: hybrid results only", nil
 	}
 	keys := walkKeys(entSet)
+	tr.time("walk_read_chunk_entities", t0)
 	mentions := map[string]ariadne.EntityMentions{}
 	if mr, ok := r.graph.(MentionReader); ok {
 		if mentions, err = mr.EntityMentions(ctx, keys, req.Groups, r.cfg.WalkMentions); err != nil {
 			return res, "", err
 		}
 	}
+	tr.time("walk_read_mentions", t0)
 	edges, err := r.graph.Edges(ctx, keys, req.Groups, r.cfg.RelTypes, 2000)
 	if err != nil {
 		return res, "", err
@@ -106,6 +116,8 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 			}
 		}
 	}
+	tr.time("walk_graph_reads", t0)
+	t0 = time.Now()
 	// Question–chunk cosine of every chunk the graph reaches (one vector search restricted to them).
 	reach := map[string]bool{}
 	for c := range in.ChunkEntities {
@@ -135,6 +147,8 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		byID[c.ID] = c
 		in.ChunkSim[c.ID] = c.Score
 	}
+	tr.time("walk_chunk_cosines", t0)
+	t0 = time.Now()
 	// Entity names: question–name cosine and synonym edges.
 	nameNote := ""
 	if pe, ok := r.embed.(PassageEmbedder); ok {
@@ -153,6 +167,8 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	} else {
 		nameNote = "; the embedder embeds no passages: no name seeds or synonym edges"
 	}
+	tr.time("walk_names", t0)
+	t0 = time.Now()
 	p := r.cfg.walkParams()
 	wr := walk(in, p)
 	graphList := make([]ariadne.ScoredChunk, 0, len(wr.Chunks))
@@ -165,6 +181,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		c.Sources = []string{"graph"}
 		graphList = append(graphList, c)
 	}
+	tr.time("walk_ppr", t0)
 	res.walk = graphList
 	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
 	res.Chunks = diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{hybrid, graphList}, []float64{1, w}), r.cfg.PerDoc)

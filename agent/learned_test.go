@@ -15,9 +15,10 @@ func TestOutcomeLabel(t *testing.T) {
 		r5, r10 [3]float64
 		want    ariadne.Route
 	}{
-		{[3]float64{1, 1, 1}, [3]float64{1, 1, 1}, s},         // a tie goes to the cheapest
+		{[3]float64{1, 1, 1}, [3]float64{1, 1, 1}, h},         // a full tie goes to hybrid
+		{[3]float64{1, 0.5, 1}, [3]float64{1, 1, 1}, s},       // then to simple before multi_hop
 		{[3]float64{0.5, 0.5, 1}, [3]float64{1, 1, 1}, m},     // best recall@5
-		{[3]float64{0.5, 0.5, 0.5}, [3]float64{0.5, 1, 1}, h}, // recall@5 ties, recall@10 decides, cheaper of the rest
+		{[3]float64{0.5, 0.5, 0.5}, [3]float64{1, 0.5, 1}, s}, // recall@5 ties, recall@10 decides, preferred of the rest
 		{[3]float64{0, 0.5, 0}, [3]float64{1, 0.5, 1}, h},
 	} {
 		e := RouterExample{Recall5: map[ariadne.Route]float64{s: tc.r5[0], h: tc.r5[1], m: tc.r5[2]},
@@ -44,6 +45,8 @@ func syntheticExamples(n int) []RouterExample {
 		case 1:
 			x[6] = math.Log1p(1)
 			r5[ariadne.RouteSimple] = 0
+		default:
+			r5[ariadne.RouteHybrid] = 0.5
 		}
 		out = append(out, RouterExample{ID: string(rune('a' + i%26)), Set: []string{"one", "two"}[i%2], Features: x, Recall5: r5, Recall10: r5})
 	}
@@ -98,6 +101,38 @@ func TestLearnedRouterFallsBackWhenUnsure(t *testing.T) {
 	m.MinConfidence = 0
 	d = LearnedRouter{Model: m}.RouteFirstPass(context.Background(), "Сколько пекарен у клиента?", nil, FirstPass{})
 	if d.Classifier != "learned:test" || d.Route != ariadne.RouteSimple {
+		t.Fatalf("decision %+v", d)
+	}
+}
+
+// The versioned model (router_model.json) loads, names its training sets (never the golden dev
+// set), and routes fixed feature vectors: the training mean (z = 0: the biases decide) and a
+// question with a code and a clear first pass both go to hybrid, with confidence enough that
+// the learned router, not the rules, decides.
+func TestVersionedRouterModel(t *testing.T) {
+	m, err := DefaultRouterModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Version != "router-v1" || m.Examples < 100 || m.CVAccuracy < 0.85 {
+		t.Fatalf("model %s: %d examples, CV accuracy %.3f", m.Version, m.Examples, m.CVAccuracy)
+	}
+	for _, s := range m.TrainedOn {
+		if strings.Contains(s, "golden") || strings.Contains(s, "dev") {
+			t.Fatalf("trained on %s", s)
+		}
+	}
+	code := make([]float64, len(RouterFeatureNames))
+	code[6], code[7], code[8] = math.Log1p(1), math.Log1p(1), math.Log1p(6) // a code, one linked entity, six words
+	code[9], code[10], code[11], code[12], code[13], code[14], code[15], code[16] = 1, 0.4, 0.7, 0.6, 1, 1, 1, 1
+	for name, x := range map[string][]float64{"mean": m.Mean, "code": code} {
+		p := m.Probabilities(x)
+		if got := m.Predict(x); got != ariadne.RouteHybrid || p[1] < m.MinConfidence {
+			t.Errorf("%s: route %s, p %v", name, got, p)
+		}
+	}
+	d := LearnedRouter{Model: m}.RouteFirstPass(context.Background(), "What does error E-4012 mean?", nil, FirstPass{})
+	if d.Classifier != "learned:router-v1" || !strings.HasPrefix(d.Reasons[0], "p(simple)=") {
 		t.Fatalf("decision %+v", d)
 	}
 }

@@ -19,14 +19,19 @@ type RouterExample struct {
 	Recall10 map[ariadne.Route]float64 `json:"recall10"`
 }
 
-// routeCost orders routes by cost: ties in recall go to the cheaper route.
+// routeOrder lists the model's routes.
 var routeOrder = []ariadne.Route{ariadne.RouteSimple, ariadne.RouteHybrid, ariadne.RouteMultiHop}
 
+// tiePreference orders routes for ties in recall: hybrid first (one Weaviate query, like simple,
+// and the better of the two wherever they differ on the training sets), then simple, then
+// multi_hop (several graph reads and searches).
+var tiePreference = []ariadne.Route{ariadne.RouteHybrid, ariadne.RouteSimple, ariadne.RouteMultiHop}
+
 // OutcomeLabel is the route that ranks the example's gold best: highest recall@5, then
-// recall@10, then the cheapest (simple < hybrid < multi_hop).
+// recall@10, then tiePreference.
 func (e RouterExample) OutcomeLabel() ariadne.Route {
-	best := routeOrder[0]
-	for _, r := range routeOrder[1:] {
+	best := tiePreference[0]
+	for _, r := range tiePreference[1:] {
 		if e.Recall5[r] > e.Recall5[best]+1e-9 || math.Abs(e.Recall5[r]-e.Recall5[best]) < 1e-9 && e.Recall10[r] > e.Recall10[best]+1e-9 {
 			best = r
 		}

@@ -48,7 +48,7 @@ type common struct {
 	WalkPass   float64  `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
 	WalkFloor  float64  `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
 	WalkSyn    float64  `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`
-	Router     string   `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model); auto: llm with a chat model, else learned."`
+	Router     string   `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model); auto: llm with a chat model, else rules."`
 	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
 	From       int      `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
 	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
@@ -223,7 +223,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	switch {
 	case (c.Router == "llm" || c.Router == "auto") && model != nil:
 		router = agent.LLMRouter{Model: model}
-	case c.Router == "learned" || c.Router == "auto":
+	case c.Router == "learned":
 		m, err := agent.DefaultRouterModel()
 		if err != nil {
 			return fail(err)

@@ -45,3 +45,36 @@ func TestIntegrationWalkE5(t *testing.T) {
 		t.Logf("%s → %v; %s", tc.question, got, note)
 	}
 }
+
+// TestIntegrationEntityMentionsACL: the walk's step from an entity to the chunks that mention it
+// lists and counts only chunks the caller may read (Orbita Booking is also named by a
+// management-only contract and a delivery-only runbook).
+func TestIntegrationEntityMentionsACL(t *testing.T) {
+	rig := testrig.New(t, testrig.KB)
+	ctx := context.Background()
+	cands, err := rig.Graph.EntityCandidates(ctx, "Orbita Booking", []string{"all"}, 10)
+	if err != nil || len(cands) == 0 {
+		t.Fatalf("candidates %v, err %v", cands, err)
+	}
+	key := cands[0].Key
+	public, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all", "management", "delivery"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, am := public[key], all[key]
+	if pm.Mentions == 0 || am.Mentions <= pm.Mentions || len(pm.ChunkIDs) != pm.Mentions {
+		t.Fatalf("mentions: public %d %v, all %d %v", pm.Mentions, pm.ChunkIDs, am.Mentions, am.ChunkIDs)
+	}
+	for _, id := range pm.ChunkIDs {
+		if strings.HasPrefix(id, "contracts/") || strings.HasPrefix(id, "runbooks/orbita-release") {
+			t.Errorf("public caller sees restricted chunk %s", id)
+		}
+	}
+	if pm.Node.Name == "" || pm.Node.Key != key {
+		t.Errorf("node %+v", pm.Node)
+	}
+}

@@ -189,3 +189,11 @@ func (a *WriteStats) Add(b WriteStats) {
 // company itself, a standard technology): graph walks reach hubs but do not pass through them,
 // since "both mention the company" is not a useful hop.
 const HubDegree = 30
+
+// EntityMentions is an entity as a caller sees it with the readable chunks that mention it.
+type EntityMentions struct {
+	Node     PathNode
+	Degree   int      // entity–entity degree
+	Mentions int      // readable chunks that mention it
+	ChunkIDs []string // some of them (at most the reader's limit), by chunk id
+}

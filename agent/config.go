@@ -32,7 +32,14 @@ type RetrievalConfig struct {
 	MaxPaths       int            // paths kept for evidence (12)
 	MaxGraphDocs   int            // documents whose chunks join the graph candidates (12)
 	PerDoc         int            // multi_hop: chunks of one document ranked ahead of other documents (1)
-	GraphWeight    float64        // multi_hop: RRF weight of each graph list next to hybrid's 1 (0.5)
+	GraphWeight    float64        // multi_hop: RRF weight of the walk's list at full confidence, next to hybrid's 1 (see defaults)
+	GraphWeightMin float64        // multi_hop: its weight at zero confidence (see defaults)
+	WalkMentions   int            // multi_hop: chunks read per entity that mention it (30)
+	WalkHub        int            // multi_hop: entities mentioned by more chunks are not expanded (100)
+	WalkChunks     int            // multi_hop: chunks the walk's graph holds at most (1500)
+	WalkPassage    float64        // multi_hop: share of the restart mass on passage seeds (0.5)
+	WalkFloor      float64        // multi_hop: weight of a walk edge whose chunk matches the question least (0.1)
+	WalkSynonym    float64        // multi_hop: entity-name cosine for a synonym edge (embedder's, see DefaultSynonymMin)
 	MinHits        int            // fewer hits than this is weak evidence (1)
 	MinVectorScore float64        // top cosine below this is weak evidence (0: disabled)
 	MinCoverage    float64        // share of question terms the top hits must contain (0.25)
@@ -63,9 +70,19 @@ func (c RetrievalConfig) withDefaults() RetrievalConfig {
 		c.PerDoc = 1
 	}
 	if c.GraphWeight <= 0 {
-		// Two graph lists at full weight outvote hybrid even when the graph is noise (MuSiQue's
-		// title graph); at 0.5 they add evidence without drowning it (docs/evaluation.md).
-		c.GraphWeight = 0.5
+		c.GraphWeight = defaultGraphWeightMax
+	}
+	if c.GraphWeightMin <= 0 {
+		c.GraphWeightMin = defaultGraphWeightMin
+	}
+	if c.WalkMentions <= 0 {
+		c.WalkMentions = 30
+	}
+	if c.WalkHub <= 0 {
+		c.WalkHub = 100
+	}
+	if c.WalkChunks <= 0 {
+		c.WalkChunks = 1500
 	}
 	if c.MinHits <= 0 {
 		c.MinHits = 1
@@ -103,3 +120,33 @@ func DefaultMinVectorScore(embedderName string) float64 {
 
 // rrfK is the constant of reciprocal rank fusion.
 const rrfK = 60
+
+// The walk's fusion weights, fitted on the MuSiQue-100 fitting split (docs/multi-hop.md).
+const (
+	defaultGraphWeightMin = 0.5
+	defaultGraphWeightMax = 1.5
+)
+
+func (c RetrievalConfig) walkParams() walkParams {
+	p := defaultWalkParams()
+	if c.WalkPassage > 0 && c.WalkPassage < 1 {
+		p.PassageSeed = c.WalkPassage
+	}
+	if c.WalkFloor > 0 {
+		p.EdgeFloor = c.WalkFloor
+	}
+	if c.WalkSynonym > 0 {
+		p.SynonymMin = c.WalkSynonym
+	}
+	return p
+}
+
+// DefaultSynonymMin returns the entity-name cosine above which the walk links two entities as
+// synonyms: names embed on different scales (e5 puts unrelated short names at 0.8–0.9; the
+// lexical embedder's character n-grams score spelling variants high and anything else low).
+func DefaultSynonymMin(embedderName string) float64 {
+	if strings.HasPrefix(embedderName, "lexical") {
+		return 0.8
+	}
+	return 0.95
+}

@@ -3,22 +3,21 @@ package agent
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
-// graphHybrid is the multi_hop plan. Seeds are the entities the question names (weight 1) and
-// the entities mentioned by the top hybrid hits (weight 0.5/rank). Around them the graph is read
-// two hops deep (readable edges only) and nodes are scored by Personalized PageRank. Candidate
-// chunks are the provenance of those edges and the chunks of the documents that describe the
-// best-scored entities; they are ranked twice — by hybrid relevance restricted to the candidates
-// and by PageRank of their document — and fused with plain hybrid results by RRF. Without graph
-// evidence it falls back to hybrid.
+// graphHybrid is the multi_hop plan: the query-aware walk (walk.go, docs/multi-hop.md). The
+// first pass is hybrid and vector search; their chunks, the entities those chunks mention, the
+// entities the question names (linked) or whose names embed close to it, the other chunks that
+// mention those entities or belong to the documents they describe, and the relations among them
+// form one graph whose edges are weighted by question–chunk cosine. Personalized PageRank over
+// it ranks the chunks; that ranking is fused by weighted RRF with hybrid, its weight following
+// the walk's confidence. Every read takes the caller's groups. Without any entity it is hybrid.
 func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32, linked []Linked, tr *Trace) (Result, string, error) {
 	var res Result
 	hybrid, err := r.hybrid(ctx, req, vec, nil, tr)
@@ -28,111 +27,172 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	for i := range hybrid {
 		hybrid[i].Sources = []string{"hybrid"}
 	}
-	restart := map[string]float64{}
+	dense, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+	if err != nil {
+		return res, "", err
+	}
+	// Passage seeds are hybrid's hits (its relative-score fusion is on [0, 1] for either
+	// embedder); vector hits only join the graph.
+	pool := map[string]float64{}
+	for _, c := range hybrid {
+		pool[c.ID] = c.Score
+	}
+	inPool := map[string]bool{}
+	for _, c := range append(append([]ariadne.ScoredChunk(nil), hybrid...), dense...) {
+		inPool[c.ID] = true
+	}
+	poolIDs := walkKeys(inPool)
+	t0 := time.Now()
+	chunkEnts, err := r.graph.EntitiesOfChunks(ctx, poolIDs, req.Groups)
+	if err != nil {
+		return res, "", err
+	}
+	entSet := map[string]bool{}
+	linkedScore := map[string]float64{}
 	var linkedKeys []string
 	for _, l := range linked {
-		restart[l.Key] = 1
+		entSet[l.Key], linkedScore[l.Key] = true, 1
 		linkedKeys = append(linkedKeys, l.Key)
 	}
-	top := make([]string, 0, 5)
-	for i := 0; i < len(hybrid) && i < 5; i++ {
-		top = append(top, hybrid[i].ID)
-	}
-	byChunk, err := r.graph.EntitiesOfChunks(ctx, top, req.Groups)
-	if err != nil {
-		return res, "", err
-	}
-	for i, id := range top {
-		for _, k := range byChunk[id] {
-			restart[k] += 0.5 / float64(i+1)
+	for _, ks := range chunkEnts {
+		for _, k := range ks {
+			entSet[k] = true
 		}
 	}
-	note := fmt.Sprintf("%d linked entities, %d seeds in all", len(linked), len(restart))
-	if len(restart) == 0 {
+	note := fmt.Sprintf("%d linked entities, %d first-pass chunks mention %d entities", len(linked), len(pool), len(entSet))
+	if len(entSet) == 0 {
 		res.Chunks = hybrid
-		return res, note + "; no seed entities: hybrid results only", nil
+		return res, note + "; no entities: hybrid results only", nil
 	}
-	seeds := make([]string, 0, len(restart))
-	for k := range restart {
-		seeds = append(seeds, k)
+	keys := walkKeys(entSet)
+	tr.time("walk_read_chunk_entities", t0)
+	mentions := map[string]ariadne.EntityMentions{}
+	if mr, ok := r.graph.(MentionReader); ok {
+		if mentions, err = mr.EntityMentions(ctx, keys, req.Groups, r.cfg.WalkMentions); err != nil {
+			return res, "", err
+		}
 	}
-	sort.Strings(seeds)
-	sg, err := neighbourhood(ctx, r.graph, seeds, r.cfg.MaxHops, ariadne.HubDegree, 400, req.Groups, r.cfg.RelTypes)
+	tr.time("walk_read_mentions", t0)
+	edges, err := r.graph.Edges(ctx, keys, req.Groups, r.cfg.RelTypes, 2000)
 	if err != nil {
 		return res, "", err
 	}
-	if len(sg.edges) == 0 {
-		res.Chunks = hybrid
-		return res, note + "; the graph has no readable edges around them: hybrid results only", nil
+	in := walkInput{ChunkEntities: map[string][]string{}, DocChunks: map[string][]string{}, Edges: edges,
+		Mentions: map[string]int{}, Linked: linkedScore, Pool: pool}
+	for c, ks := range chunkEnts {
+		in.ChunkEntities[c] = append(in.ChunkEntities[c], ks...)
 	}
-	scores := personalizedPageRank(sg, restart, 0.5, 30)
-
-	// Documents by the best score of an entity they describe.
-	docScore := map[string]float64{}
-	for k, n := range sg.nodes {
-		if n.DocID != "" && scores[k] > docScore[n.DocID] {
-			docScore[n.DocID] = scores[k]
+	var docs []string
+	docEntity := map[string][]string{}
+	for _, k := range keys {
+		m, ok := mentions[k]
+		if !ok {
+			continue
+		}
+		in.Mentions[k] = m.Mentions
+		if m.Node.DocID != "" {
+			if len(docEntity[m.Node.DocID]) == 0 {
+				docs = append(docs, m.Node.DocID)
+			}
+			docEntity[m.Node.DocID] = append(docEntity[m.Node.DocID], k)
+		}
+		if m.Mentions > r.cfg.WalkHub {
+			continue // a hub: reached from the first pass, not expanded
+		}
+		for _, c := range m.ChunkIDs {
+			if !slices.Contains(in.ChunkEntities[c], k) {
+				in.ChunkEntities[c] = append(in.ChunkEntities[c], k)
+			}
 		}
 	}
-	docs := make([]string, 0, len(docScore))
-	for d := range docScore {
-		docs = append(docs, d)
-	}
-	sort.Slice(docs, func(i, j int) bool {
-		if docScore[docs[i]] != docScore[docs[j]] {
-			return docScore[docs[i]] > docScore[docs[j]]
+	if len(docs) > 0 {
+		ids, err := r.graph.DocumentChunkIDs(ctx, docs, req.Groups)
+		if err != nil {
+			return res, "", err
 		}
-		return docs[i] < docs[j]
-	})
-	if len(docs) > r.cfg.MaxGraphDocs {
-		docs = docs[:r.cfg.MaxGraphDocs]
-	}
-	// Chunk scores: provenance chunks by their edge's endpoints, document chunks by the document.
-	chunkScore := map[string]float64{}
-	for _, e := range sg.edges {
-		s := (scores[e.From.Key] + scores[e.To.Key]) / 2
-		for _, id := range e.ChunkIDs {
-			chunkScore[id] = math.Max(chunkScore[id], s)
+		for _, id := range ids {
+			for _, k := range docEntity[ariadne.DocIDOfChunk(id)] {
+				in.DocChunks[k] = append(in.DocChunks[k], id)
+			}
 		}
 	}
-	docChunks, err := r.graph.DocumentChunkIDs(ctx, docs, req.Groups)
+	tr.time("walk_graph_reads", t0)
+	t0 = time.Now()
+	// Question–chunk cosine of every chunk the graph reaches (one vector search restricted to them).
+	reach := map[string]bool{}
+	for c := range in.ChunkEntities {
+		reach[c] = true
+	}
+	for _, cs := range in.DocChunks {
+		for _, c := range cs {
+			reach[c] = true
+		}
+	}
+	for _, e := range edges {
+		for _, c := range e.ChunkIDs {
+			reach[c] = true
+		}
+	}
+	reachIDs := walkKeys(reach)
+	if len(reachIDs) > r.cfg.WalkChunks {
+		reachIDs = reachIDs[:r.cfg.WalkChunks]
+	}
+	scored, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: len(reachIDs), ChunkIDs: reachIDs}, tr)
 	if err != nil {
 		return res, "", err
 	}
-	for _, id := range docChunks {
-		chunkScore[id] = math.Max(chunkScore[id], docScore[ariadne.DocIDOfChunk(id)])
+	byID := map[string]ariadne.ScoredChunk{}
+	in.ChunkSim = map[string]float64{}
+	for _, c := range scored {
+		byID[c.ID] = c
+		in.ChunkSim[c.ID] = c.Score
 	}
-	cands := make([]string, 0, len(chunkScore))
-	for id := range chunkScore {
-		cands = append(cands, id)
-	}
-	sort.Slice(cands, func(i, j int) bool {
-		if chunkScore[cands[i]] != chunkScore[cands[j]] {
-			return chunkScore[cands[i]] > chunkScore[cands[j]]
+	tr.time("walk_chunk_cosines", t0)
+	t0 = time.Now()
+	// Entity names: question–name cosine and synonym edges.
+	nameNote := ""
+	if pe, ok := r.embed.(PassageEmbedder); ok {
+		names := map[string]string{}
+		for k, m := range mentions {
+			names[k] = m.Node.Name
 		}
-		return cands[i] < cands[j]
-	})
-	if len(cands) > 400 {
-		cands = cands[:400]
+		vecs, err := r.names.embed(ctx, pe, names)
+		if err != nil {
+			return res, "", fmt.Errorf("agent: embed entity names: %w", err)
+		}
+		in.NameVec, in.NameSim = vecs, map[string]float64{}
+		for k, v := range vecs {
+			in.NameSim[k] = cosine(vec, v)
+		}
+	} else {
+		nameNote = "; the embedder embeds no passages: no name seeds or synonym edges"
 	}
-	graphRanked, err := r.search(ctx, ariadne.SearchHybrid, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Vector: vec, Alpha: r.cfg.Alpha,
-		Fusion: r.cfg.Fusion, Groups: req.Groups, Limit: 2 * r.cfg.Candidates, ChunkIDs: cands}, tr)
-	if err != nil {
-		return res, "", err
+	tr.time("walk_names", t0)
+	t0 = time.Now()
+	p := r.cfg.walkParams()
+	wr := walk(in, p)
+	graphList := make([]ariadne.ScoredChunk, 0, len(wr.Chunks))
+	for _, id := range wr.Chunks {
+		c, ok := byID[id]
+		if !ok {
+			continue // not readable, or beyond WalkChunks
+		}
+		c.Score = wr.ChunkScore[id]
+		c.Sources = []string{"graph"}
+		graphList = append(graphList, c)
 	}
-	for i := range graphRanked {
-		graphRanked[i].Sources = []string{"graph"}
+	tr.time("walk_ppr", t0)
+	res.walk = graphList
+	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
+	res.Chunks = diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{hybrid, graphList}, []float64{1, w}), r.cfg.PerDoc)
+	sg := subgraph{nodes: map[string]ariadne.PathNode{}, deg: map[string]int{}, edges: edges}
+	for _, e := range edges {
+		sg.nodes[e.From.Key], sg.nodes[e.To.Key] = e.From, e.To
+		sg.deg[e.From.Key], sg.deg[e.To.Key] = e.FromDeg, e.ToDeg
 	}
-	// The PageRank list shows each document once, best-scored first, through its most relevant
-	// candidate chunk (graphRanked is in relevance order), then the remaining chunks.
-	byPPR := append([]ariadne.ScoredChunk(nil), graphRanked...)
-	sort.SliceStable(byPPR, func(i, j int) bool { return chunkScore[byPPR[i].ID] > chunkScore[byPPR[j].ID] })
-	byPPR = diversify(byPPR, 1)
-	w := r.cfg.GraphWeight
-	res.Chunks = diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{hybrid, graphRanked, byPPR}, []float64{1, w, w}), r.cfg.PerDoc)
 	res.Paths = evidencePaths(sg, linkedKeys, res.Chunks, r.cfg.MaxPaths)
-	return res, fmt.Sprintf("%s; subgraph %d entities, %d edges; %d candidate chunks from %d documents",
-		note, len(sg.nodes), len(sg.edges), len(cands), len(docs)), nil
+	return res, fmt.Sprintf("%s; walk over %d entities, %d chunks, %d relations, %d synonym edges, %d seeds%s; confidence %.2f, graph weight %.2f",
+		note, len(wr.Entity), len(wr.ChunkScore), len(edges), wr.Synonyms, wr.Seeds, nameNote, wr.Confidence, w), nil
 }
 
 // evidencePaths explains the top chunks with paths: for each top chunk that supports an edge, the

@@ -78,6 +78,11 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 		res.Chunks, err = r.hybrid(ctx, req, vec, nil, tr)
 	case StrategyGraph:
 		res, note, err = r.graphHybrid(ctx, req, vec, linked, tr)
+	case StrategyWalk:
+		res, note, err = r.graphHybrid(ctx, req, vec, linked, tr)
+		if err == nil && res.walk != nil {
+			res.Chunks = diversify(res.walk, r.cfg.PerDoc)
+		}
 	default:
 		err = fmt.Errorf("agent: unknown strategy %q: %w", s, ariadne.ErrInvalid)
 	}

@@ -20,6 +20,7 @@ type Retriever struct {
 	router Router
 	cfg    RetrievalConfig
 	log    *slog.Logger
+	names  *nameCache // entity-name embeddings for the walk
 }
 
 // NewRetriever assembles a retriever; router nil means RuleRouter.
@@ -30,7 +31,10 @@ func NewRetriever(chunks ChunkSearcher, g GraphReader, embed QueryEmbedder, rout
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Retriever{chunks: chunks, graph: g, embed: embed, router: router, cfg: cfg.withDefaults(), log: log}
+	if cfg.WalkSynonym == 0 && embed != nil {
+		cfg.WalkSynonym = DefaultSynonymMin(embed.Name())
+	}
+	return &Retriever{chunks: chunks, graph: g, embed: embed, router: router, cfg: cfg.withDefaults(), log: log, names: newNameCache(200000)}
 }
 
 // Request is one retrieval.
@@ -55,6 +59,9 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	if req.TopK <= 0 {
 		req.TopK = 8
 	}
+	if m := ariadne.Route(req.Mode); req.Mode != "" && req.Mode != "auto" && !m.Valid() {
+		return Result{}, fmt.Errorf("agent: mode %q (want auto, simple, hybrid or multi_hop): %w", req.Mode, ariadne.ErrInvalid)
+	}
 	tr := newTrace()
 	start := time.Now()
 	linked, err := r.Link(ctx, req.Question, req.Groups)
@@ -64,20 +71,25 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	tr.Linked = linked
 	tr.time("link", start)
 
-	switch req.Mode {
-	case "", "auto":
-		tr.Router = r.router.Route(ctx, req.Question, linked)
-	default:
-		route := ariadne.Route(req.Mode)
-		if !route.Valid() {
-			return Result{Trace: tr}, fmt.Errorf("agent: mode %q (want auto, simple, hybrid or multi_hop): %w", req.Mode, ariadne.ErrInvalid)
-		}
-		tr.Router = Decision{Route: route, Classifier: "forced", Reasons: []string{"mode forced by the caller"}}
-	}
-
 	vec, err := r.embedQuery(ctx, req.Question, tr)
 	if err != nil {
 		return Result{Trace: tr}, err
+	}
+	switch req.Mode {
+	case "", "auto":
+		if fr, ok := r.router.(firstPassRouter); ok {
+			t0 := time.Now()
+			fp, err := r.FirstPass(ctx, req.Question, req.Groups, vec, tr)
+			if err != nil {
+				return Result{Trace: tr}, err
+			}
+			tr.time("first_pass", t0)
+			tr.Router = fr.RouteFirstPass(ctx, req.Question, linked, fp)
+		} else {
+			tr.Router = r.router.Route(ctx, req.Question, linked)
+		}
+	default:
+		tr.Router = Decision{Route: ariadne.Route(req.Mode), Classifier: "forced", Reasons: []string{"mode forced by the caller"}}
 	}
 	route := tr.Router.Route
 	for {
@@ -118,7 +130,7 @@ func (r *Retriever) Run(ctx context.Context, s Strategy, req Request) (Result, e
 	tr := newTrace()
 	var linked []Linked
 	var err error
-	if s == StrategyGraph {
+	if s == StrategyGraph || s == StrategyWalk {
 		if linked, err = r.Link(ctx, req.Question, req.Groups); err != nil {
 			return Result{Trace: tr}, err
 		}

@@ -19,6 +19,12 @@ type GraphReader interface {
 	DocumentChunkIDs(ctx context.Context, docIDs, groups []string) ([]string, error)
 }
 
+// MentionReader reads the chunks that mention entities (graph.Store). A GraphReader without it
+// gives the walk only the entities of the first-pass chunks, without stepping to other chunks.
+type MentionReader interface {
+	EntityMentions(ctx context.Context, keys, groups []string, per int) (map[string]ariadne.EntityMentions, error)
+}
+
 // QueryEmbedder embeds questions.
 type QueryEmbedder interface {
 	Name() string
@@ -39,6 +45,9 @@ const (
 	StrategyVector Strategy = "vector"
 	StrategyHybrid Strategy = "hybrid"
 	StrategyGraph  Strategy = "graph+hybrid"
+	// StrategyWalk is the query-aware walk's own ranking, before fusion with hybrid (an ablation
+	// for evaluation; routes never use it alone).
+	StrategyWalk Strategy = "walk"
 )
 
 // Result is retrieved evidence.
@@ -48,6 +57,7 @@ type Result struct {
 	Paths    []ariadne.Path        // multi_hop: graph paths whose edges support returned chunks
 	Evidence Evidence              // how strong the final strategy's evidence is; decides escalation
 	Trace    *Trace                // explains the retrieval; never a control channel
+	walk     []ariadne.ScoredChunk // multi_hop: the walk's ranking before fusion (StrategyWalk)
 }
 
 // Evidence measures one strategy's hits: how many, the top score, and the share of the

@@ -136,14 +136,12 @@ func TestDiversify(t *testing.T) {
 }
 
 func TestPersonalizedPageRank(t *testing.T) {
-	node := func(k string) ariadne.PathNode { return ariadne.PathNode{Key: k} }
-	// seed — a — b — c, and a hub h linked to every node: mass decays with distance from the seed.
-	sg := subgraph{nodes: map[string]ariadne.PathNode{}}
+	// seed — a — b — c: mass decays with distance from the seed.
+	g := newWGraph()
 	for _, e := range [][2]string{{"seed", "a"}, {"a", "b"}, {"b", "c"}} {
-		sg.edges = append(sg.edges, edgeOf(node(e[0]), node(e[1])))
-		sg.nodes[e[0]], sg.nodes[e[1]] = node(e[0]), node(e[1])
+		g.link(e[0], e[1], 1)
 	}
-	s := personalizedPageRank(sg, map[string]float64{"seed": 1}, 0.5, 50)
+	s := g.ppr(map[string]float64{"seed": 1}, 0.5, 50)
 	if !(s["seed"] > s["a"] && s["a"] > s["b"] && s["b"] > s["c"] && s["c"] > 0) {
 		t.Fatalf("scores do not decay with distance: %v", s)
 	}

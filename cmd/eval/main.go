@@ -44,7 +44,13 @@ type common struct {
 	PerDoc     int      `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
 	GraphW     float64  `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
 	Strategies []string `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
+	GraphWMin  float64  `name:"graph-weight-min" default:"0" help:"Multi-hop: RRF weight of the walk's list at zero confidence (0: default)."`
+	WalkPass   float64  `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
+	WalkFloor  float64  `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
+	WalkSyn    float64  `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`
+	Router     string   `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model); auto: llm with a chat model, else rules."`
 	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
+	From       int      `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
 	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
 	LogLevel   string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
 
@@ -77,10 +83,12 @@ type datasetCmd struct {
 }
 
 type cli struct {
-	Golden    goldenCmd    `cmd:"" help:"Retrieval and answer metrics on a golden set."`
-	Retrieval retrievalCmd `cmd:"" help:"Retrieval metrics per strategy and question type, and router accuracy."`
-	Musique   datasetCmd   `cmd:"" help:"MuSiQue (JSON): retrieval recall per strategy."`
-	Xquad     datasetCmd   `cmd:"" help:"XQuAD (SQuAD JSON): retrieval hit@k and answer citation validity."`
+	Golden    goldenCmd      `cmd:"" help:"Retrieval and answer metrics on a golden set."`
+	Retrieval retrievalCmd   `cmd:"" help:"Retrieval metrics per strategy and question type, and router accuracy."`
+	Musique   datasetCmd     `cmd:"" help:"MuSiQue (JSON): retrieval recall per strategy."`
+	Xquad     datasetCmd     `cmd:"" help:"XQuAD (SQuAD JSON): retrieval hit@k and answer citation validity."`
+	RouteData routeDataCmd   `cmd:"" name:"route-data" help:"Record the learned router's features and each route's recall per question (training data)."`
+	Train     trainRouterCmd `cmd:"" name:"train-router" help:"Fit the learned router on route-data files; report cross-validated accuracy."`
 }
 
 type usageError struct{ error }
@@ -135,6 +143,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return c.Musique.run(ctx, stdout, stderr, "musique")
 	case "xquad":
 		return c.Xquad.run(ctx, stdout, stderr, "xquad")
+	case "route-data":
+		return c.RouteData.run(ctx, stderr)
+	case "train-router":
+		return c.Train.run(stdout)
 	}
 	return usageError{fmt.Errorf("unknown command %q", kctx.Command())}
 }
@@ -206,13 +218,24 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	var router agent.Router = agent.RuleRouter{}
 	var gen agent.Generator = agent.Extractive{}
 	if model != nil {
-		router, gen = agent.LLMRouter{Model: model}, agent.LLMGenerator{Model: model}
+		gen = agent.LLMGenerator{Model: model}
+	}
+	switch {
+	case (c.Router == "llm" || c.Router == "auto") && model != nil:
+		router = agent.LLMRouter{Model: model}
+	case c.Router == "learned":
+		m, err := agent.DefaultRouterModel()
+		if err != nil {
+			return fail(err)
+		}
+		router = agent.LearnedRouter{Model: m}
 	}
 	alpha := c.Alpha
 	if alpha == 0 {
 		alpha = agent.DefaultAlpha(emb.Name())
 	}
 	e.retriever = agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
+		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
 	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{}, agent.Hooks{}, log)
 	return e, nil
@@ -229,6 +252,9 @@ func (c common) strategies() []agent.Strategy {
 }
 
 func (c common) limit(qs []evaluation.Question) []evaluation.Question {
+	if c.From > 0 {
+		qs = qs[min(c.From, len(qs)):]
+	}
 	if c.Limit > 0 && c.Limit < len(qs) {
 		return qs[:c.Limit]
 	}

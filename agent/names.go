@@ -1,0 +1,70 @@
+package agent
+
+import (
+	"context"
+	"sort"
+	"sync"
+)
+
+// PassageEmbedder embeds passages in batches (embedding.Lexical, the remote embedders); the walk
+// uses it for entity names (the side of an asymmetric model such as e5 that documents take).
+type PassageEmbedder interface {
+	EmbedPassages(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// nameCache keeps entity-name embeddings by name text, so each name is embedded once per
+// process. Vectors of names only: the cache holds no key, chunk or ACL, and a caller reaches a
+// vector only through a name a graph read (with the caller's groups) gave it. Bounded: when full
+// it is emptied (names are cheap to embed again).
+type nameCache struct {
+	mu  sync.Mutex
+	max int
+	vec map[string][]float32
+}
+
+func newNameCache(max int) *nameCache { return &nameCache{max: max, vec: map[string][]float32{}} }
+
+// embed returns a vector per entity key for names (key → name), embedding the names it has not
+// seen in one batch.
+func (c *nameCache) embed(ctx context.Context, pe PassageEmbedder, names map[string]string) (map[string][]float32, error) {
+	c.mu.Lock()
+	var missing []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if _, ok := c.vec[n]; !ok && n != "" && !seen[n] {
+			seen[n] = true
+			missing = append(missing, n)
+		}
+	}
+	c.mu.Unlock()
+	sort.Strings(missing)
+	fresh := map[string][]float32{}
+	if len(missing) > 0 {
+		vs, err := pe.EmbedPassages(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for i, n := range missing {
+			if i < len(vs) {
+				fresh[n] = vs[i]
+			}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.vec)+len(fresh) > c.max {
+		c.vec = map[string][]float32{}
+	}
+	out := make(map[string][]float32, len(names))
+	for k, n := range names {
+		if v, ok := fresh[n]; ok {
+			out[k] = v
+		} else if v, ok := c.vec[n]; ok {
+			out[k] = v
+		}
+	}
+	for n, v := range fresh {
+		c.vec[n] = v
+	}
+	return out, nil
+}

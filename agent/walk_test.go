@@ -1,0 +1,201 @@
+package agent
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestPPRTwoNodes(t *testing.T) {
+	// a–b, restart at a, d = 0.5: s_a = 0.5 + 0.5·s_b, s_b = 0.5·s_a, so s_a = 2/3, s_b = 1/3.
+	g := newWGraph()
+	g.link("a", "b", 3)
+	s := g.ppr(map[string]float64{"a": 1}, 0.5, 60)
+	if math.Abs(s["a"]-2.0/3) > 1e-9 || math.Abs(s["b"]-1.0/3) > 1e-9 {
+		t.Fatalf("ppr = %v, want a 2/3, b 1/3", s)
+	}
+	if len(g.ppr(map[string]float64{}, 0.5, 10)) != 0 {
+		t.Fatal("no restart mass must give no scores")
+	}
+}
+
+func TestPPRFollowsEdgeWeights(t *testing.T) {
+	// From a, the heavier edge (to b, weight 3) carries three times the mass of the lighter (to c).
+	g := newWGraph()
+	g.link("a", "b", 3)
+	g.link("a", "c", 1)
+	g.link("a", "b", 2) // a parallel link keeps the largest weight
+	s := g.ppr(map[string]float64{"a": 1}, 0.5, 60)
+	if r := s["b"] / s["c"]; math.Abs(r-3) > 1e-9 {
+		t.Fatalf("b/c = %v, want 3 (scores %v)", r, s)
+	}
+}
+
+func TestMinMax(t *testing.T) {
+	for _, tc := range []struct {
+		in   map[string]float64
+		want map[string]float64
+	}{
+		{map[string]float64{"a": 0.8, "b": 0.9, "c": 0.85}, map[string]float64{"a": 0, "b": 1, "c": 0.5}},
+		{map[string]float64{"a": 0.3, "b": 0.3}, map[string]float64{"a": 1, "b": 1}},
+		{map[string]float64{}, map[string]float64{}},
+	} {
+		got := minMax(tc.in)
+		for k, v := range tc.want {
+			if math.Abs(got[k]-v) > 1e-9 {
+				t.Errorf("minMax(%v)[%s] = %v, want %v", tc.in, k, got[k], v)
+			}
+		}
+	}
+}
+
+func TestSynonymPairs(t *testing.T) {
+	vecs := map[string][]float32{
+		"nyc":      {1, 0, 0},
+		"new-york": {0.99, 0.141, 0}, // cos 0.990 with nyc
+		"ny-city":  {0.97, 0, 0.243}, // cos 0.970 with nyc, 0.960 with new-york
+		"paris":    {0, 0, 1},
+	}
+	for _, tc := range []struct {
+		min  float64
+		k    int
+		want []string
+	}{
+		{0.95, 2, []string{"new-york|nyc", "new-york|ny-city", "ny-city|nyc"}},
+		{0.95, 1, []string{"new-york|nyc", "ny-city|nyc"}},
+		{0.98, 2, []string{"new-york|nyc"}},
+		{0.999, 2, nil},
+	} {
+		var got []string
+		for _, p := range synonymPairs(vecs, tc.min, tc.k) {
+			got = append(got, p.A+"|"+p.B)
+		}
+		if !equalStrings(got, tc.want) {
+			t.Errorf("synonymPairs(min %v, k %d) = %v, want %v", tc.min, tc.k, got, tc.want)
+		}
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// A question names entity A; A has two relations, to B (stated by a chunk that matches the
+// question well) and to C (stated by one that does not). B's and C's pages are equally relevant
+// otherwise: the walk must prefer B's page, because the hop to B is what the question asks.
+func TestWalkWeightsHopsByQuestion(t *testing.T) {
+	in := walkInput{
+		ChunkSim:      map[string]float64{"a#0": 0.86, "A-B": 0.88, "A-C": 0.76, "b#0": 0.80, "c#0": 0.80},
+		ChunkEntities: map[string][]string{"a#0": {"A"}, "A-B": {"A", "B"}, "A-C": {"A", "C"}},
+		DocChunks:     map[string][]string{"B": {"b#0"}, "C": {"c#0"}},
+		Edges: []ariadne.Edge{
+			edgeOf(ariadne.PathNode{Key: "A"}, ariadne.PathNode{Key: "B"}), // stated by chunk "A-B"
+			edgeOf(ariadne.PathNode{Key: "A"}, ariadne.PathNode{Key: "C"}),
+		},
+		Mentions: map[string]int{"A": 3, "B": 1, "C": 1},
+		Linked:   map[string]float64{"A": 1},
+	}
+	p := defaultWalkParams()
+	r := walk(in, p)
+	if !(r.ChunkScore["b#0"] > r.ChunkScore["c#0"]) {
+		t.Fatalf("b#0 %.4f must outrank c#0 %.4f", r.ChunkScore["b#0"], r.ChunkScore["c#0"])
+	}
+	if !(r.ChunkScore["A-B"] > r.ChunkScore["A-C"]) {
+		t.Fatalf("A-B %.4f must outrank A-C %.4f", r.ChunkScore["A-B"], r.ChunkScore["A-C"])
+	}
+	// Unweighted (every chunk equally similar), B's and C's pages tie.
+	flat := in
+	flat.ChunkSim = map[string]float64{"a#0": 0.8, "A-B": 0.8, "A-C": 0.8, "b#0": 0.8, "c#0": 0.8}
+	fr := walk(flat, p)
+	if math.Abs(fr.ChunkScore["b#0"]-fr.ChunkScore["c#0"]) > 1e-12 {
+		t.Fatalf("flat: b#0 %.6f and c#0 %.6f must tie", fr.ChunkScore["b#0"], fr.ChunkScore["c#0"])
+	}
+	// Only a linked entity seeds entities: all entity seed mass is strong.
+	if r.Seeds != 1 || r.Confidence <= 0 || r.Confidence > 1 {
+		t.Fatalf("seeds %d, confidence %v", r.Seeds, r.Confidence)
+	}
+	var sum float64
+	for _, s := range r.ChunkScore {
+		sum += s
+	}
+	for _, s := range r.Entity {
+		sum += s
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Fatalf("PPR mass %v, want 1", sum)
+	}
+	if r.Chunks[0] != "A-B" && r.Chunks[0] != "a#0" {
+		t.Fatalf("top chunk %s, want one mentioning A", r.Chunks[0])
+	}
+}
+
+// The question's name matches entity X only through its embedding; X's page is reachable only
+// through a synonym edge to X2, the entity whose page it is.
+func TestWalkSynonymEdges(t *testing.T) {
+	in := walkInput{
+		ChunkSim:  map[string]float64{"x#0": 0.8, "y#0": 0.7},
+		DocChunks: map[string][]string{"X2": {"x#0"}, "Y": {"y#0"}},
+		NameSim:   map[string]float64{"X": 0.95, "X2": 0.70, "Y": 0.60},
+		NameVec:   map[string][]float32{"X": {1, 0}, "X2": {0.99, 0.141}, "Y": {0, 1}},
+		Mentions:  map[string]int{"X": 1, "X2": 1, "Y": 1},
+	}
+	p := defaultWalkParams()
+	p.NameSeeds = 1
+	with := walk(in, p)
+	if with.Synonyms != 1 || !(with.ChunkScore["x#0"] > 0) {
+		t.Fatalf("with synonyms: %d edges, x#0 %v", with.Synonyms, with.ChunkScore["x#0"])
+	}
+	p.SynonymMin = 0.999
+	without := walk(in, p)
+	if without.Synonyms != 0 || without.ChunkScore["x#0"] != 0 {
+		t.Fatalf("without synonyms: %d edges, x#0 %v (want 0: unreachable)", without.Synonyms, without.ChunkScore["x#0"])
+	}
+	// The name seed is a near-exact name match (rescaled 1 ≥ 0.9): strong, so confidence > 0.
+	if with.Confidence <= 0 {
+		t.Fatalf("confidence %v", with.Confidence)
+	}
+}
+
+// Passage seeds alone (no entity named or matched) give no confidence: the walk then adds
+// little to hybrid.
+func TestWalkConfidence(t *testing.T) {
+	base := walkInput{
+		ChunkSim:      map[string]float64{"a#0": 0.9, "b#0": 0.8},
+		ChunkEntities: map[string][]string{"a#0": {"A"}, "b#0": {"A", "B"}},
+		Mentions:      map[string]int{"A": 2, "B": 1},
+		Pool:          map[string]float64{"a#0": 0.03, "b#0": 0.02},
+	}
+	p := defaultWalkParams()
+	if c := walk(base, p).Confidence; c != 0 {
+		t.Fatalf("no entity seeds: confidence %v, want 0", c)
+	}
+	linked := base
+	linked.Linked = map[string]float64{"B": 1}
+	c := walk(linked, p).Confidence
+	if c <= 0.5 || c > 1 {
+		t.Fatalf("a linked entity whose chunks hold all the mass: confidence %v, want (0.5, 1]", c)
+	}
+}
+
+func TestGraphWeight(t *testing.T) {
+	for _, tc := range []struct{ conf, lo, hi, want float64 }{
+		{0, 0.5, 1.5, 0.5},
+		{1, 0.5, 1.5, 1.5},
+		{0.25, 0.5, 1.5, 0.75},
+		{-1, 0.5, 1.5, 0.5},
+		{3, 0.5, 1.5, 1.5},
+	} {
+		if got := graphWeight(tc.conf, tc.lo, tc.hi); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("graphWeight(%v, %v, %v) = %v, want %v", tc.conf, tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

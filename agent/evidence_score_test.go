@@ -61,7 +61,7 @@ func TestEvidenceFeatures(t *testing.T) {
 		t.Fatalf("%d units, want 3: %+v", len(units), units)
 	}
 	type want struct {
-		text                                  string
+		text                                    string
 		cover, coverGap, rank, typeMatch, fbest float64
 	}
 	// question terms: сколько is a stopword? the IDF weights are over 2 fragments; the first unit

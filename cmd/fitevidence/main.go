@@ -505,7 +505,9 @@ func (c cli) examples(ctx context.Context, emb agent.UnitEmbedder, log *slog.Log
 			}
 			// Distractors by the English question's terms (BM25's view), the same for its Russian form.
 			qt := textnorm.SearchTerms(q)
-			sort.SliceStable(rest, func(i, j int) bool { return termShare(qt, rest[i].ContextText()) > termShare(qt, rest[j].ContextText()) })
+			sort.SliceStable(rest, func(i, j int) bool {
+				return termShare(qt, rest[i].ContextText()) > termShare(qt, rest[j].ContextText())
+			})
 			n := min(c.Pool, len(rest))
 			others := rest[:n]
 			fa := textnorm.FoldString(h.Answer)

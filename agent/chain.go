@@ -144,7 +144,8 @@ func hopSentence(from, to ariadne.PathNode, chunkIDs []string, byID map[string]F
 }
 
 // namesEntity reports whether text names the entity: every token of the name's Latin key starts a
-// token of the text's Latin key (the first max(4, n−2) letters of longer tokens, so «Иванова»
+// token of the text's Latin key (the first max(4, n−2) letters of longer tokens, three of
+// four-letter ones, so «Иванова»
 // names "Ivanov" and "Alfa Logistic" names «Альфа Логистик»), or is given by its initial («М.
 // Лебедева» names Марина Лебедева) while at least one token matches in full.
 func namesEntity(text, name string) bool {
@@ -156,8 +157,11 @@ func namesEntity(text, name string) bool {
 	full := 0
 	for _, nt := range nts {
 		stem := nt
-		if r := []rune(nt); len(r) >= 5 {
+		switch r := []rune(nt); {
+		case len(r) >= 5:
 			stem = string(r[:max(4, len(r)-2)])
+		case len(r) == 4 && !numberRE.MatchString(nt):
+			stem = string(r[:3]) // «Ольгу», «Ольги» name Ольга
 		}
 		ok, initial := false, false
 		for _, t := range toks {

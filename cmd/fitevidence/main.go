@@ -55,6 +55,7 @@ type cli struct {
 	Target    float64 `name:"target-precision" default:"0.8" help:"Answer precision the threshold must reach on the held-out split."`
 	Frags     int     `name:"fragments" default:"8" help:"Candidate paragraphs per question (gold + distractors)."`
 	Version   string  `name:"version" default:"" help:"Model version (default: evidence-<date>)."`
+	Alt       string  `name:"alt" default:"none" enum:"none,translit" help:"Cross-language option for the cosine: none (the question only) or translit (also the question with its names transliterated)."`
 	Every     int     `name:"xquad-every" default:"2" help:"Use every N-th XQuAD article (embedding cost on 2 cores)."`
 	Pool      int     `name:"musique-pool" default:"4" help:"MuSiQue candidates per sub-question (gold + distractors)."`
 
@@ -138,7 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if model.Version == "" {
 		model.Version = "evidence-" + time.Now().UTC().Format("2006-01-02")
 	}
-	fitted := map[string]any{"embedder": emb.Name(), "target_answer_precision": c.Target, "fragments": c.Frags,
+	fitted := map[string]any{"embedder": emb.Name(), "alt_questions": c.Alt, "target_answer_precision": c.Target, "fragments": c.Frags,
 		"split": "held out: XQuAD articles with index mod 4 = 3, MuSiQue questions with index mod 4 = 3",
 		"data":  "XQuAD-ru answer sentences; MuSiQue-100 sub-question answer sentences; Russian MuSiQue sub-questions and English XQuAD-ru questions written by the team (evaluation/testdata/evidence)"}
 	fmt.Fprintf(stdout, "## Evidence model %s (embedder %s)\n\n", model.Version, emb.Name())
@@ -151,6 +152,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			name, ranker = "semantic", agent.EvidenceRanker{Embedder: cache}
+			if c.Alt == "translit" {
+				ranker.AltQuestions = agent.TransliteratedQuestion
+			}
 		} else {
 			feats = slices.DeleteFunc(slices.Clone(feats), func(f string) bool { return strings.HasPrefix(f, "cos") })
 		}

@@ -14,9 +14,11 @@ type LabeledUnit struct {
 }
 
 // FitWeightSet fits an L2-regularised logistic regression (full-batch gradient descent on
-// standardised features, positives weighted so both classes count equally) over the named
-// features. lambda is the L2 weight (0: 1e-3), iters the number of steps (0: 2000).
-func FitWeightSet(data []LabeledUnit, features []string, lambda float64, iters int) (WeightSet, error) {
+// standardised features) over the named features. lambda is the L2 weight (0: 1e-3), iters the
+// number of steps (0: 2000). balance weighs positives so both classes count equally (better
+// ranking of rare positives, but scores that no longer estimate a probability); without it the
+// scores are calibrated to the data's base rate, which the answerability threshold needs.
+func FitWeightSet(data []LabeledUnit, features []string, lambda float64, iters int, balance bool) (WeightSet, error) {
 	if lambda == 0 {
 		lambda = 1e-3
 	}
@@ -75,7 +77,10 @@ func FitWeightSet(data []LabeledUnit, features []string, lambda float64, iters i
 			x[k][i] = (u.Features[j] - s.Mean[i]) / s.Std[i]
 		}
 	}
-	wPos := float64(n-pos) / float64(pos) // class balance
+	wPos := 1.0
+	if balance {
+		wPos = float64(n-pos) / float64(pos)
+	}
 	lr := 0.5
 	grad := make([]float64, d)
 	for it := 0; it < iters; it++ {

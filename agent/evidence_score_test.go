@@ -125,7 +125,7 @@ func TestFitWeightSetSeparates(t *testing.T) {
 		x[featRank] = float64(i%7) / 7
 		data = append(data, LabeledUnit{Features: x, Positive: x[featCover] >= 0.7})
 	}
-	s, err := FitWeightSet(data, []string{"cover", "rank"}, 0, 500)
+	s, err := FitWeightSet(data, []string{"cover", "rank"}, 0, 500, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,7 @@ type common struct {
 	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
 	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
 	UnitVecs   string   `name:"unit-vectors" help:"JSON file that keeps evidence unit vectors between runs (empty: memory only)."`
+	Warm       bool     `name:"warm-unit-vectors" help:"Embed every indexed chunk's evidence units before the questions (as a deployment precomputes them)."`
 	LogLevel   string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
 
 	setup.Stores   `embed:""`
@@ -202,7 +203,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	}
 	// Question and unit vectors are cached: the evidence ranker reuses the retriever's question
 	// vector, and unit vectors are computed before the questions (as a deployment precomputes
-	// them), so the answer path's latency is the query's, not the corpus's.
+	// them, --warm-unit-vectors), so the answer path's latency is the query's, not the corpus's.
 	var store agent.UnitVectorStore
 	if c.UnitVecs != "" {
 		fs, err := openFileUnitVectors(c.UnitVecs)
@@ -212,7 +213,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		store = fs
 	}
 	cached := agent.NewCachingEmbedder(emb, 0, store)
-	if !strings.HasPrefix(emb.Name(), "lexical") {
+	if c.Warm && !strings.HasPrefix(emb.Name(), "lexical") {
 		n, err := warmUnitVectors(ctx, vs, gs, cached)
 		if err != nil {
 			return fail(err)

@@ -56,6 +56,9 @@ type cli struct {
 	Frags     int     `name:"fragments" default:"8" help:"Candidate paragraphs per question (gold + distractors)."`
 	Version   string  `name:"version" default:"" help:"Model version (default: evidence-<date>)."`
 	Alt       string  `name:"alt" default:"none" enum:"none,translit" help:"Cross-language option for the cosine: none (the question only) or translit (also the question with its names transliterated)."`
+	Iters     int     `name:"iters" default:"400" help:"Gradient descent steps."`
+	Balance   bool    `name:"balance" help:"Weigh positive units up to the negatives' count (ranking over calibration)."`
+	Only      string  `name:"only" default:"" enum:",semantic,lexical" help:"Fit only this weight set."`
 	Every     int     `name:"xquad-every" default:"2" help:"Use every N-th XQuAD article (embedding cost on 2 cores)."`
 	Pool      int     `name:"musique-pool" default:"4" help:"MuSiQue candidates per sub-question (gold + distractors)."`
 
@@ -139,12 +142,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if model.Version == "" {
 		model.Version = "evidence-" + time.Now().UTC().Format("2006-01-02")
 	}
-	fitted := map[string]any{"embedder": emb.Name(), "alt_questions": c.Alt, "target_answer_precision": c.Target, "fragments": c.Frags,
+	fitted := map[string]any{"embedder": emb.Name(), "alt_questions": c.Alt, "balanced": c.Balance, "iterations": c.Iters, "target_answer_precision": c.Target, "fragments": c.Frags,
 		"split": "held out: XQuAD articles with index mod 4 = 3, MuSiQue questions with index mod 4 = 3",
 		"data":  "XQuAD-ru answer sentences; MuSiQue-100 sub-question answer sentences; Russian MuSiQue sub-questions and English XQuAD-ru questions written by the team (evaluation/testdata/evidence)"}
 	fmt.Fprintf(stdout, "## Evidence model %s (embedder %s)\n\n", model.Version, emb.Name())
 	for _, semantic := range []bool{true, false} {
 		name := "lexical"
+		if c.Only != "" && (c.Only == "semantic") != semantic {
+			continue
+		}
 		var ranker agent.EvidenceRanker
 		feats := agent.EvidenceFeatureNames[:]
 		if semantic {
@@ -158,7 +164,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		} else {
 			feats = slices.DeleteFunc(slices.Clone(feats), func(f string) bool { return strings.HasPrefix(f, "cos") })
 		}
-		set, rep, err := fitSet(ctx, ranker, exs, feats, c.Target, semantic, cache)
+		set, rep, err := fitSet(ctx, ranker, exs, feats, c.Target, semantic, cache, c.Balance, c.Iters)
 		if err != nil {
 			return err
 		}
@@ -186,7 +192,7 @@ type setReport struct {
 // fitSet computes the features of every example's units, fits on the train split, and reports
 // on the held-out split: unit AUC, hit@1 of the gold sentence, the refusal curve and the chosen
 // threshold, per group.
-func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, feats []string, target float64, semantic bool, emb agent.UnitEmbedder) (agent.WeightSet, setReport, error) {
+func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, feats []string, target float64, semantic bool, emb agent.UnitEmbedder, balance bool, iters int) (agent.WeightSet, setReport, error) {
 	type featured struct {
 		ex    example
 		units []agent.ScoredUnit
@@ -211,7 +217,7 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 		}
 		all = append(all, f)
 	}
-	set, err := agent.FitWeightSet(train, feats, 0, 0)
+	set, err := agent.FitWeightSet(train, feats, 0, iters, balance)
 	if err != nil {
 		return set, setReport{}, err
 	}
@@ -320,7 +326,7 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 	fmt.Fprintln(&b, "\nRefusal precision/recall on the held-out split (all groups):")
 	fmt.Fprintln(&b, "\n| threshold | answered | answer precision | refusal precision | refusal recall | false refusals |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|")
-	for _, p := range agent.ThresholdCurve(groups["all"], []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, set.Threshold}) {
+	for _, p := range agent.ThresholdCurve(groups["all"], []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, set.Threshold}) {
 		fmt.Fprintf(&b, "| %.3f | %d | %.3f | %.3f | %.3f | %d/%d |\n", p.Threshold, p.Answered, p.AnswerPrecision, p.RefusalPrec, p.RefusalRecall, p.FalseRefusals, p.Answerable)
 	}
 	var ws []string

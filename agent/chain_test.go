@@ -14,10 +14,10 @@ func TestNamesEntity(t *testing.T) {
 	}{
 		{"Аккаунт-менеджер клиента — Ольга Стрельцова.", "Ольга Стрельцова", true},
 		{"Аккаунт-менеджера Ольгу Стрельцову зовут на встречу.", "Ольга Стрельцова", true}, // inflected
-		{"The account is managed by Olga Streltsova.", "Ольга Стрельцова", true},          // other script
-		{"Ольга ведёт аккаунт.", "Ольга Стрельцова", false},                              // one token of two
-		{"Аккаунт-менеджер — О. Стрельцова.", "Ольга Стрельцова", true},                     // initial
-		{"Аккаунт-менеджер — О. С.", "Ольга Стрельцова", false},                           // initials only
+		{"The account is managed by Olga Streltsova.", "Ольга Стрельцова", true},           // other script
+		{"Ольга ведёт аккаунт.", "Ольга Стрельцова", false},                                // one token of two
+		{"Аккаунт-менеджер — О. Стрельцова.", "Ольга Стрельцова", true},                    // initial
+		{"Аккаунт-менеджер — О. С.", "Ольга Стрельцова", false},                            // initials only
 		{"ООО «Вега-Транс» — заказчик.", "Vega Trans", true},
 		{"Incident INC-7702 was led by K. Dymov.", "INC-7702", true},
 		{"Incident INC-7701 was led by K. Dymov.", "INC-7702", false},

@@ -179,3 +179,38 @@ func TestTransliteratedQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedEvidenceModel: the shipped weights load, hold both weight sets with thresholds in
+// (0, 1], and score a fixed pair of units — one that covers the question in the top chunk, one
+// off the subject further down — on either side of the lexical threshold.
+func TestEmbeddedEvidenceModel(t *testing.T) {
+	m := DefaultEvidenceModel()
+	if m.Version == "" || m.Version == "unfitted" || len(m.Fitted) == 0 {
+		t.Fatalf("model version %q, fitted %s", m.Version, m.Fitted)
+	}
+	for _, semantic := range []bool{true, false} {
+		s, ok := m.Set(semantic)
+		if !ok || s.Threshold <= 0 || s.Threshold > 1 || s.ExtraThreshold < s.Threshold {
+			t.Fatalf("set semantic=%v: %+v", semantic, s)
+		}
+	}
+	frags := []Fragment{
+		chunkFrag(1, "policies/meals", "Питание", "Компенсация обедов сотрудникам в офисе составляет 450 рублей в день."),
+		chunkFrag(2, "policies/equipment", "Оборудование", "По запросу выдаётся монитор для дома или офиса."),
+		chunkFrag(3, "clients/plant", "Завод", "Завод производит насосы, на нём работает около 2 100 сотрудников."),
+	}
+	units, err := EvidenceRanker{}.RankUnits(context.Background(), "Какой размер компенсации обедов для сотрудников в офисе?", frags, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := m.Set(false)
+	if len(units) != 3 || units[0].Fragment.N != 1 || units[0].Score < s.Threshold || units[1].Score >= s.Threshold {
+		t.Fatalf("threshold %.4f; units %v %.4f, %v %.4f", s.Threshold, units[0].Text, units[0].Score, units[1].Text, units[1].Score)
+	}
+	// the figures of the shipped weights (a refit changes them: update with the new file)
+	for i, want := range []float64{0.988402, 0.195738, 0.183157} {
+		if math.Abs(units[i].Score-want) > 5e-7 {
+			t.Errorf("unit %d %q scores %.6f, want %.6f", i, units[i].Text, units[i].Score, want)
+		}
+	}
+}

@@ -61,11 +61,7 @@ func (a *Answerer) chainClaims(ctx context.Context, req Request, paths []ariadne
 			byID[c.ID] = f
 		}
 	}
-	type hop struct {
-		frag  Fragment
-		quote string
-	}
-	var best []hop
+	var best []hopUnit
 	var bestPath ariadne.Path
 	for _, p := range paths {
 		if p.Hops() == 0 || p.Hops() > 3 || p.Hops() <= len(best) {
@@ -75,20 +71,16 @@ func (a *Answerer) chainClaims(ctx context.Context, req Request, paths []ariadne
 		for _, n := range p.Nodes {
 			nodes[n.Key] = n
 		}
-		var hops []hop
+		var hops []hopUnit
 		for _, e := range p.Edges {
 			h, ok := hopSentence(nodes[e.From], nodes[e.To], e.ChunkIDs, byID)
 			if !ok {
 				break
 			}
-			hops = append(hops, hop{h.frag, h.quote})
+			hops = append(hops, h)
 		}
 		if len(hops) == p.Hops() {
-			best = nil
-			for _, h := range hops {
-				best = append(best, hop{h.frag, h.quote})
-			}
-			bestPath = p
+			best, bestPath = hops, p
 		}
 	}
 	if len(best) == 0 {

@@ -25,6 +25,9 @@ type AnswerConfig struct {
 	MaxAttempts int           // generations tried before a controlled refusal (3)
 	Deadline    time.Duration // total budget for generation and verification (60s)
 	Judge       Judge         // level-3 verification; nil skips it
+	// Chunks reads the provenance chunks of a multi-hop answer's evidence path that are not among
+	// the fragments (graph.Store); nil: only the fragments are searched for the chain's sentences.
+	Chunks ChunkReader
 }
 
 // Event is a progress notification for streaming clients.
@@ -87,7 +90,10 @@ type Answer struct {
 	Claims    []ariadne.Claim    `json:"claims"`
 	Citations []ariadne.Citation `json:"citations"`
 	Paths     []ariadne.Path     `json:"paths"`
-	Trace     *AnswerTrace       `json:"trace,omitempty"`
+	// Chain: on the multi_hop route, one verified sentence per hop of the best evidence path, in
+	// path order (their claims lead Claims); empty when some hop has no readable sentence.
+	Chain []ChainHop   `json:"chain,omitempty"`
+	Trace *AnswerTrace `json:"trace,omitempty"`
 }
 
 // AnswerTrace is the retrieval trace plus the generation attempts.
@@ -140,7 +146,12 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		}
 		return out, nil
 	}
-	if ev := res.Evidence; ev.Weak {
+	// A generator that makes the calibrated answerability decision itself sees weak evidence too.
+	calibrated := false
+	if d, ok := a.gen.(interface{ DecidesAnswerability() bool }); ok {
+		calibrated = d.DecidesAnswerability()
+	}
+	if ev := res.Evidence; ev.Weak && !calibrated {
 		out.Status = ariadne.StatusNotFound
 		out.Reason = fmt.Sprintf("the best evidence is too weak (top score %.3f, %.0f%% of the question's terms)", ev.TopScore, 100*ev.Coverage)
 		return out, nil
@@ -209,12 +220,43 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		tr.Attempts = append(tr.Attempts, att)
 		out.Status = ariadne.StatusAnswered
 		out.Claims = v.Claims
+		if res.Route == ariadne.RouteMultiHop && len(res.Paths) > 0 {
+			claims, chain, err := a.chainClaims(gctx, req, res.Paths, frags)
+			if err != nil {
+				a.log.Warn("evidence chain not claimed", "err", err)
+			}
+			if len(chain) > 0 {
+				out.Chain = chain
+				out.Claims = mergeClaims(claims, v.Claims)
+			}
+		}
 		out.Answer, out.Citations = render(v.Claims)
 		return out, nil
 	}
 	out.Status = ariadne.StatusRefused
 	out.Reason = fmt.Sprintf("no verified answer after %d attempts: %s", len(tr.Attempts), lastReason)
 	return out, nil
+}
+
+// mergeClaims returns first, then the claims of rest whose citations are not all in first.
+func mergeClaims(first, rest []ariadne.Claim) []ariadne.Claim {
+	out := append([]ariadne.Claim(nil), first...)
+	for _, c := range rest {
+		dup := true
+		for _, cit := range c.Citations {
+			if !slices.ContainsFunc(first, func(f ariadne.Claim) bool {
+				return slices.ContainsFunc(f.Citations, func(x ariadne.Citation) bool {
+					return x.ChunkID == cit.ChunkID && x.Start == cit.Start && x.End == cit.End
+				})
+			}) {
+				dup = false
+			}
+		}
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (a *Answerer) failure(level int) {

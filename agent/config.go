@@ -11,17 +11,9 @@ import (
 // MinQuoteRunes is the shortest quote accepted: shorter strings ("28", "да") occur by chance.
 const MinQuoteRunes = 12
 
-// Thresholds of the extractive generator, as shares of the question's IDF-weighted terms.
-const (
-	minBest  = 0.25 // the best unit must cover this much …
-	minUnion = 0.4  // … and the chosen units (on one subject, see onSubject) together this much, or NOT_FOUND
-	minGain  = 0.08 // a further claim must add this much
-
-	// Multi-hop evidence is spread over documents: a lower bar per unit, and a higher one for the
-	// union, since its claims need not share the question's terms (a chain's bridge is unnamed).
-	minBestMultiHop  = 0.15
-	minUnionMultiHop = 0.45
-)
+// The extractive generator's bars (answerability threshold, further-claim bar) are no longer
+// constants here: they are fitted with the evidence model on public data (agent/evidence_model.json,
+// cmd/fitevidence).
 
 // RetrievalConfig tunes retrieval. Zero values take the defaults in parentheses.
 type RetrievalConfig struct {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -16,31 +14,35 @@ import (
 )
 
 // Extractive is the offline generator: it does not write, it selects. It splits the fragments into
-// sentences, table rows and list items, scores each by the question's terms it contains (IDF over
-// the fragments; textnorm.SearchTerms, so «отпуска» matches «отпуск» and «впн» matches VPN), with
-// a bonus when the unit has what the question asks for (a number for «сколько»/"how many", a name
-// for «кто»/"who", a date for «когда»/"when"), and returns the best units as claims quoted
-// verbatim: the best unit, then, greedily, units of other fragments that add the question terms
-// still missing (so a multi-hop answer quotes each document of the chain). It answers NOT_FOUND
-// when the best unit or the chosen units together cover too little of the question (minBest,
-// minUnion), or when a code or id
-// in the question (ERR-7713, INC-3400) appears in no fragment. Units that address an AI model
-// (planted instructions) are never selected.
+// sentences, table rows and list items (splitUnits) and scores each with the fitted evidence model
+// (EvidenceRanker: the e5 cosine of question and unit, IDF-weighted coverage of the question's
+// terms, retrieval rank, names of the question found in the unit, whether the unit holds what the
+// question asks for; agent/evidence_model.json). It answers only when the best unit's score clears
+// the model's answerability threshold, chosen on held-out public data for a stated answer
+// precision (docs/evaluation.md, "Evidence by meaning"), and then quotes verbatim: the best unit,
+// and further units that also clear the model's bar for a further claim (on the best unit's
+// subject unless the route is multi_hop), up to MaxClaims. It answers NOT_FOUND when no unit
+// clears the threshold or when a code or id in the question (ERR-7713, INC-3400) appears in no
+// fragment. Units that address an AI model (planted instructions) are never selected.
 type Extractive struct {
 	// MaxClaims bounds the answer; default 4.
 	MaxClaims int
+	// Ranker scores the units; its zero value uses the lexical weight set (no embedder).
+	Ranker EvidenceRanker
 }
 
-// Name says what it is.
-func (Extractive) Name() string { return "extractive-v1" }
-
-type unit struct {
-	frag    Fragment
-	text    string
-	score   float64
-	cover   float64            // IDF-weighted share of the question's terms, in [0, 1]
-	covered map[string]float64 // term → 1 (in the unit) or 0.5 (in its title or section only)
+// Name says what it is and which weight set it scores with.
+func (g Extractive) Name() string {
+	if g.Ranker.Semantic() {
+		return "extractive-v2"
+	}
+	return "extractive-v2-lexical"
 }
+
+// DecidesAnswerability reports that the generator makes the calibrated answer-or-refuse decision
+// itself, so the answerer hands it weak evidence too (a question in the other language than its
+// evidence shares few terms with it).
+func (Extractive) DecidesAnswerability() bool { return true }
 
 var (
 	numberRE = regexp.MustCompile(`\d`)
@@ -65,7 +67,7 @@ func askFor(q string) string {
 	switch {
 	case has("сколько", "how many", "how much", "how long", "какой лимит", "какую сумму", "какой размер", "what percentage", "how often", "как часто"):
 		return "number"
-	case has("когда", "when ", "до какой даты", "until when", "what date", "в какой день"):
+	case has("когда", "when ", "до какой даты", "until when", "what date", "в какой день", "в каком году", "what year", "in which year"):
 		return "date"
 	case has(" кто ", "кто ", " who", "by name", "кем ", "чей", "whose"):
 		return "person"
@@ -73,22 +75,15 @@ func askFor(q string) string {
 	return ""
 }
 
-// Generate selects the answer sentences.
-func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, error) {
+// Generate selects the answer units.
+func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, error) {
 	question, frags := in.Question, in.Fragments
-	// A multi-hop answer is spread over documents: no single unit covers much of the question,
-	// so the per-unit bar is lower and the chain as a whole must cover it.
-	needBest, needUnion := minBest, minUnion
-	if in.Route == ariadne.RouteMultiHop {
-		needBest, needUnion = minBestMultiHop, minUnionMultiHop
-	}
 	maxClaims := g.MaxClaims
 	if maxClaims == 0 {
 		maxClaims = 4
 	}
-	qterms := dedupeStrings(textnorm.SearchTerms(question))
 	notFound := func() (string, error) { return `{"status":"not_found","claims":[]}`, nil }
-	if len(qterms) == 0 || len(frags) == 0 {
+	if strings.TrimSpace(question) == "" || len(frags) == 0 {
 		return notFound()
 	}
 	// Codes and ids the question names must be in the evidence.
@@ -101,75 +96,29 @@ func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, err
 			return notFound()
 		}
 	}
-	// IDF of each question term over the fragments.
-	fragTerms := make([]map[string]bool, len(frags))
-	df := map[string]int{}
-	for i, f := range frags {
-		fragTerms[i] = toSet(textnorm.SearchTerms(f.Chunk.ContextText()))
-		for _, t := range qterms {
-			if fragTerms[i][t] {
-				df[t]++
-			}
-		}
+	set, err := g.Ranker.WeightSet()
+	if err != nil {
+		return "", err
 	}
-	idf := map[string]float64{}
-	var total float64
-	for _, t := range qterms {
-		idf[t] = math.Log(1 + float64(len(frags)+1)/float64(df[t]+1))
-		total += idf[t]
+	units, err := g.Ranker.RankUnits(ctx, question, frags, nil)
+	if err != nil {
+		return "", fmt.Errorf("extractive: %w", err)
 	}
-	want := askFor(question)
-	var units []unit
-	for i, f := range frags {
-		ctxTerms := toSet(textnorm.SearchTerms(f.Chunk.Title + " " + f.Chunk.HeadingPath()))
-		for _, u := range splitUnits(f.Chunk.Text) {
-			if injectionRE.MatchString(u) {
-				continue // an instruction planted in a document is data, not an answer
-			}
-			ut := toSet(textnorm.SearchTerms(u))
-			covered := map[string]float64{}
-			for _, t := range qterms {
-				switch {
-				case ut[t]:
-					covered[t] = 1
-				case ctxTerms[t]:
-					covered[t] = 0.5
-				}
-			}
-			var cov float64
-			for t, w := range covered {
-				cov += w * idf[t]
-			}
-			cov /= total
-			score := cov
-			if want != "" && hasKind(u, want) {
-				score += 0.15
-			}
-			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
-			units = append(units, unit{frag: f, text: u, score: score, cover: cov, covered: covered})
-		}
-	}
-	sort.SliceStable(units, func(i, j int) bool { return units[i].score > units[j].score })
-	if len(units) == 0 {
+	if len(units) == 0 || units[0].Score < set.Threshold {
 		return notFound()
 	}
-	// A multi-hop answer chains documents through terms the question does not name; any other
-	// answer stays on its subject: a further claim comes from the best claim's document or shares
-	// one of the question's terms with it (sentences of unrelated documents that each share
-	// another word with the question do not add up to an answer).
-	chosen, union := coverGreedy(units, idf, total, want, maxClaims, in.Route != ariadne.RouteMultiHop)
-	if chosen[0].cover < needBest || union < needUnion {
-		return notFound()
-	}
-	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
-	// many"): if no chosen unit does, add the most relevant unit that does.
-	if want != "" && len(chosen) < maxClaims+1 && !slices.ContainsFunc(chosen, func(u unit) bool { return hasKind(u.text, want) }) {
-		for _, u := range units {
-			if u.cover > 0 && hasKind(u.text, want) && (in.Route == ariadne.RouteMultiHop || onSubject(chosen[0], u)) && !slices.ContainsFunc(chosen, func(c unit) bool { return c.text == u.text }) {
-				chosen = append(chosen, u)
-				break
-			}
+	chosen := []ScoredUnit{units[0]}
+	used := map[int]bool{units[0].Fragment.N: true}
+	multiHop := in.Route == ariadne.RouteMultiHop
+	for _, u := range units[1:] {
+		if len(chosen) == maxClaims || u.Score < set.ExtraThreshold {
+			break
 		}
+		if multiHop && used[u.Fragment.N] || !multiHop && !onSubject(units[0], u) {
+			continue // a chain quotes each document once; any other answer stays on its subject
+		}
+		chosen = append(chosen, u)
+		used[u.Fragment.N] = true
 	}
 	type claim struct {
 		Text      string           `json:"text"`
@@ -177,7 +126,7 @@ func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, err
 	}
 	claims := make([]claim, 0, len(chosen))
 	for _, u := range chosen {
-		claims = append(claims, claim{Text: u.text, Citations: []OutputCitation{{Fragment: u.frag.N, ChunkID: u.frag.Chunk.ID, Quote: u.text}}})
+		claims = append(claims, claim{Text: u.Text, Citations: []OutputCitation{{Fragment: u.Fragment.N, ChunkID: u.Fragment.Chunk.ID, Quote: u.Text}}})
 	}
 	raw, err := json.Marshal(map[string]any{"status": "answer", "claims": claims})
 	if err != nil {
@@ -186,60 +135,11 @@ func (g Extractive) Generate(_ context.Context, in GenerationInput) (string, err
 	return string(raw), nil
 }
 
-// coverGreedy picks claims by greedy set cover (units sorted best first): the best unit, then
-// units of other fragments that add the most of the question's still-uncovered IDF-weighted
-// terms, while a unit adds at least minGain; with anchored, only units on the best unit's subject
-// (see onSubject). It returns the claims and the share of the question's terms they cover
-// together, in [0, 1].
-func coverGreedy(units []unit, idf map[string]float64, total float64, want string, maxClaims int, anchored bool) ([]unit, float64) {
-	chosen := []unit{units[0]}
-	got := map[string]float64{}
-	for t, w := range units[0].covered {
-		got[t] = w
-	}
-	used := map[int]bool{units[0].frag.N: true}
-	for len(chosen) < maxClaims {
-		bestGain, bestIdx := 0.0, -1
-		for i, u := range units {
-			if used[u.frag.N] || anchored && !onSubject(units[0], u) {
-				continue
-			}
-			var gain float64
-			for _, t := range sortedKeys(u.covered) {
-				if w := u.covered[t]; w > got[t] {
-					gain += (w - got[t]) * idf[t]
-				}
-			}
-			gain /= total
-			if want != "" && hasKind(u.text, want) {
-				gain += 0.02
-			}
-			if gain > bestGain {
-				bestGain, bestIdx = gain, i
-			}
-		}
-		if bestIdx < 0 || bestGain < minGain {
-			break
-		}
-		u := units[bestIdx]
-		chosen = append(chosen, u)
-		used[u.frag.N] = true
-		for t, w := range u.covered {
-			got[t] = max(got[t], w)
-		}
-	}
-	var union float64
-	for _, t := range sortedKeys(got) {
-		union += got[t] * idf[t]
-	}
-	return chosen, union / total
-}
-
 // onSubject reports whether u may join an answer whose best claim is first: it comes from the
 // same document or one of the same title (parts of one work), or it covers a question term that
 // first covers too (in the text or in the title and section of its chunk).
-func onSubject(first, u unit) bool {
-	if u.frag.Chunk.DocID == first.frag.Chunk.DocID || u.frag.Chunk.Title == first.frag.Chunk.Title {
+func onSubject(first, u ScoredUnit) bool {
+	if u.Fragment.Chunk.DocID == first.Fragment.Chunk.DocID || u.Fragment.Chunk.Title == first.Fragment.Chunk.Title {
 		return true
 	}
 	for t := range u.covered {

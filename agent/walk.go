@@ -217,22 +217,6 @@ type synonymPair struct {
 	Cos  float64
 }
 
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) || len(a) == 0 {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
 // walk builds the question-weighted graph and ranks its chunks by Personalized PageRank.
 //
 // Edge weights: a chunk–entity link (the chunk mentions the entity, or belongs to the document

@@ -156,7 +156,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if c.Router == "llm" && model == nil {
 		return usageError{errors.New("--router llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	}
-	var gen agent.Generator = agent.Extractive{}
+	// Question and evidence-unit vectors are cached in memory (content-keyed): the evidence ranker
+	// reuses the retriever's question vector, and a unit is embedded once per process.
+	cached := agent.NewCachingEmbedder(emb, 0, nil)
+	var gen agent.Generator = agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: cached}}
 	switch {
 	case c.Generator == "llm" && model == nil:
 		return usageError{errors.New("--generator llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
@@ -170,9 +173,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		}
 		judge = agent.LLMJudge{Model: model}
 	}
-	retriever := agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
+	retriever := agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge},
+	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Chunks: gs},
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
 	log.Info("components", "embedder", emb.Name(), "generator", gen.Name(), "router", fmt.Sprintf("%T", router),
 		"judge", judge != nil, "keys", c.KeysFile != "")

@@ -52,6 +52,8 @@ type common struct {
 	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
 	From       int      `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
 	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
+	UnitVecs   string   `name:"unit-vectors" help:"JSON file that keeps evidence unit vectors between runs (empty: memory only)."`
+	Warm       bool     `name:"warm-unit-vectors" help:"Embed every indexed chunk's evidence units before the questions (as a deployment precomputes them)."`
 	LogLevel   string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
 
 	setup.Stores   `embed:""`
@@ -215,8 +217,27 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 			sum.DocsWritten, sum.DocsUnchanged, sum.Chunks, sum.Vectors, vs.Class(), sum.Entities, emb.Name(), sum.Elapsed.Seconds(),
 			float64(sum.Chunks)/max(sum.Elapsed.Seconds(), 1e-9))
 	}
+	// Question and unit vectors are cached: the evidence ranker reuses the retriever's question
+	// vector, and unit vectors are computed before the questions (as a deployment precomputes
+	// them, --warm-unit-vectors), so the answer path's latency is the query's, not the corpus's.
+	var store agent.UnitVectorStore
+	if c.UnitVecs != "" {
+		fs, err := openFileUnitVectors(c.UnitVecs)
+		if err != nil {
+			return fail(err)
+		}
+		store = fs
+	}
+	cached := agent.NewCachingEmbedder(emb, 0, store)
+	if c.Warm && !strings.HasPrefix(emb.Name(), "lexical") {
+		n, err := warmUnitVectors(ctx, vs, gs, cached)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stderr, "evidence: %d unit vectors precomputed\n", n)
+	}
 	var router agent.Router = agent.RuleRouter{}
-	var gen agent.Generator = agent.Extractive{}
+	var gen agent.Generator = agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: cached}}
 	if model != nil {
 		gen = agent.LLMGenerator{Model: model}
 	}
@@ -234,11 +255,28 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	if alpha == 0 {
 		alpha = agent.DefaultAlpha(emb.Name())
 	}
-	e.retriever = agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
+	e.retriever = agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
 		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{}, agent.Hooks{}, log)
+	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{Chunks: gs}, agent.Hooks{}, log)
 	return e, nil
+}
+
+// warmUnitVectors embeds the evidence units of every indexed chunk into the cache.
+func warmUnitVectors(ctx context.Context, vs *vector.Store, gs *graph.Store, cached *agent.CachingEmbedder) (int, error) {
+	ids, err := vs.ChunkIDs(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	chunks, err := gs.Chunks(ctx, ids, evaluation.AllGroups)
+	if err != nil {
+		return 0, err
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Text
+	}
+	return cached.PrecomputeUnitVectors(ctx, texts, 64)
 }
 
 func (c common) strategies() []agent.Strategy {

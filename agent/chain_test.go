@@ -1,0 +1,99 @@
+package agent
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestNamesEntity(t *testing.T) {
+	tests := []struct {
+		text, name string
+		want       bool
+	}{
+		{"Аккаунт-менеджер клиента — Ольга Стрельцова.", "Ольга Стрельцова", true},
+		{"Аккаунт-менеджера Ольгу Стрельцову зовут на встречу.", "Ольга Стрельцова", true}, // inflected
+		{"The account is managed by Olga Streltsova.", "Ольга Стрельцова", true},           // other script
+		{"Ольга ведёт аккаунт.", "Ольга Стрельцова", false},                                // one token of two
+		{"Аккаунт-менеджер — О. Стрельцова.", "Ольга Стрельцова", true},                    // initial
+		{"Аккаунт-менеджер — О. С.", "Ольга Стрельцова", false},                            // initials only
+		{"ООО «Вега-Транс» — заказчик.", "Vega Trans", true},
+		{"Incident INC-7702 was led by K. Dymov.", "INC-7702", true},
+		{"Incident INC-7701 was led by K. Dymov.", "INC-7702", false},
+		{"anything", "", false},
+	}
+	for _, tc := range tests {
+		if got := namesEntity(tc.text, tc.name); got != tc.want {
+			t.Errorf("namesEntity(%q, %q) = %v, want %v", tc.text, tc.name, got, tc.want)
+		}
+	}
+}
+
+// memChunks is an in-memory ChunkReader that filters by ACL as graph.Store does.
+type memChunks []ariadne.Chunk
+
+func (m memChunks) Chunks(_ context.Context, ids, groups []string) ([]ariadne.Chunk, error) {
+	var out []ariadne.Chunk
+	for _, c := range m {
+		if containsString(ids, c.ID) && ariadne.CanRead(c.ACL, groups) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func TestChainClaims(t *testing.T) {
+	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
+		Text: "Инцидент INC-1 затронул сервис клиента «Вега-Транс». Руководитель инцидента — К. Дымов."}
+	client := ariadne.Chunk{ID: "clients/vega#0001-22222222", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"all"},
+		Heading: []string{"Контакты"}, Text: "Клиент с 2019 года. Аккаунт-менеджер — Ольга Стрельцова."}
+	secret := ariadne.Chunk{ID: "clients/vega#0002-33333333", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"management"},
+		Text: "Ольга Стрельцова согласовала скидку для «Вега-Транс»."}
+	nodes := []ariadne.PathNode{{Key: "incident:inc 1", Name: "INC-1"}, {Key: "client:vega", Name: "Вега-Транс"}, {Key: "person:streltsova", Name: "Ольга Стрельцова"}}
+	path := ariadne.Path{Nodes: nodes, Edges: []ariadne.PathEdge{
+		{From: "incident:inc 1", To: "client:vega", Type: "AFFECTED", ChunkIDs: []string{inc.ID}},
+		{From: "person:streltsova", To: "client:vega", Type: "ACCOUNT_MANAGER_OF", ChunkIDs: []string{client.ID}},
+	}}
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
+	a := &Answerer{cfg: AnswerConfig{Chunks: memChunks{inc, client, secret}}}
+	req := Request{Groups: []string{"all"}}
+	claims, chain, err := a.chainClaims(context.Background(), req, []ariadne.Path{path}, frags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chain) != 2 || len(claims) != 2 {
+		t.Fatalf("chain %+v, claims %+v", chain, claims)
+	}
+	want := []struct{ from, to, chunk, quote string }{
+		{"INC-1", "Вега-Транс", inc.ID, "Инцидент INC-1 затронул сервис клиента «Вега-Транс»."},
+		// the client is named by the chunk's title, the person by the sentence
+		{"Ольга Стрельцова", "Вега-Транс", client.ID, "Аккаунт-менеджер — Ольга Стрельцова."},
+	}
+	for i, w := range want {
+		c := chain[i].Citation
+		if chain[i].From != w.from || chain[i].To != w.to || c.ChunkID != w.chunk || c.Quote != w.quote || !c.Verified {
+			t.Errorf("hop %d = %+v, want %+v", i, chain[i], w)
+		}
+		chunkText := inc.Text
+		if i == 1 {
+			chunkText = client.Text
+		}
+		if chunkText[c.Start:c.End] != w.quote {
+			t.Errorf("hop %d offsets %d..%d do not hold the quote", i, c.Start, c.End)
+		}
+	}
+	// The second hop's only sentence is in a chunk the caller may not read: no chain is claimed.
+	path.Edges[1].ChunkIDs = []string{secret.ID}
+	_, chain, err = a.chainClaims(context.Background(), req, []ariadne.Path{path}, frags)
+	if err != nil || len(chain) != 0 {
+		t.Errorf("a hop without a readable sentence: chain %+v, err %v", chain, err)
+	}
+	// Without a chunk reader only the fragments are searched: the first hop alone is a 1-hop chain.
+	one := ariadne.Path{Nodes: nodes[:2], Edges: path.Edges[:1]}
+	a.cfg.Chunks = nil
+	_, chain, _ = a.chainClaims(context.Background(), req, []ariadne.Path{path, one}, frags)
+	if len(chain) != 1 || chain[0].Citation.ChunkID != inc.ID {
+		t.Errorf("fragments only: %+v", chain)
+	}
+}

@@ -1,0 +1,226 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// LabeledUnit is one training example for the evidence model: a unit's features and whether it
+// states the answer.
+type LabeledUnit struct {
+	Features [numEvidenceFeatures]float64
+	Positive bool
+}
+
+// FitWeightSet fits an L2-regularised logistic regression (full-batch gradient descent on
+// standardised features) over the named features. lambda is the L2 weight (0: 1e-3), iters the
+// number of steps (0: 2000). balance weighs positives so both classes count equally (better
+// ranking of rare positives, but scores that no longer estimate a probability); without it the
+// scores are calibrated to the data's base rate, which the answerability threshold needs.
+func FitWeightSet(data []LabeledUnit, features []string, lambda float64, iters int, balance bool) (WeightSet, error) {
+	if lambda == 0 {
+		lambda = 1e-3
+	}
+	if iters == 0 {
+		iters = 2000
+	}
+	s := WeightSet{Features: features}
+	for _, f := range features {
+		j := -1
+		for k, n := range EvidenceFeatureNames {
+			if n == f {
+				j = k
+			}
+		}
+		if j < 0 {
+			return s, fmt.Errorf("agent: unknown evidence feature %q", f)
+		}
+		s.idx = append(s.idx, j)
+	}
+	n, d := len(data), len(features)
+	if n == 0 {
+		return s, fmt.Errorf("agent: no training data")
+	}
+	s.Mean, s.Std, s.Weights = make([]float64, d), make([]float64, d), make([]float64, d)
+	pos := 0
+	for _, u := range data {
+		if u.Positive {
+			pos++
+		}
+		for i, j := range s.idx {
+			s.Mean[i] += u.Features[j]
+		}
+	}
+	if pos == 0 || pos == n {
+		return s, fmt.Errorf("agent: training data has %d positives of %d", pos, n)
+	}
+	for i := range s.Mean {
+		s.Mean[i] /= float64(n)
+	}
+	for _, u := range data {
+		for i, j := range s.idx {
+			dx := u.Features[j] - s.Mean[i]
+			s.Std[i] += dx * dx
+		}
+	}
+	for i := range s.Std {
+		s.Std[i] = math.Sqrt(s.Std[i] / float64(n))
+		if s.Std[i] < 1e-9 {
+			s.Std[i] = 1
+		}
+	}
+	x := make([][]float64, n)
+	for k, u := range data {
+		x[k] = make([]float64, d)
+		for i, j := range s.idx {
+			x[k][i] = (u.Features[j] - s.Mean[i]) / s.Std[i]
+		}
+	}
+	wPos := 1.0
+	if balance {
+		wPos = float64(n-pos) / float64(pos)
+	}
+	lr := 0.5
+	grad := make([]float64, d)
+	for it := 0; it < iters; it++ {
+		var gb, wsum float64
+		clear(grad)
+		for k, u := range data {
+			z := s.Bias
+			for i := range d {
+				z += s.Weights[i] * x[k][i]
+			}
+			p := 1 / (1 + math.Exp(-z))
+			y, w := 0.0, 1.0
+			if u.Positive {
+				y, w = 1, wPos
+			}
+			g := w * (p - y)
+			gb += g
+			wsum += w
+			for i := range d {
+				grad[i] += g * x[k][i]
+			}
+		}
+		s.Bias -= lr * gb / wsum
+		for i := range d {
+			s.Weights[i] -= lr * (grad[i]/wsum + lambda*s.Weights[i])
+		}
+	}
+	return s, nil
+}
+
+// AnswerDecision is one question's best evidence score and whether answering it would be right: the
+// question is answerable from its candidates and the best unit states the answer.
+type AnswerDecision struct {
+	Best        float64
+	Answerable  bool
+	TopPositive bool
+}
+
+// ThresholdPoint is one row of the refusal precision/recall curve.
+type ThresholdPoint struct {
+	Threshold       float64 `json:"threshold"`
+	Answered        int     `json:"answered"`
+	AnswerPrecision float64 `json:"answer_precision"` // answered questions whose best unit states the answer
+	RefusalPrec     float64 `json:"refusal_precision"`
+	RefusalRecall   float64 `json:"refusal_recall"` // unanswerable questions refused
+	FalseRefusals   int     `json:"false_refusals"` // answerable questions refused
+	Answerable      int     `json:"answerable"`
+}
+
+// ThresholdCurve evaluates every threshold of ts on the decisions.
+func ThresholdCurve(ds []AnswerDecision, ts []float64) []ThresholdPoint {
+	var out []ThresholdPoint
+	for _, t := range ts {
+		p := ThresholdPoint{Threshold: t}
+		var good, refused, refusedRight, unans int
+		for _, d := range ds {
+			if d.Answerable {
+				p.Answerable++
+			} else {
+				unans++
+			}
+			if d.Best >= t {
+				p.Answered++
+				if d.Answerable && d.TopPositive {
+					good++
+				}
+				continue
+			}
+			refused++
+			if !d.Answerable {
+				refusedRight++
+			} else {
+				p.FalseRefusals++
+			}
+		}
+		if p.Answered > 0 {
+			p.AnswerPrecision = float64(good) / float64(p.Answered)
+		}
+		if refused > 0 {
+			p.RefusalPrec = float64(refusedRight) / float64(refused)
+		}
+		if unans > 0 {
+			p.RefusalRecall = float64(refusedRight) / float64(unans)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// ChooseThreshold returns the lowest threshold whose answer precision on ds is at least target
+// (so the fewest refusals for that precision), searched over the distinct best scores; 1 when
+// none reaches it.
+func ChooseThreshold(ds []AnswerDecision, target float64) float64 {
+	var ts []float64
+	for _, d := range ds {
+		ts = append(ts, d.Best)
+	}
+	sort.Float64s(ts)
+	for _, p := range ThresholdCurve(ds, ts) {
+		if p.Answered > 0 && p.AnswerPrecision >= target {
+			return p.Threshold
+		}
+	}
+	return 1
+}
+
+// AUC is the area under the ROC curve of scores for the positives (rank statistic); 0.5 when
+// one class is empty.
+func AUC(scores []float64, positive []bool) float64 {
+	type sp struct {
+		s float64
+		p bool
+	}
+	xs := make([]sp, len(scores))
+	var np, nn float64
+	for i := range scores {
+		xs[i] = sp{scores[i], positive[i]}
+		if positive[i] {
+			np++
+		} else {
+			nn++
+		}
+	}
+	if np == 0 || nn == 0 {
+		return 0.5
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i].s < xs[j].s })
+	var rankSum float64
+	for i := 0; i < len(xs); {
+		j := i
+		for j < len(xs) && xs[j].s == xs[i].s {
+			j++
+		}
+		r := float64(i+j+1) / 2 // average 1-based rank of the tie group
+		for k := i; k < j; k++ {
+			if xs[k].p {
+				rankSum += r
+			}
+		}
+		i = j
+	}
+	return (rankSum - np*(np+1)/2) / (np * nn)
+}

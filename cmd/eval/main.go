@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -39,14 +40,17 @@ import (
 )
 
 type common struct {
-	K          int      `name:"k" default:"10" help:"Chunks retrieved per question."`
-	Alpha      float64  `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
-	PerDoc     int      `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
-	GraphW     float64  `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
-	Strategies []string `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
-	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
-	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
-	LogLevel   string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
+	K          int           `name:"k" default:"10" help:"Chunks retrieved per question."`
+	Alpha      float64       `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
+	PerDoc     int           `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
+	GraphW     float64       `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
+	Strategies []string      `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
+	Limit      int           `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
+	JSONOut    string        `name:"json" help:"Also write the report as JSON to this file."`
+	LogLevel   string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
+	Generators []string      `name:"generators" help:"Answer generators compared side by side (extractive, llm, llm-units, llm-quotes; an llm one with -nojudge skips the support judge); empty: llm when a chat model is configured, else extractive."`
+	Router     string        `name:"router" default:"auto" enum:"auto,rules,llm" help:"Question router: rules, llm (falls back to rules), auto (llm when a chat model is configured)."`
+	Deadline   time.Duration `name:"answer-deadline" default:"0s" help:"Budget per question for generation and verification (0: the answerer's default, 60s)."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -146,6 +150,10 @@ type env struct {
 	graph     *graph.Store
 	retriever *agent.Retriever
 	answerer  *agent.Answerer
+	model     setup.ChatModel
+	index     agent.IndexCounter
+	tokens    *tokenCount
+	stderr    io.Writer
 	embedder  string
 	closeAll  func()
 }
@@ -163,7 +171,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	if err != nil {
 		return nil, err
 	}
-	e := &env{c: c, log: log, graph: gs, closeAll: func() { gs.Close(context.WithoutCancel(ctx)) }}
+	e := &env{c: c, log: log, graph: gs, tokens: &tokenCount{}, stderr: stderr, closeAll: func() { gs.Close(context.WithoutCancel(ctx)) }}
 	fail := func(err error) (*env, error) { e.closeAll(); return nil, err }
 	vs, err := c.Stores.OpenVector(ctx)
 	if err != nil {
@@ -174,6 +182,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		return fail(err)
 	}
 	e.embedder = emb.Name()
+	c.Chat.OnUsage = e.tokens.add
 	model, err := c.Chat.BuildChat(log)
 	if err != nil {
 		return fail(err)
@@ -202,15 +211,22 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	var router agent.Router = agent.RuleRouter{}
 	var gen agent.Generator = agent.Extractive{}
 	if model != nil {
-		router, gen = agent.LLMRouter{Model: model}, agent.LLMGenerator{Model: model}
+		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.Chat.CitationMode)}
+		if c.Router != "rules" {
+			router = agent.LLMRouter{Model: model}
+		}
 	}
+	if c.Router == "llm" && model == nil {
+		return fail(usageError{errors.New("--router llm needs a chat model (--local-llm or --llm-*)")})
+	}
+	e.model, e.index = model, vs
 	alpha := c.Alpha
 	if alpha == 0 {
 		alpha = agent.DefaultAlpha(emb.Name())
 	}
 	e.retriever = agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{}, agent.Hooks{}, log)
+	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{Deadline: c.Deadline}, agent.Hooks{}, log)
 	return e, nil
 }
 
@@ -233,11 +249,12 @@ func (c common) limit(qs []evaluation.Question) []evaluation.Question {
 
 // report is the JSON written with --json.
 type report struct {
-	Set       string                      `json:"set"`
-	Embedder  string                      `json:"embedder"`
-	Questions int                         `json:"questions"`
-	Retrieval *evaluation.RetrievalReport `json:"retrieval,omitempty"`
-	Answers   *evaluation.AnswerReport    `json:"answers,omitempty"`
+	Set        string                      `json:"set"`
+	Embedder   string                      `json:"embedder"`
+	Questions  int                         `json:"questions"`
+	Retrieval  *evaluation.RetrievalReport `json:"retrieval,omitempty"`
+	Answers    *evaluation.AnswerReport    `json:"answers,omitempty"`
+	Generators []generatorRun              `json:"generators,omitempty"`
 }
 
 func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bool) error {
@@ -271,7 +288,7 @@ func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bo
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if answers {
-		if rep.Answers, err = e.answers(ctx, qs, stdout); err != nil {
+		if err := e.answerAll(ctx, qs, stdout, &rep); err != nil {
 			return err
 		}
 	}
@@ -306,11 +323,29 @@ func (d datasetCmd) run(ctx context.Context, stdout, stderr io.Writer, kind stri
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if kind == "xquad" {
-		if rep.Answers, err = e.answers(ctx, qs, stdout); err != nil {
+		if err := e.answerAll(ctx, qs, stdout, &rep); err != nil {
 			return err
 		}
 	}
 	return writeJSON(d.JSONOut, rep)
+}
+
+// answerAll runs the answers: one generator (answers), or the --generators side by side.
+func (e *env) answerAll(ctx context.Context, qs []evaluation.Question, stdout io.Writer, rep *report) error {
+	var names []string
+	for _, g := range e.c.Generators {
+		if g = strings.TrimSpace(g); g != "" {
+			names = append(names, g)
+		}
+	}
+	if len(names) == 0 {
+		var err error
+		rep.Answers, err = e.answers(ctx, qs, stdout)
+		return err
+	}
+	runs, err := e.compareGenerators(ctx, qs, names, stdout)
+	rep.Generators = runs
+	return err
 }
 
 // answers runs the questions through the answerer (8 fragments each) and prints the answer table.

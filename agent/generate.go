@@ -154,6 +154,13 @@ func UnitsToContract(raw string, units []Unit) string {
 	claims := make([]OutputClaim, 0, len(parsed.Claims))
 	for _, c := range parsed.Claims {
 		oc := OutputClaim{Text: c.Text, Citations: []OutputCitation{}}
+		// A claim that is, verbatim, one shown unit is that unit's statement: it cites that unit
+		// whatever ids the model wrote (small models copy a sentence and cite its neighbour).
+		if u, ok := verbatimUnit(c.Text, units); ok {
+			oc.Citations = append(oc.Citations, OutputCitation{Fragment: u.Frag.N, ChunkID: u.Frag.Chunk.ID, Quote: u.Text})
+			claims = append(claims, oc)
+			continue
+		}
 		var seen []int
 		for _, id := range c.Units {
 			if slices.Contains(seen, id) {
@@ -174,4 +181,15 @@ func UnitsToContract(raw string, units []Unit) string {
 		return raw
 	}
 	return string(out)
+}
+
+// verbatimUnit returns the unit whose text the claim is, after textnorm.Fold (trailing dots and
+// spaces ignored).
+func verbatimUnit(claim string, units []Unit) (Unit, bool) {
+	for _, u := range units {
+		if isQuote(claim, []string{u.Text}) {
+			return u, true
+		}
+	}
+	return Unit{}, false
 }

@@ -301,10 +301,11 @@ Rules:
 3. Each claim is one short statement that answers the question, written in the language named in the request, with the ids of the sentences that state it. Add nothing the cited sentences do not say.
 4. Prefer current documents over ones marked superseded or outdated.
 5. If the sentences do not answer the question, return no claims.
-Return JSON {"claims":[{"units":[3],"text":"…"}]}, or {"claims":[]} when the sentences do not answer.`
+Return JSON {"claims":[{"text":"…","units":[3]}]}, or {"claims":[]} when the sentences do not answer.`
 
-// unitsSchema is the units-mode output for n units: claims citing unit ids 1..n. There is no
-// status field: no claims means not found.
+// unitsSchema is the units-mode output for n units: claims citing unit ids 1..n (the text
+// first: a small model cites the sentence it has just written from more reliably than it picks
+// an id before writing). There is no status field: no claims means not found.
 func unitsSchema(n int) json.RawMessage {
 	ids := make([]int, n)
 	for i := range ids {
@@ -312,9 +313,9 @@ func unitsSchema(n int) json.RawMessage {
 	}
 	raw, _ := json.Marshal(ids)
 	return json.RawMessage(`{"type":"object","additionalProperties":false,"required":["claims"],
-"properties":{"claims":{"type":"array","maxItems":4,"items":{"type":"object","additionalProperties":false,"required":["units","text"],
-"properties":{"units":{"type":"array","minItems":1,"maxItems":3,"items":{"type":"integer","enum":` + string(raw) + `}},
-"text":{"type":"string"}}}}}}`)
+"properties":{"claims":{"type":"array","maxItems":4,"items":{"type":"object","additionalProperties":false,"required":["text","units"],
+"properties":{"text":{"type":"string","maxLength":400},
+"units":{"type":"array","minItems":1,"maxItems":3,"items":{"type":"integer","enum":` + string(raw) + `}}}}}}}`)
 }
 
 // BuildUnitPrompt renders the question and the numbered units, grouped under their document's

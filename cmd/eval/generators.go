@@ -52,9 +52,10 @@ type latencySummar struct {
 
 // recording wraps an answerer and reads every answer's trace.
 type recording struct {
-	a      *agent.Answerer
-	run    *generatorRun
-	tokens *tokenCount
+	a        *agent.Answerer
+	run      *generatorRun
+	tokens   *tokenCount
+	progress io.Writer // per-question lines (stderr)
 }
 
 func (r recording) Answer(ctx context.Context, req agent.Request, progress func(agent.Event)) (agent.Answer, error) {
@@ -106,6 +107,12 @@ func (r recording) Answer(ctx context.Context, req agent.Request, progress func(
 		run.ModelMS[route] = append(run.ModelMS[route], tr.Timings["generation"]+tr.Timings["judge"])
 		run.RetrievalMS[route] = append(run.RetrievalMS[route], tr.Timings["total"])
 	}
+	if r.progress != nil {
+		// One line per question, so that a long run can be read while it goes.
+		fmt.Fprintf(r.progress, "%s #%d %s route=%s attempts=%d model_ms=%.0f retrieval_ms=%.0f claims=%d reason=%q\n",
+			run.Name, run.Questions, ans.Status, route, len(tr.Attempts), tr.Timings["generation"]+tr.Timings["judge"], tr.Timings["total"],
+			len(ans.Claims), ans.Reason)
+	}
 	return ans, nil
 }
 
@@ -134,7 +141,7 @@ func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, n
 		run := generatorRun{Name: name, Generator: a.Generator(), ModelMS: map[string][]float64{}, RetrievalMS: map[string][]float64{},
 			ReasonsOfRefusals: map[string]int{}}
 		p0, c0, n0 := e.tokens.prompt.Load(), e.tokens.completion.Load(), e.tokens.calls.Load()
-		rep, err := evaluation.RunAnswers(ctx, recording{a: a, run: &run, tokens: e.tokens}, e.graph, qs, 8)
+		rep, err := evaluation.RunAnswers(ctx, recording{a: a, run: &run, tokens: e.tokens, progress: e.stderr}, e.graph, qs, 8)
 		if err != nil {
 			return nil, err
 		}

@@ -103,14 +103,16 @@ func (r recording) Answer(ctx context.Context, req agent.Request, progress func(
 		}
 		run.ReasonsOfRefusals[string(ans.Status)+": "+key]++
 	}
+	var modelMS, retrievalMS float64
 	if tr.Trace != nil {
-		run.ModelMS[route] = append(run.ModelMS[route], tr.Timings["generation"]+tr.Timings["judge"])
-		run.RetrievalMS[route] = append(run.RetrievalMS[route], tr.Timings["total"])
+		modelMS, retrievalMS = tr.Timings["generation"]+tr.Timings["judge"], tr.Timings["total"]
+		run.ModelMS[route] = append(run.ModelMS[route], modelMS)
+		run.RetrievalMS[route] = append(run.RetrievalMS[route], retrievalMS)
 	}
 	if r.progress != nil {
 		// One line per question, so that a long run can be read while it goes.
 		fmt.Fprintf(r.progress, "%s #%d %s route=%s attempts=%d model_ms=%.0f retrieval_ms=%.0f claims=%d reason=%q\n",
-			run.Name, run.Questions, ans.Status, route, len(tr.Attempts), tr.Timings["generation"]+tr.Timings["judge"], tr.Timings["total"],
+			run.Name, run.Questions, ans.Status, route, len(tr.Attempts), modelMS, retrievalMS,
 			len(ans.Claims), ans.Reason)
 	}
 	return ans, nil

@@ -372,7 +372,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 }
 
 // refreshLatinKeys stores, for each entity, the phonetic Latin keys of its name and aliases, so
-// that the fulltext index finds «Альфа Логистик» when asked for "alfa logistik".
+// that the fulltext index finds «Тер Пласт» when asked for "ter plast".
 func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransaction, keys []string) error {
 	if len(keys) == 0 {
 		return nil

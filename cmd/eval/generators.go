@@ -133,7 +133,7 @@ func summarize(m map[string][]float64) map[string]latencySummar {
 
 // compareGenerators answers qs once per generator over the same retriever and prints one table
 // with a column per generator.
-func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, names []string, stdout io.Writer) ([]generatorRun, error) {
+func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, names []string, stdout io.Writer, docLang map[string]string) ([]generatorRun, error) {
 	var runs []generatorRun
 	for _, name := range names {
 		a, err := e.answererFor(name)
@@ -143,7 +143,7 @@ func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, n
 		run := generatorRun{Name: name, Generator: a.Generator(), ModelMS: map[string][]float64{}, RetrievalMS: map[string][]float64{},
 			ReasonsOfRefusals: map[string]int{}}
 		p0, c0, n0 := e.tokens.prompt.Load(), e.tokens.completion.Load(), e.tokens.calls.Load()
-		rep, err := evaluation.RunAnswers(ctx, recording{a: a, run: &run, tokens: e.tokens, progress: e.stderr}, e.graph, qs, 8)
+		rep, err := evaluation.RunAnswers(ctx, recording{a: a, run: &run, tokens: e.tokens, progress: e.stderr}, e.graph, qs, 8, docLang)
 		if err != nil {
 			return nil, err
 		}
@@ -218,6 +218,9 @@ func generatorTable(w io.Writer, runs []generatorRun) {
 	})
 	row("evidence coverage (answered)", func(r generatorRun) string { return f3(r.Report.EvidenceCoverage) })
 	row("answers citing a gold document", func(r generatorRun) string { return f3(r.Report.AnswerHit) })
+	row("answer token F1 / exact match (answerable, gold answer)", func(r generatorRun) string {
+		return fmt.Sprintf("%s / %s (n=%d)", f3(r.Report.AnswerF1), f3(r.Report.AnswerEM), r.Report.AnswerScored)
+	})
 	row("answered with every claim passing the judge", func(r generatorRun) string {
 		if r.Judged == 0 {
 			return "— (no judge)"

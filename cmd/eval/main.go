@@ -288,7 +288,7 @@ func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bo
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if answers {
-		if err := e.answerAll(ctx, qs, stdout, &rep); err != nil {
+		if err := e.answerAll(ctx, qs, stdout, &rep, docLang); err != nil {
 			return err
 		}
 	}
@@ -323,15 +323,16 @@ func (d datasetCmd) run(ctx context.Context, stdout, stderr io.Writer, kind stri
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if kind == "xquad" {
-		if err := e.answerAll(ctx, qs, stdout, &rep); err != nil {
+		if err := e.answerAll(ctx, qs, stdout, &rep, nil); err != nil {
 			return err
 		}
 	}
 	return writeJSON(d.JSONOut, rep)
 }
 
-// answerAll runs the answers: one generator (answers), or the --generators side by side.
-func (e *env) answerAll(ctx context.Context, qs []evaluation.Question, stdout io.Writer, rep *report) error {
+// answerAll runs the answers: one generator (answers), or the --generators side by side;
+// docLang (may be nil) marks the cross-language questions.
+func (e *env) answerAll(ctx context.Context, qs []evaluation.Question, stdout io.Writer, rep *report, docLang map[string]string) error {
 	var names []string
 	for _, g := range e.c.Generators {
 		if g = strings.TrimSpace(g); g != "" {
@@ -340,17 +341,18 @@ func (e *env) answerAll(ctx context.Context, qs []evaluation.Question, stdout io
 	}
 	if len(names) == 0 {
 		var err error
-		rep.Answers, err = e.answers(ctx, qs, stdout)
+		rep.Answers, err = e.answers(ctx, qs, stdout, docLang)
 		return err
 	}
-	runs, err := e.compareGenerators(ctx, qs, names, stdout)
+	runs, err := e.compareGenerators(ctx, qs, names, stdout, docLang)
 	rep.Generators = runs
 	return err
 }
 
-// answers runs the questions through the answerer (8 fragments each) and prints the answer table.
-func (e *env) answers(ctx context.Context, qs []evaluation.Question, stdout io.Writer) (*evaluation.AnswerReport, error) {
-	ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8)
+// answers runs the questions through the answerer (8 fragments each) and prints the answer table;
+// docLang (may be nil) marks the cross-language questions.
+func (e *env) answers(ctx context.Context, qs []evaluation.Question, stdout io.Writer, docLang map[string]string) (*evaluation.AnswerReport, error) {
+	ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8, docLang)
 	if err != nil {
 		return nil, err
 	}

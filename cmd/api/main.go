@@ -150,7 +150,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 	retriever := agent.NewRetriever(vs, gs, emb, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge},
+	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Deadline: c.QueryTimeout},
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
 	log.Info("components", "embedder", emb.Name(), "generator", gen.Name(), "router", fmt.Sprintf("%T", router),
 		"judge", judge != nil, "keys", c.KeysFile != "")

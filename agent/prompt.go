@@ -209,8 +209,8 @@ func LexicalUnitScores(_ context.Context, question string, units []Unit) ([]floa
 
 // UnitBudget bounds the units shown to the generator.
 type UnitBudget struct {
-	Tokens   int              // tokens of unit text, counted by Counter (default 700)
-	MaxUnits int              // units at most (default 14)
+	Tokens   int              // tokens of unit text, counted by Counter (default 500)
+	MaxUnits int              // units at most (default 12)
 	Counter  chunking.Counter // default cl100k_base (chunking.NewCL100K)
 }
 
@@ -223,10 +223,10 @@ const unitOverhead = 4
 // text order (so a table row stays under its neighbours). scores are the ranker's, one per unit.
 func BudgetUnits(units []Unit, scores []float64, b UnitBudget) []Unit {
 	if b.Tokens <= 0 {
-		b.Tokens = 700
+		b.Tokens = 500
 	}
 	if b.MaxUnits <= 0 {
-		b.MaxUnits = 14
+		b.MaxUnits = 12
 	}
 	order := make([]int, len(units))
 	for i := range order {

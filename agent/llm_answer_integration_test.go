@@ -27,7 +27,7 @@ func TestIntegrationLocalLLMAnswers(t *testing.T) {
 	base := cmp.Or(os.Getenv("ARIADNE_LOCAL_LLM_URL"), "http://127.0.0.1:8092/v1")
 	testenv.Need(t, "the local chat model server at "+base, testenv.HTTPGet(base+"/models"))
 	rig := testrig.New(t, testrig.KB)
-	model, err := llm.NewOpenAI(llm.Config{BaseURL: base, Model: servedModel(t, base), Timeout: 300 * time.Second})
+	model, err := llm.NewOpenAI(llm.Config{BaseURL: base, Model: servedModel(t, base), Timeout: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestIntegrationLocalLLMAnswers(t *testing.T) {
 		t.Fatalf("citation mode for %s is %s; the local models are small", model.Name(), gen.CitationMode())
 	}
 	a := agent.NewAnswerer(newRetriever(rig, agent.RetrievalConfig{}), gen, rig.Vector,
-		agent.AnswerConfig{Judge: agent.LLMJudge{Model: model}, Deadline: 8 * time.Minute}, agent.Hooks{}, nil)
+		agent.AnswerConfig{Judge: agent.LLMJudge{Model: model}, Deadline: 12 * time.Minute}, agent.Hooks{}, nil)
 	ctx := context.Background()
 
 	for _, tc := range []struct {

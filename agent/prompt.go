@@ -214,11 +214,16 @@ type UnitBudget struct {
 	Counter  chunking.Counter // default cl100k_base (chunking.NewCL100K)
 }
 
-// unitOverhead is the tokens a unit's line adds to its text ("[12] " and the newline).
-const unitOverhead = 4
+// unitOverhead is the tokens a unit's line adds to its text ("[12] " and the newline);
+// fragmentOverhead what a document's fence adds to its title, section and date.
+const (
+	unitOverhead     = 4
+	fragmentOverhead = 16
+)
 
-// BudgetUnits keeps the best-scored units that fit the budget (a unit that does not fit is
-// skipped and smaller ones after it may still fit), and numbers them from 1 in display order:
+// BudgetUnits keeps the best-scored units that fit the budget — a unit costs its text, its line,
+// and for the first unit of a fragment that fragment's header (a unit that does not fit is
+// skipped and smaller ones after it may still fit) — and numbers them from 1 in display order:
 // grouped by fragment, fragments in the order of their best kept unit, units of a fragment in
 // text order (so a table row stays under its neighbours). scores are the ranker's, one per unit.
 func BudgetUnits(units []Unit, scores []float64, b UnitBudget) []Unit {
@@ -233,17 +238,21 @@ func BudgetUnits(units []Unit, scores []float64, b UnitBudget) []Unit {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(i, j int) bool { return scores[order[i]] > scores[order[j]] })
-	used, kept := 0, []int{}
+	used, kept, shown := 0, []int{}, map[int]bool{}
 	for _, i := range order {
 		if len(kept) == b.MaxUnits {
 			break
 		}
 		n := b.Counter.Count(units[i].Text) + unitOverhead
+		if f := units[i].Frag; !shown[f.N] {
+			n += b.Counter.Count(f.Chunk.Title+" "+f.Chunk.HeadingPath()+" "+f.Chunk.Updated) + fragmentOverhead
+		}
 		if used+n > b.Tokens {
 			continue
 		}
 		used += n
 		kept = append(kept, i)
+		shown[units[i].Frag.N] = true
 	}
 	fragRank := map[int]int{}
 	for r, i := range kept {

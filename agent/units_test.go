@@ -47,10 +47,12 @@ func TestSplitFragmentsOffsetsAndPlantedInstructions(t *testing.T) {
 
 func TestBudgetUnits(t *testing.T) {
 	units := SplitFragments(Fragments([]ariadne.ScoredChunk{vacation, leaveTable}))
-	// Scores: the table row first, then the leave sentence; the budget (words + 4 per unit)
-	// holds those two (13+4 + 9+4 = 30) and not the 4-word header row as a third (38 > 32).
+	// Scores: the table row first, then the leave sentence; the budget (words + 4 per unit, and
+	// per fragment its header's words + 16: 7+16 for the table's title and section, 4+16 for the
+	// leave chunk's title) holds those two (10+4+23 + 10+4+20 = 71) and not the 5-word header row
+	// (71+9 = 80 > 75).
 	scores := []float64{0.8, 0.1, 0.2, 0.9}
-	got := BudgetUnits(units, scores, UnitBudget{Tokens: 32, MaxUnits: 10, Counter: wordCounter{}})
+	got := BudgetUnits(units, scores, UnitBudget{Tokens: 75, MaxUnits: 10, Counter: wordCounter{}})
 	if len(got) != 2 || got[0].ID != 1 || got[1].ID != 2 ||
 		got[0].Text != "| 5 лет и больше | 2 дополнительных дня |" || !strings.HasPrefix(got[1].Text, "Каждому сотруднику") {
 		t.Fatalf("kept %+v", got)

@@ -43,7 +43,7 @@ func (j LLMJudge) Supports(ctx context.Context, claim, quote string) (bool, stri
 type Verdict struct {
 	Claim     int    `json:"claim"` // 1-based, in the verified answer
 	Supported bool   `json:"supported"`
-	By        string `json:"by"` // "language" or "numbers" (code checks), "model" (the judge), "quote" (the claim is its quote)
+	By        string `json:"by"` // "language", "numbers", "question" (code checks), "model" (the judge), "quote" (the claim is its quote)
 	Reason    string `json:"reason,omitempty"`
 }
 
@@ -74,7 +74,9 @@ var thousandsRE = regexp.MustCompile(`(\d)[ \x{00a0}\x{202f}](\d{3})\b`)
 //     Cyrillic for a Russian question, Latin for another); a claim that is one of its quotes,
 //     verbatim, is exempt;
 //   - numbers: every number in the claim must occur in one of its quotes (a small model's
-//     favourite addition is a figure).
+//     favourite addition is a figure);
+//   - question: a claim that ends with "?" or, folded, is the question is no answer (measured:
+//     qwen2.5-0.5b wrote the question back as its claim).
 //
 // The model sees each remaining claim with its quotes, fenced as data, and answers one
 // constrained yes/no per claim. An output that is not exactly one verdict per claim is an error.
@@ -90,6 +92,10 @@ func (j LLMJudge) JudgeClaims(ctx context.Context, question string, claims []ari
 		}
 		if isQuote(c.Text, quotes) {
 			verdicts[i].Supported, verdicts[i].By = true, "quote"
+			continue
+		}
+		if restatesQuestion(c.Text, question) {
+			verdicts[i].By, verdicts[i].Reason = "question", "the claim asks or restates the question instead of answering it"
 			continue
 		}
 		if cRu := cyrillicShare(c.Text) > 0.5; cRu != qRu && hasLetters(c.Text) {
@@ -180,4 +186,15 @@ func missingNumber(claim string, quotes []string) (string, bool) {
 		}
 	}
 	return "", true
+}
+
+// restatesQuestion reports whether a claim is a question: it ends with "?", or after
+// textnorm.Fold (trailing punctuation ignored) it is the question.
+func restatesQuestion(claim, question string) bool {
+	c := strings.TrimSpace(claim)
+	if strings.HasSuffix(c, "?") {
+		return true
+	}
+	norm := func(s string) string { return strings.Trim(textnorm.FoldString(s), " .?!") }
+	return norm(c) == norm(question)
 }

@@ -19,7 +19,7 @@ import (
 )
 
 // TestIntegrationLocalLLMAnswers drives the real local chat model server (deploy/test.sh starts
-// it with qwen2.5-0.5b) through the whole answer path over the repository's test corpus: units
+// it with qwen2.5-1.5b) through the whole answer path over the repository's test corpus: units
 // citation mode, the batched support judge on the same model. A question the corpus answers must
 // be answered, one about a management-only document asked as a regular employee must not be.
 // It is tolerant of the model's wording and strict on the contract: the status, and every quote
@@ -47,8 +47,8 @@ func TestIntegrationLocalLLMAnswers(t *testing.T) {
 		answered bool
 		docs     []string // an answer must cite one of these documents
 	}{
-		// qwen2.5-0.5b (what make test starts) may cite the superseded policy (measured: it did,
-		// with the question as its claim); either leave policy is on topic, the contract holds.
+		// A small model may cite the superseded policy (qwen2.5-0.5b did); either leave policy is
+		// on topic, and the contract holds.
 		{"answerable", "Сколько календарных дней ежегодного оплачиваемого отпуска положено сотруднику?", []string{"all"}, true,
 			[]string{"policies/leave", "policies/leave-2022"}},
 		{"management-only document, asked by an employee", "Какая зарплатная вилка у грейда P3?", []string{"all"}, false, nil},

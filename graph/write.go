@@ -586,7 +586,7 @@ func (s *Store) Reset(ctx context.Context) error {
 
 // write runs work in a managed write transaction (the driver retries transient failures).
 func (s *Store) write(ctx context.Context, work neo4j.ManagedTransactionWork) (any, error) {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
+	sess := s.driver.NewSession(ctx, s.sessionConfig(neo4j.AccessModeWrite))
 	defer sess.Close(context.WithoutCancel(ctx))
 	return sess.ExecuteWrite(ctx, work)
 }

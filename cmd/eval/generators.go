@@ -110,10 +110,19 @@ func (r recording) Answer(ctx context.Context, req agent.Request, progress func(
 		run.RetrievalMS[route] = append(run.RetrievalMS[route], retrievalMS)
 	}
 	if r.progress != nil {
-		// One line per question, so that a long run can be read while it goes.
-		fmt.Fprintf(r.progress, "%s #%d %s route=%s attempts=%d model_ms=%.0f retrieval_ms=%.0f claims=%d reason=%q\n",
+		// One line per question, so that a long run can be read while it goes; rejected claims
+		// show which level-3 check rejected them.
+		var rejected []string
+		if n := len(tr.Attempts); n > 0 {
+			for _, v := range tr.Attempts[n-1].Verdicts {
+				if !v.Supported {
+					rejected = append(rejected, fmt.Sprintf("claim %d by %s", v.Claim, v.By))
+				}
+			}
+		}
+		fmt.Fprintf(r.progress, "%s #%d %s route=%s attempts=%d model_ms=%.0f retrieval_ms=%.0f claims=%d rejected=%q reason=%q\n",
 			run.Name, run.Questions, ans.Status, route, len(tr.Attempts), modelMS, retrievalMS,
-			len(ans.Claims), ans.Reason)
+			len(ans.Claims), strings.Join(rejected, "; "), ans.Reason)
 	}
 	return ans, nil
 }

@@ -78,6 +78,7 @@ type Attempt struct {
 	Outcome    string    `json:"outcome"` // "answer", "not_found", "invalid", "unverified", "error"
 	Error      string    `json:"error,omitempty"`
 	Failures   []Failure `json:"failures,omitempty"`
+	Verdicts   []Verdict `json:"judge_verdicts,omitempty"` // level 3, per claim, when a ClaimJudge is configured
 	DurationMS float64   `json:"duration_ms"`
 }
 
@@ -164,11 +165,17 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	for n := 1; n <= a.cfg.MaxAttempts; n++ {
 		start := time.Now()
 		att := Attempt{N: n}
-		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route})
+		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Attempt: n, Previous: lastReason})
+		tr.time("generation", start)
 		if err != nil {
 			a.log.Warn("generation failed", "generator", a.gen.Name(), "attempt", n, "err", err)
 			att.Outcome, att.Error, att.DurationMS = "error", "the model call failed: "+retry.Describe(err), ms(time.Since(start))
 			tr.Attempts = append(tr.Attempts, att)
+			if errors.Is(err, ariadne.ErrInvalid) && gctx.Err() == nil {
+				// The server rejected the request itself: the same request would be rejected again.
+				out.Status, out.Reason = ariadne.StatusUnavailable, "the answer model rejects the request: "+err.Error()
+				return out, nil
+			}
 			if gctx.Err() != nil || errors.Is(err, ariadne.ErrUnavailable) {
 				out.Status, out.Reason = ariadne.StatusUnavailable, "the answer model is unavailable: "+retry.Describe(err)
 				if gctx.Err() != nil && ctx.Err() == nil {
@@ -195,7 +202,27 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 			out.Status, out.Reason = ariadne.StatusNotFound, "the documents the caller may read do not answer the question"
 			return out, nil
 		}
-		v, err := Verify(gctx, parsed, frags, a.cfg.Judge)
+		perCitation := a.cfg.Judge
+		claimJudge, batched := a.cfg.Judge.(ClaimJudge)
+		if batched {
+			perCitation = nil
+		}
+		v, err := Verify(gctx, parsed, frags, perCitation)
+		if err == nil && batched && len(v.Claims) > 0 {
+			jstart := time.Now()
+			att.Verdicts, err = judgeClaims(gctx, claimJudge, req.Question, &v)
+			tr.time("judge", jstart)
+			if err == nil && len(v.Claims) == 0 {
+				for _, f := range v.Failures {
+					a.failure(f.Level)
+				}
+				att.Outcome, att.Failures, att.DurationMS = "not_found", v.Failures, ms(time.Since(start))
+				tr.Attempts = append(tr.Attempts, att)
+				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "verdicts": att.Verdicts})
+				out.Status, out.Reason = ariadne.StatusNotFound, "the support judge found no claim backed by its quotes"
+				return out, nil
+			}
+		}
 		if err != nil {
 			att.Outcome, att.Error, att.DurationMS = "error", err.Error(), ms(time.Since(start))
 			tr.Attempts = append(tr.Attempts, att)
@@ -230,7 +257,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 				out.Claims = mergeClaims(claims, v.Claims)
 			}
 		}
-		out.Answer, out.Citations = render(v.Claims)
+		out.Answer, out.Citations = render(out.Claims)
 		return out, nil
 	}
 	out.Status = ariadne.StatusRefused
@@ -257,6 +284,28 @@ func mergeClaims(first, rest []ariadne.Claim) []ariadne.Claim {
 		}
 	}
 	return out
+}
+
+// judgeClaims asks the judge about v's claims, drops the rejected ones (each a level-3 failure)
+// and returns the verdicts.
+func judgeClaims(ctx context.Context, j ClaimJudge, question string, v *Verified) ([]Verdict, error) {
+	verdicts, err := j.JudgeClaims(ctx, question, v.Claims)
+	if err != nil {
+		return nil, fmt.Errorf("agent: judge: %w", err)
+	}
+	if len(verdicts) != len(v.Claims) {
+		return nil, fmt.Errorf("agent: judge: %d verdicts for %d claims", len(verdicts), len(v.Claims))
+	}
+	var kept []ariadne.Claim
+	for i, vd := range verdicts {
+		if vd.Supported {
+			kept = append(kept, v.Claims[i])
+			continue
+		}
+		v.Failures = append(v.Failures, Failure{Level: 3, Claim: vd.Claim, Reason: vd.By + ": " + vd.Reason})
+	}
+	v.Claims = kept
+	return verdicts, nil
 }
 
 func (a *Answerer) failure(level int) {

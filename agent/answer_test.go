@@ -329,3 +329,40 @@ func TestExtractiveStaysOnSubject(t *testing.T) {
 		t.Errorf("one covering document: %s", raw)
 	}
 }
+// TestTermExtractiveStaysOnSubject (extractive-v1): sentences of unrelated documents that each share another word
+// with the question do not add up to an answer, unless the question is a multi-hop chain (whose
+// links need not share the question's words).
+func TestTermExtractiveStaysOnSubject(t *testing.T) {
+	c := func(doc, title, text string) ariadne.Chunk {
+		return ariadne.Chunk{ID: doc + "#0000-00000000", DocID: doc, Title: title, Text: text}
+	}
+	frags := Fragments([]ariadne.ScoredChunk{
+		{Chunk: c("policies/equipment", "Оборудование", "По запросу выдаётся монитор для дома или офиса.")},
+		{Chunk: c("policies/sport", "Спорт", "Право на компенсацию появляется после испытательного срока.")},
+		{Chunk: c("clients/plant", "Завод", "Завод производит насосы, на нём работает около 2 100 сотрудников.")},
+	})
+	q := "Какой размер компенсации обедов для сотрудников в офисе?"
+	for _, tc := range []struct {
+		route ariadne.Route
+		want  bool // answered
+	}{{ariadne.RouteSimple, false}, {ariadne.RouteHybrid, false}, {ariadne.RouteMultiHop, true}} {
+		raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: q, Fragments: frags, Route: tc.route})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := ParseOutput(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if answered := !out.NotFound; answered != tc.want {
+			t.Errorf("%s: answered = %v, want %v (%s)", tc.route, answered, tc.want, raw)
+		}
+	}
+	// One document that covers the question answers it on any route.
+	frags = append(frags, Fragment{N: 4, Chunk: c("policies/meals", "Питание",
+		"Компенсация обедов сотрудникам в офисе составляет 450 рублей в день.")})
+	raw, _ := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: q, Fragments: frags, Route: ariadne.RouteSimple})
+	if out, err := ParseOutput(raw); err != nil || out.NotFound || out.Claims[0].Citations[0].ChunkID != "policies/meals#0000-00000000" {
+		t.Errorf("one covering document: %s", raw)
+	}
+}

@@ -230,4 +230,3 @@ func onSubjectV1(first, u termUnit) bool {
 	}
 	return false
 }
-

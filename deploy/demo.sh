@@ -7,10 +7,25 @@
 #      management key — printing each verified answer with its citations,
 #   4. prints where to look at the graph in Neo4j Browser, and last the analyst page's address.
 # Everything stays up until `make down`.
+#
+# Answers are written by the local chat model (ARIADNE_LOCAL_LLM, default qwen2.5-1.5b; installed
+# once, see docs/local-llm.md): the units citation mode, the support judge on, the rule router
+# (one model call less per question), a query budget of ARIADNE_QUERY_TIMEOUT (default 300s here).
+# ARIADNE_LOCAL_LLM=none runs the offline extractive path (quoted sentences, no model).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ARIADNE_HOME=${ARIADNE_HOME:-$PWD/.ariadne}
 export ARIADNE_HOME
+export ARIADNE_LOCAL_LLM=${ARIADNE_LOCAL_LLM:-qwen2.5-1.5b}
+if [ "$ARIADNE_LOCAL_LLM" != none ]; then
+	export ARIADNE_GENERATOR=${ARIADNE_GENERATOR:-llm} ARIADNE_JUDGE=${ARIADNE_JUDGE:-true} \
+		ARIADNE_ROUTER=${ARIADNE_ROUTER:-rules} ARIADNE_QUERY_TIMEOUT=${ARIADNE_QUERY_TIMEOUT:-300s} \
+		ARIADNE_LLM_TIMEOUT=${ARIADNE_LLM_TIMEOUT:-280s} # one model call may take minutes on a busy machine
+	ASK_TIMEOUT=${ARIADNE_ASK_TIMEOUT:-330s} # the ask client waits a little longer than the API
+else
+	export ARIADNE_GENERATOR=${ARIADNE_GENERATOR:-extractive}
+	ASK_TIMEOUT=120s
+fi
 BIN=$ARIADNE_HOME/bin
 PASSWORD_NOTE="ariadne-dev-password (the default; ARIADNE_NEO4J_PASSWORD changes it)"
 [ -n "${ARIADNE_NEO4J_PASSWORD:-}" ] && PASSWORD_NOTE="from ARIADNE_NEO4J_PASSWORD"
@@ -45,7 +60,11 @@ deploy/local.sh down api >/dev/null 2>&1 || true # a previous demo's API may hol
 # Callers without a key read what group `all` may; demo/api-keys.yaml adds a management key.
 export ARIADNE_API_KEYS_FILE=${ARIADNE_API_KEYS_FILE:-$PWD/demo/api-keys.yaml}
 deploy/local.sh start-api "$BIN/api"
-ask() { "$BIN/ask" --url "http://127.0.0.1:$API_PORT" "$@"; }
+ask() { "$BIN/ask" --url "http://127.0.0.1:$API_PORT" --timeout "$ASK_TIMEOUT" "$@"; }
+if [ "$ARIADNE_LOCAL_LLM" != none ]; then
+	echo "answers written by the local model $ARIADNE_LOCAL_LLM (units citation mode, support judge on);"
+	echo "each takes seconds to minutes on 2 cores (docs/local-llm.md). ARIADNE_LOCAL_LLM=none: the extractive path."
+fi
 echo
 echo "--- simple (one fact), hybrid (an exact code), multi_hop (a chain over documents):"
 ask "Сколько календарных дней ежегодного отпуска положено сотруднику?" \

@@ -90,10 +90,12 @@ for svc in neo4j weaviate embedder ner; do
 	fi
 done
 
-# The local chat model for llm's integration test: the smallest model that answers schema-valid
-# JSON (ARIADNE_TEST_LLM to choose another), unless an llm server is already up.
+# The local chat model for the llm and answer integration tests (ARIADNE_TEST_LLM to choose
+# another), unless an llm server is already up: qwen2.5-1.5b, the smallest model that answers
+# (qwen2.5-0.5b answers schema-valid JSON but wrote the question back as its claim; see
+# docs/local-llm.md).
 if ! deploy/local.sh is-up llm; then
-	ARIADNE_LOCAL_LLM=${ARIADNE_TEST_LLM:-qwen2.5-0.5b} deploy/local.sh up llm
+	ARIADNE_LOCAL_LLM=${ARIADNE_TEST_LLM:-qwen2.5-1.5b} deploy/local.sh up llm
 	started+=(llm)
 fi
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -213,11 +214,28 @@ func TestLLMExtractorValidatesModelOutput(t *testing.T) {
 	}
 }
 
-func TestLLMExtractorRejectsNonJSON(t *testing.T) {
+// TestLLMExtractorFallsBackToDictionaryOnNonJSON: a chunk the model answers with prose is
+// extracted by the dictionary extractor instead (the same facts it gives alone), and the
+// fallback is recorded with its reason.
+func TestLLMExtractorFallsBackToDictionaryOnNonJSON(t *testing.T) {
 	reg, docs := fixture(t)
 	ex := NewLLM(scriptedModel(t, "Sure! Here are the entities: Альфа, Kafka."), onto(t), 1)
-	_, err := ex.Extract(context.Background(), Input{Doc: docs[1], Chunks: []ariadne.Chunk{{ID: "c", Text: "Альфа"}}}, reg)
-	if err == nil || !strings.Contains(err.Error(), "not the JSON asked for") {
-		t.Fatalf("err = %v", err)
+	in := Input{Doc: docs[1], Chunks: []ariadne.Chunk{{ID: "projects/alpha-wms#0001-bbbbbbbb", DocID: "projects/alpha-wms",
+		Text: "Клиент «Альфа» пишет заказы в Kafka."}}, SubjectKey: "projects/alpha-wms"}
+	facts, err := ex.Extract(context.Background(), in, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg2, _ := fixture(t)
+	want, err := NewDictionary(onto(t)).Extract(context.Background(), in, reg2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Mentions) == 0 || !reflect.DeepEqual(facts, want) {
+		t.Fatalf("facts %+v\nwant the dictionary's %+v", facts, want)
+	}
+	fb := ex.Fallbacks()
+	if len(fb) != 1 || fb[0].ChunkID != "projects/alpha-wms#0001-bbbbbbbb" || !strings.Contains(fb[0].Reason, "not the JSON asked for") {
+		t.Fatalf("fallbacks %+v", fb)
 	}
 }

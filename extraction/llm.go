@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strings"
 	"sync"
@@ -21,12 +22,26 @@ type ChatModel interface {
 	Chat(ctx context.Context, req llm.Request) (string, error)
 }
 
-// LLM extracts entities and relations with a chat model, one chunk per request.
+// LLM extracts entities and relations with a chat model, one chunk per request (JSON
+// constrained by Schema, temperature 0, at most 768 answer tokens). A chunk whose model call
+// fails or whose output is not the JSON asked for is extracted by the dictionary extractor
+// instead; the reason goes to the log (warn) and to Fallbacks.
 type LLM struct {
-	model   ChatModel
-	onto    *ontology.Ontology
-	workers int
-	regMu   sync.Mutex // the registry is resolved into from several chunks at once
+	model    ChatModel
+	onto     *ontology.Ontology
+	workers  int
+	fallback *Dictionary
+	regMu    sync.Mutex // the registry is resolved into from several chunks at once
+	fbMu     sync.Mutex
+	fbs      []Fallback
+	// Log receives the fallback warnings (nil: slog.Default()).
+	Log *slog.Logger
+}
+
+// Fallback records a chunk the dictionary extractor took over, and why.
+type Fallback struct {
+	ChunkID string `json:"chunk_id"`
+	Reason  string `json:"reason"`
 }
 
 // NewLLM returns the LLM extractor; workers bounds concurrent model calls per document (0: 2).
@@ -34,7 +49,14 @@ func NewLLM(model ChatModel, o *ontology.Ontology, workers int) *LLM {
 	if workers <= 0 {
 		workers = 2
 	}
-	return &LLM{model: model, onto: o, workers: workers}
+	return &LLM{model: model, onto: o, workers: workers, fallback: NewDictionary(o)}
+}
+
+// Fallbacks returns the chunks the dictionary extractor took over so far, in order.
+func (l *LLM) Fallbacks() []Fallback {
+	l.fbMu.Lock()
+	defer l.fbMu.Unlock()
+	return append([]Fallback(nil), l.fbs...)
 }
 
 // Name identifies the extractor, its prompt version and the model.
@@ -119,7 +141,7 @@ func (l *LLM) Extract(ctx context.Context, in Input, reg *resolution.Registry) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			text, err := l.model.Chat(ctx, llm.Request{Messages: l.Prompt(in.Doc, ch),
+			text, err := l.model.Chat(ctx, llm.Request{Messages: l.Prompt(in.Doc, ch), MaxTokens: 768,
 				JSON: &llm.Schema{Name: "graph_extraction", Schema: l.Schema()}})
 			if err != nil {
 				errs[i] = err
@@ -131,9 +153,32 @@ func (l *LLM) Extract(ctx context.Context, in Input, reg *resolution.Registry) (
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+	var failed []ariadne.Chunk
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
 			return Facts{}, fmt.Errorf("llm extractor: %w", err)
+		}
+		failed = append(failed, in.Chunks[i])
+		l.fbMu.Lock()
+		l.fbs = append(l.fbs, Fallback{ChunkID: in.Chunks[i].ID, Reason: err.Error()})
+		l.fbMu.Unlock()
+		log := l.Log
+		if log == nil {
+			log = slog.Default()
+		}
+		log.Warn("llm extractor failed on a chunk; the dictionary extractor takes it", "chunk", in.Chunks[i].ID, "model", l.model.Name(), "err", err)
+	}
+	var fallbackFacts Facts
+	if len(failed) > 0 {
+		var err error
+		l.regMu.Lock()
+		fallbackFacts, err = l.fallback.Extract(ctx, Input{Doc: in.Doc, Chunks: failed, SubjectKey: in.SubjectKey}, reg)
+		l.regMu.Unlock()
+		if err != nil {
+			return Facts{}, fmt.Errorf("llm extractor: dictionary fallback: %w", err)
 		}
 	}
 
@@ -183,6 +228,12 @@ func (l *LLM) Extract(ctx context.Context, in Input, reg *resolution.Registry) (
 					rels.add(in.SubjectKey, l.onto.Relation(subj.Type, e.Type), key, ch.ID)
 				}
 			}
+		}
+	}
+	mentions = append(mentions, fallbackFacts.Mentions...)
+	for _, r := range fallbackFacts.Relations {
+		for _, id := range r.ChunkIDs {
+			rels.add(r.Source, r.Type, r.Target, id)
 		}
 	}
 	return Facts{DocID: in.Doc.ID, Mentions: sortMentions(mentions), Relations: rels.list()}, nil

@@ -116,7 +116,7 @@ const leaveQuestion = "Сколько календарных дней ежего
 
 func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 	rig := testrig.New(t, testrig.KB)
-	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{})
+	a := newAPI(t, rig, agent.TermExtractive{}, agent.RetrievalConfig{})
 
 	t.Run("answered", func(t *testing.T) {
 		code, qr, _ := a.query(t, "", leaveQuestion)
@@ -205,7 +205,7 @@ func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 	})
 	t.Run("index_empty", func(t *testing.T) {
 		empty := testrig.New(t, "")
-		e := newAPI(t, empty, agent.Extractive{}, agent.RetrievalConfig{})
+		e := newAPI(t, empty, agent.TermExtractive{}, agent.RetrievalConfig{})
 		code, qr, _ := e.query(t, "", "Сколько дней отпуска?")
 		if code != 200 || qr.Status != ariadne.StatusIndexEmpty {
 			t.Fatalf("%d %+v", code, qr)
@@ -215,7 +215,7 @@ func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 
 func TestIntegrationAPIUnavailable(t *testing.T) {
 	rig := testrig.New(t, testrig.KB)
-	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{Retry: retry.Policy{Initial: 100 * time.Millisecond, MaxAttempts: 100, MaxElapsed: 2 * time.Second}})
+	a := newAPI(t, rig, agent.TermExtractive{}, agent.RetrievalConfig{Retry: retry.Policy{Initial: 100 * time.Millisecond, MaxAttempts: 100, MaxElapsed: 2 * time.Second}})
 	if out, err := exec.Command("../deploy/local.sh", "status", "weaviate").CombinedOutput(); err != nil || !strings.Contains(string(out), "pid") {
 		t.Skipf("Weaviate is not managed by deploy/local.sh: %s", out)
 	}
@@ -238,7 +238,7 @@ func TestIntegrationAPIUnavailable(t *testing.T) {
 
 func TestIntegrationAPIEndpoints(t *testing.T) {
 	rig := testrig.New(t, testrig.KB)
-	a := newAPI(t, rig, agent.Extractive{}, agent.RetrievalConfig{})
+	a := newAPI(t, rig, agent.TermExtractive{}, agent.RetrievalConfig{})
 
 	t.Run("search", func(t *testing.T) {
 		resp, raw := a.do(t, "POST", "/v1/search", "", "application/json", map[string]any{"question": "Что означает код Q-4410?", "top_k": 3})
@@ -437,7 +437,7 @@ func grepLines(raw []byte, prefix string) string {
 
 // newAPIForBench is newAPI with the offline generator and a key per group set, for benchmarks.
 func newAPIForBench(b *testing.B, rig *testrig.Rig) *api {
-	return newAPI(b, rig, agent.Extractive{}, agent.RetrievalConfig{})
+	return newAPI(b, rig, agent.TermExtractive{}, agent.RetrievalConfig{})
 }
 
 // benchQuery asks as a caller holding groups (management questions use the management key).

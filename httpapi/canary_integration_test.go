@@ -232,7 +232,7 @@ func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 	var logs httpapi.LockedLog
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(rig.Embedder.Name())}, log)
-	a := agent.NewAnswerer(r, agent.Extractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, log)
+	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, log)
 	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, Documents: rig.Pipe,
 		Keys: keys, Ready: func(context.Context) map[string]httpapi.Check { return nil }, Metrics: httpapi.NewMetrics(), Log: log},
 		httpapi.Limits{QueryTimeout: 60 * time.Second})

@@ -37,7 +37,7 @@ import (
 type cli struct {
 	Addr            string        `name:"addr" env:"ARIADNE_API_ADDR" default:"${api_addr}" help:"Listen address."`
 	KeysFile        string        `name:"keys-file" env:"ARIADNE_API_KEYS_FILE" help:"YAML file mapping API keys to permission groups (empty: everyone gets the public group 'all')."`
-	Generator       string        `name:"generator" env:"ARIADNE_GENERATOR" default:"auto" enum:"auto,extractive,llm" help:"Answer generator: llm (needs --llm-*), extractive (offline: quotes sentences), auto (llm when configured)."`
+	Generator       string        `name:"generator" env:"ARIADNE_GENERATOR" default:"auto" enum:"auto,extractive,extractive-v2,llm" help:"Answer generator: llm (needs --llm-*), extractive (offline: quotes the sentences that cover the question's terms, extractive-v1), extractive-v2 (offline: sentences ranked by the fitted evidence model, calibrated refusal; refuses too often today, docs/evaluation.md), auto (llm when configured, else extractive)."`
 	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm when configured)."`
 	Judge           bool          `name:"judge" env:"ARIADNE_JUDGE" help:"Verification level 3: the chat model checks that each quote supports its claim."`
 	QueryTimeout    time.Duration `name:"query-timeout" env:"ARIADNE_QUERY_TIMEOUT" default:"90s" help:"Budget of one /v1/query or /v1/search."`
@@ -159,12 +159,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	// Question and evidence-unit vectors are cached in memory (content-keyed): the evidence ranker
 	// reuses the retriever's question vector, and a unit is embedded once per process.
 	cached := agent.NewCachingEmbedder(emb, 0, nil)
-	var gen agent.Generator = agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: cached}}
+	var gen agent.Generator = agent.TermExtractive{}
 	switch {
+	case c.Generator == "extractive-v2":
+		gen = agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: cached}}
 	case c.Generator == "llm" && model == nil:
 		return usageError{errors.New("--generator llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	case model != nil && c.Generator != "extractive":
-		gen = agent.LLMGenerator{Model: model}
+		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.CitationMode)}
 	}
 	var judge agent.Judge
 	if c.Judge {
@@ -175,7 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 	retriever := agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Chunks: gs},
+	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout},
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
 	log.Info("components", "embedder", emb.Name(), "generator", gen.Name(), "router", fmt.Sprintf("%T", router),
 		"judge", judge != nil, "keys", c.KeysFile != "")

@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -39,22 +40,24 @@ import (
 )
 
 type common struct {
-	K          int      `name:"k" default:"10" help:"Chunks retrieved per question."`
-	Alpha      float64  `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
-	PerDoc     int      `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
-	GraphW     float64  `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
-	Strategies []string `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
-	GraphWMin  float64  `name:"graph-weight-min" default:"0" help:"Multi-hop: RRF weight of the walk's list at zero confidence (0: default)."`
-	WalkPass   float64  `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
-	WalkFloor  float64  `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
-	WalkSyn    float64  `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`
-	Router     string   `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model); auto: llm with a chat model, else rules."`
-	Limit      int      `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
-	From       int      `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
-	JSONOut    string   `name:"json" help:"Also write the report as JSON to this file."`
-	UnitVecs   string   `name:"unit-vectors" help:"JSON file that keeps evidence unit vectors between runs (empty: memory only)."`
-	Warm       bool     `name:"warm-unit-vectors" help:"Embed every indexed chunk's evidence units before the questions (as a deployment precomputes them)."`
-	LogLevel   string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
+	K          int           `name:"k" default:"10" help:"Chunks retrieved per question."`
+	Alpha      float64       `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
+	PerDoc     int           `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
+	GraphW     float64       `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
+	Strategies []string      `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
+	GraphWMin  float64       `name:"graph-weight-min" default:"0" help:"Multi-hop: RRF weight of the walk's list at zero confidence (0: default)."`
+	WalkPass   float64       `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
+	WalkFloor  float64       `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
+	WalkSyn    float64       `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`
+	Limit      int           `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
+	From       int           `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
+	JSONOut    string        `name:"json" help:"Also write the report as JSON to this file."`
+	UnitVecs   string        `name:"unit-vectors" help:"JSON file that keeps evidence unit vectors between runs (empty: memory only)."`
+	Warm       bool          `name:"warm-unit-vectors" help:"Embed every indexed chunk's evidence units before the questions (as a deployment precomputes them)."`
+	LogLevel   string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
+	Generators []string      `name:"generators" help:"Answer generators compared side by side (extractive, llm, llm-units, llm-quotes; an llm one with -nojudge skips the support judge); empty: llm when a chat model is configured, else extractive."`
+	Deadline   time.Duration `name:"answer-deadline" default:"0s" help:"Budget per question for generation and verification (0: the answerer's default, 60s)."`
+	Router     string        `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model; falls back to rules); auto: llm with a chat model, else rules."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -155,11 +158,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // env is what every subcommand needs.
 type env struct {
+	cached    *agent.CachingEmbedder // question and evidence-unit vectors (extractive-v2)
 	c         common
 	log       *slog.Logger
 	graph     *graph.Store
 	retriever *agent.Retriever
 	answerer  *agent.Answerer
+	model     setup.ChatModel
+	index     agent.IndexCounter
+	tokens    *tokenCount
+	stderr    io.Writer
 	embedder  string
 	closeAll  func()
 }
@@ -177,7 +185,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	if err != nil {
 		return nil, err
 	}
-	e := &env{c: c, log: log, graph: gs, closeAll: func() { gs.Close(context.WithoutCancel(ctx)) }}
+	e := &env{c: c, log: log, graph: gs, tokens: &tokenCount{}, stderr: stderr, closeAll: func() { gs.Close(context.WithoutCancel(ctx)) }}
 	fail := func(err error) (*env, error) { e.closeAll(); return nil, err }
 	vs, err := c.Stores.OpenVector(ctx)
 	if err != nil {
@@ -188,6 +196,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		return fail(err)
 	}
 	e.embedder = emb.Name()
+	c.Chat.OnUsage = e.tokens.add
 	model, err := c.Chat.BuildChat(log)
 	if err != nil {
 		return fail(err)
@@ -237,9 +246,10 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		fmt.Fprintf(stderr, "evidence: %d unit vectors precomputed\n", n)
 	}
 	var router agent.Router = agent.RuleRouter{}
-	var gen agent.Generator = agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: cached}}
+	var gen agent.Generator = agent.TermExtractive{}
+	e.cached = cached
 	if model != nil {
-		gen = agent.LLMGenerator{Model: model}
+		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.Chat.CitationMode)}
 	}
 	switch {
 	case (c.Router == "llm" || c.Router == "auto") && model != nil:
@@ -251,6 +261,10 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		}
 		router = agent.LearnedRouter{Model: m}
 	}
+	if c.Router == "llm" && model == nil {
+		return fail(usageError{errors.New("--router llm needs a chat model (--local-llm or --llm-*)")})
+	}
+	e.model, e.index = model, vs
 	alpha := c.Alpha
 	if alpha == 0 {
 		alpha = agent.DefaultAlpha(emb.Name())
@@ -258,7 +272,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	e.retriever = agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
 		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{Chunks: gs}, agent.Hooks{}, log)
+	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{Chunks: gs, Deadline: c.Deadline}, agent.Hooks{}, log)
 	return e, nil
 }
 
@@ -301,11 +315,12 @@ func (c common) limit(qs []evaluation.Question) []evaluation.Question {
 
 // report is the JSON written with --json.
 type report struct {
-	Set       string                      `json:"set"`
-	Embedder  string                      `json:"embedder"`
-	Questions int                         `json:"questions"`
-	Retrieval *evaluation.RetrievalReport `json:"retrieval,omitempty"`
-	Answers   *evaluation.AnswerReport    `json:"answers,omitempty"`
+	Set        string                      `json:"set"`
+	Embedder   string                      `json:"embedder"`
+	Questions  int                         `json:"questions"`
+	Retrieval  *evaluation.RetrievalReport `json:"retrieval,omitempty"`
+	Answers    *evaluation.AnswerReport    `json:"answers,omitempty"`
+	Generators []generatorRun              `json:"generators,omitempty"`
 }
 
 func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bool) error {
@@ -339,7 +354,7 @@ func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bo
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if answers {
-		if rep.Answers, err = e.answers(ctx, qs, stdout, docLang); err != nil {
+		if err := e.answerAll(ctx, qs, stdout, &rep, docLang); err != nil {
 			return err
 		}
 	}
@@ -374,11 +389,30 @@ func (d datasetCmd) run(ctx context.Context, stdout, stderr io.Writer, kind stri
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if kind == "xquad" {
-		if rep.Answers, err = e.answers(ctx, qs, stdout, nil); err != nil {
+		if err := e.answerAll(ctx, qs, stdout, &rep, nil); err != nil {
 			return err
 		}
 	}
 	return writeJSON(d.JSONOut, rep)
+}
+
+// answerAll runs the answers: one generator (answers), or the --generators side by side;
+// docLang (may be nil) marks the cross-language questions.
+func (e *env) answerAll(ctx context.Context, qs []evaluation.Question, stdout io.Writer, rep *report, docLang map[string]string) error {
+	var names []string
+	for _, g := range e.c.Generators {
+		if g = strings.TrimSpace(g); g != "" {
+			names = append(names, g)
+		}
+	}
+	if len(names) == 0 {
+		var err error
+		rep.Answers, err = e.answers(ctx, qs, stdout, docLang)
+		return err
+	}
+	runs, err := e.compareGenerators(ctx, qs, names, stdout, docLang)
+	rep.Generators = runs
+	return err
 }
 
 // answers runs the questions through the answerer (8 fragments each) and prints the answer table;

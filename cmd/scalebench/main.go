@@ -283,7 +283,7 @@ func (c corpusCmd) measure(ctx context.Context, n int, log *slog.Logger, out io.
 	tg := &timedGraph{inner: gs}
 	retriever := agent.NewRetriever(tv, tg, lex, agent.RuleRouter{}, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(lex.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(lex.Name())}, log)
-	answerer := agent.NewAnswerer(retriever, agent.Extractive{}, vs, agent.AnswerConfig{}, agent.Hooks{}, log)
+	answerer := agent.NewAnswerer(retriever, agent.TermExtractive{}, vs, agent.AnswerConfig{}, agent.Hooks{}, log)
 	for _, route := range []string{"simple", "hybrid", "multi_hop"} {
 		rr, err := timeRoute(ctx, retriever, answerer, tv, tg, route, qs[route])
 		if err != nil {

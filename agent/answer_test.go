@@ -329,6 +329,7 @@ func TestExtractiveStaysOnSubject(t *testing.T) {
 		t.Errorf("one covering document: %s", raw)
 	}
 }
+
 // TestTermExtractiveStaysOnSubject (extractive-v1): sentences of unrelated documents that each share another word
 // with the question do not add up to an answer, unless the question is a multi-hop chain (whose
 // links need not share the question's words).

@@ -20,6 +20,7 @@ type Metrics struct {
 	verifyFailure *prometheus.CounterVec   // level
 	modelTokens   *prometheus.CounterVec   // model, kind (prompt|completion)
 	modelCalls    *prometheus.CounterVec   // model
+	shedTotal     *prometheus.CounterVec   // route, reason (overloaded|rate_limited)
 }
 
 // NewMetrics registers the metrics (and Go and process collectors) in a new registry.
@@ -46,8 +47,11 @@ func NewMetrics() *Metrics {
 			[]string{"model", "kind"}),
 		modelCalls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_model_calls_total",
 			Help: "Answered chat model calls, by model."}, []string{"model"}),
+		shedTotal: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_http_shed_total",
+			Help: "Requests refused before any work, by route and reason (overloaded: 503 at the route's concurrency limit; rate_limited: 429 over the caller's rate)."},
+			[]string{"route", "reason"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls,
+	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls, m.shedTotal,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -70,4 +74,11 @@ func (m *Metrics) ModelUsage(model string, prompt, completion int) {
 	m.modelCalls.WithLabelValues(model).Inc()
 	m.modelTokens.WithLabelValues(model, "prompt").Add(float64(prompt))
 	m.modelTokens.WithLabelValues(model, "completion").Add(float64(completion))
+}
+
+// shed counts one request refused by load shedding (nil Metrics count nothing).
+func (m *Metrics) shed(route, reason string) {
+	if m != nil {
+		m.shedTotal.WithLabelValues(route, reason).Inc()
+	}
 }

@@ -191,7 +191,7 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	var sum Summary
 	states, err := p.graph.DocumentStates(ctx)
 	if err != nil {
-		return sum, err
+		return sum, neo4jErr(err)
 	}
 	old := map[string][]string{}
 	var chunkIDs []string
@@ -208,12 +208,12 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	}
 	st, err := p.graph.DeleteDocuments(ctx, old)
 	if err != nil {
-		return sum, err
+		return sum, neo4jErr(err)
 	}
 	sum.Graph.Add(st)
 	n, err := p.vectors.DeleteChunks(ctx, chunkIDs)
 	if err != nil {
-		return sum, err
+		return sum, weaviateErr(err)
 	}
 	sum.VectorsDeleted = n
 	sum.Elapsed = time.Since(start)
@@ -228,11 +228,11 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 	states, err := p.graph.DocumentStates(ctx)
 	if err != nil {
-		return sum, err
+		return sum, neo4jErr(err)
 	}
 	stored, err := p.vectors.ChunkIDs(ctx)
 	if err != nil {
-		return sum, err
+		return sum, weaviateErr(err)
 	}
 	costly := false
 	if c, ok := p.extractor.(Costly); ok {
@@ -313,6 +313,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 
 	renames := reg.Renames()
+	faultPoint("before-first-batch", 0)
 	for i := 0; i < len(write); i += p.batchDocs {
 		if stopped(opts.Stop) {
 			sum.Stopped = true
@@ -321,7 +322,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		batch := write[i:min(i+p.batchDocs, len(write))]
 		// The batch runs to completion even if ctx's parent is cancelled by SIGINT: the job
 		// passes a Stop channel for that, and ctx only for hard deadlines.
-		if err := p.writeBatch(ctx, batch, renames, &sum); err != nil {
+		if err := p.writeBatch(ctx, batch, i/p.batchDocs+1, renames, &sum); err != nil {
 			return sum, err
 		}
 		renames = nil
@@ -332,7 +333,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if !sum.Stopped && len(deleted) > 0 {
 		st, err := p.graph.DeleteDocuments(ctx, deleted)
 		if err != nil {
-			return sum, err
+			return sum, neo4jErr(err)
 		}
 		sum.Graph.Add(st)
 		var ids []string
@@ -341,20 +342,39 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		n, err := p.vectors.DeleteChunks(ctx, ids)
 		if err != nil {
-			return sum, err
+			return sum, weaviateErr(err)
 		}
 		sum.VectorsDeleted += n
 	}
 	if !sum.Stopped && len(orphans) > 0 {
 		n, err := p.vectors.DeleteChunks(ctx, orphans)
 		if err != nil {
-			return sum, err
+			return sum, weaviateErr(err)
 		}
 		p.log.Info("deleted vectors no stored document owns", "count", n)
 		sum.VectorsDeleted += n
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// neo4jErr and weaviateErr name the store a failed call went to, so that a failed run says
+// which server to look at ("ingest: Neo4j (graph store) failed: graph: write documents: …").
+// Batches reported through Options.Progress before the error are committed in both stores;
+// nothing of the failed batch is reported, and the next run redoes it (its hashes were not
+// recorded).
+func neo4jErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("ingest: Neo4j (graph store) failed: %w", err)
+}
+
+func weaviateErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("ingest: Weaviate (vector store) failed: %w", err)
 }
 
 func stopped(stop <-chan struct{}) bool {
@@ -373,7 +393,7 @@ func stopped(stop <-chan struct{}) bool {
 // probe call the first time.
 func (p *Pipeline) prepare(ctx context.Context) error {
 	if err := p.graph.EnsureSchema(ctx); err != nil {
-		return err
+		return neo4jErr(err)
 	}
 	if p.dim == 0 {
 		v, err := p.embedder.EmbedPassages(ctx, []string{"dimension probe"})
@@ -382,7 +402,7 @@ func (p *Pipeline) prepare(ctx context.Context) error {
 		}
 		p.dim = len(v[0])
 	}
-	return p.vectors.EnsureClass(ctx, ariadne.Embedding{Name: p.embedder.Name(), Dim: p.dim})
+	return weaviateErr(p.vectors.EnsureClass(ctx, ariadne.Embedding{Name: p.embedder.Name(), Dim: p.dim}))
 }
 
 // Resolve returns the entity registry Sync would build for docs (their subjects and discovered
@@ -401,7 +421,7 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, f
 	if !full || costly {
 		storedEntities, err := p.graph.LoadEntities(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, neo4jErr(err)
 		}
 		inRun := map[string]bool{}
 		for _, d := range docs {
@@ -524,7 +544,7 @@ func referencedKeys(w *docWork) []string {
 
 // writeBatch embeds and upserts the vectors of the batch's changed documents, writes the batch's
 // graph in one transaction, then deletes the stale vectors of the changed documents.
-func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map[string]string, sum *Summary) error {
+func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, n int, renames map[string]string, sum *Summary) error {
 	var chunks []ariadne.Chunk
 	var texts []string
 	for _, w := range batch {
@@ -540,16 +560,18 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 	if len(chunks) > 0 {
 		vecs, err := p.embedder.EmbedPassages(ctx, texts)
 		if err != nil {
-			return fmt.Errorf("ingest: embed: %w", err)
+			return fmt.Errorf("ingest: the embedder (%s) failed; this batch was not written: %w", p.embedder.Name(), err)
 		}
+		faultPoint("after-embed", n)
 		indexed := make([]ariadne.IndexedChunk, len(chunks))
 		for i, c := range chunks {
 			indexed[i] = ariadne.IndexedChunk{Chunk: c, Vector: vecs[i], SearchText: SearchText(c)}
 		}
 		res, err := p.vectors.Upsert(ctx, indexed)
 		if err != nil {
-			return err
+			return weaviateErr(err)
 		}
+		faultPoint("after-vectors", n)
 		sum.Vectors += res.Written
 		sum.VectorErrors = append(sum.VectorErrors, res.Failed...)
 		for _, f := range res.Failed {
@@ -584,14 +606,15 @@ func (p *Pipeline) writeBatch(ctx context.Context, batch []*docWork, renames map
 	if len(graphs) > 0 {
 		st, err := p.graph.WriteDocuments(ctx, graphs, old, renames, p.onto, p.extractor.Name())
 		if err != nil {
-			return err
+			return neo4jErr(err)
 		}
 		sum.Graph.Add(st)
 	}
+	faultPoint("after-graph", n)
 	if len(stale) > 0 {
 		n, err := p.vectors.DeleteChunks(ctx, stale)
 		if err != nil {
-			return err
+			return weaviateErr(err)
 		}
 		sum.VectorsDeleted += n
 	}

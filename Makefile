@@ -43,5 +43,5 @@ eval: ## reproduce docs/evaluation.md: golden dev set, MuSiQue, XQuAD-ru, lexica
 bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) against the real servers
 	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -run '^$$' -bench . -benchtime 1x ./...
 
-reliability: ## every Go fuzz target for FUZZTIME each (default 10m), one at a time; fails on any crash
-	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(value FUZZ)' deploy/reliability.sh
+reliability: ## faults (kill -9 mid-ingest and mid-query), concurrent writers, load, prompt injection, then every fuzz target for FUZZTIME (default 10m); about 2 h
+	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(value FUZZ)' SUITE=$(or $(SUITE),1) deploy/reliability.sh

@@ -103,3 +103,21 @@ func RepoRoot() string {
 // Long reports whether the full suite runs (ARIADNE_FAULTS_LONG=1, make reliability) rather than
 // the short one of make test.
 func Long() bool { return os.Getenv("ARIADNE_FAULTS_LONG") == "1" }
+
+// Pause stops the server's process group with SIGSTOP (a stall: the port stays open, nothing
+// answers) and Resume continues it with SIGCONT.
+func (s *Servers) Pause(svc string) error { return s.signal(svc, syscall.SIGSTOP) }
+
+// Resume continues a paused server.
+func (s *Servers) Resume(svc string) error { return s.signal(svc, syscall.SIGCONT) }
+
+func (s *Servers) signal(svc string, sig syscall.Signal) error {
+	pid, err := s.pid(svc)
+	if err != nil {
+		return err
+	}
+	if err := syscall.Kill(-pid, sig); err != nil {
+		return fmt.Errorf("signal %s to %s (pid %d): %w", sig, svc, pid, err)
+	}
+	return nil
+}

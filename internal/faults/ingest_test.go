@@ -80,11 +80,11 @@ func TestFaultsIngest(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := cmd.Wait()
-			code := cmd.ProcessState.ExitCode()
+			failCode := cmd.ProcessState.ExitCode()
 			t.Logf("killed %s at %s (%.1fs into the run); the job exited %d after %.1fs", f.server, f.point,
-				killedAt.Seconds(), code, time.Since(start).Seconds())
-			if code != 1 {
-				t.Errorf("exit %d (%v), want 1\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+				killedAt.Seconds(), failCode, time.Since(start).Seconds())
+			if failCode != 1 {
+				t.Errorf("exit %d (%v), want 1\nstdout:\n%s\nstderr:\n%s", failCode, err, stdout, stderr)
 			}
 			msg := errorLine(stderr.String())
 			if !strings.Contains(msg, f.names) {
@@ -119,7 +119,7 @@ func TestFaultsIngest(t *testing.T) {
 				t.Errorf("after the re-run the stores differ from the clean run: %v", diff)
 			}
 			t.Logf("RESULT ingest-fault server=%s point=%s killed_after=%.1fs exit=%d error=%q reported_docs=%d graph_docs_after_fault=%d restarted_after=%.1fs rerun=%s equal=%v problems=%d",
-				f.server, f.point, killedAt.Seconds(), code, msg, reported, d.Counts.Documents, restarted.Seconds(),
+				f.server, f.point, killedAt.Seconds(), failCode, msg, reported, d.Counts.Documents, restarted.Seconds(),
 				summaryLine(out), len(got.Diff(want)) == 0, len(got.Problems()))
 		})
 	}

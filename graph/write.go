@@ -664,6 +664,9 @@ func (s *Store) DropNamespace(ctx context.Context) error {
 	if err := s.Reset(ctx); err != nil {
 		return err
 	}
+	if err := s.dropWriteLocks(ctx); err != nil {
+		return err
+	}
 	for _, stmt := range []string{
 		`DROP CONSTRAINT document_id IF EXISTS`, `DROP CONSTRAINT chunk_id IF EXISTS`, `DROP CONSTRAINT entity_key IF EXISTS`,
 		`DROP INDEX ` + EntityFulltextIndex + ` IF EXISTS`, `DROP INDEX chunk_doc_id IF EXISTS`,

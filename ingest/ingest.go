@@ -62,6 +62,27 @@ type GraphStore interface {
 	DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error)
 }
 
+// WriteLocker is implemented by graph stores that serialize writers across processes
+// (graph.Store.LockWrites: a lease in Neo4j). The pipeline holds the lease for the whole of each
+// Sync, Upsert and Delete, so two cmd/extract runs, or an extract run and the API, never plan
+// against a graph the other is changing. Stores without it are only serialized per Pipeline.
+type WriteLocker interface {
+	LockWrites(ctx context.Context) (release func(), err error)
+}
+
+// lockWrites takes the cross-process writer lease when the graph store has one.
+func (p *Pipeline) lockWrites(ctx context.Context) (func(), error) {
+	l, ok := p.graph.(WriteLocker)
+	if !ok {
+		return func() {}, nil
+	}
+	release, err := l.LockWrites(ctx)
+	if err != nil {
+		return nil, neo4jErr(err)
+	}
+	return release, nil
+}
+
 // VectorStore is the part of vector.Store the pipeline uses.
 type VectorStore interface {
 	EnsureClass(ctx context.Context, e ariadne.Embedding) error
@@ -173,6 +194,11 @@ type docWork struct {
 func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	release, err := p.lockWrites(ctx)
+	if err != nil {
+		return Summary{DocsRead: len(docs)}, err
+	}
+	defer release()
 	return p.index(ctx, docs, true, opts)
 }
 
@@ -180,6 +206,11 @@ func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Optio
 func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	release, err := p.lockWrites(ctx)
+	if err != nil {
+		return Summary{DocsRead: len(docs)}, err
+	}
+	defer release()
 	return p.index(ctx, docs, false, opts)
 }
 
@@ -189,6 +220,11 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	defer p.mu.Unlock()
 	start := time.Now()
 	var sum Summary
+	release, err := p.lockWrites(ctx)
+	if err != nil {
+		return sum, err
+	}
+	defer release()
 	states, err := p.graph.DocumentStates(ctx)
 	if err != nil {
 		return sum, neo4jErr(err)

@@ -73,10 +73,7 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 		rows := make([]string, 0, len(res.Records))
 		var firsts []string
 		for _, r := range res.Records {
-			row := []any{}
-			for _, v := range get(r, "row").([]any) {
-				row = append(row, v)
-			}
+			row := append([]any{}, get(r, "row").([]any)...)
 			if len(row) > 0 {
 				firsts = append(firsts, str(row[0]))
 			}

@@ -19,6 +19,10 @@ import (
 // a graph the other was changing. A lease is one (:WriteLock {id: 'ingest'}) node per namespace
 // (unique by constraint) holding an owner and an expiry; the holder renews it every TTL/3, so a
 // writer that dies (kill -9) blocks the others for at most WriteLeaseTTL.
+//
+// The acquiring statement writes the node (SET l.claimed) before it reads the owner: that takes
+// the node's write lock first, so two writers cannot both read "no owner" and both win (the first
+// version read before locking, and the update-vs-delete test still saw a mix).
 
 // WriteLeaseTTL is how long a lease outlives its last renewal.
 const WriteLeaseTTL = 30 * time.Second
@@ -27,6 +31,7 @@ const (
 	writeLockSchema  = `CREATE CONSTRAINT write_lock_id IF NOT EXISTS FOR (l:WriteLock) REQUIRE l.id IS UNIQUE`
 	acquireLeaseCyph = `
 MERGE (l:WriteLock {id: 'ingest'})
+SET l.claimed = timestamp()
 WITH l
 WHERE l.owner IS NULL OR l.owner = $owner OR l.expires < timestamp()
 SET l.owner = $owner, l.expires = timestamp() + $ttl

@@ -31,6 +31,13 @@ test: ## gofmt, go vet, unit tests with -race, integration tests against real se
 ui: ## rebuild the analyst page web/dist from web/src (npm ci from package-lock.json, tsc, unit tests, esbuild)
 	@cd web && npm ci --no-audit --no-fund --silent && npx tsc --noEmit -p . && node test.mjs && node build.mjs
 
+.PHONY: helm-test cluster-test
+helm-test: ## build the pinned helm once (Go module proxy) and check deploy/helm/ariadne with helm lint and helm template
+	@deploy/test.sh helm
+
+cluster-test: ## the three-node Weaviate (deploy/weaviate-cluster.sh) and Neo4j neo4j:// routing tests alone (~2 min)
+	@deploy/test.sh cluster
+
 lint: ## gofmt, go vet and staticcheck only
 	@deploy/test.sh lint
 

@@ -78,7 +78,7 @@ type Chunk struct {
 	Updated    string   // Document.Updated
 }
 
-// HeadingPath joins the heading path with " > ", e.g. "Alfa TMS > Architecture".
+// HeadingPath joins the heading path with " > ", e.g. "Ter Plast CRM > Architecture".
 func (c Chunk) HeadingPath() string { return strings.Join(c.Heading, " > ") }
 
 // ContextText is the text that represents the chunk to retrieval: "title\nheading path\n\ntext".

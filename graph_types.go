@@ -4,7 +4,7 @@ package ariadne
 // technology, incident, service, error code, ... Entities are merged across spelling variants by
 // package resolution; Key is the merged identity.
 type Entity struct {
-	Key     string   // stable identity: "<type>:<resolution key>", e.g. "client:alfa logistik"
+	Key     string   // stable identity: "<type>:<resolution key>", e.g. "client:ter plast"
 	Name    string   // canonical display name, in the source language of its defining document
 	Type    string   // entity type from the ontology, lower case, e.g. "client"
 	Aliases []string // every other surface form seen for it (spelling variants, translits, initials)

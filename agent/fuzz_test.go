@@ -95,7 +95,7 @@ func FuzzParseOutput(f *testing.F) {
 //     route and at least one reason, and falls back to the rules unless the answer names a route.
 func FuzzRoute(f *testing.F) {
 	f.Add("Сколько дней отпуска положено по закону?", "")
-	f.Add("Что означает ошибка E-7001 в CTR-2024-117?", "")
+	f.Add("Что означает ошибка E-7001 в DOG-2031-042?", "")
 	f.Add("как настроить впн дома?", "")
 	f.Add("Какой таймаут у `gateway-api` и default_pool_size в 2.4.0?", "component\tgateway-api\tgateway-api")
 	f.Add("Где хранятся логи кликхауса?", "technology\tкликхауса\tClickHouse")

@@ -40,8 +40,8 @@ type Linked struct {
 //     (two or more sentences), a subordinate clause of time («, когда …», "After the …"), an
 //     anaphoric second question («и кто руководит этой командой», "…, and what is her
 //     position"), and several linked entities of different types;
-//   - lexical signals that need exact matching: codes and ids (CTR-2024-117, INC-3051, E-4012),
-//     technical identifiers (sv-tokenguard, default_pool_size, CamelCase such as ServiceDesk,
+//   - lexical signals that need exact matching: codes and ids (PRJ-2031-042, INC-7702, ERR-7713),
+//     technical identifiers (svc-ledger, max_conn_lifetime, CamelCase such as DataHub,
 //     versions such as 2.4.0), vowel-less Cyrillic acronyms («впн») and Cyrillic spellings of
 //     Latin-named things («редис» for Redis).
 //
@@ -54,7 +54,7 @@ var (
 	// identRE: `code spans`, snake_case, kebab-case with a digit, CamelCase, versions (2.4.0).
 	identRE = regexp.MustCompile("`[^`]+`|\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b|\\b[a-z][a-z]*[0-9][a-z0-9]*(?:-[a-z0-9]+)+\\b|\\b[a-z][a-z0-9]*(?:-[a-z0-9]*[0-9][a-z0-9]*)+\\b|\\b[A-Z][a-z]+[A-Z][A-Za-z]+\\b|\\b\\d+\\.\\d+\\.\\d+\\b")
 	// kebabRE: lower-case hyphenated words; technical only when they name a linked entity
-	// (sv-tokenguard), since "six-hour" and "anti-fraud" are ordinary English.
+	// (svc-ledger), since "six-hour" and "anti-fraud" are ordinary English.
 	kebabRE    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
 	relativeRU = regexp.MustCompile(`(?i)(?:^|[\s,(])(котор(?:ый|ая|ое|ые|ого|ой|ую|ым|ыми|ых|ом)|чей|чья|чьё|чье|чьи|чьего|чьей)(?:[\s,.?!)]|$)`)
 	relativeEN = regexp.MustCompile(`(?i)\bwhose\b|\b(?:of|for|from|to|by|in|on|with|under) the [a-z][a-z -]{0,40}? (?:that|which|who)\b|\bwhich \w+'s?\b|\bwhich \w+s' `)

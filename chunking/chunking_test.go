@@ -26,8 +26,8 @@ func newTestChunker(t testing.TB, opts Options) *Chunker {
 }
 
 func TestSplitFollowsHeadingTree(t *testing.T) {
-	body := "# Альфа-TMS\n\n## Паспорт\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## Архитектура\n\nСервис `tms-core` на Spring Boot.\n\n### База\n\nPostgreSQL 15.4.\n\n```\n# not a heading\n```\n"
-	doc := ariadne.Document{ID: "projects/alfa-tms", Title: "Альфа-TMS — система", Body: body, ACL: []string{"all"}, Lang: "ru"}
+	body := "# Омега-TMS\n\n## Паспорт\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## Архитектура\n\nСервис `tms-core` на Spring Boot.\n\n### База\n\nPostgreSQL 15.4.\n\n```\n# not a heading\n```\n"
+	doc := ariadne.Document{ID: "projects/omega-tms", Title: "Омега-TMS — система", Body: body, ACL: []string{"all"}, Lang: "ru"}
 	chunks := newTestChunker(t, DefaultOptions()).Split(doc)
 	type got struct {
 		path, text string
@@ -40,17 +40,17 @@ func TestSplitFollowsHeadingTree(t *testing.T) {
 		}
 	}
 	want := []got{
-		{"Альфа-TMS > Паспорт", "| a | b |\n|---|---|\n| 1 | 2 |"},
-		{"Альфа-TMS > Архитектура", "Сервис `tms-core` на Spring Boot."},
-		{"Альфа-TMS > Архитектура > База", "PostgreSQL 15.4.\n\n```\n# not a heading\n```"},
+		{"Омега-TMS > Паспорт", "| a | b |\n|---|---|\n| 1 | 2 |"},
+		{"Омега-TMS > Архитектура", "Сервис `tms-core` на Spring Boot."},
+		{"Омега-TMS > Архитектура > База", "PostgreSQL 15.4.\n\n```\n# not a heading\n```"},
 	}
 	if !slices.Equal(gots, want) {
 		t.Fatalf("chunks:\n%q\nwant:\n%q", gots, want)
 	}
-	if chunks[0].ID != ariadne.ChunkID("projects/alfa-tms", 0, want[0].text) || !strings.HasPrefix(chunks[2].ID, "projects/alfa-tms#0002-") {
+	if chunks[0].ID != ariadne.ChunkID("projects/omega-tms", 0, want[0].text) || !strings.HasPrefix(chunks[2].ID, "projects/omega-tms#0002-") {
 		t.Errorf("ids not stable: %s, %s", chunks[0].ID, chunks[2].ID)
 	}
-	if ctx := chunks[1].ContextText(); !strings.HasPrefix(ctx, "Альфа-TMS — система\nАльфа-TMS > Архитектура\n\n") {
+	if ctx := chunks[1].ContextText(); !strings.HasPrefix(ctx, "Омега-TMS — система\nОмега-TMS > Архитектура\n\n") {
 		t.Errorf("ContextText = %q", ctx)
 	}
 }
@@ -76,9 +76,9 @@ func TestNewRejectsBadOptions(t *testing.T) {
 // words mixes Latin, Cyrillic, digits, codes, emoji with modifiers and ZWJ sequences, and a few
 // very long "words" that force the grapheme-level split.
 var words = []string{
-	"отпуск", "Северный", "ветер", "VPN", "SV", "Connect", "CTR-2024-117", "E-4012", "сертификат",
+	"отпуск", "Западный", "ветер", "VPN", "SV", "Connect", "DOG-2031-042", "ERR-7713", "сертификат",
 	"the", "policy", "requires", "28", "дней.", "approval!", "когда?", "🚀", "👩‍👩‍👧‍👦", "👍🏽", "🇷🇺",
-	"naïve", "Ёжик", "«Поляна»", "`tms-core`", "—", "x",
+	"naïve", "Ёжик", "«Опушка»", "`tms-core`", "—", "x",
 	strings.Repeat("оченьдлинноеслово", 12), strings.Repeat("👩‍💻", 15),
 }
 

@@ -50,7 +50,7 @@ const fuzzMaxBody = 4 << 10
 // Bodies are made valid UTF-8 first: the corpus loader and the JSON API reject or replace
 // invalid UTF-8 before a body reaches the chunker, and the token counter documents that.
 func FuzzSplit(f *testing.F) {
-	f.Add("# Альфа-TMS\n\n## Паспорт\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## Архитектура\n\nСервис `tms-core` на Spring Boot.\n\n### База\n\nPostgreSQL 15.4.\n\n```\n# not a heading\n```\n", 320, 48)
+	f.Add("# Омега-TMS\n\n## Паспорт\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## Архитектура\n\nСервис `tms-core` на Spring Boot.\n\n### База\n\nPostgreSQL 15.4.\n\n```\n# not a heading\n```\n", 320, 48)
 	f.Add(strings.Repeat("Слово word 🚀. ", 60), 16, 4)
 	f.Add(strings.Repeat("один two три four пять six ", 40), 100, 20)
 	f.Add(strings.Repeat("оченьдлинноеслово", 20)+" "+strings.Repeat("👩‍💻", 30), 16, 0)

@@ -32,7 +32,7 @@ func TestLexicalMatchesSpellingsAcrossScripts(t *testing.T) {
 	}{
 		{"как получить впн", "VPN access policy", 0.3},
 		{"политика вытеснения в редисе", "Redis eviction policy", 0.2},
-		{"Альфа Логистик", "Alfa Logistic LLC", 0.6},
+		{"Омега Логистик", "Omega Logistic LLC", 0.6},
 		{"кликхаус", "ClickHouse", 0.15},
 	}
 	for _, p := range pairs {

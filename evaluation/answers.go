@@ -20,22 +20,61 @@ type ChunkReader interface {
 
 // AnswerReport is the outcome of RunAnswers.
 type AnswerReport struct {
-	N                int                           `json:"n"`
-	StatusAccuracy   float64                       `json:"status_accuracy"` // answered iff the question is answerable
-	FalseRefusals    int                           `json:"false_refusals"`  // answerable, not answered
-	Answerable       int                           `json:"answerable"`
-	AnsweredNoAnswer int                           `json:"answered_no_answer"` // no_answer or acl questions answered
-	NoAnswer         int                           `json:"no_answer"`
-	ACLLeaks         int                           `json:"acl_leaks"` // citations or paths from documents the asker may not read
-	Citations        int                           `json:"citations"`
-	CitationsValid   int                           `json:"citations_valid"` // re-checked at levels 1–2 against the store
-	CitationValidity float64                       `json:"citation_validity"`
-	EvidenceCoverage float64                       `json:"evidence_coverage"` // gold evidence found in cited quotes, answered questions
-	AnswerHit        float64                       `json:"answer_hit"`        // answered questions citing a gold document
-	Statuses         map[string]int                `json:"statuses"`
-	ByType           map[string]map[string]int     `json:"by_type"`    // type → status → count
-	Latency          map[string]map[string]float64 `json:"latency_ms"` // route → p50, p95
-	WrongStatus      []string                      `json:"wrong_status"`
+	N                int     `json:"n"`
+	StatusAccuracy   float64 `json:"status_accuracy"` // answered iff the question is answerable
+	FalseRefusals    int     `json:"false_refusals"`  // answerable, not answered
+	Answerable       int     `json:"answerable"`
+	AnsweredNoAnswer int     `json:"answered_no_answer"` // no_answer or acl questions answered
+	NoAnswer         int     `json:"no_answer"`
+	ACLLeaks         int     `json:"acl_leaks"` // citations or paths from documents the asker may not read
+	Citations        int     `json:"citations"`
+	CitationsValid   int     `json:"citations_valid"` // re-checked at levels 1–2 against the store
+	CitationValidity float64 `json:"citation_validity"`
+	EvidenceCoverage float64 `json:"evidence_coverage"` // gold evidence found in cited quotes, answered questions
+	AnswerHit        float64 `json:"answer_hit"`        // answered questions citing a gold document
+	// Answer correctness against the golden answer text (squad.go), over the answerable questions
+	// that have one; a refusal scores 0. The claims' texts joined are the prediction.
+	AnswerF1     float64 `json:"answer_f1"`
+	AnswerEM     float64 `json:"answer_em"`
+	AnswerRecall float64 `json:"answer_token_recall"`
+	AnswerScored int     `json:"answer_scored"` // questions the three figures above average over
+	// AllGoldCited is the share of answerable multi_hop questions whose answer cites every gold
+	// document (a refusal counts 0); MultiHop is how many there are.
+	AllGoldCited float64                       `json:"all_gold_cited_multi_hop"`
+	MultiHop     int                           `json:"multi_hop"`
+	Groups       map[string]*AnswerGroup       `json:"groups"`    // "cross_language", "same_language"
+	Questions    []QuestionOutcome             `json:"questions"` // one per question, in order
+	Statuses     map[string]int                `json:"statuses"`
+	ByType       map[string]map[string]int     `json:"by_type"`    // type → status → count
+	Latency      map[string]map[string]float64 `json:"latency_ms"` // route → p50, p95
+	WrongStatus  []string                      `json:"wrong_status"`
+}
+
+// AnswerGroup holds the answer figures of one group of answerable questions.
+type AnswerGroup struct {
+	Answerable    int     `json:"answerable"`
+	FalseRefusals int     `json:"false_refusals"`
+	AnswerF1      float64 `json:"answer_f1"`
+	f1            Mean
+}
+
+// QuestionOutcome is one question's result, so that misses can be read rather than guessed.
+type QuestionOutcome struct {
+	ID            string   `json:"id"`
+	Type          string   `json:"type"`
+	CrossLanguage bool     `json:"cross_language,omitempty"`
+	Status        string   `json:"status"`
+	Correct       bool     `json:"correct"` // answered iff answerable
+	Route         string   `json:"route"`
+	Reason        string   `json:"reason,omitempty"`
+	Answer        string   `json:"answer,omitempty"` // the claims' texts joined
+	F1            float64  `json:"f1"`
+	CitedDocs     []string `json:"cited_docs"`
+	GoldDocs      []string `json:"gold_docs"`
+	// TopScore and Coverage are the last retrieval step's best score and question-term coverage.
+	TopScore  float64 `json:"top_score"`
+	Coverage  float64 `json:"coverage"`
+	LatencyMS float64 `json:"latency_ms"`
 }
 
 // Answerer is what RunAnswers evaluates (agent.Answerer).
@@ -50,10 +89,12 @@ func answerable(q Question) bool { return q.Type != "no_answer" && q.Type != "ac
 // RunAnswers asks every question as its user and scores the answers. Every citation is checked
 // again against the stored chunk (the quote must be the chunk's text between its offsets, and the
 // asker must be allowed to read the chunk), independently of the answerer's own verification.
-func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Question, k int) (AnswerReport, error) {
-	rep := AnswerReport{Statuses: map[string]int{}, ByType: map[string]map[string]int{}, Latency: map[string]map[string]float64{}}
+// docLang (document id → language, may be nil) marks the cross-language questions.
+func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Question, k int, docLang map[string]string) (AnswerReport, error) {
+	rep := AnswerReport{Statuses: map[string]int{}, ByType: map[string]map[string]int{}, Latency: map[string]map[string]float64{},
+		Groups: map[string]*AnswerGroup{}, Questions: []QuestionOutcome{}}
 	lat := map[string][]float64{}
-	var coverage, hits Mean
+	var coverage, hits, f1, em, recall, allGold Mean
 	correct := 0
 	for _, q := range qs {
 		start := time.Now()
@@ -65,7 +106,24 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 		if route == "" {
 			route = "none"
 		}
-		lat[route] = append(lat[route], float64(time.Since(start).Microseconds())/1000)
+		took := float64(time.Since(start).Microseconds()) / 1000
+		lat[route] = append(lat[route], took)
+		out := QuestionOutcome{ID: q.ID, Type: q.Type, CrossLanguage: crossLanguage(q, docLang), Status: string(ans.Status), Route: route,
+			Reason: ans.Reason, GoldDocs: q.GoldDocs, CitedDocs: []string{}, LatencyMS: took}
+		if ans.Trace != nil && ans.Trace.Trace != nil && len(ans.Trace.Steps) > 0 {
+			last := ans.Trace.Steps[len(ans.Trace.Steps)-1]
+			out.TopScore, out.Coverage = last.TopScore, last.Coverage
+		}
+		var texts []string
+		for _, c := range ans.Claims {
+			texts = append(texts, c.Text)
+		}
+		out.Answer = strings.Join(texts, " ")
+		for _, c := range ans.Citations {
+			if !contains(out.CitedDocs, c.DocID) {
+				out.CitedDocs = append(out.CitedDocs, c.DocID)
+			}
+		}
 		rep.N++
 		rep.Statuses[string(ans.Status)]++
 		if rep.ByType[q.Type] == nil {
@@ -86,9 +144,47 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 		}
 		if answered == answerable(q) {
 			correct++
+			out.Correct = true
 		} else {
 			rep.WrongStatus = append(rep.WrongStatus, fmt.Sprintf("%s:%s", q.ID, ans.Status))
 		}
+		if answerable(q) {
+			if q.Answer != "" {
+				if answered {
+					out.F1 = TokenF1(out.Answer, q.Answer)
+					em.Add(ExactMatch(out.Answer, q.Answer))
+					recall.Add(TokenRecall(out.Answer, q.Answer))
+				} else {
+					em.Add(0)
+					recall.Add(0)
+				}
+				f1.Add(out.F1)
+			}
+			if q.Type == "multi_hop" && len(q.GoldDocs) > 0 {
+				all := answered
+				for _, g := range q.GoldDocs {
+					all = all && contains(out.CitedDocs, g)
+				}
+				allGold.Add(b2f(all))
+			}
+			group := "same_language"
+			if out.CrossLanguage {
+				group = "cross_language"
+			}
+			g := rep.Groups[group]
+			if g == nil {
+				g = &AnswerGroup{}
+				rep.Groups[group] = g
+			}
+			g.Answerable++
+			if !answered {
+				g.FalseRefusals++
+			}
+			if q.Answer != "" {
+				g.f1.Add(out.F1)
+			}
+		}
+		rep.Questions = append(rep.Questions, out)
 		// Independent check of every citation and of path provenance.
 		var ids []string
 		for _, c := range ans.Citations {
@@ -146,10 +242,22 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 		rep.CitationValidity = float64(rep.CitationsValid) / float64(rep.Citations)
 	}
 	rep.EvidenceCoverage, rep.AnswerHit = coverage.Value(), hits.Value()
+	rep.AnswerF1, rep.AnswerEM, rep.AnswerRecall, rep.AnswerScored = f1.Value(), em.Value(), recall.Value(), f1.N
+	rep.AllGoldCited, rep.MultiHop = allGold.Value(), allGold.N
+	for _, g := range rep.Groups {
+		g.AnswerF1 = g.f1.Value()
+	}
 	for r, xs := range lat {
 		rep.Latency[r] = map[string]float64{"p50": Percentile(xs, 50), "p95": Percentile(xs, 95), "n": float64(len(xs))}
 	}
 	return rep, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func contains(xs []string, x string) bool {
@@ -190,6 +298,15 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| citation validity (levels 1–2, re-checked) | %s (%d/%d) |\n", f3(rep.CitationValidity), rep.CitationsValid, rep.Citations)
 	fmt.Fprintf(w, "| evidence coverage (answered) | %s |\n", f3(rep.EvidenceCoverage))
 	fmt.Fprintf(w, "| answers citing a gold document | %s |\n", f3(rep.AnswerHit))
+	fmt.Fprintf(w, "| answer token F1 / exact match / gold-token recall (n=%d, refusal = 0) | %s / %s / %s |\n", rep.AnswerScored, f3(rep.AnswerF1), f3(rep.AnswerEM), f3(rep.AnswerRecall))
+	if rep.MultiHop > 0 {
+		fmt.Fprintf(w, "| multi_hop answers citing every gold document (n=%d, refusal = 0) | %s |\n", rep.MultiHop, f3(rep.AllGoldCited))
+	}
+	for _, name := range []string{"same_language", "cross_language"} {
+		if g := rep.Groups[name]; g != nil {
+			fmt.Fprintf(w, "| %s: false refusals, answer F1 | %d of %d, %s |\n", strings.ReplaceAll(name, "_", "-"), g.FalseRefusals, g.Answerable, f3(g.AnswerF1))
+		}
+	}
 	types := make([]string, 0, len(rep.ByType))
 	for t := range rep.ByType {
 		types = append(types, t)
@@ -207,9 +324,43 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 		l := rep.Latency[r]
 		fmt.Fprintf(w, "| latency %s (n=%.0f) | p50 %.0f ms, p95 %.0f ms |\n", r, l["n"], l["p50"], l["p95"])
 	}
-	if len(rep.WrongStatus) > 0 {
-		fmt.Fprintf(w, "\nWrong status: %s\n", firstN(rep.WrongStatus, 20))
+	wrong := 0
+	for _, q := range rep.Questions {
+		if !q.Correct {
+			wrong++
+		}
 	}
+	if wrong > 0 {
+		fmt.Fprintf(w, "\nWrong statuses (%d), with the last retrieval step's top score and term coverage:\n\n", wrong)
+		fmt.Fprintln(w, "| id | type | cross-language | status | route | top score | coverage | reason or answer |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+		for _, q := range rep.Questions {
+			if q.Correct {
+				continue
+			}
+			what := q.Reason
+			if q.Status == string(ariadne.StatusAnswered) {
+				what = "answered: " + q.Answer
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.3f | %.2f | %s |\n", q.ID, q.Type, yesNo(q.CrossLanguage), q.Status, q.Route, q.TopScore, q.Coverage, cell(what, 160))
+		}
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
+}
+
+// cell makes s fit one Markdown table cell: no line breaks or pipes, at most n runes.
+func cell(s string, n int) string {
+	s = strings.NewReplacer("\n", " ", "|", "/").Replace(s)
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return s
 }
 
 func statusList(m map[string]int) string {

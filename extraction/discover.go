@@ -12,19 +12,19 @@ var (
 	// codeSpanRE finds inline code spans.
 	codeSpanRE = regexp.MustCompile("`([^`\n]{2,80})`")
 	// componentRE is what a code span must look like to name a technical artifact: lower-case
-	// words joined by '-', '_' or '.', e.g. catalog-api, redis-shop, default_pool_size.
+	// words joined by '-', '_' or '.', e.g. billing-gateway, redis-shop, max_conn_lifetime.
 	componentRE = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$`)
-	// orgRE finds organizations written with a legal form: ООО «Северный ветер», АО «Банк …».
+	// orgRE finds organizations written with a legal form: ООО «Западный ветер», АО «Банк …».
 	orgRE = regexp.MustCompile(`(?:ООО|ОАО|ЗАО|ПАО|АО|МУП|ГУП|ФГУП|НКО|АНО)\s+«[^«»]{2,60}(?:«[^«»]{1,40}»?)?[^«»]{0,20}»+`)
 	// orgLatinRE finds "Name Name LLC" style organizations.
 	orgLatinRE = regexp.MustCompile(`\b(?:[A-Z][A-Za-z0-9&-]+ ){1,4}(?:LLC|JSC|PJSC|Inc\.?|Ltd\.?|GmbH|PLC)\b`)
 )
 
 // Discover returns the undocumented entities a document names in recognizable forms: components
-// (inline code spans such as `catalog-api`), identifiers (codes such as E-4012 or SV-SEC-2024-019)
+// (inline code spans such as `billing-gateway`), identifiers (codes such as ERR-7713 or SV-OPS-2030-007)
 // and organizations written with a legal form. The registry decides later whether a discovered
-// name is an existing entity (INC-3051 is the incident its document describes; «ООО
-// «Альфа-Логистик»» is a client).
+// name is an existing entity (INC-7702 is the incident its document describes; «ООО
+// «Тер-Пласт»» is a client).
 func Discover(doc ariadne.Document) []resolution.Candidate {
 	seen := map[string]bool{}
 	var out []resolution.Candidate

@@ -91,14 +91,14 @@ func TestDeconflictRenamesProjectTitledWithClientName(t *testing.T) {
 }
 
 func TestDiscover(t *testing.T) {
-	doc := ariadne.Document{ID: "projects/x", Title: "X — SV-SEC-2024-019",
-		Body: "Сервис `catalog-api` и `tms.trip-events`, не `3.6.1` и не `maxmemory`. Ошибка E-5031 в INC-3117. Договор с ООО «Северный ветер» и Acme Widgets LLC."}
+	doc := ariadne.Document{ID: "projects/x", Title: "X — SV-OPS-2030-007",
+		Body: "Сервис `billing-gateway` и `ledger.payment-events`, не `3.6.1` и не `maxclients`. Ошибка ERR-8824 в INC-8813. Договор с ООО «Западный ветер» и Acme Widgets LLC."}
 	var got []string
 	for _, c := range Discover(doc) {
 		got = append(got, c.Type+":"+c.Name)
 	}
-	want := []string{"component:catalog-api", "component:tms.trip-events", "identifier:SV-SEC-2024-019",
-		"identifier:E-5031", "identifier:INC-3117", "organization:ООО «Северный ветер»", "organization:Acme Widgets LLC"}
+	want := []string{"component:billing-gateway", "component:ledger.payment-events", "identifier:SV-OPS-2030-007",
+		"identifier:ERR-8824", "identifier:INC-8813", "organization:ООО «Западный ветер»", "organization:Acme Widgets LLC"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Discover = %q\nwant %q", got, want)
 	}

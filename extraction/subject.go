@@ -6,7 +6,7 @@
 //   - Dictionary (offline, the default): every document whose front matter type maps to an entity
 //     type describes that entity (its subject); its names come from the title, the first heading,
 //     the document id and the aliases its opening sentences announce. Named technical artifacts
-//     (code spans such as `catalog-api`), codes (E-4012, INC-3051) and organizations with a legal
+//     (code spans such as `billing-gateway`), codes (ERR-7713, INC-7702) and organizations with a legal
 //     form (ООО «…», … LLC) are discovered across the corpus. Each chunk is then scanned for every
 //     known name (package resolution), and a relation from the document's subject to each entity
 //     a chunk mentions is typed by the ontology from the pair of entity types.
@@ -104,7 +104,7 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 }
 
 // legalCore returns the name inside the quotes of an organization written with a legal form
-// (МУП «Гортеплосеть» г. Зареченска → Гортеплосеть) and the name without its legal form.
+// (МУП «Горводоканал» г. Заречного → Горводоканал) and the name without its legal form.
 func legalCore(name string) []string {
 	words := textnorm.Words(name)
 	if len(words) < 2 || !textnorm.IsLegalForm(words[0].Text) {
@@ -135,7 +135,7 @@ func legalCore(name string) []string {
 
 // Deconflict makes the subjects of a batch of documents name distinct things. A subject whose
 // name is another entity's name or alias of a different type (a project titled with its client's
-// name: «Мед-Линия — выдача результатов анализов в PDF») is renamed to its first alternate that is
+// name: «Тер-Пласт — выдача результатов анализов в PDF») is renamed to its first alternate that is
 // free; an alias that is another subject's name is dropped. taken holds the name keys
 // (textnorm.Key) of entities known from earlier runs, mapped to their types.
 func Deconflict(subjects []SubjectInfo, taken map[string]string) {
@@ -189,7 +189,7 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 	}
 }
 
-// identifierRE matches codes that name things: E-4012, INC-3051, CTR-2024-117, SV-SEC-2024-019.
+// identifierRE matches codes that name things: ERR-7713, INC-7702, PRJ-2031-042, SV-OPS-2030-007.
 var identifierRE = regexp.MustCompile(`\b(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:-[0-9]{1,5})*\b`)
 
 // splitName cuts a title into the name and the aliases it carries: the part before " — "
@@ -225,7 +225,7 @@ func splitName(title string) (string, []string) {
 }
 
 // conjoined returns the parts of a name that joins single-word names with "and" / «и» / "&"
-// ("ingress-nginx and cert-manager", "PostgreSQL and PgBouncer"); nil otherwise.
+// ("HAProxy and keepalived", "Memcached and Redpanda"); nil otherwise.
 func conjoined(name string) []string {
 	for _, sep := range []string{" and ", " и ", " & "} {
 		parts := strings.Split(name, sep)
@@ -286,9 +286,9 @@ func firstHeading(body string) string {
 	return ""
 }
 
-// slugAliases turns the last segment of a document id into a name ("projects/alfa-tms" →
-// "alfa-tms") when it has several words; a one-word slug counts only when it is one of the
-// name's words, and then keeps that word's spelling (so "Kafka" stays capitalized).
+// slugAliases turns the last segment of a document id into a name ("projects/terplast-crm" →
+// "terplast-crm") when it has several words; a one-word slug counts only when it is one of the
+// name's words, and then keeps that word's spelling (so "Redpanda" stays capitalized).
 func slugAliases(id string, names []string) []string {
 	slug := id[strings.LastIndex(id, "/")+1:]
 	words := strings.FieldsFunc(slug, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
@@ -296,7 +296,7 @@ func slugAliases(id string, names []string) []string {
 		return nil
 	}
 	if len(words) > 1 {
-		return []string{slug} // as written, so a code such as inc-3051 keeps its prefix
+		return []string{slug} // as written, so a code such as inc-7702 keeps its prefix
 	}
 	want := textnorm.Latin(words[0])
 	for _, n := range names {
@@ -341,9 +341,9 @@ func leadSentences(body string) []string {
 
 var (
 	quotedRE = regexp.MustCompile(`«([^«»]{1,60}(?:«[^«»]{1,40}»[^«»]{0,20})?)»|"([^"]{1,60})"|“([^”]{1,60})”`)
-	// latinPhraseRE: capitalized Latin words in a row ("Alfa Logistic LLC", "Security Office").
+	// latinPhraseRE: capitalized Latin words in a row ("Ter Plast LLC", "Security Office").
 	latinPhraseRE = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*){0,4}\b`)
-	// distinctiveRE: CamelCase or all-caps words ("GorTeploSet", "PDFMill", "KMW", "КМЗ").
+	// distinctiveRE: CamelCase or all-caps words ("GorVodoKanal", "PDFMill", "SMW", "СМЗ").
 	distinctiveRE = regexp.MustCompile(`\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-ZА-ЯЁ]{2,6})\b`)
 )
 
@@ -370,7 +370,7 @@ func announcedAliases(lead []string, primary []string, cues []string) (aliases, 
 		aliases = append(aliases, s)
 	}
 	for _, sent := range lead {
-		// Parenthetical remarks right after the name: «… завод» (КМЗ), Команда данных (Data Engineering).
+		// Parenthetical remarks right after the name: «… завод» (СМЗ), Команда данных (Data Engineering).
 		for _, match := range m.Find(sent) {
 			rest := strings.TrimLeft(sent[match.End:], " »\"”")
 			if !strings.HasPrefix(rest, "(") {
@@ -464,7 +464,7 @@ func cyrillicShare(s string) float64 {
 }
 
 // acronymAliases returns the all-caps words of the lead that are acronyms of one of the names
-// («КМЗ» for «Кедровский машиностроительный завод», "KMW" for "Kedrovsky Machine Works"), and
+// («СМЗ» for «Сосновский машиностроительный завод», "SMW" for "Sosnovsky Machine Works"), and
 // the capitalized phrases of the lead that one of the names abbreviates ("Site Reliability
 // Engineering" for "SRE team").
 func acronymAliases(lead []string, names []string) []string {
@@ -509,7 +509,7 @@ func acronymAliases(lead []string, names []string) []string {
 	return out
 }
 
-// containsWord reports whether one of ws is the short form itself ("KB Bank" is not an expansion
+// containsWord reports whether one of ws is the short form itself ("DP Bank" is not an expansion
 // of "KB").
 func containsWord(ws []textnorm.Token, latin string) bool {
 	for _, w := range ws {

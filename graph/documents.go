@@ -25,7 +25,7 @@ func (s *Store) Documents(ctx context.Context, groups []string, limit, offset in
 	if limit <= 0 || offset < 0 {
 		return nil, 0, fmt.Errorf("graph: documents page limit %d offset %d: %w", limit, offset, ariadne.ErrInvalid)
 	}
-	res, err := s.run(ctx, documentsCypher, map[string]any{"groups": groups, "limit": limit, "offset": offset})
+	res, err := s.read(ctx, documentsCypher, map[string]any{"groups": groups, "limit": limit, "offset": offset})
 	if err != nil {
 		return nil, 0, translate("documents", err)
 	}
@@ -58,7 +58,7 @@ RETURN {id: d.id, title: d.title, type: d.type, lang: d.lang, updated: d.updated
 // Document returns one document the caller may read with its readable chunks in order, or
 // ErrNotFound when it does not exist or the caller may not read it (indistinguishable).
 func (s *Store) Document(ctx context.Context, id string, groups []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
-	res, err := s.run(ctx, documentCypher, map[string]any{"id": id, "groups": groups})
+	res, err := s.read(ctx, documentCypher, map[string]any{"id": id, "groups": groups})
 	if err != nil {
 		return ariadne.DocumentInfo{}, nil, translate("document", err)
 	}
@@ -86,7 +86,7 @@ func (s *Store) Document(ctx context.Context, id string, groups []string) (ariad
 // DocumentACL returns the groups that may read a stored document; found is false when no
 // document has that id. It is for write permission checks, never for showing to a caller.
 func (s *Store) DocumentACL(ctx context.Context, id string) (acl []string, found bool, err error) {
-	res, err := s.run(ctx, `MATCH (d:Document {id: $id}) RETURN d.acl AS acl`, map[string]any{"id": id})
+	res, err := s.read(ctx, `MATCH (d:Document {id: $id}) RETURN d.acl AS acl`, map[string]any{"id": id})
 	if err != nil {
 		return nil, false, translate("document acl", err)
 	}

@@ -64,7 +64,7 @@ func (s *Store) Paths(ctx context.Context, q PathQuery) ([]ariadne.Path, error) 
 	}
 	params["from"], params["fromUIDs"] = splitKeys(q.From)
 	params["to"], params["toUIDs"] = splitKeys(q.To)
-	res, err := s.run(ctx, pathsCypher, params)
+	res, err := s.read(ctx, pathsCypher, params)
 	if err != nil {
 		return nil, translate("paths", err)
 	}
@@ -90,7 +90,7 @@ func (s *Store) Expand(ctx context.Context, q PathQuery) ([]ariadne.Path, error)
 		return nil, err
 	}
 	params["from"], params["fromUIDs"] = splitKeys(q.From)
-	res, err := s.run(ctx, expandCypher, params)
+	res, err := s.read(ctx, expandCypher, params)
 	if err != nil {
 		return nil, translate("expand", err)
 	}
@@ -142,7 +142,7 @@ func (s *Store) toPaths(ctx context.Context, recs []*neo4j.Record, groups []stri
 	}
 	readable := map[string]bool{}
 	if len(all) > 0 {
-		res, err := s.run(ctx, readableChunksCypher, map[string]any{"ids": dedupe(all), "groups": groups})
+		res, err := s.read(ctx, readableChunksCypher, map[string]any{"ids": dedupe(all), "groups": groups})
 		if err != nil {
 			return nil, translate("readable chunks", err)
 		}
@@ -220,7 +220,7 @@ RETURN lonely, empty, dangling, orphanChunks, dups`
 
 // Audit checks the graph's invariants.
 func (s *Store) Audit(ctx context.Context) (Audit, error) {
-	res, err := s.run(ctx, auditCypher, nil)
+	res, err := s.read(ctx, auditCypher, nil)
 	if err != nil {
 		return Audit{}, translate("audit", err)
 	}
@@ -252,7 +252,7 @@ func (s *Store) Chunks(ctx context.Context, ids []string, groups []string) ([]ar
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	res, err := s.run(ctx, chunksCypher, map[string]any{"ids": ids, "groups": groups})
+	res, err := s.read(ctx, chunksCypher, map[string]any{"ids": ids, "groups": groups})
 	if err != nil {
 		return nil, translate("chunks", err)
 	}
@@ -287,7 +287,7 @@ func toInt(v any) int {
 // rows. Neo4j rejects writes in a read transaction, so tools (and the Browser query tests) can run
 // arbitrary statements safely.
 func (s *Store) QueryReadOnly(ctx context.Context, cypher string, params map[string]any) ([]map[string]any, error) {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
+	sess := s.driver.NewSession(ctx, s.sessionConfig(neo4j.AccessModeRead))
 	defer sess.Close(context.WithoutCancel(ctx))
 	rows, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, s.cy(cypher), params)
@@ -321,7 +321,7 @@ LIMIT $limit`
 // for entities whose names share words with text, among those the caller (groups) may see, each
 // as the caller's view (see views.go): each content word is searched as written, in its phonetic
 // Latin form, and, for longer words, as a prefix (so inflected forms such as «Камского» reach
-// «Камский»). The text is data: Lucene syntax characters are escaped. Best match first, at most
+// «Донской»). The text is data: Lucene syntax characters are escaped. Best match first, at most
 // limit (default 50).
 func (s *Store) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error) {
 	q := luceneQuery(text)
@@ -331,7 +331,7 @@ func (s *Store) EntityCandidates(ctx context.Context, text string, groups []stri
 	if limit <= 0 {
 		limit = 50
 	}
-	res, err := s.run(ctx, candidatesCypher, map[string]any{"query": q, "limit": limit, "groups": groups})
+	res, err := s.read(ctx, candidatesCypher, map[string]any{"query": q, "limit": limit, "groups": groups})
 	if err != nil {
 		if noIndex(err) {
 			return nil, nil // nothing ingested into this graph yet: no schema, no entities
@@ -405,7 +405,7 @@ func (s *Store) EntitiesOfChunks(ctx context.Context, ids, groups []string) (map
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	res, err := s.run(ctx, chunkEntitiesCypher, map[string]any{"ids": ids, "groups": groups})
+	res, err := s.read(ctx, chunkEntitiesCypher, map[string]any{"ids": ids, "groups": groups})
 	if err != nil {
 		return nil, translate("entities of chunks", err)
 	}
@@ -441,7 +441,7 @@ func (s *Store) DocumentChunkIDs(ctx context.Context, docIDs, groups []string) (
 	if len(docIDs) == 0 {
 		return nil, nil
 	}
-	res, err := s.run(ctx, documentChunksCypher, map[string]any{"docs": docIDs, "groups": groups})
+	res, err := s.read(ctx, documentChunksCypher, map[string]any{"docs": docIDs, "groups": groups})
 	if err != nil {
 		return nil, translate("document chunks", err)
 	}
@@ -462,7 +462,7 @@ LIMIT 1`
 // it (the two are indistinguishable). An entity key works only for a caller who may see it.
 func (s *Store) Entity(ctx context.Context, key string, groups []string) (ariadne.Entity, error) {
 	keys, uids := splitKeys([]string{key})
-	res, err := s.run(ctx, entityCypher, map[string]any{"keys": keys, "uids": uids, "groups": groups})
+	res, err := s.read(ctx, entityCypher, map[string]any{"keys": keys, "uids": uids, "groups": groups})
 	if err != nil {
 		return ariadne.Entity{}, translate("entity", err)
 	}
@@ -507,7 +507,7 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 		limit = 2000
 	}
 	plain, uids := splitKeys(keys)
-	res, err := s.run(ctx, edgesCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups, "types": relTypes, "limit": limit})
+	res, err := s.read(ctx, edgesCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups, "types": relTypes, "limit": limit})
 	if err != nil {
 		return nil, translate("edges", err)
 	}

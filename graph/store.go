@@ -12,6 +12,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/log"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
@@ -30,16 +31,21 @@ type Config struct {
 	// without seeing each other — Neo4j Community has one database. Integration tests use it to
 	// leave a user's graph alone. Letters and digits, starting with a letter, at most 24.
 	Namespace string
+	// BoltLogger, when set, receives every Bolt message the store sends and receives (the
+	// driver's protocol log, for debugging; tests read the access mode of each transaction from
+	// it). Messages carry query parameters: never set it in production.
+	BoltLogger log.BoltLogger
 }
 
 var namespaceRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9]{0,23})?$`)
 
 // Store reads and writes Ariadne's graph in Neo4j. It is safe for concurrent use.
 type Store struct {
-	driver neo4j.DriverWithContext
-	db     string
-	ns     string
-	names  *strings.Replacer // index and constraint names of the namespace
+	driver  neo4j.DriverWithContext
+	db      string
+	ns      string
+	names   *strings.Replacer // index and constraint names of the namespace
+	boltLog log.BoltLogger    // Config.BoltLogger
 }
 
 // Open connects to Neo4j and verifies connectivity and credentials. The error wraps
@@ -64,7 +70,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("graph: driver for %s: %w", cfg.URI, errors.Join(ariadne.ErrInvalid, err))
 	}
-	s := &Store{driver: driver, db: cfg.Database, ns: cfg.Namespace, names: namespaceNames(cfg.Namespace)}
+	s := &Store{driver: driver, db: cfg.Database, ns: cfg.Namespace, names: namespaceNames(cfg.Namespace), boltLog: cfg.BoltLogger}
 	if err := s.Ping(ctx); err != nil {
 		driver.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -83,13 +89,37 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// run executes one parameterized statement with the driver's managed retries.
+// run executes one parameterized statement in a write transaction with the driver's managed
+// retries; over neo4j:// the driver routes it to the cluster's writer (leader).
 func (s *Store) run(ctx context.Context, cypher string, params map[string]any) (*neo4j.EagerResult, error) {
-	opts := []neo4j.ExecuteQueryConfigurationOption{}
+	return s.execute(ctx, cypher, params, neo4j.ExecuteQueryWithWritersRouting())
+}
+
+// read executes one parameterized read-only statement in a read transaction with the driver's
+// managed retries: over neo4j:// a Neo4j cluster or Aura runs it on a reader (follower or read
+// replica), and any server rejects a write inside it (Neo.ClientError.Statement.AccessMode).
+// Every read path of the API (read.go, views.go, documents.go) goes through here.
+func (s *Store) read(ctx context.Context, cypher string, params map[string]any) (*neo4j.EagerResult, error) {
+	return s.execute(ctx, cypher, params, neo4j.ExecuteQueryWithReadersRouting())
+}
+
+func (s *Store) execute(ctx context.Context, cypher string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	opts := []neo4j.ExecuteQueryConfigurationOption{routing}
 	if s.db != "" {
 		opts = append(opts, neo4j.ExecuteQueryWithDatabase(s.db))
 	}
+	if s.boltLog != nil {
+		opts = append(opts, neo4j.ExecuteQueryWithBoltLogger(s.boltLog))
+	}
 	return neo4j.ExecuteQuery(ctx, s.driver, s.cy(cypher), params, neo4j.EagerResultTransformer, opts...)
+}
+
+// sessionConfig is the configuration of an explicit session in mode. Sessions share the
+// bookmark manager of ExecuteQuery, so on a cluster a read routed to a reader waits for the
+// writes this store made before it (causal consistency), whichever API made them.
+func (s *Store) sessionConfig(mode neo4j.AccessMode) neo4j.SessionConfig {
+	return neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode, BookmarkManager: s.driver.ExecuteQueryBookmarkManager(),
+		BoltLogger: s.boltLog}
 }
 
 // Namespace is the label namespace of the store ("" for none).

@@ -380,7 +380,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 }
 
 // refreshLatinKeys stores, for each entity, the phonetic Latin keys of its name and aliases, so
-// that the fulltext index finds «Альфа Логистик» when asked for "alfa logistik".
+// that the fulltext index finds «Тер Пласт» when asked for "ter plast".
 func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransaction, keys []string) error {
 	if len(keys) == 0 {
 		return nil
@@ -594,7 +594,7 @@ func (s *Store) Reset(ctx context.Context) error {
 
 // write runs work in a managed write transaction (the driver retries transient failures).
 func (s *Store) write(ctx context.Context, work neo4j.ManagedTransactionWork) (any, error) {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
+	sess := s.driver.NewSession(ctx, s.sessionConfig(neo4j.AccessModeWrite))
 	defer sess.Close(context.WithoutCancel(ctx))
 	return sess.ExecuteWrite(ctx, work)
 }

@@ -111,7 +111,7 @@ func engineForFuzz(t testing.TB) (*gin.Engine, *emptyStores) {
 func FuzzQueryBinding(f *testing.F) {
 	for _, s := range []string{
 		`{"question":"Сколько дней отпуска?"}`,
-		`{"question":"  Что такое CTR-2024-117?  ","mode":"hybrid","top_k":20,"debug":true}`,
+		`{"question":"  Что такое DOG-2031-042?  ","mode":"hybrid","top_k":20,"debug":true}`,
 		`{"question":"q","mode":"auto","top_k":0}`,
 		`{"question":"q","mode":"multi_hop","top_k":21}`,
 		`{"question":"q","mode":"fast"}`,

@@ -3,9 +3,9 @@
 //
 // Names are compared on their phonetic Latin word forms (package textnorm: NFKC, case folding,
 // ё→е, quotes and punctuation dropped, legal forms removed, Cyrillic transliterated), word by
-// word up to inflectional endings («Камского Берега» ~ «Камский Берег»), or as one compact string
-// («Мед-Линия» ~ "MedLinia"). Person names also match by initials («И. Соколова») and common
-// short forms of first names («Катя Белова»). Capitalized names only match capitalized text, and
+// word up to inflectional endings («Волжского Утёса» ~ «Волжский Утёс»), or as one compact string
+// («Тер-Пласт» ~ "TerPlast"). Person names also match by initials («А. Морозова») and common
+// short forms of first names («Лена Орлова»). Capitalized names only match capitalized text, and
 // nicknames that are ordinary lower-case words only match when quoted, so common words do not
 // become entity mentions.
 package resolution
@@ -21,7 +21,7 @@ import (
 
 // Alias is one surface form under which an entity may appear.
 type Alias struct {
-	Text       string // the form as written, e.g. «Альфа Логистик», "И. Соколова"
+	Text       string // the form as written, e.g. «Тер Пласт», "А. Морозова"
 	EntityKey  string
 	EntityType string
 	// QuotedOnly restricts matching to occurrences inside quotes: for nicknames that are ordinary
@@ -232,7 +232,7 @@ func (e *entry) matchAt(text string, words []word, i int, inText bool) int {
 	if e.acronym && !first.AllUpper {
 		return 0
 	}
-	// Capitalization matters for one-word names (Kafka the product, not a common word). It is a
+	// Capitalization matters for one-word names (Redpanda the product, not a common word). It is a
 	// convention of the alias's own script: «редис» for Redis is slang, written in lower case.
 	if e.upper && len(e.tokens) == 1 && !first.Upper && !crossScript(e.Text, first.Text) {
 		return 0
@@ -271,10 +271,10 @@ func (e *entry) wordMatch(words []word, i int) int {
 	return len(e.tokens)
 }
 
-// compactMatch matches the alias's letters against a different number of words ("MedLinia" ~
-// «Мед-Линия», "Alfa Logistic" ~ "AlfaLogistic"): every word but the last must be an exact piece;
+// compactMatch matches the alias's letters against a different number of words ("TerPlast" ~
+// «Тер-Пласт», "Blue Harbor" ~ "BlueHarbor"): every word but the last must be an exact piece;
 // the last must equal the rest, or match it up to an ending when the rest lies within the alias's
-// last word (so "Фонарик" does not match "fonarik lms" as if "lms" were an ending).
+// last word (so "Ромашка" does not match "romashka lms" as if "lms" were an ending).
 func (e *entry) compactMatch(words []word, i int) int {
 	lastStart := len(e.compact) - len(e.tokens[len(e.tokens)-1])
 	rest, pos := e.compact, 0

@@ -34,7 +34,7 @@ type Registry struct {
 }
 
 // NewRegistry returns an empty registry. nicknames maps full first names to their short forms
-// (ontology's `nicknames`), so that «Катя Белова» finds «Екатерина Белова».
+// (ontology's `nicknames`), so that «Лена Орлова» finds «Екатерина Белова».
 func NewRegistry(nicknames map[string][]string) *Registry {
 	r := &Registry{entities: map[string]*ariadne.Entity{}, aliases: map[string][]Alias{},
 		context: map[string]string{}, renames: map[string]string{}, nicks: map[string][]string{}}
@@ -46,7 +46,7 @@ func NewRegistry(nicknames map[string][]string) *Registry {
 }
 
 // personVariants returns the other ways a two-word person name "First Last" is written: with the
-// first name's initial («И. Соколова») and with each short form of the first name («Катя
+// first name's initial («А. Морозова») and with each short form of the first name («Катя
 // Белова»).
 func (r *Registry) personVariants(name string) []string {
 	words := textnorm.Words(name)
@@ -187,7 +187,7 @@ func (r *Registry) Matcher() *Matcher {
 }
 
 // compatible reports whether an entity of type have may absorb a candidate of type want. A code
-// ("identifier") may name an entity of any type (INC-3051 is an incident); clients are
+// ("identifier") may name an entity of any type (INC-7702 is an incident); clients are
 // organizations.
 func compatible(want, have string) bool {
 	if want == have || want == "" || want == "identifier" {

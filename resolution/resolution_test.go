@@ -17,13 +17,13 @@ func surfaces(ms []Match) []string {
 
 func TestMatcherFindsVariants(t *testing.T) {
 	m := NewMatcher([]Alias{
-		{Text: "Альфа-Логистик", EntityKey: "c/alfa"},
-		{Text: "Камский Берег", EntityKey: "c/kb"},
-		{Text: "KB Bank", EntityKey: "c/kb"},
-		{Text: "МедЛиния", EntityKey: "c/med"},
-		{Text: "И. Соколова", EntityKey: "p/sok"},
-		{Text: "Ирина Соколова", EntityKey: "p/sok"},
-		{Text: "КМЗ", EntityKey: "c/kmz"},
+		{Text: "Омега-Логистик", EntityKey: "c/omega"},
+		{Text: "Донской Причал", EntityKey: "c/kb"},
+		{Text: "DP Bank", EntityKey: "c/kb"},
+		{Text: "ЭкоЛиния", EntityKey: "c/eko"},
+		{Text: "И. Морозова", EntityKey: "p/mor"},
+		{Text: "Ирина Морозова", EntityKey: "p/mor"},
+		{Text: "СМЗ", EntityKey: "c/smz"},
 		{Text: "routekit", EntityKey: "t/routekit"},
 		{Text: "эксплуатация", EntityKey: "team/sre", QuotedOnly: true},
 		{Text: "Kafka", EntityKey: "t/kafka"},
@@ -32,13 +32,13 @@ func TestMatcherFindsVariants(t *testing.T) {
 		text string
 		want []string
 	}{
-		// Several words are specific enough to match in any case (users type «альфа логистик»).
-		{"Клиент Alfa Logistic LLC и альфа логистик", []string{"Alfa Logistic→c/alfa", "альфа логистик→c/alfa"}},
-		{"для банка «Камского Берега» и KB Bank", []string{"Камского Берега→c/kb", "KB Bank→c/kb"}},
-		{"выписки Мед-Линии и MedLinia", []string{"Мед-Линии→c/med", "MedLinia→c/med"}},
-		{"Техлид — И. Соколова; Irina Sokolova", []string{"И. Соколова→p/sok", "Irina Sokolova→p/sok"}},
-		{"и Соколова", nil}, // «и» is a conjunction, not an initial
-		{"КМЗ и кмз", []string{"КМЗ→c/kmz"}},
+		// Several words are specific enough to match in any case (users type «омега логистик»).
+		{"Клиент Omega Logistic LLC и омега логистик", []string{"Omega Logistic→c/omega", "омега логистик→c/omega"}},
+		{"для банка «Донского Причала» и DP Bank", []string{"Донского Причала→c/kb", "DP Bank→c/kb"}},
+		{"выписки Эко-Линии и EkoLinia", []string{"Эко-Линии→c/eko", "EkoLinia→c/eko"}},
+		{"Техлид — И. Морозова; Irina Morozova", []string{"И. Морозова→p/mor", "Irina Morozova→p/mor"}},
+		{"и Морозова", nil}, // «и» is a conjunction, not an initial
+		{"СМЗ и смз", []string{"СМЗ→c/smz"}},
 		{"библиотека routekit 0.14.2, RouteKit", []string{"routekit→t/routekit", "RouteKit→t/routekit"}},
 		{"команду называют «эксплуатация»; эксплуатация кластеров", []string{"эксплуатация→team/sre"}},
 		{"Альфа.\n\nЛогистик", nil},                           // a name does not span paragraphs
@@ -53,32 +53,32 @@ func TestMatcherFindsVariants(t *testing.T) {
 }
 
 func TestMatcherFindWhole(t *testing.T) {
-	m := NewMatcher([]Alias{{Text: "ООО «Альфа-Логистик»", EntityKey: "c/alfa", EntityType: "client"}})
-	for _, name := range []string{"Alfa Logistic LLC", "альфа логистик", "«Альфа-Логистик»", "AlfaLogistik"} {
-		if got := m.FindWhole(name).Keys; !slices.Equal(got, []string{"c/alfa"}) {
+	m := NewMatcher([]Alias{{Text: "ООО «Омега-Логистик»", EntityKey: "c/omega", EntityType: "client"}})
+	for _, name := range []string{"Omega Logistic LLC", "омега логистик", "«Омега-Логистик»", "OmegaLogistik"} {
+		if got := m.FindWhole(name).Keys; !slices.Equal(got, []string{"c/omega"}) {
 			t.Errorf("FindWhole(%q) = %v", name, got)
 		}
 	}
-	if got := m.FindWhole("Альфа-Логистик Групп").Keys; got != nil {
+	if got := m.FindWhole("Омега-Логистик Групп").Keys; got != nil {
 		t.Errorf("a longer name must not match as a whole: %v", got)
 	}
 }
 
 func TestRegistryResolution(t *testing.T) {
 	r := NewRegistry(map[string][]string{"Екатерина": {"Катя"}})
-	sok, _ := r.Resolve(Candidate{Name: "Ирина Соколова", Type: "person", DocID: "people/sokolova"})
-	bel, _ := r.Resolve(Candidate{Name: "Екатерина Белова", Type: "person", DocID: "people/belova"})
-	alfa, _ := r.Resolve(Candidate{Name: "ООО «Альфа-Логистик»", Type: "client", DocID: "clients/alfa", Aliases: []string{"AlfaLog"}})
+	sok, _ := r.Resolve(Candidate{Name: "Ирина Морозова", Type: "person", DocID: "people/morozova"})
+	bel, _ := r.Resolve(Candidate{Name: "Екатерина Орлова", Type: "person", DocID: "people/orlova"})
+	omega, _ := r.Resolve(Candidate{Name: "ООО «Омега-Логистик»", Type: "client", DocID: "clients/omega", Aliases: []string{"OmegaLog"}})
 
 	tests := []struct {
 		c    Candidate
 		want string
 	}{
-		{Candidate{Name: "И. Соколова", Type: "person"}, sok},
-		{Candidate{Name: "Irina Sokolova", Type: "person"}, sok},
-		{Candidate{Name: "Катя Белова", Type: "person"}, bel},
-		{Candidate{Name: "Alfa Logistic LLC", Type: "client"}, alfa},
-		{Candidate{Name: "AlfaLog", Type: "organization"}, alfa}, // client and organization are compatible
+		{Candidate{Name: "И. Морозова", Type: "person"}, sok},
+		{Candidate{Name: "Irina Morozova", Type: "person"}, sok},
+		{Candidate{Name: "Катя Орлова", Type: "person"}, bel},
+		{Candidate{Name: "Omega Logistic LLC", Type: "client"}, omega},
+		{Candidate{Name: "OmegaLog", Type: "organization"}, omega}, // client and organization are compatible
 	}
 	for _, tc := range tests {
 		got, merged := r.Resolve(tc.c)
@@ -86,11 +86,11 @@ func TestRegistryResolution(t *testing.T) {
 			t.Errorf("Resolve(%q) = %q merged=%v, want %q merged", tc.c.Name, got, merged, tc.want)
 		}
 	}
-	if e, _ := r.Get(alfa); !slices.Contains(e.Aliases, "Alfa Logistic LLC") || !slices.Contains(e.Aliases, "AlfaLog") {
+	if e, _ := r.Get(omega); !slices.Contains(e.Aliases, "Omega Logistic LLC") || !slices.Contains(e.Aliases, "OmegaLog") {
 		t.Errorf("aliases not kept on the merged entity: %v", e.Aliases)
 	}
 	// The same word as a different type is a different entity.
-	if k, merged := r.Resolve(Candidate{Name: "Альфа-Логистик", Type: "project"}); k == alfa || merged {
+	if k, merged := r.Resolve(Candidate{Name: "Омега-Логистик", Type: "project"}); k == omega || merged {
 		t.Errorf("a project named like a client merged into it: %s", k)
 	}
 }
@@ -113,16 +113,16 @@ func TestRegistryKeepsHomonymsApart(t *testing.T) {
 
 func TestRegistryAdoptsUndocumentedEntity(t *testing.T) {
 	r := NewRegistry(nil)
-	old, _ := r.Resolve(Candidate{Name: "Alfa Logistic", Type: "organization"})
+	old, _ := r.Resolve(Candidate{Name: "Omega Logistic", Type: "organization"})
 	r.Load(ariadne.Entity{Key: "technologies/kafka", Name: "Kafka", Type: "technology", DocID: "technologies/kafka"}, "", nil)
-	key, _ := r.Resolve(Candidate{Name: "ООО «Альфа-Логистик»", Type: "client", DocID: "clients/alfa"})
+	key, _ := r.Resolve(Candidate{Name: "ООО «Омега-Логистик»", Type: "client", DocID: "clients/omega"})
 	if r.Renames()[old] != key {
 		t.Fatalf("renames = %v, want %s → %s", r.Renames(), old, key)
 	}
 	if _, ok := r.Get(old); ok {
 		t.Error("the adopted entity still exists under its old key")
 	}
-	if e, _ := r.Get(key); !slices.Contains(e.Aliases, "Alfa Logistic") {
+	if e, _ := r.Get(key); !slices.Contains(e.Aliases, "Omega Logistic") {
 		t.Errorf("adopted aliases lost: %v", e.Aliases)
 	}
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // isLegalForm reports whether a folded word is an organization's legal form (Russian and
-// international), which is removed from resolution keys: «ООО «Альфа-Логистик»» and
-// "Alfa Logistic LLC" both become "alfa logistik".
+// international), which is removed from resolution keys: «ООО «Тер-Пласт»» and
+// "Ter Plast LLC" both become "ter plast".
 func isLegalForm(folded string) bool {
 	switch folded {
 	case "ооо", "оао", "зао", "пао", "ао", "нко", "муп", "гуп", "фгуп", "ип", "тоо", "ано",
@@ -22,7 +22,7 @@ func isLegalForm(folded string) bool {
 func IsLegalForm(word string) bool { return isLegalForm(FoldString(word)) }
 
 // KeyWords returns the words of a name that count for its identity: every word but legal forms
-// written as separate words (ООО «…», "… LLC"); in a code such as INC-3051 the prefix counts.
+// written as separate words (ООО «…», "… LLC"); in a code such as INC-7702 the prefix counts.
 func KeyWords(name string) []Token {
 	words := Words(name)
 	out := make([]Token, 0, len(words))
@@ -52,7 +52,7 @@ func KeyTokens(name string) []string {
 
 // StrictTokenMatch is TokenMatch for two words that are both written in Latin script, where
 // endings are English: the text word may add up to 3 letters to the alias word ("routes" for
-// "route") or drop one ("Network" for "Networks"), but "routes" is not "routekit".
+// "route") or drop one ("Network" for "Networks"), but "routes" is not "routemaster".
 func StrictTokenMatch(alias, text string) bool {
 	if alias == text {
 		return true
@@ -65,11 +65,11 @@ func StrictTokenMatch(alias, text string) bool {
 }
 
 // Key is the resolution key of a name: KeyTokens joined with single spaces. Two names with the
-// same Key are spelling variants of one name («ООО «Мед-Линия»» and "Med Linia LLC" share
-// "med linia"; see CompactKey for "MedLinia").
+// same Key are spelling variants of one name («ООО «Тер-Пласт»» and "Med Linia LLC" share
+// "ter plast"; see CompactKey for "TerPlast").
 func Key(name string) string { return strings.Join(KeyTokens(name), " ") }
 
-// CompactKey is Key without the spaces, so that "MedLinia", «Мед-Линия» and «МедЛиния» collide.
+// CompactKey is Key without the spaces, so that "TerPlast", «Тер-Пласт» and «ТерПласт» collide.
 func CompactKey(name string) string { return strings.Join(KeyTokens(name), "") }
 
 // TokenMatch reports whether two phonetic Latin words (KeyTokens elements) are the same word up
@@ -115,8 +115,8 @@ func fleeting(a, b string) bool {
 }
 
 // Acronym returns the initials of a multi-word name in phonetic Latin form, comparable with
-// Latin(acronym): «Кедровский машиностроительный завод» → "kmz" = Latin("КМЗ"), "Kedrovsky
-// Machine Works" → "kmv" = Latin("KMW"). It returns "" for a one-word name; legal forms are
+// Latin(acronym): «Сосновский машиностроительный завод» → "smz" = Latin("СМЗ"), "Sosnovsky
+// Machine Works" → "smv" = Latin("SMW"). It returns "" for a one-word name; legal forms are
 // skipped.
 func Acronym(name string) string {
 	toks := KeyTokens(name)

@@ -41,7 +41,7 @@ func LinkForms(text string) []LinkForm {
 }
 
 // LatinKeys returns the distinct phonetic Latin keys (Key) of names, both spaced and compact
-// ("alfa logistik", "alfalogistik"), joined by " | " for a fulltext index.
+// ("ter plast", "terplast"), joined by " | " for a fulltext index.
 func LatinKeys(names []string) string {
 	var parts []string
 	for _, n := range names {

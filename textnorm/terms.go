@@ -11,7 +11,7 @@ import (
 // stemmed (Snowball), and every word is put into its phonetic Latin form, so that «отпуска» and
 // «отпуск», «впн» and "VPN", «редисе» and "Redis" share a term. Latin words are not stemmed (the
 // English stemmer would turn "Redis" into "redi" and break the cross-script match). Codes written
-// with hyphens (CTR-2024-117, E-4012, sv-tokenguard) also yield one joined term ("ctr2024117") so
+// with hyphens (PRJ-2031-042, ERR-7713, svc-ledger) also yield one joined term ("prj2031042") so
 // that an exact code outranks its parts.
 func SearchTerms(text string) []string {
 	var out []string

@@ -5,7 +5,7 @@
 //   - Fold: Unicode NFKC, lower case, ё→е, every quote mark to ", dashes to -, whitespace runs to
 //     one space — with a map back to the original byte offsets (quote verification).
 //   - Latin: Cyrillic transliterated to Latin (a GOST-like table) and folded phonetically, so that
-//     «Альфа-Логистик», "Alfa Logistic" and «альфа логистик» produce the same letters.
+//     «Тер-Пласт», "Ter Plast" and «тер пласт» produce the same letters.
 //   - Tokens / Key: word tokens of that Latin form with legal forms (ООО, АО, LLC, GmbH, …) and
 //     punctuation removed — the identity used for entity resolution and linking.
 package textnorm
@@ -333,7 +333,7 @@ type Token struct {
 	Text       string // the word as written
 	Start, End int    // byte offsets in the source text
 	Upper      bool   // the first rune is upper case
-	AllUpper   bool   // every letter is upper case (an acronym such as KMW or КМЗ)
+	AllUpper   bool   // every letter is upper case (an acronym such as SMW or СМЗ)
 }
 
 // Words splits s into tokens: maximal runs of letters, digits and combining marks. Everything else

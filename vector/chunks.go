@@ -70,7 +70,7 @@ func (s *Store) EnsureClass(ctx context.Context, e ariadne.Embedding) error {
 		return s.wrap(ctx, "get class", err)
 	}
 	if err != nil || cls == nil {
-		err = s.client.Schema().ClassCreator().WithClass(&models.Class{
+		cls := &models.Class{
 			Class:           s.class,
 			Description:     classDescription(e),
 			Vectorizer:      "none",
@@ -79,7 +79,9 @@ func (s *Store) EnsureClass(ctx context.Context, e ariadne.Embedding) error {
 			VectorIndexConfig: map[string]any{
 				"distance": "cosine",
 			},
-		}).Do(ctx)
+		}
+		s.placement.apply(cls)
+		err = s.client.Schema().ClassCreator().WithClass(cls).Do(ctx)
 		if err != nil {
 			if strings.Contains(err.Error(), "already exists") {
 				return s.EnsureClass(ctx, e)
@@ -87,6 +89,9 @@ func (s *Store) EnsureClass(ctx context.Context, e ariadne.Embedding) error {
 			return s.wrap(ctx, "create class", err)
 		}
 		return nil
+	}
+	if err := s.placement.check(s.class, cls); err != nil {
+		return err
 	}
 	if have, ok := parseEmbedding(cls.Description); ok && have != e {
 		return fmt.Errorf("vector: class %s holds vectors of %s, not %s; re-index it (cmd/extract --reindex) or set ARIADNE_WEAVIATE_CLASS to another class: %w",
@@ -155,7 +160,7 @@ func (s *Store) Upsert(ctx context.Context, chunks []ariadne.IndexedChunk) (aria
 			byID[id] = c.ID
 			objs = append(objs, &models.Object{Class: s.class, ID: strfmt.UUID(id), Vector: c.Vector, Properties: chunkToProperties(c)})
 		}
-		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
+		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).WithConsistencyLevel(s.placement.Consistency).Do(ctx)
 		if err != nil {
 			return res, s.wrap(ctx, "batch upsert", err)
 		}
@@ -197,7 +202,7 @@ func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error
 	deleted := 0
 	for start := 0; start < len(chunkIDs); start += 200 {
 		ids := chunkIDs[start:min(start+200, len(chunkIDs))]
-		resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.class).WithOutput("minimal").
+		resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.class).WithOutput("minimal").WithConsistencyLevel(s.placement.Consistency).
 			WithWhere(filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(ids...)).
 			Do(ctx)
 		if err != nil {
@@ -221,7 +226,7 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 	for {
 		q := s.client.GraphQL().Get().WithClassName(s.class).
 			WithFields(graphql.Field{Name: "chunk_id"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}).
-			WithLimit(1000)
+			WithLimit(1000).WithConsistencyLevel(s.placement.Consistency)
 		if after != "" {
 			q = q.WithAfter(after)
 		}

@@ -60,7 +60,8 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 			filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(q.ChunkIDs...),
 		})
 	}
-	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(resultFields()...).WithWhere(where).WithLimit(limit)
+	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(resultFields()...).WithWhere(where).WithLimit(limit).
+		WithConsistencyLevel(s.placement.Consistency)
 	terms := strings.Join(q.Terms, " ")
 	switch mode {
 	case ariadne.SearchVector:

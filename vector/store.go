@@ -23,6 +23,9 @@ type Config struct {
 	APIKey   string // optional; sent as a bearer token
 	Class    string // collection name; "" means DefaultClass
 	Timeout  time.Duration
+	// Placement spreads the class over a Weaviate cluster (replication, shards, consistency
+	// level); the zero value is a single node's behaviour.
+	Placement Placement
 }
 
 // DefaultClass is the Weaviate collection that holds chunks.
@@ -30,8 +33,9 @@ const DefaultClass = "Chunk"
 
 // Store reads and writes chunks in Weaviate. It is safe for concurrent use.
 type Store struct {
-	client *weaviate.Client
-	class  string
+	client    *weaviate.Client
+	class     string
+	placement Placement
 }
 
 // Open builds a client for cfg and checks that Weaviate is ready. The error wraps
@@ -54,6 +58,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.GRPCAddr != "" {
 		wc.GrpcConfig = &grpc.Config{Host: cfg.GRPCAddr, Secured: u.Scheme == "https"}
 	}
+	if err := cfg.Placement.validate(); err != nil {
+		return nil, err
+	}
 	client, err := weaviate.NewClient(wc)
 	if err != nil {
 		return nil, fmt.Errorf("vector: client for %s: %w", cfg.URL, errors.Join(ariadne.ErrUnavailable, err))
@@ -62,7 +69,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if class == "" {
 		class = DefaultClass
 	}
-	s := &Store{client: client, class: class}
+	s := &Store{client: client, class: class, placement: cfg.Placement}
 	if err := s.Ping(ctx); err != nil {
 		return nil, err
 	}

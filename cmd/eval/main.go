@@ -271,7 +271,7 @@ func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bo
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if answers {
-		if rep.Answers, err = e.answers(ctx, qs, stdout); err != nil {
+		if rep.Answers, err = e.answers(ctx, qs, stdout, docLang); err != nil {
 			return err
 		}
 	}
@@ -306,16 +306,17 @@ func (d datasetCmd) run(ctx context.Context, stdout, stderr io.Writer, kind stri
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
 	if kind == "xquad" {
-		if rep.Answers, err = e.answers(ctx, qs, stdout); err != nil {
+		if rep.Answers, err = e.answers(ctx, qs, stdout, nil); err != nil {
 			return err
 		}
 	}
 	return writeJSON(d.JSONOut, rep)
 }
 
-// answers runs the questions through the answerer (8 fragments each) and prints the answer table.
-func (e *env) answers(ctx context.Context, qs []evaluation.Question, stdout io.Writer) (*evaluation.AnswerReport, error) {
-	ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8)
+// answers runs the questions through the answerer (8 fragments each) and prints the answer table;
+// docLang (may be nil) marks the cross-language questions.
+func (e *env) answers(ctx context.Context, qs []evaluation.Question, stdout io.Writer, docLang map[string]string) (*evaluation.AnswerReport, error) {
+	ar, err := evaluation.RunAnswers(ctx, e.answerer, e.graph, qs, 8, docLang)
 	if err != nil {
 		return nil, err
 	}

@@ -12,8 +12,8 @@ ORDER BY client, project, person;
 
 // 2. All shortest paths (up to 4 hops) between two named entities, found by name in any
 //    spelling or script through the fulltext index, e.g.
-//    :param from => 'Alfa Logistic'
-//    :param to => 'routekit'
+//    :param from => 'Lavrovo Port'
+//    :param to => 'geolink'
 CALL db.index.fulltext.queryNodes('entity_names', $from) YIELD node AS a
 WITH a ORDER BY a.degree DESC LIMIT 1
 CALL db.index.fulltext.queryNodes('entity_names', $to) YIELD node AS b
@@ -23,15 +23,15 @@ WHERE all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL)
 RETURN p;
 
 // 3. The chunks behind one relationship, e.g.
-//    :param from => 'projects/alfa-tms'
-//    :param to => 'technologies/routekit'
+//    :param from => 'projects/berth-planner'
+//    :param to => 'technologies/geolink'
 MATCH (a:Entity {key: $from})-[r]-(b:Entity {key: $to})
 WHERE r.chunk_ids IS NOT NULL
 UNWIND r.chunk_ids AS cid
 MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk {id: cid})
 RETURN type(r) AS relation, d.id AS document, c.heading AS section, c.acl AS acl, c.text AS text;
 
-// 4. One entity's neighbourhood with its documents, e.g. :param key => 'clients/alfa-logistic'
+// 4. One entity's neighbourhood with its documents, e.g. :param key => 'clients/lavrovo-port'
 MATCH (e:Entity {key: $key})-[r]-(n:Entity)
 WHERE r.chunk_ids IS NOT NULL
 OPTIONAL MATCH (e)-[:DESCRIBED_IN]->(d:Document)

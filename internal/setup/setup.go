@@ -36,12 +36,18 @@ type Stores struct {
 	WeaviateGRPC   string `name:"weaviate-grpc" env:"ARIADNE_WEAVIATE_GRPC" default:"${weaviate_grpc}" help:"Weaviate gRPC host:port (batch writes); empty for REST only."`
 	WeaviateAPIKey string `name:"weaviate-api-key" env:"ARIADNE_WEAVIATE_API_KEY" default:"" help:"Weaviate API key, if it requires one."`
 	WeaviateClass  string `name:"weaviate-class" env:"ARIADNE_WEAVIATE_CLASS" default:"Chunk" help:"Weaviate class that holds the chunks."`
+	// Weaviate cluster placement of the chunk class (vector.Placement); the defaults keep a
+	// single node's behaviour.
+	WeaviateReplicationFactor int    `name:"weaviate-replication-factor" env:"ARIADNE_WEAVIATE_REPLICATION_FACTOR" default:"0" help:"Replicas of each shard of the chunk class, set when the class is created (0: Weaviate's default, 1); at most the cluster's node count."`
+	WeaviateShards            int    `name:"weaviate-shards" env:"ARIADNE_WEAVIATE_SHARDS" default:"0" help:"Shards of the chunk class at creation (0: Weaviate's default, one per node)."`
+	WeaviateConsistency       string `name:"weaviate-consistency" env:"ARIADNE_WEAVIATE_CONSISTENCY" default:"" enum:",ONE,QUORUM,ALL" help:"Consistency level of chunk writes, deletes and searches: ONE, QUORUM or ALL (empty: none sent, the server's default). QUORUM with factor 3 survives one node down."`
 }
 
 // Redacted returns the configuration for logs, without secrets.
 func (s Stores) Redacted() []any {
 	return []any{"neo4j", s.Neo4jURI, "neo4j_namespace", s.Neo4jNamespace, "neo4j_user", s.Neo4jUser, "neo4j_password", redact(s.Neo4jPassword),
-		"weaviate", s.WeaviateURL, "weaviate_class", s.WeaviateClass, "weaviate_api_key", redact(s.WeaviateAPIKey)}
+		"weaviate", s.WeaviateURL, "weaviate_class", s.WeaviateClass, "weaviate_api_key", redact(s.WeaviateAPIKey),
+		"weaviate_replication_factor", s.WeaviateReplicationFactor, "weaviate_shards", s.WeaviateShards, "weaviate_consistency", s.WeaviateConsistency}
 }
 
 func redact(secret string) string {
@@ -59,7 +65,8 @@ func (s Stores) OpenGraph(ctx context.Context) (*graph.Store, error) {
 
 // OpenVector connects to Weaviate.
 func (s Stores) OpenVector(ctx context.Context) (*vector.Store, error) {
-	return vector.Open(ctx, vector.Config{URL: s.WeaviateURL, GRPCAddr: s.WeaviateGRPC, APIKey: s.WeaviateAPIKey, Class: s.WeaviateClass})
+	return vector.Open(ctx, vector.Config{URL: s.WeaviateURL, GRPCAddr: s.WeaviateGRPC, APIKey: s.WeaviateAPIKey, Class: s.WeaviateClass,
+		Placement: vector.Placement{ReplicationFactor: s.WeaviateReplicationFactor, Shards: s.WeaviateShards, Consistency: s.WeaviateConsistency}})
 }
 
 // Embedder configures the embedding model.

@@ -4,6 +4,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/ariadne-graphrag/ariadne/llm"
 )
 
@@ -47,5 +49,47 @@ func TestChatJSONMode(t *testing.T) {
 	c.JSONMode = "yaml"
 	if _, err := c.BuildChat(NewLogger(io.Discard, "error", false)); err == nil {
 		t.Error("unknown JSON mode accepted")
+	}
+}
+
+// TestStoresPlacementFlags parses the Weaviate placement settings the way cmd/* do (kong, flags
+// and ARIADNE_* variables): the defaults keep a single node's behaviour, the variables set a
+// replicated class, and an unknown consistency level is refused.
+func TestStoresPlacementFlags(t *testing.T) {
+	parse := func(t *testing.T, env map[string]string, args ...string) (Stores, error) {
+		t.Helper()
+		for k, v := range env {
+			t.Setenv(k, v)
+		}
+		var c struct{ Stores }
+		p, err := kong.New(&c, kong.Vars{"neo4j_uri": "bolt://x:1", "weaviate_url": "http://x:2", "weaviate_grpc": "x:3"},
+			kong.Exit(func(int) {}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Parse(args)
+		return c.Stores, err
+	}
+	s, err := parse(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.WeaviateReplicationFactor != 0 || s.WeaviateShards != 0 || s.WeaviateConsistency != "" {
+		t.Errorf("defaults = %d %d %q, want 0 0 \"\"", s.WeaviateReplicationFactor, s.WeaviateShards, s.WeaviateConsistency)
+	}
+	s, err = parse(t, map[string]string{"ARIADNE_WEAVIATE_REPLICATION_FACTOR": "3", "ARIADNE_WEAVIATE_SHARDS": "2",
+		"ARIADNE_WEAVIATE_CONSISTENCY": "QUORUM"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.WeaviateReplicationFactor != 3 || s.WeaviateShards != 2 || s.WeaviateConsistency != "QUORUM" {
+		t.Errorf("from env = %d %d %q, want 3 2 QUORUM", s.WeaviateReplicationFactor, s.WeaviateShards, s.WeaviateConsistency)
+	}
+	s, err = parse(t, nil, "--weaviate-consistency", "ALL", "--weaviate-replication-factor", "2")
+	if err != nil || s.WeaviateConsistency != "ALL" || s.WeaviateReplicationFactor != 2 {
+		t.Errorf("from flags = %+v, %v", s, err)
+	}
+	if _, err := parse(t, nil, "--weaviate-consistency", "MOST"); err == nil {
+		t.Error("consistency level MOST accepted")
 	}
 }

@@ -54,5 +54,5 @@ bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) aga
 scale: ## scale benchmark (docs/performance.md): generated corpora of SIZES chunks (default 1k,10k,100k), ingestion, store sizes, latency per route
 	@deploy/local.sh up && $(GO) run ./cmd/scalebench corpus --sizes '$(SIZES)' --out docs/performance
 
-reliability: ## every Go fuzz target for FUZZTIME each (default 10m), one at a time; fails on any crash
-	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(value FUZZ)' deploy/reliability.sh
+reliability: ## faults (kill -9 mid-ingest and mid-query), concurrent writers, load, prompt injection, then every fuzz target for FUZZTIME (default 10m); about 2 h
+	@FUZZTIME=$(or $(FUZZTIME),10m) FUZZ='$(value FUZZ)' SUITE=$(or $(SUITE),1) deploy/reliability.sh

@@ -23,6 +23,7 @@ require (
 	golang.org/x/sync v0.25.0
 	golang.org/x/term v0.46.0
 	golang.org/x/text v0.44.0
+	golang.org/x/time v0.16.0
 	gonum.org/v1/plot v0.17.0
 	gopkg.in/yaml.v3 v3.0.1
 	pgregory.net/rapid v1.3.0

@@ -236,6 +236,18 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		for _, f := range v.Failures {
 			a.failure(f.Level)
 		}
+		// A verified quote can still be an instruction planted in a document (injection.go):
+		// never an answer. If that was all the evidence had, the documents do not answer.
+		if len(v.Claims) > 0 {
+			var dropped int
+			if v.Claims, dropped = dropInstructions(v.Claims); dropped > 0 && len(v.Claims) == 0 {
+				att.Outcome = "not_found"
+				tr.Attempts = append(tr.Attempts, att)
+				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "dropped_instructions": dropped})
+				out.Status, out.Reason = ariadne.StatusNotFound, "the only matching text reads as an instruction to the assistant, which is document data, not an answer"
+				return out, nil
+			}
+		}
 		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})
 		if len(v.Claims) == 0 {
 			att.Outcome = "unverified"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# deploy/reliability.sh — `make reliability`: run every Go fuzz target (func FuzzX(f *testing.F)
+# deploy/reliability.sh — `make reliability`: first the fault, concurrency, load and prompt
+# injection suite (SUITE=0 skips it; see docs/reliability.md), then every Go fuzz target (func FuzzX(f *testing.F)
 # in a *_test.go file) for FUZZTIME each, one at a time (go test -fuzz takes one target per
 # invocation), print one summary line per target and exit non-zero if any target crashed or broke
 # an invariant.
@@ -8,6 +9,12 @@
 #   FUZZMINIMIZETIME  time to minimize each new input (default 5s; Go's 60s default can keep both
 #                     workers of a 2-core machine minimizing for tens of seconds with 0 execs/s)
 #   FUZZ              only targets whose name matches this extended regexp (default: all)
+#   SUITE             1 (default): before fuzzing, deploy/faults.sh long (servers of its own) and
+#                     the load, concurrent-writer and prompt-injection tests against `make up`'s
+#                     servers; 0: fuzzing only
+#
+# Time: the suite takes about 40 minutes on a loaded 2-core machine (go test timeouts bound it at
+# 90 + 30 minutes), the fuzz targets FUZZTIME each (7 × 10 min) — about 2 hours in all.
 #
 # A failing input is written by Go to <package>/testdata/fuzz/<FuzzX>/<hash>; it then runs with the
 # seed corpus in every `go test` (and `make test`) until it is fixed — commit it with the fix.
@@ -35,6 +42,18 @@ echo "[reliability] $n fuzz targets, $FUZZTIME each (minimize $FUZZMINIMIZETIME)
 
 failed=0
 summary=()
+if [ "${SUITE:-1}" = 1 ]; then
+	echo "[reliability] fault injection (deploy/faults.sh long)"
+	deploy/faults.sh long || failed=1
+	echo "[reliability] load, concurrent writers, prompt injection (against make up's servers)"
+	deploy/local.sh up neo4j weaviate embedder
+	eval "$(deploy/local.sh env)"
+	suite_log=$log_dir/suite.log
+	ARIADNE_REQUIRE_INTEGRATION=1 ARIADNE_LOAD_LONG=1 $GO test -count=1 -v -p 1 -timeout 30m \
+		-run '^TestIntegration(Load|ConcurrentWriters|PromptInjection)$' ./httpapi ./ingest ./agent >"$suite_log" 2>&1 || failed=1
+	grep -E 'RESULT|--- (FAIL|SKIP)|^(ok|FAIL)' "$suite_log" | sed 's/^ *//' || true
+	[ $failed -eq 0 ] || echo "[reliability] the suite FAILED; logs: $suite_log and the faults log above"
+fi
 while read -r dir name; do
 	log=$log_dir/$name.log
 	echo "[reliability] $name (./$dir) for $FUZZTIME ..."

@@ -150,4 +150,6 @@ if [ $rc -ne 0 ]; then
 	cat "$log"
 	exit $rc
 fi
+echo "[test] fault injection, short (deploy/faults.sh short: servers of its own, kill -9 mid-ingest)"
+deploy/faults.sh short
 echo "[test] all passed (integration log: $log)"

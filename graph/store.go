@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -144,9 +145,12 @@ func (s *Store) Label(label string) string { return s.ns + label }
 // schemaNames are the index and constraint names Ariadne creates (see schemaStatements).
 var schemaNames = []string{"document_id", "chunk_id", "entity_key", EntityFulltextIndex, "chunk_doc_id", "entity_doc_id", "entity_uid", "source_name", "document_source"}
 
+// lockNames are the names of the writer lease's schema (lock.go), namespaced like schemaNames.
+var lockNames = []string{"write_lock_id"}
+
 func namespaceNames(ns string) *strings.Replacer {
 	pairs := []string{"'Entity'", "'" + ns + "Entity'"}
-	for _, n := range schemaNames {
+	for _, n := range append(slices.Clone(schemaNames), lockNames...) {
 		pairs = append(pairs, " "+n+" ", " "+ns+"_"+n+" ", "'"+n+"'", "'"+ns+"_"+n+"'")
 	}
 	return strings.NewReplacer(pairs...)

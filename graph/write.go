@@ -83,8 +83,16 @@ func (s *Store) createSchema(ctx context.Context) error {
 			return translate("ensure schema", err)
 		}
 	}
-	if _, err := s.run(ctx, `CALL db.awaitIndexes(60)`, nil); err != nil {
-		return translate("await indexes", err)
+	// Wait for this namespace's own indexes only. db.awaitIndexes waits for every index of the
+	// database, and fails (a ClientError, "Expected all indexes to come online within a
+	// reasonable time") while another writer — another namespace, or a concurrent EnsureSchema —
+	// is still populating one; the concurrent-writer test hit this with four replicas (see
+	// docs/reliability.md, "Concurrent writers"). The names are the constants of schemaNames,
+	// rewritten for the namespace by cy.
+	for _, name := range schemaNames {
+		if _, err := s.run(ctx, "CALL db.awaitIndex('"+name+"', 60)", nil); err != nil {
+			return translate("await index "+name, err)
+		}
 	}
 	return nil
 }
@@ -693,6 +701,9 @@ func (s *Store) DropNamespace(ctx context.Context) error {
 		return fmt.Errorf("graph: refusing to drop the default namespace: %w", ariadne.ErrInvalid)
 	}
 	if err := s.Reset(ctx); err != nil {
+		return err
+	}
+	if err := s.dropWriteLocks(ctx); err != nil {
 		return err
 	}
 	for _, stmt := range []string{

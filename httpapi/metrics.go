@@ -21,6 +21,7 @@ type Metrics struct {
 	modelTokens   *prometheus.CounterVec   // model, kind (prompt|completion)
 	modelCalls    *prometheus.CounterVec   // model
 	queryEmbed    *prometheus.CounterVec   // result (hit|miss)
+	shedTotal     *prometheus.CounterVec   // route, reason (overloaded|rate_limited)
 }
 
 // NewMetrics registers the metrics (and Go and process collectors) in a new registry.
@@ -49,8 +50,11 @@ func NewMetrics() *Metrics {
 			Help: "Answered chat model calls, by model."}, []string{"model"}),
 		queryEmbed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_query_embedding_cache_total",
 			Help: "Query embedding cache lookups, by result (hit, miss)."}, []string{"result"}),
+		shedTotal: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_http_shed_total",
+			Help: "Requests refused before any work, by route and reason (overloaded: 503 at the route's concurrency limit; rate_limited: 429 over the caller's rate)."},
+			[]string{"route", "reason"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls, m.queryEmbed,
+	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls, m.queryEmbed, m.shedTotal,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -82,4 +86,11 @@ func (m *Metrics) QueryEmbeddingLookup(hit bool) {
 		result = "hit"
 	}
 	m.queryEmbed.WithLabelValues(result).Inc()
+}
+
+// shed counts one request refused by load shedding (nil Metrics count nothing).
+func (m *Metrics) shed(route, reason string) {
+	if m != nil {
+		m.shedTotal.WithLabelValues(route, reason).Inc()
+	}
 }

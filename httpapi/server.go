@@ -92,6 +92,43 @@ type Limits struct {
 	QueryBody    int64         // bytes; default 64 KiB
 	DocumentBody int64         // bytes; default 8 MiB
 	QueryTimeout time.Duration // per /v1/query or /v1/search; default 90s
+
+	// Load shedding (limits.go): requests in flight per route class, the longest a request
+	// waits for a slot before a 503 overloaded, and each caller's token bucket (429 rate_limited).
+	// Zero concurrency means the default, a negative one switches that limit off; a zero rate
+	// switches rate limiting off (cmd/api turns it on: 20/s per key by default).
+	QueryConcurrency int           // /v1/query and /v1/search; default 16
+	WriteConcurrency int           // POST/DELETE /v1/documents; default 4
+	ReadConcurrency  int           // every other /v1 route; default 64
+	QueueWait        time.Duration // default 100ms
+	RatePerKey       float64       // requests per second per API key (anonymous: per client address); 0: off
+	RateBurst        int           // bucket size; default 2×RatePerKey
+}
+
+func (l *Limits) defaults() {
+	if l.QueryConcurrency == 0 {
+		l.QueryConcurrency = 16
+	}
+	if l.WriteConcurrency == 0 {
+		l.WriteConcurrency = 4
+	}
+	if l.ReadConcurrency == 0 {
+		l.ReadConcurrency = 64
+	}
+	if l.QueueWait <= 0 {
+		l.QueueWait = 100 * time.Millisecond
+	}
+	if l.RateBurst <= 0 {
+		l.RateBurst = max(1, int(2*l.RatePerKey))
+	}
+}
+
+// limit returns the concurrency limit middleware for n slots (a no-op when n < 0).
+func (l Limits) limit(n int, m *Metrics) gin.HandlerFunc {
+	if n < 0 {
+		return func(c *gin.Context) { c.Next() }
+	}
+	return concurrencyLimit(n, l.QueueWait, m)
 }
 
 // New builds the Gin engine with every route, in one place.
@@ -108,6 +145,7 @@ func New(svc Services, lim Limits) *gin.Engine {
 	if svc.Log == nil {
 		svc.Log = slog.Default()
 	}
+	lim.defaults()
 	gin.SetMode(gin.ReleaseMode)
 	e := gin.New()
 	e.UseRawPath = true // entity keys and document ids contain '/', sent as %2F
@@ -128,16 +166,22 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.GET(web.Prefix+"*path", gin.WrapH(web.Handler(svc.UI)))
 
 	v1 := e.Group("/v1", h.authenticate)
-	v1.POST("/query", limitBody(lim.QueryBody), h.query)
-	v1.POST("/search", limitBody(lim.QueryBody), h.search)
-	v1.GET("/entities", h.entities)
-	v1.GET("/entities/:key/neighbors", h.neighbors)
-	v1.GET("/documents", h.listDocuments)
-	v1.GET("/documents/:id", h.getDocument)
-	v1.GET("/chunks/:id", h.getChunk)
-	v1.GET("/sources", h.listSources)
-	v1.POST("/documents", limitBody(lim.DocumentBody), h.requireWrite, h.putDocument)
-	v1.DELETE("/documents/:id", h.requireWrite, h.deleteDocument)
+	if lim.RatePerKey > 0 {
+		v1.Use(rateLimit(newKeyLimiter(lim.RatePerKey, lim.RateBurst), svc.Metrics))
+	}
+	queries := lim.limit(lim.QueryConcurrency, svc.Metrics) // one semaphore shared by query and search
+	writes := lim.limit(lim.WriteConcurrency, svc.Metrics)
+	reads := lim.limit(lim.ReadConcurrency, svc.Metrics)
+	v1.POST("/query", queries, limitBody(lim.QueryBody), h.query)
+	v1.POST("/search", queries, limitBody(lim.QueryBody), h.search)
+	v1.GET("/entities", reads, h.entities)
+	v1.GET("/entities/:key/neighbors", reads, h.neighbors)
+	v1.GET("/documents", reads, h.listDocuments)
+	v1.GET("/documents/:id", reads, h.getDocument)
+	v1.GET("/chunks/:id", reads, h.getChunk)
+	v1.GET("/sources", reads, h.listSources)
+	v1.POST("/documents", writes, limitBody(lim.DocumentBody), h.requireWrite, h.putDocument)
+	v1.DELETE("/documents/:id", writes, h.requireWrite, h.deleteDocument)
 	return e
 }
 

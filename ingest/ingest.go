@@ -84,6 +84,27 @@ type GraphStore interface {
 	MarkSourceSynced(ctx context.Context, source string) error
 }
 
+// WriteLocker is implemented by graph stores that serialize writers across processes
+// (graph.Store.LockWrites: a lease in Neo4j). The pipeline holds the lease for the whole of each
+// Sync, Upsert and Delete, so two cmd/extract runs, or an extract run and the API, never plan
+// against a graph the other is changing. Stores without it are only serialized per Pipeline.
+type WriteLocker interface {
+	LockWrites(ctx context.Context) (release func(), err error)
+}
+
+// lockWrites takes the cross-process writer lease when the graph store has one.
+func (p *Pipeline) lockWrites(ctx context.Context) (func(), error) {
+	l, ok := p.graph.(WriteLocker)
+	if !ok {
+		return func() {}, nil
+	}
+	release, err := l.LockWrites(ctx)
+	if err != nil {
+		return nil, neo4jErr(err)
+	}
+	return release, nil
+}
+
 // VectorStore is the part of vector.Store the pipeline uses.
 type VectorStore interface {
 	EnsureClass(ctx context.Context, e ariadne.Embedding) error
@@ -209,6 +230,11 @@ type docWork struct {
 func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	release, err := p.lockWrites(ctx)
+	if err != nil {
+		return Summary{DocsRead: len(docs)}, err
+	}
+	defer release()
 	return p.index(ctx, docs, true, opts)
 }
 
@@ -216,6 +242,11 @@ func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Optio
 func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	release, err := p.lockWrites(ctx)
+	if err != nil {
+		return Summary{DocsRead: len(docs)}, err
+	}
+	defer release()
 	return p.index(ctx, docs, false, opts)
 }
 
@@ -225,9 +256,14 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	defer p.mu.Unlock()
 	start := time.Now()
 	var sum Summary
-	states, err := p.graph.DocumentStates(ctx)
+	release, err := p.lockWrites(ctx)
 	if err != nil {
 		return sum, err
+	}
+	defer release()
+	states, err := p.graph.DocumentStates(ctx)
+	if err != nil {
+		return sum, neo4jErr(err)
 	}
 	old := map[string][]string{}
 	var chunkIDs []string
@@ -244,12 +280,12 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	}
 	st, err := p.graph.DeleteDocuments(ctx, old)
 	if err != nil {
-		return sum, err
+		return sum, neo4jErr(err)
 	}
 	sum.Graph.Add(st)
 	n, err := p.vectors.DeleteChunks(ctx, chunkIDs)
 	if err != nil {
-		return sum, err
+		return sum, weaviateErr(err)
 	}
 	sum.VectorsDeleted = n
 	sources := map[string]bool{}
@@ -278,11 +314,11 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 	states, err := p.graph.DocumentStates(ctx)
 	if err != nil {
-		return sum, err
+		return sum, neo4jErr(err)
 	}
 	stored, err := p.vectors.StoredVectors(ctx)
 	if err != nil {
-		return sum, err
+		return sum, weaviateErr(err)
 	}
 	costly := false
 	if c, ok := p.extractor.(Costly); ok {
@@ -377,6 +413,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 
 	renames := reg.Renames()
+	faultPoint("before-first-batch", 0)
 	for i := 0; i < len(write); i += p.batchDocs {
 		if stopped(opts.Stop) {
 			sum.Stopped = true
@@ -385,7 +422,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		batch := write[i:min(i+p.batchDocs, len(write))]
 		// The batch runs to completion even if ctx's parent is cancelled by SIGINT: the job
 		// passes a Stop channel for that, and ctx only for hard deadlines.
-		if err := p.writeBatch(ctx, source, batch, renames, &sum); err != nil {
+		if err := p.writeBatch(ctx, source, batch, i/p.batchDocs+1, renames, &sum); err != nil {
 			return sum, err
 		}
 		renames = nil
@@ -396,7 +433,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if !sum.Stopped && len(deleted) > 0 {
 		st, err := p.graph.DeleteDocuments(ctx, deleted)
 		if err != nil {
-			return sum, err
+			return sum, neo4jErr(err)
 		}
 		sum.Graph.Add(st)
 		var ids []string
@@ -405,14 +442,14 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		n, err := p.vectors.DeleteChunks(ctx, ids)
 		if err != nil {
-			return sum, err
+			return sum, weaviateErr(err)
 		}
 		sum.VectorsDeleted += n
 	}
 	if !sum.Stopped && len(orphans) > 0 {
 		n, err := p.vectors.DeleteChunks(ctx, orphans)
 		if err != nil {
-			return sum, err
+			return sum, weaviateErr(err)
 		}
 		p.log.Info("deleted vectors no stored document owns", "source", source, "count", n)
 		sum.VectorsDeleted += n
@@ -424,6 +461,25 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// neo4jErr and weaviateErr name the store a failed call went to, so that a failed run says
+// which server to look at ("ingest: Neo4j (graph store) failed: graph: write documents: …").
+// Batches reported through Options.Progress before the error are committed in both stores;
+// nothing of the failed batch is reported, and the next run redoes it (its hashes were not
+// recorded).
+func neo4jErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("ingest: Neo4j (graph store) failed: %w", err)
+}
+
+func weaviateErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("ingest: Weaviate (vector store) failed: %w", err)
 }
 
 func stopped(stop <-chan struct{}) bool {
@@ -442,7 +498,7 @@ func stopped(stop <-chan struct{}) bool {
 // probe call the first time.
 func (p *Pipeline) prepare(ctx context.Context) error {
 	if err := p.graph.EnsureSchema(ctx); err != nil {
-		return err
+		return neo4jErr(err)
 	}
 	if p.dim == 0 {
 		v, err := p.embedder.EmbedPassages(ctx, []string{"dimension probe"})
@@ -451,7 +507,7 @@ func (p *Pipeline) prepare(ctx context.Context) error {
 		}
 		p.dim = len(v[0])
 	}
-	return p.vectors.EnsureClass(ctx, ariadne.Embedding{Name: p.embedder.Name(), Dim: p.dim})
+	return weaviateErr(p.vectors.EnsureClass(ctx, ariadne.Embedding{Name: p.embedder.Name(), Dim: p.dim}))
 }
 
 // Resolve returns the entity registry Sync would build for docs (their subjects and discovered
@@ -475,7 +531,7 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 	if !full || costly || source != "" {
 		storedEntities, err := p.graph.LoadEntities(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, neo4jErr(err)
 		}
 		inRun := map[string]bool{}
 		for _, d := range docs {
@@ -602,7 +658,8 @@ func referencedKeys(w *docWork) []string {
 
 // writeBatch embeds and upserts the vectors of the batch's changed documents, writes the batch's
 // graph in one transaction, then deletes the stale vectors of the changed documents.
-func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWork, renames map[string]string, sum *Summary) error {
+// n is the batch number (from 1), for the fault points of the reliability suite (fault_on.go).
+func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWork, n int, renames map[string]string, sum *Summary) error {
 	// Claim the batch's ids for the source before writing anything: an id another source took
 	// since planning (a concurrent run) is a conflict, and that document's vectors are not touched.
 	ids := make([]string, 0, len(batch))
@@ -611,7 +668,7 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 	}
 	conflicts, err := p.graph.ClaimDocuments(ctx, source, ids)
 	if err != nil {
-		return err
+		return neo4jErr(err)
 	}
 	if len(conflicts) > 0 {
 		sum.Conflicts = append(sum.Conflicts, conflicts...)
@@ -640,10 +697,12 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 		if err != nil {
 			return err
 		}
+		faultPoint("after-embed", n)
 		res, err := p.vectors.Upsert(ctx, indexed)
 		if err != nil {
-			return err
+			return weaviateErr(err)
 		}
+		faultPoint("after-vectors", n)
 		sum.Vectors += res.Written
 		sum.VectorErrors = append(sum.VectorErrors, res.Failed...)
 		for _, f := range res.Failed {
@@ -678,14 +737,15 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 	if len(graphs) > 0 {
 		st, err := p.graph.WriteDocuments(ctx, graphs, old, renames, p.onto, p.extractorName())
 		if err != nil {
-			return err
+			return neo4jErr(err)
 		}
 		sum.Graph.Add(st)
 	}
+	faultPoint("after-graph", n)
 	if len(stale) > 0 {
 		n, err := p.vectors.DeleteChunks(ctx, stale)
 		if err != nil {
-			return err
+			return weaviateErr(err)
 		}
 		sum.VectorsDeleted += n
 	}
@@ -702,7 +762,7 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 	}
 	found, err := p.vectors.VectorsByContentKey(ctx, uniq(keys))
 	if err != nil {
-		return nil, err
+		return nil, weaviateErr(err)
 	}
 	indexed := make([]ariadne.IndexedChunk, len(chunks))
 	var texts []string
@@ -724,7 +784,7 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 	if len(texts) > 0 {
 		vecs, err := p.embedder.EmbedPassages(ctx, texts)
 		if err != nil {
-			return nil, fmt.Errorf("ingest: embed: %w", err)
+			return nil, fmt.Errorf("ingest: the embedder (%s) failed; this batch was not written: %w", p.embedder.Name(), err)
 		}
 		if len(vecs) != len(texts) {
 			return nil, fmt.Errorf("ingest: embedder %s returned %d vectors for %d texts: %w", name, len(vecs), len(texts), ariadne.ErrUnavailable)

@@ -41,6 +41,12 @@ type cli struct {
 	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm when configured)."`
 	Judge           bool          `name:"judge" env:"ARIADNE_JUDGE" help:"Verification level 3: the chat model checks that each quote supports its claim."`
 	QueryTimeout    time.Duration `name:"query-timeout" env:"ARIADNE_QUERY_TIMEOUT" default:"90s" help:"Budget of one /v1/query or /v1/search."`
+	MaxQueries      int           `name:"max-concurrent-queries" env:"ARIADNE_API_MAX_CONCURRENT_QUERIES" default:"16" help:"Queries and searches in flight; more wait up to --queue-wait, then get 503 overloaded with Retry-After (-1: no limit)."`
+	MaxWrites       int           `name:"max-concurrent-writes" env:"ARIADNE_API_MAX_CONCURRENT_WRITES" default:"4" help:"Document writes and deletes in flight (-1: no limit)."`
+	MaxReads        int           `name:"max-concurrent-reads" env:"ARIADNE_API_MAX_CONCURRENT_READS" default:"64" help:"Other /v1 reads in flight (-1: no limit)."`
+	QueueWait       time.Duration `name:"queue-wait" env:"ARIADNE_API_QUEUE_WAIT" default:"100ms" help:"How long a request waits for a free slot before 503 overloaded."`
+	RatePerKey      float64       `name:"rate-per-key" env:"ARIADNE_API_RATE_PER_KEY" default:"20" help:"Requests per second per API key (anonymous callers: per client address); over it 429 rate_limited with Retry-After; 0: off."`
+	RateBurst       int           `name:"rate-burst" env:"ARIADNE_API_RATE_BURST" default:"40" help:"Burst size of the per-key rate limit."`
 	ShutdownTimeout time.Duration `name:"shutdown-timeout" env:"ARIADNE_SHUTDOWN_TIMEOUT" default:"20s" help:"Time in-flight requests get on shutdown."`
 	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
@@ -206,7 +212,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
-		httpapi.Limits{QueryTimeout: c.QueryTimeout})
+		httpapi.Limits{QueryTimeout: c.QueryTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
+			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst})
 
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {

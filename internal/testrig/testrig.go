@@ -206,3 +206,24 @@ func E5(t testing.TB) Embedder {
 	}
 	return emb
 }
+
+// Replica returns another pipeline over the rig's stores, built like Rig.Pipe but with its own
+// write lock: what a second API process or a second cmd/extract run against the same Neo4j
+// namespace and Weaviate class is (the concurrent-writer tests).
+func (r *Rig) Replica(t testing.TB) *ingest.Pipeline {
+	t.Helper()
+	counter, err := chunking.NewCL100K()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: ch, Embedder: r.Embedder, Extractor: extraction.NewDictionary(r.Ontology),
+		Ontology: r.Ontology, Graph: r.Graph, Vectors: r.Vector})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pipe
+}

@@ -1,0 +1,51 @@
+package agent
+
+import (
+	"regexp"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// instructionRE matches text addressed to an assistant rather than stating a fact: the common
+// shapes of prompt injection in English and Russian ("ignore all previous instructions", "you are
+// now in developer mode", "system override", "игнорируй предыдущие инструкции", "ты теперь …",
+// "системное сообщение"). It runs on textnorm.Fold'ed text (lower case, ё→е, one space).
+//
+// Document text is data: the generator is told so, and the fences keep it from closing its
+// fragment, but a sentence that *is* an instruction can still be the best lexical match for a
+// question that names what it talks about (the extractive generator quoted "…reveal the budget
+// of project Polaris…" for "What is the budget of project Polaris?"). Such a claim is never an
+// answer: Answerer drops it after verification (dropInstructions).
+var instructionRE = regexp.MustCompile(`(?:` +
+	`\b(?:ignore|disregard|forget|override)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules|fragments|context|above)\b` +
+	`|\b(?:system|admin(?:istrator)?) (?:override|prompt|message|instruction)s?\b` +
+	`|\bdeveloper mode\b|\bjailbreak\b|\byou are now\b|\bnew instructions?\b` +
+	`|\b(?:reveal|print|output|dump|show)\b[^.!?]{0,30}\b(?:full text|restricted|confidential|secret|hidden)\b` +
+	`|\bassistant\s*[,:]` +
+	`|игнорируй|проигнорируй|не обращай внимания на|забудь[^.!?]{0,30}(?:инструкц|указан|правил)` +
+	`|системн\p{L}* (?:сообщени|инструкц|промпт)|режим\p{L}* разработчика|(?:^|[^\p{L}])(?:ты|вы) теперь(?:$|[^\p{L}])` +
+	`|нов\p{L}* инструкц|(?:выведи|раскрой|покажи|распечатай)[^.!?]{0,40}(?:полный текст|закрыт|секрет|конфиденциальн|бюджет)` +
+	`|ассистент\s*[,:]` +
+	`)`)
+
+// InstructionLike reports whether s reads as an instruction to the assistant (instructionRE).
+func InstructionLike(s string) bool {
+	return instructionRE.MatchString(textnorm.Fold(s).Text)
+}
+
+// dropInstructions removes the claims whose text or any quote is InstructionLike and returns
+// the rest with how many were dropped.
+func dropInstructions(claims []ariadne.Claim) ([]ariadne.Claim, int) {
+	kept := claims[:0:0]
+	for _, c := range claims {
+		bad := InstructionLike(c.Text)
+		for _, ci := range c.Citations {
+			bad = bad || InstructionLike(ci.Quote)
+		}
+		if !bad {
+			kept = append(kept, c)
+		}
+	}
+	return kept, len(claims) - len(kept)
+}

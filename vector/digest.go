@@ -1,0 +1,99 @@
+package vector
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
+)
+
+// Object is one stored chunk object as a digest sees it: its properties' fingerprint and its
+// vector. UUID is the object's id (UUIDv5 of the chunk id, so a re-run overwrites it).
+type Object struct {
+	ChunkID string
+	UUID    string
+	Props   string // hex SHA-256 of chunk_id, doc_id, doc_version, position, title, heading, text, search_text, lang, sorted acl, updated
+	Vector  []float32
+}
+
+// Digest is a content fingerprint of the class: Props is the hex SHA-256 of every object's
+// chunk id and property fingerprint, sorted by chunk id; Objects holds them with their vectors
+// (vectors are compared by cosine, not bytes: an embedder's floats may differ in the last bits
+// with the batch a text was embedded in). Duplicates counts chunk ids held by more than one object.
+type Digest struct {
+	Props      string
+	Objects    map[string]Object
+	Duplicates int
+}
+
+// Digest reads every object of the class with its vector (cursor over all objects).
+func (s *Store) Digest(ctx context.Context) (Digest, error) {
+	ctx = withRetryAfter(ctx)
+	d := Digest{Objects: map[string]Object{}}
+	fields := []graphql.Field{{Name: "chunk_id"}, {Name: "doc_id"}, {Name: "doc_version"}, {Name: "position"},
+		{Name: "title"}, {Name: "heading"}, {Name: "text"}, {Name: "search_text"}, {Name: "lang"}, {Name: "acl"},
+		{Name: "updated"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}}}
+	after := ""
+	for {
+		q := s.client.GraphQL().Get().WithClassName(s.class).WithFields(fields...).WithLimit(500)
+		if after != "" {
+			q = q.WithAfter(after)
+		}
+		resp, err := q.Do(ctx)
+		if err != nil {
+			if isNotFound(err) {
+				break
+			}
+			return d, s.wrap(ctx, "digest", err)
+		}
+		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
+			break
+		}
+		if err := gqlErrors("digest", resp.Errors); err != nil {
+			return d, err
+		}
+		hits := hitsOf(resp, s.class)
+		for _, h := range hits {
+			add := h["_additional"].(map[string]any)
+			acl := []string{}
+			if l, ok := h["acl"].([]any); ok {
+				for _, g := range l {
+					acl = append(acl, str(g))
+				}
+			}
+			sort.Strings(acl)
+			raw, _ := json.Marshal([]any{h["chunk_id"], h["doc_id"], h["doc_version"], h["position"], h["title"], h["heading"],
+				h["text"], h["search_text"], h["lang"], acl, h["updated"]})
+			sum := sha256.Sum256(raw)
+			o := Object{ChunkID: str(h["chunk_id"]), UUID: str(add["id"]), Props: hex.EncodeToString(sum[:])}
+			if v, ok := add["vector"].([]any); ok {
+				for _, x := range v {
+					f, _ := number(x)
+					o.Vector = append(o.Vector, float32(f))
+				}
+			}
+			if _, dup := d.Objects[o.ChunkID]; dup {
+				d.Duplicates++
+			}
+			d.Objects[o.ChunkID] = o
+		}
+		if len(hits) < 500 {
+			break
+		}
+		after = str(hits[len(hits)-1]["_additional"].(map[string]any)["id"])
+	}
+	ids := make([]string, 0, len(d.Objects))
+	for id := range d.Objects {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	h := sha256.New()
+	for _, id := range ids {
+		h.Write([]byte(id + " " + d.Objects[id].Props + "\n"))
+	}
+	d.Props = hex.EncodeToString(h.Sum(nil))
+	return d, nil
+}

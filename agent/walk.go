@@ -341,7 +341,8 @@ func walk(in walkInput, p walkParams) walkResult {
 			}
 			top += res.ChunkScore[c]
 		}
-		res.Confidence = (strong / entityMass) * (top / chunkMass)
+		// min: float sums of the same masses can exceed 1 by an ulp (1.0000000000000002 seen).
+		res.Confidence = min(1, (strong/entityMass)*(top/chunkMass))
 	}
 	return res
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -14,9 +15,11 @@ import (
 )
 
 // lexiconRecognizer is a hand-written Recognizer: it labels every occurrence of the surfaces it
-// knows, longest first, as the sidecar would (byte offsets, coarse and source labels).
+// knows, longest first, as the sidecar would (byte offsets, coarse and source labels). It is safe
+// for the NER stage's concurrent requests (mu guards calls).
 type lexiconRecognizer struct {
 	labels map[string]string // surface → label
+	mu     sync.Mutex
 	calls  [][]string
 	fail   error
 }
@@ -27,7 +30,9 @@ func (l *lexiconRecognizer) Recognize(_ context.Context, texts []string, lang st
 	if l.fail != nil {
 		return nil, l.fail
 	}
+	l.mu.Lock()
 	l.calls = append(l.calls, append([]string{lang}, texts...))
+	l.mu.Unlock()
 	surfaces := make([]string, 0, len(l.labels))
 	for s := range l.labels {
 		surfaces = append(surfaces, s)

@@ -138,8 +138,8 @@ func hopSentence(from, to ariadne.PathNode, chunkIDs []string, byID map[string]F
 // namesEntity reports whether text names the entity: every token of the name's Latin key starts a
 // token of the text's Latin key (the first max(4, n−2) letters of longer tokens, three of
 // four-letter ones, so «Иванова»
-// names "Ivanov" and "Alfa Logistic" names «Альфа Логистик»), or is given by its initial («М.
-// Лебедева» names Марина Лебедева) while at least one token matches in full.
+// names "Ivanov" and "Omega Logistic" names «Омега Логистик»), or is given by its initial («М.
+// Орлова» names Марина Орлова) while at least one token matches in full.
 func namesEntity(text, name string) bool {
 	nts := textnorm.KeyTokens(name)
 	if len(nts) == 0 {

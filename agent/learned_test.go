@@ -131,7 +131,7 @@ func TestVersionedRouterModel(t *testing.T) {
 			t.Errorf("%s: route %s, p %v", name, got, p)
 		}
 	}
-	d := LearnedRouter{Model: m}.RouteFirstPass(context.Background(), "What does error E-4012 mean?", nil, FirstPass{})
+	d := LearnedRouter{Model: m}.RouteFirstPass(context.Background(), "What does error ERR-7713 mean?", nil, FirstPass{})
 	if d.Classifier != "learned:router-v1" || !strings.HasPrefix(d.Reasons[0], "p(simple)=") {
 		t.Fatalf("decision %+v", d)
 	}

@@ -79,7 +79,7 @@ func runNER(t *testing.T, rec Recognizer, docs []Input) (*resolution.Registry, m
 	t.Helper()
 	o := onto(t)
 	reg := resolution.NewRegistry(o.Nicknames)
-	reg.Resolve(resolution.Candidate{Name: "ООО «Альфа-Логистик»", Type: "client", DocID: "clients/alfa"})
+	reg.Resolve(resolution.Candidate{Name: "ООО «Омега-Логистик»", Type: "client", DocID: "clients/omega"})
 	n := NewNER(rec, o, NERConfig{Batch: 3})
 	found, err := n.Recognize(context.Background(), docs, reg)
 	if err != nil {
@@ -116,7 +116,7 @@ func relationList(f Facts) []string {
 
 var notesLexicon = map[string]string{
 	"Veltrix": "ORG", "Велтрикса": "PER", "ООО «Велтрикс»": "ORG", "Велтрикс": "LOC",
-	"Самаре": "LOC", "Самару": "LOC", "Самарой": "LOC", "Олег Кравцов": "PER", "Альфа-Логистик": "ORG",
+	"Самаре": "LOC", "Самару": "LOC", "Самарой": "LOC", "Олег Кравцов": "PER", "Омега-Логистик": "ORG",
 	"Нижний": "LOC", // a piece of a longer name: recognizers cut names short
 }
 
@@ -125,7 +125,7 @@ func notes() []Input {
 		note("notes/1", "ru", "Компания Veltrix открыла офис в Самаре."),
 		note("notes/2", "ru", "В Самаре прошла встреча с представителями Велтрикса. Олег Кравцов приехал позже."),
 		note("notes/3", "ru", "Договор с ООО «Велтрикс» подписали в Самару отправленным курьером."),
-		note("notes/4", "ru", "Склад «Велтрикс» под Самарой работает с Альфа-Логистик."),
+		note("notes/4", "ru", "Склад «Велтрикс» под Самарой работает с Омега-Логистик."),
 	}
 }
 
@@ -142,7 +142,7 @@ func TestNERNotesResolveToOneEntityEach(t *testing.T) {
 		// Known names win where they overlap a recognized span: the client page's name, and the
 		// names recognition gave entities, which the dictionary then finds as words.
 		"notes/3": {"Самару→" + city, "Велтрикс→" + company},
-		"notes/4": {"Альфа-Логистик→clients/alfa", "Самарой→" + city, "Велтрикс→" + company},
+		"notes/4": {"Омега-Логистик→clients/omega", "Самарой→" + city, "Велтрикс→" + company},
 	}
 	for id, w := range want {
 		if got := mentionList(facts[id]); !slices.Equal(got, w) {
@@ -159,7 +159,7 @@ func TestNERNotesResolveToOneEntityEach(t *testing.T) {
 	wantRels := map[string][]string{
 		"notes/1": {city + "-MENTIONED_WITH->" + company + " [notes/1#0]"},
 		"notes/2": {city + "-MENTIONED_WITH->" + company + " [notes/2#0]"},
-		"notes/4": {"clients/alfa-MENTIONED_WITH->" + city + " [notes/4#0]", "clients/alfa-MENTIONED_WITH->" + company + " [notes/4#0]",
+		"notes/4": {"clients/omega-MENTIONED_WITH->" + city + " [notes/4#0]", "clients/omega-MENTIONED_WITH->" + company + " [notes/4#0]",
 			city + "-MENTIONED_WITH->" + company + " [notes/4#0]"},
 	}
 	for id, w := range wantRels {

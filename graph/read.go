@@ -320,7 +320,7 @@ LIMIT $limit`
 // EntityCandidates asks the entity fulltext index (names, aliases and their phonetic Latin keys)
 // for entities whose names share words with text, among those the caller (groups) may see, each
 // as the caller's view (see views.go): each content word is searched as written, in its phonetic
-// Latin form, and, for longer words, as a prefix (so inflected forms such as «Камского» reach
+// Latin form, and, for longer words, as a prefix (so inflected forms such as «Донского» reach
 // «Донской»). The text is data: Lucene syntax characters are escaped. Best match first, at most
 // limit (default 50).
 func (s *Store) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error) {

@@ -15,11 +15,11 @@ func TestResolveRecognized(t *testing.T) {
 		wantMerged bool
 	}
 	documented := func(r *Registry) {
-		r.Resolve(Candidate{Name: "ООО «Альфа-Логистик»", Type: "client", DocID: "clients/alfa"})
+		r.Resolve(Candidate{Name: "ООО «Омега-Логистик»", Type: "client", DocID: "clients/omega"})
 		r.Resolve(Candidate{Name: "Paris", Type: "topic", DocID: "wiki/paris"})
 		r.Resolve(Candidate{Name: "Mercury", Type: "topic", DocID: "wiki/mercury-planet"})
 		r.Resolve(Candidate{Name: "Mercury", Type: "technology", DocID: "tech/mercury"})
-		r.Resolve(Candidate{Name: "Ирина Соколова", Type: "person", DocID: "people/sokolova"})
+		r.Resolve(Candidate{Name: "Ирина Морозова", Type: "person", DocID: "people/morozova"})
 		r.Resolve(Candidate{Name: "Maxim Fedotov", Type: "person", DocID: "people/fedotov"})
 	}
 	tests := []struct {
@@ -27,10 +27,10 @@ func TestResolveRecognized(t *testing.T) {
 		steps []step
 	}{
 		{"a documented entity wins whatever the label", []step{
-			{Candidate{Name: "Альфа-Логистик", Type: "organization"}, "clients/alfa", true},
-			{Candidate{Name: "Alfa Logistic", Type: "location"}, "clients/alfa", true},
+			{Candidate{Name: "Омега-Логистик", Type: "organization"}, "clients/omega", true},
+			{Candidate{Name: "Omega Logistic", Type: "location"}, "clients/omega", true},
 			{Candidate{Name: "Paris", Type: "location"}, "wiki/paris", true},
-			{Candidate{Name: "Ирину Соколову", Type: "person"}, "people/sokolova", true},
+			{Candidate{Name: "Ирину Морозову", Type: "person"}, "people/morozova", true},
 		}},
 		{"a short form the documented name extends joins it (matching is not symmetric)", []step{
 			{Candidate{Name: "Max Fedotov", Type: "person"}, "people/fedotov", true},

@@ -9,7 +9,7 @@ import (
 // in its phonetic Latin form, whole or (Prefix) as the start of a longer name.
 type LinkForm struct {
 	Text   string
-	Prefix bool // matches names that start with Text (inflected forms: «Камского» → «Камск…»)
+	Prefix bool // matches names that start with Text (inflected forms: «Донского» → «Донск…»)
 }
 
 // LinkForms returns the distinct forms under which the content words of text are looked up in

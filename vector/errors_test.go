@@ -4,7 +4,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
+	"github.com/weaviate/weaviate/entities/models"
 )
 
 // TestIsNotFound: the shapes of "nothing ingested yet" that Weaviate 1.29 answers, and errors that
@@ -28,5 +30,19 @@ func TestIsNotFound(t *testing.T) {
 		if got := isNotFound(tc.err); got != tc.want {
 			t.Errorf("%s: isNotFound = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestGraphQLErrorsWhileAShardLoads(t *testing.T) {
+	loading := gqlErrors("hybrid search", []*models.GraphQLError{{Message: "explorer: get class: vector search: tried to browse non-existing index for Chunk"}})
+	if !errors.Is(loading, ariadne.ErrUnavailable) {
+		t.Errorf("a shard still loading must be retried as unavailable: %v", loading)
+	}
+	other := gqlErrors("hybrid search", []*models.GraphQLError{{Message: "Cannot query field \"Chunk\" on type \"GetObjectsObj\"."}})
+	if other == nil || errors.Is(other, ariadne.ErrUnavailable) {
+		t.Errorf("a missing class is not a transient fault: %v", other)
+	}
+	if gqlErrors("count", nil) != nil {
+		t.Error("no GraphQL errors must be nil")
 	}
 }

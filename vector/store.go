@@ -92,14 +92,22 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// gqlErrors turns GraphQL-level errors (Weaviate's second failure channel) into one error.
+// gqlErrors turns GraphQL-level errors (Weaviate's second failure channel) into one error. A
+// class whose schema exists but whose shard index is not loaded yet ("tried to browse
+// non-existing index", seen for a few seconds after a Weaviate restart) is ErrUnavailable, so the
+// retry layer waits for it; every other GraphQL error is returned as it is.
 func gqlErrors(op string, errs []*models.GraphQLError) error {
 	if len(errs) == 0 {
 		return nil
 	}
 	msgs := make([]string, 0, len(errs))
+	loading := false
 	for _, e := range errs {
 		msgs = append(msgs, e.Message)
+		loading = loading || strings.Contains(e.Message, "non-existing index")
+	}
+	if loading {
+		return fmt.Errorf("vector: %s: graphql errors: %s: %w", op, strings.Join(msgs, "; "), ariadne.ErrUnavailable)
 	}
 	return fmt.Errorf("vector: %s: graphql errors: %s", op, strings.Join(msgs, "; "))
 }

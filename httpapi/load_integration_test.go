@@ -54,7 +54,7 @@ func loadEngine(t *testing.T, rig *testrig.Rig, lim httpapi.Limits) *httptest.Se
 	metrics := httpapi.NewMetrics()
 	rcfg := agent.RetrievalConfig{Alpha: agent.DefaultAlpha(rig.Embedder.Name())}
 	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, rcfg, nil)
-	a := agent.NewAnswerer(r, agent.Extractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, nil)
+	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, nil)
 	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, Documents: rig.Pipe,
 		Keys: keys, Ready: func(context.Context) map[string]httpapi.Check { return map[string]httpapi.Check{} }, Metrics: metrics}, lim)
 	srv := httptest.NewServer(engine)

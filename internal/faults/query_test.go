@@ -89,7 +89,7 @@ func TestFaultsQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(rig.Embedder.Name())}, nil)
-	a := agent.NewAnswerer(r, agent.Extractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, nil)
+	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, nil)
 	const queryTimeout = 40 * time.Second
 	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, Documents: rig.Pipe,
 		Keys: keys, Ready: func(context.Context) map[string]httpapi.Check { return nil }, Metrics: httpapi.NewMetrics()},

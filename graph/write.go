@@ -588,14 +588,15 @@ type Counts struct {
 }
 
 const countsCypher = `
-CALL () { MATCH (d:Document) RETURN count(d) AS documents }
+CALL () { MATCH (d:Document) WHERE d.content_hash IS NOT NULL RETURN count(d) AS documents }
 CALL () { MATCH (c:Chunk) RETURN count(c) AS chunks }
 CALL () { MATCH (e:Entity) RETURN count(e) AS entities }
 CALL () { MATCH (:Entity)-[r]->(:Entity) RETURN count(r) AS relations }
 CALL () { MATCH (:Chunk)-[m:MENTIONS]->(:Entity) RETURN count(m) AS mentions }
 RETURN documents, chunks, entities, relations, mentions`
 
-// Count returns the current counts.
+// Count returns the current counts. Documents counts written documents only: an id a running sync
+// has claimed (ClaimDocuments: no content hash yet) is not a document until its batch is written.
 func (s *Store) Count(ctx context.Context) (Counts, error) {
 	res, err := s.run(ctx, countsCypher, nil)
 	if err != nil {

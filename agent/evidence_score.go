@@ -202,23 +202,7 @@ func (r EvidenceRanker) RankUnits(ctx context.Context, question string, frags []
 // fragment and text order.
 func (r EvidenceRanker) Features(ctx context.Context, question string, frags []Fragment, names []string) ([]ScoredUnit, error) {
 	qterms := dedupeStrings(textnorm.SearchTerms(question))
-	idf := map[string]float64{}
-	var total float64
-	if len(qterms) > 0 {
-		df := map[string]int{}
-		for _, f := range frags {
-			ft := toSet(textnorm.SearchTerms(f.Chunk.ContextText()))
-			for _, t := range qterms {
-				if ft[t] {
-					df[t]++
-				}
-			}
-		}
-		for _, t := range qterms {
-			idf[t] = math.Log(1 + float64(len(frags)+1)/float64(df[t]+1))
-			total += idf[t]
-		}
-	}
+	idf, total := termIDF(qterms, frags)
 	qnames := questionNames(question, names)
 	want := askFor(question)
 	var units []ScoredUnit
@@ -228,23 +212,7 @@ func (r EvidenceRanker) Features(ctx context.Context, question string, frags []F
 			if injectionRE.MatchString(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}
-			ut := toSet(textnorm.SearchTerms(u))
-			covered := map[string]float64{}
-			for _, t := range qterms {
-				switch {
-				case ut[t]:
-					covered[t] = 1
-				case ctxTerms[t]:
-					covered[t] = 0.5
-				}
-			}
-			var cov float64
-			for _, t := range sortedKeys(covered) {
-				cov += covered[t] * idf[t]
-			}
-			if total > 0 {
-				cov /= total
-			}
+			covered, cov := termCover(qterms, u, ctxTerms, idf, total)
 			var x [numEvidenceFeatures]float64
 			x[featCover] = cov
 			x[featRank] = 1 / float64(1+i)

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -120,19 +119,11 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 		chosen = append(chosen, u)
 		used[u.Fragment.N] = true
 	}
-	type claim struct {
-		Text      string           `json:"text"`
-		Citations []OutputCitation `json:"citations"`
-	}
-	claims := make([]claim, 0, len(chosen))
+	out := make([]quoted, 0, len(chosen))
 	for _, u := range chosen {
-		claims = append(claims, claim{Text: u.Text, Citations: []OutputCitation{{Fragment: u.Fragment.N, ChunkID: u.Fragment.Chunk.ID, Quote: u.Text}}})
+		out = append(out, quoted{frag: u.Fragment, text: u.Text})
 	}
-	raw, err := json.Marshal(map[string]any{"status": "answer", "claims": claims})
-	if err != nil {
-		return "", fmt.Errorf("extractive: %w", err)
-	}
-	return string(raw), nil
+	return quoteClaims(out)
 }
 
 // onSubject reports whether u may join an answer whose best claim is first: it comes from the

@@ -2,9 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"math"
 	"slices"
 	"sort"
 
@@ -82,23 +79,7 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 			return notFound()
 		}
 	}
-	// IDF of each question term over the fragments.
-	fragTerms := make([]map[string]bool, len(frags))
-	df := map[string]int{}
-	for i, f := range frags {
-		fragTerms[i] = toSet(textnorm.SearchTerms(f.Chunk.ContextText()))
-		for _, t := range qterms {
-			if fragTerms[i][t] {
-				df[t]++
-			}
-		}
-	}
-	idf := map[string]float64{}
-	var total float64
-	for _, t := range qterms {
-		idf[t] = math.Log(1 + float64(len(frags)+1)/float64(df[t]+1))
-		total += idf[t]
-	}
+	idf, total := termIDF(qterms, frags)
 	want := askFor(question)
 	var units []termUnit
 	for i, f := range frags {
@@ -107,21 +88,7 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 			if injectionRE.MatchString(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}
-			ut := toSet(textnorm.SearchTerms(u))
-			covered := map[string]float64{}
-			for _, t := range qterms {
-				switch {
-				case ut[t]:
-					covered[t] = 1
-				case ctxTerms[t]:
-					covered[t] = 0.5
-				}
-			}
-			var cov float64
-			for t, w := range covered {
-				cov += w * idf[t]
-			}
-			cov /= total
+			covered, cov := termCover(qterms, u, ctxTerms, idf, total)
 			score := cov
 			if want != "" && hasKind(u, want) {
 				score += 0.15
@@ -152,19 +119,11 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 			}
 		}
 	}
-	type claim struct {
-		Text      string           `json:"text"`
-		Citations []OutputCitation `json:"citations"`
-	}
-	claims := make([]claim, 0, len(chosen))
+	out := make([]quoted, 0, len(chosen))
 	for _, u := range chosen {
-		claims = append(claims, claim{Text: u.text, Citations: []OutputCitation{{Fragment: u.frag.N, ChunkID: u.frag.Chunk.ID, Quote: u.text}}})
+		out = append(out, quoted{frag: u.frag, text: u.text})
 	}
-	raw, err := json.Marshal(map[string]any{"status": "answer", "claims": claims})
-	if err != nil {
-		return "", fmt.Errorf("extractive: %w", err)
-	}
-	return string(raw), nil
+	return quoteClaims(out)
 }
 
 // coverGreedy picks claims by greedy set cover (units sorted best first): the best unit, then

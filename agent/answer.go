@@ -161,6 +161,16 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	frags := Fragments(res.Chunks)
 	gctx, cancel := context.WithTimeout(ctx, a.cfg.Deadline)
 	defer cancel()
+	// On the multi_hop route the generator also sees the chunks of the evidence path that follows
+	// the question best, so that a link retrieval ranked low is still in front of it (chain.go).
+	var plan chainPlan
+	if res.Route == ariadne.RouteMultiHop && len(res.Paths) > 0 {
+		var err error
+		if plan, err = a.planChain(gctx, req, res.Paths, frags); err != nil {
+			a.log.Warn("evidence chain not planned", "err", err)
+		}
+		frags = withChain(frags, plan)
+	}
 	lastReason := ""
 	for n := 1; n <= a.cfg.MaxAttempts; n++ {
 		start := time.Now()
@@ -259,8 +269,8 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		tr.Attempts = append(tr.Attempts, att)
 		out.Status = ariadne.StatusAnswered
 		out.Claims = v.Claims
-		if res.Route == ariadne.RouteMultiHop && len(res.Paths) > 0 {
-			claims, chain, err := a.chainClaims(gctx, req, res.Paths, frags)
+		if len(plan.hops) > 0 {
+			claims, chain, err := chainClaims(gctx, plan, frags)
 			if err != nil {
 				a.log.Warn("evidence chain not claimed", "err", err)
 			}

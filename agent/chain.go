@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -24,14 +25,29 @@ type ChainHop struct {
 	Citation ariadne.Citation `json:"citation"`
 }
 
-// chainClaims finds, for the best evidence path, one sentence per hop: a unit of one of the
-// edge's provenance chunks (readable by the caller: the path's chunk ids already are, and the
-// chunks are read again as the caller) that names both ends of the edge by name (Latin keys, so
-// either script and inflected forms match; one end may be named by the chunk's title or section
-// instead). A path is claimed only when every hop has such a sentence; among those, the one with
-// the most hops (≤ 3), first in retrieval order. The claims are verified like any other
-// (Verify, levels 1–2) against fragments that include the chunks read for them.
-func (a *Answerer) chainClaims(ctx context.Context, req Request, paths []ariadne.Path, frags []Fragment) ([]ariadne.Claim, []ChainHop, error) {
+// maxChainHops bounds the evidence path a multi-hop answer cites: MaxPaths paths reach at most
+// this far from the question's entities in the readable subgraph (multihop.go).
+const maxChainHops = 4
+
+// chainPlan is the evidence path a multi-hop answer cites, one sentence per hop, and how much of
+// the question those sentences cover together (IDF-weighted share of its terms, in [0, 1]).
+type chainPlan struct {
+	path  ariadne.Path
+	hops  []hopUnit
+	cover float64
+}
+
+// planChain picks the evidence path a multi-hop answer cites. For each path (≤ maxChainHops), one
+// sentence per hop: a unit of one of the edge's provenance chunks (readable by the caller: the
+// path's chunk ids already are, and the chunks are read again as the caller) that names both ends
+// of the edge by name (Latin keys, so either script and inflected forms match; one end may be
+// named by the chunk's title or section instead). A path is a candidate only when every hop has
+// such a sentence; the chosen one is the candidate whose sentences cover most of the question's
+// terms other than those of the path's first entity, which the question names (termCover, IDF over
+// the fragments and the chunks read), then the one with fewer hops, then
+// the first in retrieval order — so the chain follows the question rather than the nearest
+// neighbour. No hops in the plan: no path can be claimed.
+func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.Path, frags []Fragment) (chainPlan, error) {
 	byID := map[string]Fragment{}
 	for _, f := range frags {
 		byID[f.Chunk.ID] = f
@@ -50,7 +66,7 @@ func (a *Answerer) chainClaims(ctx context.Context, req Request, paths []ariadne
 	if len(missing) > 0 && a.cfg.Chunks != nil {
 		cs, err := a.cfg.Chunks.Chunks(ctx, missing, req.Groups)
 		if err != nil {
-			return nil, nil, fmt.Errorf("agent: read chain chunks: %w", err)
+			return chainPlan{}, fmt.Errorf("agent: read chain chunks: %w", err)
 		}
 		for _, c := range cs {
 			if !ariadne.CanRead(c.ACL, req.Groups) {
@@ -61,45 +77,103 @@ func (a *Answerer) chainClaims(ctx context.Context, req Request, paths []ariadne
 			byID[c.ID] = f
 		}
 	}
-	var best []hopUnit
-	var bestPath ariadne.Path
+	qterms := dedupeStrings(textnorm.SearchTerms(req.Question))
+	idf, _ := termIDF(qterms, all)
+	var best chainPlan
 	for _, p := range paths {
-		if p.Hops() == 0 || p.Hops() > 3 || p.Hops() <= len(best) {
+		if p.Hops() == 0 || p.Hops() > maxChainHops {
 			continue
 		}
 		nodes := map[string]ariadne.PathNode{}
 		for _, n := range p.Nodes {
 			nodes[n.Key] = n
 		}
+		// Every path starts at an entity the question names: its name's terms say nothing about
+		// which path answers, so they are left out of the coverage.
+		start := toSet(textnorm.SearchTerms(p.Nodes[0].Name))
+		var terms []string
+		var sum float64
+		for _, t := range qterms {
+			if !start[t] {
+				terms = append(terms, t)
+				sum += idf[t]
+			}
+		}
 		var hops []hopUnit
+		got := map[string]float64{}
 		for _, e := range p.Edges {
 			h, ok := hopSentence(nodes[e.From], nodes[e.To], e.ChunkIDs, byID)
 			if !ok {
 				break
 			}
 			hops = append(hops, h)
+			ctxTerms := toSet(textnorm.SearchTerms(h.frag.Chunk.Title + " " + h.frag.Chunk.HeadingPath()))
+			covered, _ := termCover(terms, h.quote, ctxTerms, idf, sum)
+			for t, w := range covered {
+				got[t] = max(got[t], w)
+			}
 		}
-		if len(hops) == p.Hops() {
-			best, bestPath = hops, p
+		if len(hops) != p.Hops() {
+			continue
+		}
+		var cover float64
+		for _, t := range sortedKeys(got) {
+			cover += got[t] * idf[t]
+		}
+		if sum > 0 {
+			cover /= sum
+		}
+		const eps = 1e-9
+		if best.hops == nil || cover > best.cover+eps || cover > best.cover-eps && len(hops) < len(best.hops) {
+			best = chainPlan{path: p, hops: hops, cover: cover}
 		}
 	}
-	if len(best) == 0 {
+	return best, nil
+}
+
+// withChain returns the fragments followed by the plan's hop chunks that are not among them yet
+// (numbered on), so that the generator sees each link of the chain it may be asked to answer along.
+func withChain(frags []Fragment, plan chainPlan) []Fragment {
+	out := append([]Fragment(nil), frags...)
+	for _, h := range plan.hops {
+		if !slices.ContainsFunc(out, func(f Fragment) bool { return f.Chunk.ID == h.frag.Chunk.ID }) {
+			f := h.frag
+			f.N = len(out) + 1
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// chainClaims verifies the plan's hop sentences against frags (which must hold the hop chunks,
+// withChain) and returns them as claims with the chain they spell out, in path order; nothing when
+// the plan has no hops or a hop does not verify.
+func chainClaims(ctx context.Context, plan chainPlan, frags []Fragment) ([]ariadne.Claim, []ChainHop, error) {
+	if len(plan.hops) == 0 {
 		return nil, nil, nil
 	}
-	out := Output{}
-	for _, h := range best {
-		out.Claims = append(out.Claims, OutputClaim{Text: h.quote, Citations: []OutputCitation{{Fragment: h.frag.N, ChunkID: h.frag.Chunk.ID, Quote: h.quote}}})
+	byID := map[string]Fragment{}
+	for _, f := range frags {
+		byID[f.Chunk.ID] = f
 	}
-	v, err := Verify(ctx, out, all, nil)
-	if err != nil || len(v.Claims) != len(best) {
+	out := Output{}
+	for _, h := range plan.hops {
+		f, ok := byID[h.frag.Chunk.ID]
+		if !ok {
+			return nil, nil, nil
+		}
+		out.Claims = append(out.Claims, OutputClaim{Text: h.quote, Citations: []OutputCitation{{Fragment: f.N, ChunkID: f.Chunk.ID, Quote: h.quote}}})
+	}
+	v, err := Verify(ctx, out, frags, nil)
+	if err != nil || len(v.Claims) != len(plan.hops) {
 		return nil, nil, err // a hop that does not verify: the chain is not claimed
 	}
 	names := map[string]string{}
-	for _, n := range bestPath.Nodes {
+	for _, n := range plan.path.Nodes {
 		names[n.Key] = n.Name
 	}
 	var chain []ChainHop
-	for i, e := range bestPath.Edges {
+	for i, e := range plan.path.Edges {
 		chain = append(chain, ChainHop{From: names[e.From], To: names[e.To], Type: e.Type, Citation: v.Claims[i].Citations[0]})
 	}
 	return v.Claims, chain, nil

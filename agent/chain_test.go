@@ -43,6 +43,15 @@ func (m memChunks) Chunks(_ context.Context, ids, groups []string) ([]ariadne.Ch
 	return out, nil
 }
 
+// claimChain plans the chain as Answer does and verifies its claims.
+func claimChain(a *Answerer, req Request, paths []ariadne.Path, frags []Fragment) ([]ariadne.Claim, []ChainHop, error) {
+	plan, err := a.planChain(context.Background(), req, paths, frags)
+	if err != nil {
+		return nil, nil, err
+	}
+	return chainClaims(context.Background(), plan, withChain(frags, plan))
+}
+
 func TestChainClaims(t *testing.T) {
 	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
 		Text: "Инцидент INC-1 затронул сервис клиента «Вега-Транс». Руководитель инцидента — К. Дымов."}
@@ -58,7 +67,7 @@ func TestChainClaims(t *testing.T) {
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
 	a := &Answerer{cfg: AnswerConfig{Chunks: memChunks{inc, client, secret}}}
 	req := Request{Groups: []string{"all"}}
-	claims, chain, err := a.chainClaims(context.Background(), req, []ariadne.Path{path}, frags)
+	claims, chain, err := claimChain(a, req, []ariadne.Path{path}, frags)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,15 +94,52 @@ func TestChainClaims(t *testing.T) {
 	}
 	// The second hop's only sentence is in a chunk the caller may not read: no chain is claimed.
 	path.Edges[1].ChunkIDs = []string{secret.ID}
-	_, chain, err = a.chainClaims(context.Background(), req, []ariadne.Path{path}, frags)
+	_, chain, err = claimChain(a, req, []ariadne.Path{path}, frags)
 	if err != nil || len(chain) != 0 {
 		t.Errorf("a hop without a readable sentence: chain %+v, err %v", chain, err)
 	}
 	// Without a chunk reader only the fragments are searched: the first hop alone is a 1-hop chain.
 	one := ariadne.Path{Nodes: nodes[:2], Edges: path.Edges[:1]}
 	a.cfg.Chunks = nil
-	_, chain, _ = a.chainClaims(context.Background(), req, []ariadne.Path{path, one}, frags)
+	_, chain, _ = claimChain(a, req, []ariadne.Path{path, one}, frags)
 	if len(chain) != 1 || chain[0].Citation.ChunkID != inc.ID {
 		t.Errorf("fragments only: %+v", chain)
+	}
+}
+
+// The chain follows the question: of two claimable paths, the one whose sentences cover more of
+// the question's terms is cited even when it is longer, and its chunks join the fragments.
+func TestPlanChainFollowsQuestion(t *testing.T) {
+	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
+		Text: "Инцидент INC-1 затронул сервис клиента «Вега-Транс». Руководитель инцидента — К. Дымов."}
+	client := ariadne.Chunk{ID: "clients/vega#0001-22222222", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"all"},
+		Heading: []string{"Контакты"}, Text: "Клиент с 2019 года. Аккаунт-менеджер — Ольга Стрельцова."}
+	inc1, vega, streltsova, dymov := ariadne.PathNode{Key: "incident:inc 1", Name: "INC-1"}, ariadne.PathNode{Key: "client:vega", Name: "Вега-Транс"},
+		ariadne.PathNode{Key: "person:streltsova", Name: "Ольга Стрельцова"}, ariadne.PathNode{Key: "person:dymov", Name: "К. Дымов"}
+	short := ariadne.Path{Nodes: []ariadne.PathNode{inc1, dymov}, Edges: []ariadne.PathEdge{
+		{From: inc1.Key, To: dymov.Key, Type: "HANDLED_BY", ChunkIDs: []string{inc.ID}},
+	}}
+	long := ariadne.Path{Nodes: []ariadne.PathNode{inc1, vega, streltsova}, Edges: []ariadne.PathEdge{
+		{From: inc1.Key, To: vega.Key, Type: "AFFECTS", ChunkIDs: []string{inc.ID}},
+		{From: vega.Key, To: streltsova.Key, Type: "CONTACT", ChunkIDs: []string{client.ID}},
+	}}
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
+	a := &Answerer{cfg: AnswerConfig{Chunks: memChunks{inc, client}}}
+	req := Request{Question: "Кто аккаунт-менеджер клиента, чей сервис затронул INC-1?", Groups: []string{"all"}}
+	plan, err := a.planChain(context.Background(), req, []ariadne.Path{short, long}, frags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.path.Hops() != 2 || len(plan.hops) != 2 || plan.hops[1].quote != "Аккаунт-менеджер — Ольга Стрельцова." {
+		t.Fatalf("plan = %+v, want the 2-hop path through the client", plan)
+	}
+	all := withChain(frags, plan)
+	if len(all) != 2 || all[1].N != 2 || all[1].Chunk.ID != client.ID {
+		t.Fatalf("fragments with the chain = %+v, want the client's chunk as fragment 2", all)
+	}
+	// Asked about the incident's commander, the short path covers more and is chosen.
+	req.Question = "Кто был руководителем инцидента INC-1?"
+	if plan, _ = a.planChain(context.Background(), req, []ariadne.Path{long, short}, frags); plan.path.Hops() != 1 {
+		t.Errorf("commander question: plan %+v, want the 1-hop path", plan)
 	}
 }

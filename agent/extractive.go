@@ -202,13 +202,17 @@ func splitUnits(text string) []string {
 }
 
 // sentences splits a paragraph after '.', '!', '?' or '…' followed by a space and a capital
-// letter, digit or quote (so "v2.4.0", "т. е." and "09.2024" do not split).
+// letter, digit or quote (so "v2.4.0", "т. е." and "09.2024" do not split), except after an
+// initial (a lone capital letter: «К. Дымов»).
 func sentences(p string) []string {
 	var out []string
 	runes := []rune(p)
 	start := 0
 	for i := 0; i < len(runes)-2; i++ {
 		if strings.ContainsRune(".!?…", runes[i]) && runes[i+1] == ' ' {
+			if runes[i] == '.' && i >= 1 && unicode.IsUpper(runes[i-1]) && (i == 1 || !unicode.IsLetter(runes[i-2])) {
+				continue // an initial: «К. Дымов», "J. Smith"
+			}
 			next := runes[i+2]
 			if unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune("«\"(", next) {
 				if s := strings.TrimSpace(string(runes[start : i+1])); s != "" {

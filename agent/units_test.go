@@ -222,3 +222,20 @@ func TestMissingNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestSentences(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Руководитель инцидента — К. Дымов. Постмортем написал J. R. Smith.", []string{"Руководитель инцидента — К. Дымов.", "Постмортем написал J. R. Smith."}},
+		{"Версия v2.4.0 вышла 09.2024. Т. е. осенью.", []string{"Версия v2.4.0 вышла 09.2024.", "Т. е. осенью."}},
+		{"Was it INC-1? Yes. «Вега» agreed!", []string{"Was it INC-1?", "Yes.", "«Вега» agreed!"}},
+		{"The plan is in section A. Next step.", []string{"The plan is in section A. Next step."}}, // a lone capital reads as an initial
+	} {
+		got := sentences(tc.in)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("sentences(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

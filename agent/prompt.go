@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -168,37 +167,19 @@ func LexicalUnitScores(_ context.Context, question string, units []Unit) ([]floa
 		return scores, nil
 	}
 	// IDF over the distinct fragments the units come from.
-	fragTerms := map[int]map[string]bool{}
+	var frags []Fragment
+	seen := map[int]bool{}
 	for _, u := range units {
-		if _, ok := fragTerms[u.Frag.N]; !ok {
-			fragTerms[u.Frag.N] = toSet(textnorm.SearchTerms(u.Frag.Chunk.ContextText()))
+		if !seen[u.Frag.N] {
+			seen[u.Frag.N] = true
+			frags = append(frags, u.Frag)
 		}
 	}
-	idf, total := map[string]float64{}, 0.0
-	for _, t := range qterms {
-		df := 0
-		for _, ft := range fragTerms {
-			if ft[t] {
-				df++
-			}
-		}
-		idf[t] = math.Log(1 + float64(len(fragTerms)+1)/float64(df+1))
-		total += idf[t]
-	}
+	idf, total := termIDF(qterms, frags)
 	want := askFor(question)
 	for i, u := range units {
-		ut := toSet(textnorm.SearchTerms(u.Text))
 		ctxTerms := toSet(textnorm.SearchTerms(u.Frag.Chunk.Title + " " + u.Frag.Chunk.HeadingPath()))
-		var cov float64
-		for _, t := range qterms {
-			switch {
-			case ut[t]:
-				cov += idf[t]
-			case ctxTerms[t]:
-				cov += 0.5 * idf[t]
-			}
-		}
-		s := cov / total
+		_, s := termCover(qterms, u.Text, ctxTerms, idf, total)
 		if want != "" && hasKind(u.Text, want) {
 			s += 0.15
 		}

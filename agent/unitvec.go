@@ -36,12 +36,17 @@ type CachingEmbedder struct {
 }
 
 // NewCachingEmbedder caches up to size passage vectors and size/4 query vectors (size ≤ 0:
-// 50 000, about 80 MB for 384-dimensional vectors). store may be nil.
+// 50 000, about 80 MB for 384-dimensional vectors). store may be nil. When inner caches its query
+// vectors itself (embedding.QueryCache: it reports CachesQueries), queries pass through, so one
+// process keeps one query cache.
 func NewCachingEmbedder(inner UnitEmbedder, size int, store UnitVectorStore) *CachingEmbedder {
 	if size <= 0 {
 		size = 50000
 	}
-	q, _ := lru.New[string, []float32](max(1, size/4))
+	var q *lru.Cache[string, []float32]
+	if qc, ok := inner.(interface{ CachesQueries() bool }); !ok || !qc.CachesQueries() {
+		q, _ = lru.New[string, []float32](max(1, size/4))
+	}
 	u, _ := lru.New[string, []float32](size)
 	return &CachingEmbedder{inner: inner, queries: q, units: u, store: store}
 }
@@ -49,8 +54,11 @@ func NewCachingEmbedder(inner UnitEmbedder, size int, store UnitVectorStore) *Ca
 // Name is the wrapped embedder's name (the cache does not change the vectors).
 func (c *CachingEmbedder) Name() string { return c.inner.Name() }
 
-// EmbedQuery returns the cached query vector or embeds it.
+// EmbedQuery returns the cached query vector or embeds it (no cache here when inner has one).
 func (c *CachingEmbedder) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	if c.queries == nil {
+		return c.inner.EmbedQuery(ctx, text)
+	}
 	if v, ok := c.queries.Get(text); ok {
 		return v, nil
 	}

@@ -66,6 +66,10 @@ func NewQueryCache(inner QueryEmbedder, cfg QueryCacheConfig) (*QueryCache, erro
 // Name is the wrapped embedder's name (the index records it; the cache does not change vectors).
 func (q *QueryCache) Name() string { return q.inner.Name() }
 
+// CachesQueries reports that query vectors are cached here, so wrappers need not cache them again
+// (agent.NewCachingEmbedder).
+func (q *QueryCache) CachesQueries() bool { return true }
+
 // EmbedPassages embeds passages with the wrapped embedder, uncached.
 func (q *QueryCache) EmbedPassages(ctx context.Context, texts []string) ([][]float32, error) {
 	return q.inner.EmbedPassages(ctx, texts)

@@ -305,6 +305,11 @@ func TestIntegrationAPIEndpoints(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"status":"indexed"`) {
 			t.Fatalf("add: %d %s", resp.StatusCode, raw)
 		}
+		// The entity count is the document's own (the policy it describes), never the graph's: that
+		// would tell the writer how many entities exist in documents it may not read.
+		if !strings.Contains(string(raw), `"entities":1,`) {
+			t.Errorf("add: the entity count is not the document's own: %s", raw)
+		}
 		resp, raw = a.do(t, "POST", "/v1/documents", "editor-key", "application/json", doc)
 		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"status":"unchanged"`) || !strings.Contains(string(raw), `"writes":0`) {
 			t.Fatalf("add again: %d %s", resp.StatusCode, raw)

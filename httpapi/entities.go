@@ -200,7 +200,7 @@ func (h *handlers) putDocument(c *gin.Context) {
 		writeError(c, http.StatusBadGateway, "index_refused", fmt.Sprintf("Weaviate refused %d chunks; the document will be indexed by the next write", len(sum.VectorErrors)))
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": sum.Chunks, "entities": sum.Entities,
+	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": sum.Chunks, "entities": sum.DocEntities,
 		"relations": sum.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
 }
 

@@ -193,7 +193,8 @@ type Summary struct {
 	Embedded       int // chunk texts sent to the embedder
 	VectorErrors   []ariadne.ObjectError
 	VectorsDeleted int
-	Entities       int // entities in the registry after resolution
+	Entities       int // entities in the registry after resolution (the whole graph: for operators)
+	DocEntities    int // distinct entities the written documents reference (what a writer may be told)
 	Relations      int // relations stated by the written documents
 	Merges         int // candidates merged into an existing entity
 	Graph          ariadne.WriteStats
@@ -396,6 +397,13 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 	sum.Entities = len(reg.Entities())
 	sum.Merges = reg.Merges()
+	referenced := map[string]bool{}
+	for _, w := range write {
+		for _, e := range w.entities {
+			referenced[e.Key] = true
+		}
+	}
+	sum.DocEntities = len(referenced)
 
 	deleted, orphans := plan.Deleted, plan.Orphans
 

@@ -81,6 +81,15 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 // Name identifies the stage, its rules' version and the recognizer's models.
 func (n *NER) Name() string { return "ner-v1/" + n.rec.Name() }
 
+// Health checks the recognizer when it can be checked (the sidecar client's /health); nil
+// otherwise. The error wraps ariadne.ErrUnavailable when the sidecar does not answer.
+func (n *NER) Health(ctx context.Context) error {
+	if h, ok := n.rec.(interface{ Health(context.Context) error }); ok {
+		return h.Health(ctx)
+	}
+	return nil
+}
+
 // nerChunk is one chunk sent to the recognizer.
 type nerChunk struct {
 	doc   int // index into the sorted inputs

@@ -474,6 +474,36 @@ func TestProbes(t *testing.T) {
 	}
 }
 
+// TestReadiness: a failed required check is 503 not_ready; a failed optional one (the NER
+// sidecar) is 200 degraded.
+func TestReadiness(t *testing.T) {
+	keys, _ := ParseKeys([]byte(testKeys))
+	for _, tc := range []struct {
+		name   string
+		checks map[string]Check
+		code   int
+		status string
+	}{
+		{"all pass", map[string]Check{"neo4j": {OK: true}, "ner": {OK: true, Optional: true}}, 200, `"status":"ready"`},
+		{"optional down", map[string]Check{"neo4j": {OK: true}, "ner": {OK: false, Optional: true, Detail: "down"}}, 200, `"status":"degraded"`},
+		{"required down", map[string]Check{"neo4j": {OK: false}, "ner": {OK: false, Optional: true}}, 503, `"status":"not_ready"`},
+	} {
+		e := New(Services{Answerer: &fakeAnswerer{}, Retriever: &fakeRetriever{}, Entities: &fakeGraph{}, Library: &fakeGraph{}, Documents: &fakeDocuments{},
+			Keys: keys, Ready: func(context.Context) map[string]Check { return tc.checks }, Metrics: NewMetrics(), Log: slog.New(slog.DiscardHandler)}, Limits{})
+		srv := httptest.NewServer(e)
+		resp, err := http.Get(srv.URL + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if resp.StatusCode != tc.code || !strings.Contains(string(body), tc.status) {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, resp.StatusCode, body, tc.code, tc.status)
+		}
+	}
+}
+
 // TestModelUsageMetrics: the chat model's token counts reach /metrics.
 func TestModelUsageMetrics(t *testing.T) {
 	m := NewMetrics()

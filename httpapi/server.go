@@ -58,6 +58,9 @@ type Documents interface {
 type Check struct {
 	OK     bool   `json:"ok"`
 	Detail string `json:"detail,omitempty"`
+	// Optional marks a part only some requests need (the NER sidecar: document writes): when it
+	// fails the service is "degraded" (200), not "not_ready" (503), so queries keep their traffic.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Readiness runs the readiness checks (both stores, the embedder, the index).
@@ -250,7 +253,12 @@ func (h *handlers) readyz(c *gin.Context) {
 	checks := h.svc.Ready(ctx)
 	status, code := "ready", http.StatusOK
 	for _, ch := range checks {
-		if !ch.OK {
+		if !ch.OK && ch.Optional && code == http.StatusOK {
+			status = "degraded"
+		}
+	}
+	for _, ch := range checks {
+		if !ch.OK && !ch.Optional {
 			status, code = "not_ready", http.StatusServiceUnavailable
 		}
 	}

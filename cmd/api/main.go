@@ -143,7 +143,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return usageError{err}
 	}
-	rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, log)
+	rec, recNote, err := c.Indexing.BuildRecognizer(ctx, onto, log)
 	if err != nil {
 		if errors.Is(err, ariadne.ErrUnavailable) {
 			return err
@@ -197,6 +197,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 			detail += " — " + embNote
 		}
 		checks["embedder"] = httpapi.Check{OK: true, Detail: detail}
+		// Only document writes need the NER sidecar: optional, so a sidecar that is down degrades
+		// the service instead of taking queries out of rotation.
+		switch h, ok := rec.(interface{ Health(context.Context) error }); {
+		case ok:
+			if err := h.Health(ctx); err != nil {
+				checks["ner"] = httpapi.Check{OK: false, Optional: true, Detail: "the NER sidecar at " + c.Indexing.NERURL + " does not answer: documents written now get no recognized entities"}
+			} else {
+				checks["ner"] = httpapi.Check{OK: true, Optional: true, Detail: c.Indexing.NERURL}
+			}
+		case rec == nil:
+			// off on purpose (--ner off, the llm extractor), or down when the API started (auto)
+			off := c.Indexing.NER == "off" || c.Indexing.Extractor == "llm"
+			checks["ner"] = httpapi.Check{OK: off, Optional: true, Detail: recNote}
+		}
 		have, ok, err := vs.ClassEmbedding(ctx)
 		switch {
 		case err != nil:

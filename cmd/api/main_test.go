@@ -36,7 +36,8 @@ func TestIntegrationServeAndShutdown(t *testing.T) {
 	var logs bytes.Buffer
 	go func() {
 		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--embedder", "lexical", "--weaviate-class", "ApiCmdTestEmpty",
-			"--neo4j-password", testenv.Neo4jPassword(), "--neo4j-namespace", testrig.Namespace()}, io.Discard, &logs, ready)
+			"--neo4j-password", testenv.Neo4jPassword(), "--neo4j-namespace", testrig.Namespace(),
+			"--ner", "auto", "--ner-url", "http://127.0.0.1:1"}, io.Discard, &logs, ready) // no NER sidecar there
 	}()
 	var addr string
 	select {
@@ -52,7 +53,9 @@ func TestIntegrationServeAndShutdown(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), "nothing ingested") {
+	// Without the NER sidecar the API serves queries (200) but says it is degraded.
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "nothing ingested") || !strings.Contains(string(body), `"status":"degraded"`) ||
+		!strings.Contains(string(body), `"ner":{"ok":false`) {
 		t.Fatalf("readyz: %d %s", resp.StatusCode, body)
 	}
 	resp, err = http.Post("http://"+addr+"/v1/query", "application/json", strings.NewReader(`{"question":"Сколько дней отпуска?"}`))

@@ -106,7 +106,7 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 			return
 		}
 		if e, ok := reg.Get(key); ok {
-			rels.add(in.SubjectKey, d.onto.Relation(subj.Type, e.Type), key, chunkID)
+			relateDir(rels, d.onto, in.SubjectKey, subj.Type, key, e.Type, chunkID)
 		}
 	}
 	for _, ch := range in.Chunks {
@@ -196,4 +196,15 @@ func pick(m resolution.Match, subject string) string {
 		return subject
 	}
 	return ""
+}
+
+// relateDir adds the relation the ontology states between a page's subject and an entity its
+// chunk names, in the direction the relation type means (Ontology.RelationDir).
+func relateDir(rels relationSet, o *ontology.Ontology, subjKey, subjType, key, typ, chunkID string) {
+	rel, inverse := o.RelationDir(subjType, typ)
+	if inverse {
+		rels.add(key, rel, subjKey, chunkID)
+		return
+	}
+	rels.add(subjKey, rel, key, chunkID)
 }

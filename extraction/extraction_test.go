@@ -239,3 +239,29 @@ func TestLLMExtractorFallsBackToDictionaryOnNonJSON(t *testing.T) {
 		t.Fatalf("fallbacks %+v", fb)
 	}
 }
+
+// A page whose subject is the relation's object states the relation in its own direction: the
+// technology page naming its team gives (team)-[:OWNS]->(technology), as the team's page would.
+func TestDictionaryExtractorInverseRule(t *testing.T) {
+	docs := []ariadne.Document{
+		{ID: "teams/streaming", Type: "team", Title: "Команда стриминга", Body: "# Команда стриминга\n\nКоманда.\n"},
+		{ID: "technologies/kafka", Type: "technology", Title: "Kafka", Body: "# Kafka\n\nБрокер сообщений. Владелец — Команда стриминга.\n"},
+	}
+	reg := resolution.NewRegistry(nil)
+	for _, d := range docs {
+		info, _ := Subject(d, onto(t))
+		reg.Resolve(info.Candidate)
+	}
+	chunk := ariadne.Chunk{ID: "technologies/kafka#0000-bbbbbbbb", DocID: "technologies/kafka", Text: "Брокер сообщений. Владелец — Команда стриминга."}
+	facts, err := NewDictionary(onto(t)).Extract(context.Background(), Input{Doc: docs[1], Chunks: []ariadne.Chunk{chunk}, SubjectKey: "technologies/kafka"}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rels []string
+	for _, r := range facts.Relations {
+		rels = append(rels, r.Source+" "+r.Type+" "+r.Target)
+	}
+	if want := []string{"teams/streaming OWNS technologies/kafka"}; !slices.Equal(rels, want) {
+		t.Fatalf("relations %q, want %q", rels, want)
+	}
+}

@@ -225,7 +225,7 @@ func (l *LLM) Extract(ctx context.Context, in Input, reg *resolution.Registry) (
 					continue
 				}
 				if e, ok := reg.Get(key); ok && !rels.has(in.SubjectKey, key) && !rels.has(key, in.SubjectKey) {
-					rels.add(in.SubjectKey, l.onto.Relation(subj.Type, e.Type), key, ch.ID)
+					relateDir(rels, l.onto, in.SubjectKey, subj.Type, key, e.Type, ch.ID)
 				}
 			}
 		}

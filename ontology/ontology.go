@@ -109,7 +109,7 @@ func Parse(raw []byte) (*Ontology, error) {
 			if _, ok := o.EntityTypes[obj]; !ok {
 				errs = append(errs, fmt.Sprintf("relation_rules.%s: unknown object type %q", subj, obj))
 			}
-			checkRel("relation_rules."+subj+"."+obj, rel)
+			checkRel("relation_rules."+subj+"."+obj, strings.TrimPrefix(rel, "<"))
 		}
 	}
 	for subj, rel := range o.DefaultBySubject {
@@ -172,15 +172,28 @@ func (o *Ontology) Label(entityType string) (string, error) {
 }
 
 // Relation returns the relationship type that connects a subject of type subj to an object of
-// type obj: the rule for the pair, else the subject's default, else the global default.
+// type obj: the rule for the pair, else the subject's default, else the global default. Its
+// direction is RelationDir's.
 func (o *Ontology) Relation(subj, obj string) string {
+	rel, _ := o.RelationDir(subj, obj)
+	return rel
+}
+
+// RelationDir is Relation and whether the relationship points from the object to the subject: a
+// rule written "<OWNS" under technology.team says that a technology page naming a team states
+// (team)-[:OWNS]->(technology), the direction the relation type means, as the team's own page
+// does.
+func (o *Ontology) RelationDir(subj, obj string) (rel string, inverse bool) {
 	if rel, ok := o.RelationRules[subj][obj]; ok {
-		return rel
+		if r, inv := strings.CutPrefix(rel, "<"); inv {
+			return r, true
+		}
+		return rel, false
 	}
 	if rel, ok := o.DefaultBySubject[subj]; ok {
-		return rel
+		return rel, false
 	}
-	return o.DefaultRelation
+	return o.DefaultRelation, false
 }
 
 // NormalizeRelation maps a relationship name proposed by a model to an allowed type: upper-cased

@@ -14,15 +14,27 @@ func TestDefaultParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ subj, obj, want string }{
-		{"project", "client", "FOR_CLIENT"},
-		{"project", "technology", "USES"},
-		{"person", "team", "MEMBER_OF"},
-		{"incident", "project", "AFFECTS"},
-		{"meeting", "technology", "DISCUSSES"}, // subject default
-		{"technology", "client", "RELATED_TO"}, // global default
+	tests := []struct {
+		subj, obj, want string
+		inverse         bool
+	}{
+		{"project", "client", "FOR_CLIENT", false},
+		{"project", "technology", "USES", false},
+		{"person", "team", "MEMBER_OF", false},
+		{"incident", "project", "AFFECTS", false},
+		{"meeting", "technology", "DISCUSSES", false}, // subject default
+		{"technology", "client", "RELATED_TO", false}, // global default
+		// pages whose subject is the relation's object: the edge points at the subject
+		{"technology", "team", "OWNS", true},         // (team)-[:OWNS]->(technology)
+		{"runbook", "team", "OWNS", true},            // (team)-[:OWNS]->(runbook)
+		{"technology", "incident", "INVOLVES", true}, // (incident)-[:INVOLVES]->(technology)
+		{"person", "incident", "HANDLED_BY", true},   // (incident)-[:HANDLED_BY]->(person)
+		{"project", "incident", "AFFECTS", true},     // (incident)-[:AFFECTS]->(project)
 	}
 	for _, tc := range tests {
+		if got, inv := o.RelationDir(tc.subj, tc.obj); got != tc.want || inv != tc.inverse {
+			t.Errorf("RelationDir(%s, %s) = %s, %v; want %s, %v", tc.subj, tc.obj, got, inv, tc.want, tc.inverse)
+		}
 		if got := o.Relation(tc.subj, tc.obj); got != tc.want {
 			t.Errorf("Relation(%s, %s) = %s, want %s", tc.subj, tc.obj, got, tc.want)
 		}

@@ -6,6 +6,7 @@
 #                            batches) on the repository KB; no query faults
 #   deploy/faults.sh long    make reliability: 6 ingest faults on the shared KB (when present),
 #                            and stalls and kills of each server under a query stream
+#   deploy/faults.sh query   only the query faults of `long` (stalls and kills under a query stream)
 #
 # It never touches the servers other people use: it runs servers of its own from
 # ARIADNE_FAULTS_HOME (default $ARIADNE_HOME/faults; the installed Neo4j jars, Weaviate binary and
@@ -48,10 +49,21 @@ eval "$(deploy/local.sh env)"
 
 run='^TestFaultsIngest$'
 long=0
-if [ "$mode" = long ]; then
+case $mode in
+short) ;;
+long)
 	run='^TestFaults'
 	long=1
-fi
+	;;
+query)
+	run='^TestFaultsQuery$'
+	long=1
+	;;
+*)
+	echo "usage: deploy/faults.sh short|long|query" >&2
+	exit 2
+	;;
+esac
 mkdir -p "$home/logs"
 log=$home/logs/faults-$mode.log
 echo "[faults] $mode: servers of $home (port offset $offset); log $log"

@@ -112,6 +112,11 @@ func fixture(t *testing.T) (*resolution.Registry, []ariadne.Document) {
 		{ID: "projects/alpha-wms", Type: "project", Title: "Альфа-Склад — WMS", Body: "# Альфа-Склад\n\nWMS для клиента «Альфа». Использует Kafka и сервис `stock-api`.\n"},
 		{ID: "technologies/kafka", Type: "technology", Title: "Kafka", Body: "# Kafka\n\nБрокер сообщений.\n"},
 	}
+	return registryOf(t, docs), docs
+}
+
+// registryOf resolves the documents' subjects, then the names Discover finds in them.
+func registryOf(t *testing.T, docs []ariadne.Document) *resolution.Registry {
 	reg := resolution.NewRegistry(nil)
 	for _, d := range docs {
 		info, _ := Subject(d, onto(t))
@@ -122,7 +127,7 @@ func fixture(t *testing.T) (*resolution.Registry, []ariadne.Document) {
 			reg.Resolve(c)
 		}
 	}
-	return reg, docs
+	return reg
 }
 
 func TestDictionaryExtractor(t *testing.T) {
@@ -247,11 +252,7 @@ func TestDictionaryExtractorInverseRule(t *testing.T) {
 		{ID: "teams/streaming", Type: "team", Title: "Команда стриминга", Body: "# Команда стриминга\n\nКоманда.\n"},
 		{ID: "technologies/kafka", Type: "technology", Title: "Kafka", Body: "# Kafka\n\nБрокер сообщений. Владелец — Команда стриминга.\n"},
 	}
-	reg := resolution.NewRegistry(nil)
-	for _, d := range docs {
-		info, _ := Subject(d, onto(t))
-		reg.Resolve(info.Candidate)
-	}
+	reg := registryOf(t, docs)
 	chunk := ariadne.Chunk{ID: "technologies/kafka#0000-bbbbbbbb", DocID: "technologies/kafka", Text: "Брокер сообщений. Владелец — Команда стриминга."}
 	facts, err := NewDictionary(onto(t)).Extract(context.Background(), Input{Doc: docs[1], Chunks: []ariadne.Chunk{chunk}, SubjectKey: "technologies/kafka"}, reg)
 	if err != nil {

@@ -111,12 +111,12 @@ func (r recording) Answer(ctx context.Context, req agent.Request, progress func(
 	}
 	if r.progress != nil {
 		// One line per question, so that a long run can be read while it goes; rejected claims
-		// show which level-3 check rejected them.
+		// show which level-3 check rejected them and why.
 		var rejected []string
 		if n := len(tr.Attempts); n > 0 {
 			for _, v := range tr.Attempts[n-1].Verdicts {
 				if !v.Supported {
-					rejected = append(rejected, fmt.Sprintf("claim %d by %s", v.Claim, v.By))
+					rejected = append(rejected, fmt.Sprintf("claim %d by %s: %s", v.Claim, v.By, v.Reason))
 				}
 			}
 		}

@@ -61,9 +61,6 @@ func claimJudgeSchema(n int) json.RawMessage {
 "properties":{"verdicts":{"type":"array","minItems":%d,"maxItems":%d,"items":{"type":"string","enum":["yes","no"]}}}}`, n, n))
 }
 
-// numberRunRE finds the numbers a claim states ("28", "2025", "3.5", "12,5").
-var numberRunRE = regexp.MustCompile(`\d+(?:[.,]\d+)?`)
-
 // thousandsRE finds a digit group separator ("28 000", "1 200"), removed before numbers compare.
 var thousandsRE = regexp.MustCompile(`(\d)[ \x{00a0}\x{202f}](\d{3})\b`)
 
@@ -73,8 +70,8 @@ var thousandsRE = regexp.MustCompile(`(\d)[ \x{00a0}\x{202f}](\d{3})\b`)
 //   - language: a claim must be written in the question's language (most of its letters
 //     Cyrillic for a Russian question, Latin for another); a claim that is one of its quotes,
 //     verbatim, is exempt;
-//   - numbers: every number in the claim must occur in one of its quotes (a small model's
-//     favourite addition is a figure);
+//   - numbers: every number in the claim must occur in one of its quotes or in the question (a
+//     small model's favourite addition is a figure; one the asker stated is not an addition);
 //   - question: a claim that ends with "?" or, folded, is the question is no answer (measured:
 //     qwen2.5-0.5b wrote the question back as its claim).
 //
@@ -102,7 +99,7 @@ func (j LLMJudge) JudgeClaims(ctx context.Context, question string, claims []ari
 			verdicts[i].By, verdicts[i].Reason = "language", fmt.Sprintf("the claim is not in the question's language (%s)", questionLanguage(question))
 			continue
 		}
-		if n, ok := missingNumber(c.Text, quotes); !ok {
+		if n, ok := missingNumber(c.Text, quotes, question); !ok {
 			verdicts[i].By, verdicts[i].Reason = "numbers", fmt.Sprintf("the claim states %s, which none of its quotes does", n)
 			continue
 		}
@@ -162,23 +159,26 @@ func hasLetters(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'z' || r >= 'А' && r <= 'я' }) >= 0
 }
 
-// missingNumber returns the first number in claim that occurs in none of the quotes (digits
-// compared with "," read as "."), and false; or "", true when there is none.
-func missingNumber(claim string, quotes []string) (string, bool) {
-	norm := func(s string) string { return strings.ReplaceAll(s, ",", ".") }
-	claim = thousandsRE.ReplaceAllString(claim, "$1$2")
+// missingNumber returns the first number in claim that occurs neither in the quotes nor in given
+// (the question: a figure the asker stated, such as a code's digits, is not the model's
+// addition), and false; or "", true when there is none. Numbers compare by value as written: ","
+// reads as "." ("12,5" = "12.5"), and a comma before exactly three digits may also be a
+// thousands separator ("60,000" = "60000" = "60 000").
+func missingNumber(claim string, quotes []string, given ...string) (string, bool) {
 	var all []string
-	for _, q := range quotes {
+	for _, q := range append(append([]string(nil), quotes...), given...) {
 		for _, n := range numberRunRE.FindAllString(thousandsRE.ReplaceAllString(q, "$1$2"), -1) {
-			all = append(all, norm(n))
+			all = append(all, numberForms(n)...)
 		}
 	}
-	for _, n := range numberRunRE.FindAllString(claim, -1) {
+	for _, n := range numberRunRE.FindAllString(thousandsRE.ReplaceAllString(claim, "$1$2"), -1) {
 		found := false
-		for _, a := range all {
-			if a == norm(n) || strings.HasPrefix(a, norm(n)+".") {
-				found = true
-				break
+		for _, f := range numberForms(n) {
+			for _, a := range all {
+				if a == f || strings.HasPrefix(a, f+".") {
+					found = true
+					break
+				}
 			}
 		}
 		if !found {
@@ -187,6 +187,22 @@ func missingNumber(claim string, quotes []string) (string, bool) {
 	}
 	return "", true
 }
+
+// numberForms are the values a number run may mean: "," read as "." and, when it groups
+// thousands (digits, then ",ddd" groups), the digits alone.
+func numberForms(n string) []string {
+	forms := []string{strings.ReplaceAll(n, ",", ".")}
+	if thousandsGroupsRE.MatchString(n) {
+		forms = append(forms, strings.ReplaceAll(n, ",", ""))
+	}
+	return forms
+}
+
+// numberRunRE finds the numbers a claim states ("28", "2025", "3.5", "12,5", "60,000").
+var numberRunRE = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// thousandsGroupsRE matches a number written with comma thousands separators ("60,000", "1,200,000").
+var thousandsGroupsRE = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+$`)
 
 // restatesQuestion reports whether a claim is a question: it ends with "?", or after
 // textnorm.Fold (trailing punctuation ignored) it is the question.

@@ -206,17 +206,26 @@ func TestRejectedRequestIsNotRetried(t *testing.T) {
 
 func TestMissingNumber(t *testing.T) {
 	for _, tc := range []struct {
-		claim  string
-		quotes []string
-		miss   string
+		claim    string
+		quotes   []string
+		question string
+		miss     string
 	}{
-		{"Отпуск 28 дней.", []string{"отпуск 28 календарных дней"}, ""},
-		{"Бюджет 28000 рублей.", []string{"бюджет 28 000 ₽"}, ""},
-		{"Ставка 12,5%.", []string{"ставка 12.5 %"}, ""},
-		{"Отпуск 30 дней.", []string{"отпуск 28 календарных дней"}, "30"},
-		{"С 2024 года 31 день.", []string{"с 2024 года"}, "31"},
+		{"Отпуск 28 дней.", []string{"отпуск 28 календарных дней"}, "", ""},
+		{"Бюджет 28000 рублей.", []string{"бюджет 28 000 ₽"}, "", ""},
+		{"Ставка 12,5%.", []string{"ставка 12.5 %"}, "", ""},
+		{"Отпуск 30 дней.", []string{"отпуск 28 календарных дней"}, "", "30"},
+		{"С 2024 года 31 день.", []string{"с 2024 года"}, "", "31"},
+		// English thousands separators read either way
+		{"The budget is 60,000 rubles.", []string{"Бюджет — 60 000 ₽ в год."}, "", ""},
+		{"The budget is 60 000 rubles.", []string{"The budget is 60,000 rubles a year."}, "", ""},
+		{"The budget is 61,000 rubles.", []string{"Бюджет — 60 000 ₽ в год."}, "", "61,000"},
+		// a figure the question states is not the model's addition; one it does not state is
+		{"Contract PRJ-2031-042 is worth 1.2 million.", []string{"The contract is worth 1.2 million rubles."}, "What is contract PRJ-2031-042 worth?", ""},
+		{"Contract PRJ-2031-042 is worth 1.5 million.", []string{"The contract is worth 1.2 million rubles."}, "What is contract PRJ-2031-042 worth?", "1.5"},
+		{"INC-3400 lasted 2 hours.", []string{"The outage lasted 2 hours."}, "", "3400"},
 	} {
-		n, ok := missingNumber(tc.claim, tc.quotes)
+		n, ok := missingNumber(tc.claim, tc.quotes, tc.question)
 		if n != tc.miss || ok != (tc.miss == "") {
 			t.Errorf("missingNumber(%q) = %q, %v; want %q", tc.claim, n, ok, tc.miss)
 		}

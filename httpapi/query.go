@@ -116,6 +116,9 @@ type QueryResponse struct {
 	Citations []ariadne.Citation `json:"citations"`
 	Claims    []ariadne.Claim    `json:"claims"`
 	Paths     []ariadne.Path     `json:"paths"`
+	// Chain: on the multi_hop route, the evidence path the answer follows, one verified sentence
+	// per hop in path order (its claims lead Claims); absent when no path could be claimed.
+	Chain     []agent.ChainHop   `json:"chain,omitempty"`
 	Trace     *agent.AnswerTrace `json:"trace,omitempty"`
 	RequestID string             `json:"request_id"`
 }
@@ -148,7 +151,7 @@ func (h *handlers) query(c *gin.Context) {
 
 func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryResponse {
 	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
-		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, RequestID: c.GetString(requestIDKey)}
+		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, RequestID: c.GetString(requestIDKey)}
 	if ans.Status == ariadne.StatusUnavailable {
 		resp.Reason = "a store or model is unavailable; retry later"
 	}

@@ -268,6 +268,12 @@ func TestIntegrationAnalystPage(t *testing.T) {
 	if len(mh.Paths) == 0 {
 		t.Fatalf("the API returned no path for the multi-hop question")
 	}
+	// The answer follows the chain incident → component → project → client → account manager, and
+	// its last hop is the sentence that names the client's account manager.
+	if n := len(mh.Chain); n == 0 || mh.Chain[n-1].Citation.ChunkID != "clients/helio-pharma#0001-d73d2c4a" ||
+		mh.Chain[n-1].Citation.Quote != "The account manager on our side is Olga Mironova." || mh.Chain[0].From != "INC-845" {
+		t.Errorf("multi-hop chain: %+v", mh.Chain)
+	}
 	wantKeys := map[string]bool{}
 	for _, p := range mh.Paths {
 		for _, n := range p.Nodes {

@@ -167,11 +167,11 @@ func hasLetters(s string) bool {
 func missingNumber(claim string, quotes []string, given ...string) (string, bool) {
 	var all []string
 	for _, q := range append(append([]string(nil), quotes...), given...) {
-		for _, n := range numberRunRE.FindAllString(thousandsRE.ReplaceAllString(q, "$1$2"), -1) {
+		for _, n := range numberRunRE.FindAllString(joinThousands(q), -1) {
 			all = append(all, numberForms(n)...)
 		}
 	}
-	for _, n := range numberRunRE.FindAllString(thousandsRE.ReplaceAllString(claim, "$1$2"), -1) {
+	for _, n := range numberRunRE.FindAllString(joinThousands(claim), -1) {
 		found := false
 		for _, f := range numberForms(n) {
 			for _, a := range all {
@@ -186,6 +186,18 @@ func missingNumber(claim string, quotes []string, given ...string) (string, bool
 		}
 	}
 	return "", true
+}
+
+// joinThousands removes space separators between digit groups ("9 600 000" → "9600000"); one
+// pass of thousandsRE joins every other group, so it repeats until nothing changes.
+func joinThousands(s string) string {
+	for {
+		t := thousandsRE.ReplaceAllString(s, "$1$2")
+		if t == s {
+			return s
+		}
+		s = t
+	}
 }
 
 // numberForms are the values a number run may mean: "," read as "." and, when it groups

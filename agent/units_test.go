@@ -220,6 +220,8 @@ func TestMissingNumber(t *testing.T) {
 		{"The budget is 60,000 rubles.", []string{"Бюджет — 60 000 ₽ в год."}, "", ""},
 		{"The budget is 60 000 rubles.", []string{"The budget is 60,000 rubles a year."}, "", ""},
 		{"The budget is 61,000 rubles.", []string{"Бюджет — 60 000 ₽ в год."}, "", "61,000"},
+		{"The contract is worth 9,600,000 rubles.", []string{"Сумма договора — 9 600 000 ₽."}, "", ""},
+		{"Сумма — 9 600 000 ₽.", []string{"The total is 9,600,000 rubles."}, "", ""},
 		// a figure the question states is not the model's addition; one it does not state is
 		{"Contract PRJ-2031-042 is worth 1.2 million.", []string{"The contract is worth 1.2 million rubles."}, "What is contract PRJ-2031-042 worth?", ""},
 		{"Contract PRJ-2031-042 is worth 1.5 million.", []string{"The contract is worth 1.2 million rubles."}, "What is contract PRJ-2031-042 worth?", "1.5"},

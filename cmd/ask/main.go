@@ -1,5 +1,5 @@
 // Command ask sends questions to a running Ariadne API (POST /v1/query) and prints each answer
-// with its status, route, verified citations and graph paths.
+// with its status, route, verified citations, the multi-hop chain and graph paths.
 //
 //	ask [--url http://127.0.0.1:8088] [--key KEY] [--mode auto] "question" ["question" ...]
 //
@@ -132,6 +132,9 @@ func Print(w io.Writer, question string, qr httpapi.QueryResponse, took time.Dur
 			}
 			fmt.Fprintf(w, "       [%s] «%s» bytes %d–%d of the chunk, %s\n", cit.ChunkID, oneLine(cit.Quote), cit.Start, cit.End, mark)
 		}
+	}
+	for i, h := range qr.Chain {
+		fmt.Fprintf(w, "   chain %d/%d: %s -[%s]-> %s  [%s]\n", i+1, len(qr.Chain), h.From, h.Type, h.To, h.Citation.ChunkID)
 	}
 	for i, p := range qr.Paths {
 		if i == 3 {

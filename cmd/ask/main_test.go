@@ -1,0 +1,36 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/httpapi"
+)
+
+func TestPrintChain(t *testing.T) {
+	cit := func(id, quote string) ariadne.Citation {
+		return ariadne.Citation{ChunkID: id, Quote: quote, Start: 0, End: len(quote), Verified: true}
+	}
+	qr := httpapi.QueryResponse{Status: ariadne.StatusAnswered, Route: ariadne.RouteMultiHop,
+		Claims: []ariadne.Claim{{Text: "Аккаунт-менеджер — Ольга Стрельцова.", Citations: []ariadne.Citation{cit("clients/vega#0001-22222222", "Аккаунт-менеджер — Ольга Стрельцова.")}}},
+		Chain: []agent.ChainHop{
+			{From: "INC-1", To: "Вега-Транс", Type: "AFFECTS", Citation: cit("incidents/inc-1#0000-11111111", "Инцидент INC-1 затронул сервис клиента «Вега-Транс».")},
+			{From: "Вега-Транс", To: "Ольга Стрельцова", Type: "CONTACT", Citation: cit("clients/vega#0001-22222222", "Аккаунт-менеджер — Ольга Стрельцова.")},
+		}}
+	var b bytes.Buffer
+	Print(&b, "Кто аккаунт-менеджер клиента, чей сервис затронул INC-1?", qr, 1500*time.Millisecond)
+	for _, want := range []string{
+		"status: answered · route: multi_hop · 1500 ms",
+		"[clients/vega#0001-22222222] «Аккаунт-менеджер — Ольга Стрельцова.» bytes 0–", // the claim's citation
+		"chain 1/2: INC-1 -[AFFECTS]-> Вега-Транс  [incidents/inc-1#0000-11111111]",
+		"chain 2/2: Вега-Транс -[CONTACT]-> Ольга Стрельцова  [clients/vega#0001-22222222]",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+}

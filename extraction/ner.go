@@ -44,6 +44,9 @@ const maxCoOccurring = 8
 type NERConfig struct {
 	Batch   int // texts per Recognize call; default 64
 	Workers int // concurrent Recognize calls; default 2
+	// TypedPages: recognize in typed pages too (off by default: the dictionary describes them;
+	// docs/evaluation.md measures both ways).
+	TypedPages bool
 }
 
 // NER finds entities in any text with a Recognizer and resolves them through the registry, so
@@ -61,10 +64,11 @@ type NERConfig struct {
 // its most frequent type, and only then is it resolved into the registry. So a re-run on the same
 // corpus gives the same keys.
 type NER struct {
-	rec     Recognizer
-	onto    *ontology.Ontology
-	batch   int
-	workers int
+	rec        Recognizer
+	onto       *ontology.Ontology
+	batch      int
+	workers    int
+	typedPages bool
 }
 
 // NewNER returns the NER stage over rec.
@@ -75,11 +79,17 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 2
 	}
-	return &NER{rec: rec, onto: o, batch: cfg.Batch, workers: cfg.Workers}
+	return &NER{rec: rec, onto: o, batch: cfg.Batch, workers: cfg.Workers, typedPages: cfg.TypedPages}
 }
 
-// Name identifies the stage, its rules' version and the recognizer's models.
-func (n *NER) Name() string { return "ner-v1/" + n.rec.Name() }
+// Name identifies the stage, its rules' version (and whether it reads typed pages) and the
+// recognizer's models.
+func (n *NER) Name() string {
+	if n.typedPages {
+		return "ner-v1+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
+	}
+	return "ner-v1/" + n.rec.Name()
+}
 
 // Health checks the recognizer when it can be checked (the sidecar client's /health); nil
 // otherwise. The error wraps ariadne.ErrUnavailable when the sidecar does not answer.
@@ -128,6 +138,9 @@ func (n *NER) Recognize(ctx context.Context, docs []Input, reg *resolution.Regis
 // relation_rules (a client, project, person, team … page): the dictionary extractor's typed
 // relations are what such a page states, and recognition leaves it alone.
 func (n *NER) typedPage(in Input, reg *resolution.Registry) bool {
+	if n.typedPages {
+		return false
+	}
 	s, ok := reg.Get(in.SubjectKey)
 	return ok && len(n.onto.RelationRules[s.Type]) > 0
 }

@@ -314,3 +314,37 @@ func TestNERLeavesPagesTheOntologyTypes(t *testing.T) {
 		t.Errorf("mentions %q, relations %q", got, relationList(f))
 	}
 }
+
+// Typed pages are the dictionary's unless NERConfig.TypedPages: then a client page's chunks are
+// recognized too, and what they name relates to the page's subject by the ontology's rules.
+func TestNERTypedPages(t *testing.T) {
+	o := onto(t)
+	rec := &lexiconRecognizer{labels: map[string]string{"Олег Кравцов": "PER"}}
+	for _, typed := range []bool{false, true} {
+		reg := resolution.NewRegistry(o.Nicknames)
+		subj, _ := reg.Resolve(resolution.Candidate{Name: "ООО «Омега-Логистик»", Type: "client", DocID: "clients/omega"})
+		in := Input{Doc: ariadne.Document{ID: "clients/omega", Type: "client", Lang: "ru", Title: "ООО «Омега-Логистик»"}, SubjectKey: subj,
+			Chunks: []ariadne.Chunk{{ID: "clients/omega#0", DocID: "clients/omega", Lang: "ru", Text: "Контактное лицо клиента — Олег Кравцов."}}}
+		n := NewNER(rec, o, NERConfig{TypedPages: typed})
+		found, err := n.Recognize(context.Background(), []Input{in}, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Recognized = found
+		f, err := NewDictionary(o).Extract(context.Background(), in, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(relationList(f), "; ")
+		want := "" // the dictionary knows no Кравцов
+		if typed {
+			want = "clients/omega-CONTACT->person:oleg kravtsov@clients/omega [clients/omega#0]"
+		}
+		if got != want {
+			t.Errorf("TypedPages=%v: relations %q, want %q", typed, got, want)
+		}
+		if strings.Contains(n.Name(), "+typed") != typed {
+			t.Errorf("TypedPages=%v: name %q", typed, n.Name())
+		}
+	}
+}

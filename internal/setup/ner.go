@@ -51,5 +51,5 @@ func (ix Indexing) BuildRecognizer(ctx context.Context, onto *ontology.Ontology,
 		log.Warn(why)
 		return nil, why, nil
 	}
-	return extraction.NewNER(client, onto, extraction.NERConfig{}), "", nil
+	return extraction.NewNER(client, onto, extraction.NERConfig{TypedPages: ix.NERTyped}), "", nil
 }

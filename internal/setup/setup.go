@@ -222,6 +222,7 @@ type Indexing struct {
 	ChunkOverlap int    `name:"chunk-overlap" env:"ARIADNE_CHUNK_OVERLAP" default:"48" help:"Overlap between consecutive chunks of a section, in tokens."`
 	NER          string `name:"ner" env:"ARIADNE_NER" default:"auto" enum:"auto,on,off" help:"Entity recognition in every chunk with the NER sidecar: auto (when it answers), on (fail when it does not), off."`
 	NERURL       string `name:"ner-url" env:"ARIADNE_NER_URL" default:"${ner_url}" help:"The local NER sidecar (deploy/local.sh up ner)."`
+	NERTyped     bool   `name:"ner-typed-pages" env:"ARIADNE_NER_TYPED_PAGES" help:"Also run entity recognition in typed pages (a client, project, person … page), which the dictionary describes; off by default (docs/evaluation.md)."`
 }
 
 // Build returns the ontology and chunker.

@@ -10,7 +10,6 @@ import (
 type countingEmbedder struct {
 	mu               sync.Mutex
 	queries, passage int
-	cachesQueries    bool
 }
 
 func (e *countingEmbedder) Name() string { return "counting" }

@@ -221,6 +221,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 			checks["index"] = httpapi.Check{OK: false, Detail: fmt.Sprintf("class %s holds %s vectors but queries use %s: re-index or set ARIADNE_EMBEDDER", vs.Class(), have, emb.Name())}
 		default:
 			checks["index"] = httpapi.Check{OK: true, Detail: fmt.Sprintf("class %s, %s", vs.Class(), have)}
+			// A Weaviate restarted after a crash can keep the objects but lose HNSW entries:
+			// vector search then answers from partial evidence. 9 queries per probe.
+			if ic, err := vs.SelfCheck(ctx, 8); err != nil {
+				checks["vector_index"] = httpapi.Check{OK: false, Detail: err.Error()}
+			} else {
+				checks["vector_index"] = httpapi.Check{OK: ic.OK(), Detail: ic.Describe(vs.Class())}
+			}
 		}
 		return checks
 	}

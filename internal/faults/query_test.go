@@ -203,6 +203,12 @@ func TestFaultsQuery(t *testing.T) {
 			}
 			t.Logf("RESULT query-fault server=%s fault=%s hold=%s server_back_after=%.1fs recovered_after=%.1fs slowest=%.1fs responses=%v",
 				ph.server, ph.kind, ph.hold, back.Seconds(), recoveredAfter.Seconds(), slowest.Seconds(), counts)
+			// What /readyz would say: the vector index's self-check over every chunk.
+			if ic, err := rig.Vector.SelfCheck(context.Background(), 100); err != nil {
+				t.Logf("RESULT index-self-check after=%s-%s error=%v", ph.server, ph.kind, err)
+			} else {
+				t.Logf("RESULT index-self-check after=%s-%s sampled=%d lost=%d", ph.server, ph.kind, ic.Sampled, len(ic.Lost))
+			}
 		})
 	}
 

@@ -3,9 +3,8 @@ package agent_test
 import (
 	"context"
 	"errors"
-	"os/exec"
+	"net/url"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 	"github.com/ariadne-graphrag/ariadne/retry"
+	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 func newRetriever(r *testrig.Rig, cfg agent.RetrievalConfig) *agent.Retriever {
@@ -250,31 +250,26 @@ func TestIntegrationACL(t *testing.T) {
 	}
 }
 
-// localServer stops and starts a server that deploy/local.sh manages, or skips the test when the
-// server was not started by it (its pid file is missing): a test never stops someone else's server.
-func localServer(t *testing.T, name string) (stop, start func()) {
-	t.Helper()
-	if out, err := exec.Command("../deploy/local.sh", "status", name).CombinedOutput(); err != nil || !strings.Contains(string(out), "pid") {
-		if testenv.Required() && err == nil {
-			t.Skipf("%s is not managed by deploy/local.sh (%s); cannot restart it", name, strings.TrimSpace(string(out)))
-		}
-		t.Skipf("%s is not managed by deploy/local.sh: %s", name, strings.TrimSpace(string(out)))
-	}
-	run := func(cmd string) {
-		if out, err := exec.Command("../deploy/local.sh", cmd, name).CombinedOutput(); err != nil {
-			t.Fatalf("deploy/local.sh %s %s: %v\n%s", cmd, name, err, out)
-		}
-	}
-	t.Cleanup(func() { run("up") }) // never leave it down
-	return func() { run("down") }, func() { run("up") }
-}
-
 // TestIntegrationWeaviateRestartWithinBackoff stops Weaviate, asks a question, restarts Weaviate
 // while the retriever is backing off, and expects the answer; then stops it for good and expects
 // a matchable ErrUnavailable within the retry deadline.
 func TestIntegrationWeaviateRestartWithinBackoff(t *testing.T) {
 	rig := testrig.New(t, testrig.KB)
-	stop, start := localServer(t, "weaviate")
+	// Weaviate goes away and comes back through loopback proxies, so the shared server keeps
+	// running for everyone else.
+	u, err := url.Parse(testenv.WeaviateURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, grpc := testenv.NewProxy(t, u.Host), testenv.NewProxy(t, testenv.WeaviateGRPC())
+	vs, err := vector.Open(context.Background(), vector.Config{URL: "http://" + rest.Addr(), GRPCAddr: grpc.Addr(), Class: rig.Vector.Class()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxied := *rig
+	proxied.Vector = vs
+	rig = &proxied
+	stop, start := func() { rest.Stop(); grpc.Stop() }, func() { rest.Start(); grpc.Start() }
 	q := agent.Request{Question: "Что означает код Q-4410?", Groups: []string{"all"}, Mode: "hybrid"}
 	r := newRetriever(rig, agent.RetrievalConfig{Retry: retry.Policy{Initial: 250 * time.Millisecond, Max: 2 * time.Second,
 		MaxAttempts: 40, MaxElapsed: 60 * time.Second}})
@@ -301,7 +296,7 @@ func TestIntegrationWeaviateRestartWithinBackoff(t *testing.T) {
 		MaxAttempts: 100, MaxElapsed: 3 * time.Second}})
 	stop()
 	began := time.Now()
-	_, err := short.Retrieve(context.Background(), q)
+	_, err = short.Retrieve(context.Background(), q)
 	elapsed := time.Since(began)
 	start()
 	if !errors.Is(err, ariadne.ErrUnavailable) {

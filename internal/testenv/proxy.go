@@ -8,14 +8,15 @@ import (
 )
 
 // Proxy forwards TCP connections from a loopback port to a server, so that a test can take the
-// server away from the code under test (Close) without stopping a server other tests and users
-// share.
+// server away from the code under test (Stop, Close) and bring it back (Start) without stopping
+// a server other tests and users share.
 type Proxy struct {
-	ln     net.Listener
+	t      testing.TB
+	addr   string
 	target string
 	mu     sync.Mutex
+	ln     net.Listener // nil while stopped
 	conns  []net.Conn
-	closed bool
 }
 
 // NewProxy listens on 127.0.0.1 (a free port) and forwards to target ("host:port"); it closes
@@ -26,33 +27,53 @@ func NewProxy(t testing.TB, target string) *Proxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proxy{ln: ln, target: target}
-	go p.serve()
+	p := &Proxy{t: t, addr: ln.Addr().String(), target: target, ln: ln}
+	go p.serve(ln)
 	t.Cleanup(p.Close)
 	return p
 }
 
-// Addr is the proxy's "host:port".
-func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+// Addr is the proxy's "host:port"; it stays the same across Stop and Start.
+func (p *Proxy) Addr() string { return p.addr }
 
-// Close stops accepting and cuts every open connection: to its clients the server is gone
+// Stop stops accepting and cuts every open connection: to its clients the server is gone
 // (connection refused, then reset), as when it is stopped.
-func (p *Proxy) Close() {
+func (p *Proxy) Stop() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	if p.ln == nil {
 		return
 	}
-	p.closed = true
 	p.ln.Close()
+	p.ln = nil
 	for _, c := range p.conns {
 		c.Close()
 	}
+	p.conns = nil
 }
 
-func (p *Proxy) serve() {
+// Start accepts again on the same address, as a server that came back.
+func (p *Proxy) Start() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		return
+	}
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Errorf("proxy: listen again on %s: %v", p.addr, err)
+		return
+	}
+	p.ln = ln
+	go p.serve(ln)
+}
+
+// Close is Stop for good.
+func (p *Proxy) Close() { p.Stop() }
+
+func (p *Proxy) serve(ln net.Listener) {
 	for {
-		in, err := p.ln.Accept()
+		in, err := ln.Accept()
 		if err != nil {
 			return
 		}
@@ -62,7 +83,7 @@ func (p *Proxy) serve() {
 			continue
 		}
 		p.mu.Lock()
-		if p.closed {
+		if p.ln != ln {
 			p.mu.Unlock()
 			in.Close()
 			out.Close()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/ner"
+	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
@@ -201,16 +202,7 @@ func TestNERSubjectRelationsAndLabels(t *testing.T) {
 			Text: "Dune is a novel by Frank Herbert, an American writer born in Tacoma. It won the Hugo Award.\nlower case paris"}}}
 	rec := &lexiconRecognizer{labels: map[string]string{"Dune": "WORK_OF_ART", "Frank Herbert": "PERSON", "American": "NORP",
 		"Tacoma": "GPE", "Hugo Award": "EVENT", "paris": "GPE"}}
-	n := NewNER(rec, o, NERConfig{})
-	found, err := n.Recognize(context.Background(), []Input{in}, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.Recognized = found
-	f, err := NewDictionary(o).Extract(context.Background(), in, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := recognizeAndExtract(t, NewNER(rec, o, NERConfig{}), o, in, reg)
 	// NORP is dropped by the ontology, a lower-case surface is not a name, the subject's own name
 	// is the dictionary's.
 	wantM := []string{"Tacoma→location:takoma", "Frank Herbert→person:frank herbert", "Hugo Award→topic:hugo avard", "Dune→wiki/dune"}
@@ -326,15 +318,7 @@ func TestNERTypedPages(t *testing.T) {
 		in := Input{Doc: ariadne.Document{ID: "clients/omega", Type: "client", Lang: "ru", Title: "ООО «Омега-Логистик»"}, SubjectKey: subj,
 			Chunks: []ariadne.Chunk{{ID: "clients/omega#0", DocID: "clients/omega", Lang: "ru", Text: "Контактное лицо клиента — Олег Кравцов."}}}
 		n := NewNER(rec, o, NERConfig{TypedPages: typed})
-		found, err := n.Recognize(context.Background(), []Input{in}, reg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Recognized = found
-		f, err := NewDictionary(o).Extract(context.Background(), in, reg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := recognizeAndExtract(t, n, o, in, reg)
 		got := strings.Join(relationList(f), "; ")
 		want := "" // the dictionary knows no Кравцов
 		if typed {
@@ -347,4 +331,20 @@ func TestNERTypedPages(t *testing.T) {
 			t.Errorf("TypedPages=%v: name %q", typed, n.Name())
 		}
 	}
+}
+
+// recognizeAndExtract runs recognition over one document, then the dictionary extractor with
+// what it found.
+func recognizeAndExtract(t *testing.T, n *NER, o *ontology.Ontology, in Input, reg *resolution.Registry) Facts {
+	t.Helper()
+	found, err := n.Recognize(context.Background(), []Input{in}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Recognized = found
+	f, err := NewDictionary(o).Extract(context.Background(), in, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -21,7 +21,7 @@ import (
 // precision (docs/evaluation.md, "Evidence by meaning"), and then quotes verbatim: the best unit,
 // and further units that also clear the model's bar for a further claim (on the best unit's
 // subject unless the route is multi_hop), up to MaxClaims. It answers NOT_FOUND when no unit
-// clears the threshold or when a code or id in the question (ERR-7713, INC-3400) appears in no
+// clears the threshold or when a code or id in the question (ERR-7713, INC-9071) appears in no
 // fragment. Units that address an AI model (planted instructions) are never selected.
 type Extractive struct {
 	// MaxClaims bounds the answer; default 4.

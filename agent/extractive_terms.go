@@ -33,7 +33,7 @@ const (
 // still missing (so a multi-hop answer quotes each document of the chain). It answers NOT_FOUND
 // when the best unit or the chosen units together cover too little of the question (minBest,
 // minUnion), or when a code or id
-// in the question (ERR-7713, INC-3400) appears in no fragment. Units that address an AI model
+// in the question (ERR-7713, INC-9071) appears in no fragment. Units that address an AI model
 // (planted instructions) are never selected.
 type TermExtractive struct {
 	// MaxClaims bounds the answer; default 4.

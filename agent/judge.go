@@ -163,7 +163,7 @@ func hasLetters(s string) bool {
 // (the question: a figure the asker stated, such as a code's digits, is not the model's
 // addition), and false; or "", true when there is none. Numbers compare by value as written: ","
 // reads as "." ("12,5" = "12.5"), and a comma before exactly three digits may also be a
-// thousands separator ("60,000" = "60000" = "60 000").
+// thousands separator ("72,000" = "72000" = "72 000").
 func missingNumber(claim string, quotes []string, given ...string) (string, bool) {
 	var all []string
 	for _, q := range append(append([]string(nil), quotes...), given...) {
@@ -188,7 +188,7 @@ func missingNumber(claim string, quotes []string, given ...string) (string, bool
 	return "", true
 }
 
-// joinThousands removes space separators between digit groups ("9 600 000" → "9600000"); one
+// joinThousands removes space separators between digit groups ("7 350 000" → "7350000"); one
 // pass of thousandsRE joins every other group, so it repeats until nothing changes.
 func joinThousands(s string) string {
 	for {
@@ -210,10 +210,10 @@ func numberForms(n string) []string {
 	return forms
 }
 
-// numberRunRE finds the numbers a claim states ("28", "2025", "3.5", "12,5", "60,000").
+// numberRunRE finds the numbers a claim states ("28", "2025", "3.5", "12,5", "72,000").
 var numberRunRE = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
 
-// thousandsGroupsRE matches a number written with comma thousands separators ("60,000", "1,200,000").
+// thousandsGroupsRE matches a number written with comma thousands separators ("72,000", "1,200,000").
 var thousandsGroupsRE = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+$`)
 
 // restatesQuestion reports whether a claim is a question: it ends with "?", or after

@@ -217,15 +217,15 @@ func TestMissingNumber(t *testing.T) {
 		{"Отпуск 30 дней.", []string{"отпуск 28 календарных дней"}, "", "30"},
 		{"С 2024 года 31 день.", []string{"с 2024 года"}, "", "31"},
 		// English thousands separators read either way
-		{"The budget is 60,000 rubles.", []string{"Бюджет — 60 000 ₽ в год."}, "", ""},
-		{"The budget is 60 000 rubles.", []string{"The budget is 60,000 rubles a year."}, "", ""},
-		{"The budget is 61,000 rubles.", []string{"Бюджет — 60 000 ₽ в год."}, "", "61,000"},
-		{"The contract is worth 9,600,000 rubles.", []string{"Сумма договора — 9 600 000 ₽."}, "", ""},
-		{"Сумма — 9 600 000 ₽.", []string{"The total is 9,600,000 rubles."}, "", ""},
+		{"The budget is 72,000 rubles.", []string{"Бюджет — 72 000 ₽ в год."}, "", ""},
+		{"The budget is 72 000 rubles.", []string{"The budget is 72,000 rubles a year."}, "", ""},
+		{"The budget is 73,000 rubles.", []string{"Бюджет — 72 000 ₽ в год."}, "", "73,000"},
+		{"The contract is worth 7,350,000 rubles.", []string{"Сумма договора — 7 350 000 ₽."}, "", ""},
+		{"Сумма — 7 350 000 ₽.", []string{"The total is 7,350,000 rubles."}, "", ""},
 		// a figure the question states is not the model's addition; one it does not state is
 		{"Contract PRJ-2031-042 is worth 1.2 million.", []string{"The contract is worth 1.2 million rubles."}, "What is contract PRJ-2031-042 worth?", ""},
 		{"Contract PRJ-2031-042 is worth 1.5 million.", []string{"The contract is worth 1.2 million rubles."}, "What is contract PRJ-2031-042 worth?", "1.5"},
-		{"INC-3400 lasted 2 hours.", []string{"The outage lasted 2 hours."}, "", "3400"},
+		{"INC-9071 lasted 2 hours.", []string{"The outage lasted 2 hours."}, "", "9071"},
 	} {
 		n, ok := missingNumber(tc.claim, tc.quotes, tc.question)
 		if n != tc.miss || ok != (tc.miss == "") {

@@ -171,18 +171,11 @@ func (o *Ontology) Label(entityType string) (string, error) {
 	return et.Label, nil
 }
 
-// Relation returns the relationship type that connects a subject of type subj to an object of
-// type obj: the rule for the pair, else the subject's default, else the global default. Its
-// direction is RelationDir's.
-func (o *Ontology) Relation(subj, obj string) string {
-	rel, _ := o.RelationDir(subj, obj)
-	return rel
-}
-
-// RelationDir is Relation and whether the relationship points from the object to the subject: a
-// rule written "<OWNS" under technology.team says that a technology page naming a team states
-// (team)-[:OWNS]->(technology), the direction the relation type means, as the team's own page
-// does.
+// RelationDir returns the relationship type that connects a subject of type subj to an object
+// of type obj — the rule for the pair, else the subject's default, else the global default — and
+// whether it points from the object to the subject: a rule written "<OWNS" under technology.team
+// says that a technology page naming a team states (team)-[:OWNS]->(technology), the direction
+// the relation type means, as the team's own page does.
 func (o *Ontology) RelationDir(subj, obj string) (rel string, inverse bool) {
 	if rel, ok := o.RelationRules[subj][obj]; ok {
 		if r, inv := strings.CutPrefix(rel, "<"); inv {

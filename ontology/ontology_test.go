@@ -35,9 +35,6 @@ func TestDefaultParses(t *testing.T) {
 		if got, inv := o.RelationDir(tc.subj, tc.obj); got != tc.want || inv != tc.inverse {
 			t.Errorf("RelationDir(%s, %s) = %s, %v; want %s, %v", tc.subj, tc.obj, got, inv, tc.want, tc.inverse)
 		}
-		if got := o.Relation(tc.subj, tc.obj); got != tc.want {
-			t.Errorf("Relation(%s, %s) = %s, want %s", tc.subj, tc.obj, got, tc.want)
-		}
 	}
 	if got := o.EntityTypeOfDocument("Meeting-Notes"); got != "meeting" {
 		t.Errorf("EntityTypeOfDocument(meeting-notes) = %q", got)

@@ -19,7 +19,8 @@ import (
 //
 //	Documents  id, title, version, content_hash, graph_hash, acl, lang, type, updated
 //	Chunks     id, doc_id, position, heading, text_hash, acl, start, end, and its document
-//	Entities   key, type, name, sorted aliases, doc_id, sorted labels (namespace stripped)
+//	Entities   key, type, name, sorted aliases, doc_id, degree, sorted labels (namespace stripped),
+//	           sorted acl and name_acl (who may know it exists, who may see its name)
 //	Relations  type, source key, target key, sorted chunk_ids (provenance), sorted acl
 //	Mentions   chunk id, entity key, sorted surfaces
 //	Links      NEXT_CHUNK and DESCRIBED_IN pairs
@@ -46,7 +47,8 @@ OPTIONAL MATCH (d:Document)-[:HAS_CHUNK]->(c)
 RETURN [c.id, c.doc_id, toString(c.position), c.heading, c.text_hash, toString(c.start), toString(c.end), d.id] AS row, c.acl AS acl`
 	digestEntitiesCypher = `
 MATCH (e:Entity)
-RETURN [e.key, e.type, e.name, e.doc_id] AS row, e.aliases AS aliases, labels(e) AS labels`
+RETURN [e.key, e.type, e.name, e.doc_id, toString(e.degree)] AS row, e.aliases AS aliases, labels(e) AS labels,
+       e.acl AS acl, e.name_acl AS name_acl`
 	digestRelationsCypher = `
 MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
 RETURN [type(r), a.key, b.key] AS row, r.chunk_ids AS chunk_ids, r.acl AS acl`
@@ -110,7 +112,7 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 		return d, err
 	}
 	slices.Sort(d.ChunkIDs)
-	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels"}, s.ns); err != nil {
+	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels", "acl", "name_acl"}, s.ns); err != nil {
 		return d, err
 	}
 	if d.Relations, _, err = part(digestRelationsCypher, []string{"chunk_ids", "acl"}, ""); err != nil {

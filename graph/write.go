@@ -176,7 +176,7 @@ MATCH (e:Entity {key: key})-[r]-()
 WHERE r.chunk_ids IS NOT NULL AND any(x IN r.chunk_ids WHERE x IN $old)
 WITH DISTINCT r
 SET r.chunk_ids = [x IN r.chunk_ids WHERE NOT x IN $old]
-WITH r, size(r.chunk_ids) = 0 AS empty
+WITH r, size(r.chunk_ids) = 0 AS empty, [startNode(r).key, endNode(r).key] AS ends
 CALL (r, empty) {
   WITH r, empty WHERE empty
   DELETE r
@@ -186,7 +186,9 @@ UNION
   ` + relationACL + `
   RETURN 0 AS gone
 }
-RETURN sum(gone) AS deleted`
+WITH gone, ends
+UNWIND ends AS end
+RETURN sum(gone) / 2 AS deleted, collect(DISTINCT end) AS ends`
 
 	deleteChunksCypher = `
 UNWIND $old AS cid
@@ -237,14 +239,20 @@ MATCH (c:Chunk {id: m.chunk_id}), (e:Entity {key: m.key})
 MERGE (c)-[r:MENTIONS]->(e)
 SET r.surfaces = m.surfaces`
 
+	// A relation's acl grows by the groups of the chunks this batch adds to its provenance
+	// (rel.acl, from the batch's own chunks), so the statement reads none of its older chunks:
+	// r.acl stays the union of its supporting chunks' groups because every statement that removes
+	// provenance (pruneRelationsCypher) recomputes it in full. A new relation adds one to each
+	// endpoint's degree, which refreshEntitiesCypher recomputes in full when provenance goes.
 	upsertRelationsCypher = `
 UNWIND $relations AS rel
 MATCH (a:Entity {key: rel.source}), (b:Entity {key: rel.target})
 MERGE (a)-[r:$(rel.type)]->(b)
-ON CREATE SET r.chunk_ids = []
-SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids]
-WITH r
-` + relationACL
+ON CREATE SET r.chunk_ids = [], r.acl = [], a.degree = coalesce(a.degree, 0) + 1,
+              b.degree = coalesce(b.degree, 0) + CASE WHEN a = b THEN 0 ELSE 1 END
+WITH r, rel, coalesce(r.acl, []) AS acl
+SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids],
+    r.acl = acl + [g IN rel.acl WHERE NOT g IN acl]`
 
 	// relationACL sets r.acl to the union of the groups of its supporting chunks, so that "the
 	// caller may read at least one supporting chunk" is any(g IN r.acl WHERE g IN $groups).
@@ -294,6 +302,28 @@ WITH e
 WHERE NOT EXISTS { (e)--() }
 DELETE e
 RETURN count(*) AS deleted`
+
+	// growEntitiesCypher is refreshEntitiesCypher for an entity whose support only grew in this
+	// batch (new chunks mention it, new relations name it; nothing of it was removed, renamed or
+	// redefined): aliases, acl and name_acl gain what the batch's mentions bring (row.mentions:
+	// each new mention's surfaces and its chunk's groups) without reading the entity's older
+	// mentions — the full refresh costs every mention of a hub entity in every batch that names
+	// it, which made ingestion quadratic in the hub's degree. The result is the same sets as a
+	// full refresh (TestIntegrationIncrementalRefresh compares them); the degree was counted by
+	// upsertRelationsCypher.
+	growEntitiesCypher = `
+UNWIND $rows AS row
+MATCH (e:Entity {key: row.key})
+WITH e, row.mentions AS ms, coalesce(e.aliases, []) AS al, coalesce(e.acl, []) AS ea, coalesce(e.name_acl, []) AS na
+WITH e, al, ea, na,
+     reduce(acc = [], m IN ms | acc + [x IN m.surfaces WHERE NOT x IN acc]) AS surfaces,
+     reduce(acc = [], m IN ms | acc + [g IN m.acl WHERE NOT g IN acc]) AS mentionACL,
+     reduce(acc = [], m IN ms | acc + CASE WHEN e.name IN m.surfaces THEN [g IN m.acl WHERE NOT g IN acc] ELSE [] END) AS nameACL
+SET e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
+    e.acl = ea + [g IN mentionACL WHERE NOT g IN ea],
+    e.name_acl = CASE WHEN EXISTS { (e)-[:DESCRIBED_IN]->(:Document) } THEN na ELSE na + [g IN nameACL WHERE NOT g IN na] END,
+    e.uid = coalesce(e.uid, randomUUID()),
+    e.degree = coalesce(e.degree, 0)`
 
 	setLatinKeysCypher = `
 UNWIND $rows AS row
@@ -345,6 +375,9 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 				return nil, err
 			}
 			st.DeletedRelations = n
+			for _, k := range strs(get(rec, "ends")) { // their degree and support changed
+				touched[k] = true
+			}
 			rec, err = single(ctx, tx, s.cy(deleteChunksCypher), map[string]any{"old": params.old})
 			if err != nil {
 				return nil, err
@@ -359,6 +392,9 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			if err := exec(ctx, tx, s.cy(renameEntitiesCypher), map[string]any{"renames": params.renames}); err != nil {
 				return nil, err
 			}
+			for _, rn := range params.renames {
+				touched[rn["new"].(string)] = true
+			}
 		}
 		for _, step := range []struct {
 			cypher string
@@ -371,6 +407,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			{describedInCypher, "subjects", params.subjects},
 			{upsertMentionsCypher, "mentions", params.mentions},
 			{upsertRelationsCypher, "relations", params.relations},
+			{upsertRelationsCypher + "\nWITH r\n" + relationACL, "relations", params.fullRelations},
 		} {
 			if len(step.rows) == 0 {
 				continue
@@ -384,8 +421,21 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 				return nil, err
 			}
 		}
+		// Entities whose support shrank, that were renamed or that a document of the batch
+		// defines are refreshed in full; the others only grew: growEntitiesCypher.
 		for _, e := range params.entities {
-			touched[e["key"].(string)] = true
+			if e["defines"].(bool) {
+				touched[e["key"].(string)] = true
+			}
+		}
+		for _, k := range params.refreshFull {
+			touched[k] = true
+		}
+		var grown []map[string]any
+		for _, e := range params.entities {
+			if k := e["key"].(string); !touched[k] {
+				grown = append(grown, map[string]any{"key": k, "mentions": params.mentionsOf[k]})
+			}
 		}
 		keys := make([]string, 0, len(touched))
 		for k := range touched {
@@ -401,6 +451,14 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			return nil, err
 		}
 		st.DeletedEntities = n
+		if len(grown) > 0 {
+			if err := exec(ctx, tx, s.cy(growEntitiesCypher), map[string]any{"rows": grown}); err != nil {
+				return nil, err
+			}
+			for _, g := range grown {
+				keys = append(keys, g["key"].(string))
+			}
+		}
 		if err := s.refreshLatinKeys(ctx, tx, keys); err != nil {
 			return nil, err
 		}
@@ -415,6 +473,38 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 		return ariadne.WriteStats{}, translate("write documents", err)
 	}
 	return st, nil
+}
+
+// RefreshAll recomputes from scratch what writes keep up to date batch by batch: every entity's
+// aliases, visibility (acl, name_acl), degree and Latin keys, and every relation's acl (the union
+// of its supporting chunks' groups). Entities left with no support are deleted, as a write would.
+// It reads every mention of every entity (1 000 entities per transaction), so it costs what one
+// full ingestion's refreshes used to; the tests use it to check that incremental writes leave
+// the same graph, and an operator can run it after editing the graph by hand.
+func (s *Store) RefreshAll(ctx context.Context) error {
+	res, err := s.run(ctx, `MATCH (e:Entity) RETURN collect(e.key) AS keys`, nil)
+	if err != nil {
+		return translate("refresh all: list entities", err)
+	}
+	keys := strs(get(res.Records[0], "keys"))
+	slices.Sort(keys)
+	for i := 0; i < len(keys); i += 1000 {
+		part := keys[i:min(i+1000, len(keys))]
+		if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+			if err := exec(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": part}); err != nil {
+				return nil, err
+			}
+			return nil, s.refreshLatinKeys(ctx, tx, part)
+		}); err != nil {
+			return translate("refresh all: entities", err)
+		}
+	}
+	if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		return nil, exec(ctx, tx, s.cy(`MATCH (:Entity)-[r]->(:Entity) WHERE r.chunk_ids IS NOT NULL WITH r `+relationACL), nil)
+	}); err != nil {
+		return translate("refresh all: relations", err)
+	}
+	return nil
 }
 
 // refreshLatinKeys stores, for each entity, the phonetic Latin keys of its name and aliases, so
@@ -443,8 +533,13 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 type writeBatch struct {
 	old                                                          []string
 	docs, chunks, entities, subjects, mentions, relations, marks []map[string]any
-	renames                                                      []map[string]any
-	pairs                                                        [][]string
+	// fullRelations are relations citing a chunk outside the batch: their acl is recomputed
+	// from every supporting chunk instead of grown by the batch's.
+	fullRelations []map[string]any
+	mentionsOf    map[string][]map[string]any // entity key → its new mentions' surfaces and chunk groups
+	refreshFull   []string                    // entities mentioned in a chunk outside the batch
+	renames       []map[string]any
+	pairs         [][]string
 }
 
 func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor, ns string) (writeBatch, error) {
@@ -457,6 +552,7 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 		b.renames = append(b.renames, map[string]any{"old": o, "new": n})
 	}
 	entityRows := map[string]map[string]any{}
+	b.mentionsOf = map[string][]map[string]any{}
 	for _, dg := range docs {
 		d := dg.Doc
 		b.docs = append(b.docs, map[string]any{"id": d.ID, "title": d.Title, "type": d.Type, "lang": d.Lang,
@@ -501,8 +597,17 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 				surfaces[k] = append(surfaces[k], m.Surface)
 			}
 		}
+		chunkACL := make(map[string][]string, len(dg.Chunks))
+		for _, c := range dg.Chunks {
+			chunkACL[c.ID] = nonNil(c.ACL)
+		}
 		for _, k := range order {
 			b.mentions = append(b.mentions, map[string]any{"chunk_id": k[0], "key": k[1], "surfaces": surfaces[k]})
+			acl, ok := chunkACL[k[0]]
+			if !ok {
+				b.refreshFull = append(b.refreshFull, k[1]) // a chunk outside the batch: its groups are not here
+			}
+			b.mentionsOf[k[1]] = append(b.mentionsOf[k[1]], map[string]any{"surfaces": surfaces[k], "acl": acl})
 		}
 		for _, r := range dg.Relations {
 			if !lab.AllowedRelation(r.Type) || !labelRE.MatchString(r.Type) {
@@ -511,7 +616,24 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 			if len(r.ChunkIDs) == 0 {
 				return b, fmt.Errorf("graph: relation %s-%s->%s has no provenance: %w", r.Source, r.Type, r.Target, ariadne.ErrInvalid)
 			}
-			b.relations = append(b.relations, map[string]any{"source": r.Source, "target": r.Target, "type": r.Type, "chunk_ids": r.ChunkIDs})
+			row := map[string]any{"source": r.Source, "target": r.Target, "type": r.Type, "chunk_ids": r.ChunkIDs}
+			var acl []string
+			known := true
+			for _, id := range r.ChunkIDs {
+				l, ok := chunkACL[id]
+				known = known && ok
+				for _, g := range l {
+					if !slices.Contains(acl, g) {
+						acl = append(acl, g)
+					}
+				}
+			}
+			row["acl"] = nonNil(acl)
+			if known {
+				b.relations = append(b.relations, row)
+			} else {
+				b.fullRelations = append(b.fullRelations, row)
+			}
 		}
 	}
 	keys := make([]string, 0, len(entityRows))

@@ -202,6 +202,18 @@ type Summary struct {
 	// Conflicts are given documents not written because another source holds their id.
 	Conflicts []ariadne.SourceConflict
 	Elapsed   time.Duration
+	// Phases is where Elapsed went, summed over batches (wall time; the extract phase runs
+	// Config.Workers documents at a time).
+	Phases Phases
+}
+
+// Phases splits a run's wall time by step.
+type Phases struct {
+	Plan    time.Duration // reading stored states, chunking, planning, entity resolution
+	Extract time.Duration // NER and relation extraction
+	Embed   time.Duration // content-key lookups and the embedder
+	Vectors time.Duration // Weaviate upserts and deletes
+	Graph   time.Duration // Neo4j claims, writes and deletes
 }
 
 // Writes is the number of objects the run wrote or deleted in either store.
@@ -364,12 +376,15 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 			toExtract = append(toExtract, w)
 		}
 	}
+	sum.Phases.Plan = time.Since(start)
+	t := time.Now()
 	if err := p.recognize(ctx, toExtract, reg); err != nil {
 		return sum, err
 	}
 	if err := p.extract(ctx, toExtract, reg); err != nil {
 		return sum, err
 	}
+	sum.Phases.Extract = time.Since(t)
 	var write []*docWork
 	for _, w := range work {
 		if !w.contentNew && costly {
@@ -674,7 +689,9 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 	for _, w := range batch {
 		ids = append(ids, w.doc.ID)
 	}
+	t := time.Now()
 	conflicts, err := p.graph.ClaimDocuments(ctx, source, ids)
+	sum.Phases.Graph += time.Since(t)
 	if err != nil {
 		return neo4jErr(err)
 	}
@@ -701,12 +718,16 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 	}
 	failedDocs := map[string]bool{}
 	if len(chunks) > 0 {
+		t = time.Now()
 		indexed, err := p.vectorize(ctx, chunks, sum)
+		sum.Phases.Embed += time.Since(t)
 		if err != nil {
 			return err
 		}
 		faultPoint("after-embed", n)
+		t = time.Now()
 		res, err := p.vectors.Upsert(ctx, indexed)
+		sum.Phases.Vectors += time.Since(t)
 		if err != nil {
 			return weaviateErr(err)
 		}
@@ -743,7 +764,9 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 		}
 	}
 	if len(graphs) > 0 {
+		t = time.Now()
 		st, err := p.graph.WriteDocuments(ctx, graphs, old, renames, p.onto, p.extractorName())
+		sum.Phases.Graph += time.Since(t)
 		if err != nil {
 			return neo4jErr(err)
 		}
@@ -751,7 +774,9 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 	}
 	faultPoint("after-graph", n)
 	if len(stale) > 0 {
+		t = time.Now()
 		n, err := p.vectors.DeleteChunks(ctx, stale)
+		sum.Phases.Vectors += time.Since(t)
 		if err != nil {
 			return weaviateErr(err)
 		}

@@ -118,6 +118,7 @@ type Result struct {
 	MaxDegree        int                    `json:"max_entity_degree"`
 	CorpusMB         float64                `json:"corpus_mb"`
 	IngestSeconds    float64                `json:"ingest_seconds"`
+	IngestPhases     map[string]float64     `json:"ingest_phases_seconds,omitempty"`
 	ChunksPerSecond  float64                `json:"ingest_chunks_per_second"`
 	IngestLoad       [2]float64             `json:"ingest_load_avg"` // 1-min load average before, after
 	E5Sample         int                    `json:"e5_sample_chunks"`
@@ -338,6 +339,11 @@ func (c corpusCmd) ingest(ctx context.Context, r *Result, dir string, gs *graph.
 	r.WeaviateDiskMB = duMB(filepath.Join(home(), "weaviate", "data", strings.ToLower(vs.Class())))
 	fmt.Fprintf(out, "[%s] ingested %d chunks in %.1f s: %.0f chunks/s (lexical + dictionary; load avg %.1f→%.1f); Weaviate class %.0f MB on disk, Neo4j +%.0f MB\n",
 		r.Label, sum.Chunks, r.IngestSeconds, r.ChunksPerSecond, r.IngestLoad[0], r.IngestLoad[1], r.WeaviateDiskMB, r.Neo4jDiskDeltaMB)
+	ph := sum.Phases
+	r.IngestPhases = map[string]float64{"plan": ph.Plan.Seconds(), "extract": ph.Extract.Seconds(), "embed": ph.Embed.Seconds(),
+		"vectors": ph.Vectors.Seconds(), "graph": ph.Graph.Seconds()}
+	fmt.Fprintf(out, "[%s] ingestion phases: plan and resolution %.1f s, extraction %.1f s, embedding %.1f s, Weaviate %.1f s, Neo4j %.1f s\n",
+		r.Label, ph.Plan.Seconds(), ph.Extract.Seconds(), ph.Embed.Seconds(), ph.Vectors.Seconds(), ph.Graph.Seconds())
 	return nil
 }
 

@@ -209,8 +209,9 @@ func E5(t testing.TB) Embedder {
 
 // Replica returns another pipeline over the rig's stores, built like Rig.Pipe but with its own
 // write lock: what a second API process or a second cmd/extract run against the same Neo4j
-// namespace and Weaviate class is (the concurrent-writer tests).
-func (r *Rig) Replica(t testing.TB) *ingest.Pipeline {
+// namespace and Weaviate class is (the concurrent-writer tests). Options, when given, change the
+// pipeline's configuration before it is built (batch size, workers).
+func (r *Rig) Replica(t testing.TB, options ...func(*ingest.Config)) *ingest.Pipeline {
 	t.Helper()
 	counter, err := chunking.NewCL100K()
 	if err != nil {
@@ -220,8 +221,12 @@ func (r *Rig) Replica(t testing.TB) *ingest.Pipeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pipe, err := ingest.New(ingest.Config{Chunker: ch, Embedder: r.Embedder, Extractor: extraction.NewDictionary(r.Ontology),
-		Ontology: r.Ontology, Graph: r.Graph, Vectors: r.Vector})
+	cfg := ingest.Config{Chunker: ch, Embedder: r.Embedder, Extractor: extraction.NewDictionary(r.Ontology),
+		Ontology: r.Ontology, Graph: r.Graph, Vectors: r.Vector}
+	for _, o := range options {
+		o(&cfg)
+	}
+	pipe, err := ingest.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,11 @@
 package resolution
 
 import (
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -45,7 +48,16 @@ type entry struct {
 type Matcher struct {
 	byPrefix map[string][]*entry
 	seen     map[string]bool
+	// firsts memoizes, per text word form, the entries of its prefix bucket whose first word can
+	// match it (firstWord). A bucket holds every name sharing three letters — hundreds in a large
+	// registry — and Find tried each of them at every word of the text: ingestion of 100 000
+	// chunks spent minutes there. Words repeat, so each form's bucket is filtered once.
+	firsts sync.Map // string → *firstCandidates
+	cached atomic.Int64
 }
+
+// maxFirsts bounds the memoized word forms of one matcher (about 100 bytes each).
+const maxFirsts = 1 << 20
 
 // Match is one occurrence of a known name in a text.
 type Match struct {
@@ -99,6 +111,8 @@ func (m *Matcher) add(a Alias) {
 		return
 	}
 	m.seen[id] = true
+	m.firsts.Clear() // a new entry may match words already filtered
+	m.cached.Store(0)
 	m.byPrefix[prefixOf(toks[0])] = append(m.byPrefix[prefixOf(toks[0])], e)
 	if c := prefixOf(e.compact); c != prefixOf(toks[0]) {
 		m.byPrefix[c] = append(m.byPrefix[c], e)
@@ -197,12 +211,102 @@ func (m *Matcher) FindWhole(name string) Match {
 
 func (m *Matcher) candidates(lat string) []*entry { return m.byPrefix[prefixOf(lat)] }
 
+// firstWord returns the candidates of w that can match at it — w matches the entry's first token
+// (wordMatch's rule for its first word) or begins its compact form (compactMatch's) — filed by
+// what the next word must begin with, memoized per word form and script.
+func (m *Matcher) firstWord(w word) *firstCandidates {
+	key := w.lat
+	if hasCyrillic(w.Text) { // tokenMatch's rule depends on the word's script
+		key = "\x01" + key
+	}
+	if v, ok := m.firsts.Load(key); ok {
+		return v.(*firstCandidates)
+	}
+	fc := &firstCandidates{}
+	file := func(k string, e *entry) {
+		if fc.byNext == nil {
+			fc.byNext = map[string][]*entry{}
+		}
+		fc.byNext[k] = append(fc.byNext[k], e)
+	}
+	for _, e := range m.candidates(w.lat) {
+		first := e.firstTokenMatches(w)
+		if first && len(e.tokens) == 1 || e.compact == w.lat && len(e.tokens) > 1 {
+			fc.always = append(fc.always, e) // matches at this word alone
+			continue
+		}
+		if first {
+			file(prefix2(e.tokens[1]), e)
+		}
+		if rest, ok := strings.CutPrefix(e.compact, w.lat); ok && rest != "" {
+			if !first || prefix2(rest) != prefix2(e.tokens[1]) {
+				file(prefix2(rest), e)
+			}
+			if fc.byNext1 == nil {
+				fc.byNext1 = map[string][]*entry{}
+			}
+			fc.byNext1[rest[:1]] = append(fc.byNext1[rest[:1]], e)
+		}
+	}
+	if m.cached.Load() < maxFirsts {
+		if v, loaded := m.firsts.LoadOrStore(key, fc); loaded {
+			return v.(*firstCandidates)
+		}
+		m.cached.Add(1)
+	}
+	return fc
+}
+
+// candidatesAt are the entries worth trying at word i: those that match there alone, and those
+// filed under what word i+1 begins with.
+func (fc *firstCandidates) candidatesAt(words []word, i int) []*entry {
+	if i+1 >= len(words) || fc.byNext == nil {
+		return fc.always
+	}
+	next := words[i+1].lat
+	out := append(slices.Clip(fc.always), fc.byNext[prefix2(next)]...)
+	if len(next) == 1 {
+		out = append(out, fc.byNext1[next]...)
+	}
+	return out
+}
+
+// firstCandidates are the entries that can match at a word. An entry with two or more tokens
+// matches word by word only if the next word matches its second token, and every rule of that
+// (equal initials, tokenMatch's shared stem of at least two letters) keeps the first two letters;
+// it matches compactly (compactMatch) only if the next word is a piece of the rest of its compact
+// form, or the rest up to an ending, which again keeps the rest's first two letters — or its
+// first letter, when the next word is one letter. So entries are filed under those prefixes
+// (byNext; byNext1 for one-letter next words) and only the next word's file is tried. always
+// holds the entries that match at the word alone (one token; or the word is the compact form).
+// An entry may be filed twice; Find keeps each key once.
+type firstCandidates struct {
+	always          []*entry
+	byNext, byNext1 map[string][]*entry
+}
+
+// prefix2 is the first two bytes of a phonetic Latin token (ASCII), or the token if shorter.
+func prefix2(t string) string {
+	if len(t) > 2 {
+		return t[:2]
+	}
+	return t
+}
+
+// firstTokenMatches is wordMatch's rule for the entry's first token against w.
+func (e *entry) firstTokenMatches(w word) bool {
+	if t := e.tokens[0]; len(t) == 1 || len(w.lat) == 1 {
+		return t == w.lat
+	}
+	return e.tokenMatch(0, e.tokens[0], w)
+}
+
 // longestAt returns the entries that match the longest span starting at word i, and its length
 // in words.
 func (m *Matcher) longestAt(text string, words []word, i int) ([]*entry, int) {
 	var best []*entry
 	bestLen := 0
-	for _, e := range m.candidates(words[i].lat) {
+	for _, e := range m.firstWord(words[i]).candidatesAt(words, i) {
 		n := e.matchAt(text, words, i, true)
 		switch {
 		case n > bestLen:

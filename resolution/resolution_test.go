@@ -45,10 +45,25 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{"kafka lag; Kafka 3.6.1", []string{"Kafka→t/kafka"}}, // one word: case matters
 		{"routes and routed trips", nil},                      // Latin endings: "routes" is not "routekit"
 	}
-	for _, tc := range tests {
-		if got := surfaces(m.Find(tc.text)); !slices.Equal(got, tc.want) {
-			t.Errorf("Find(%q) = %q, want %q", tc.text, got, tc.want)
+	for pass := range 2 { // the second pass reads the memoized first-word filters
+		for _, tc := range tests {
+			if got := surfaces(m.Find(tc.text)); !slices.Equal(got, tc.want) {
+				t.Errorf("pass %d: Find(%q) = %q, want %q", pass, tc.text, got, tc.want)
+			}
 		}
+	}
+}
+
+// TestMatcherAddAfterFind: an alias added after Find memoized a word's candidates is found.
+func TestMatcherAddAfterFind(t *testing.T) {
+	m := NewMatcher([]Alias{{Text: "Омега-Логистик", EntityKey: "c/omega"}})
+	text := "поставщик «Омега-Лизинг» и Omega Logistic"
+	if got := surfaces(m.Find(text)); !slices.Equal(got, []string{"Omega Logistic→c/omega"}) {
+		t.Fatalf("before: %q", got)
+	}
+	m.add(Alias{Text: "Омега-Лизинг", EntityKey: "c/omega-leasing"})
+	if got := surfaces(m.Find(text)); !slices.Equal(got, []string{"Омега-Лизинг→c/omega-leasing", "Omega Logistic→c/omega"}) {
+		t.Fatalf("after add: %q", got)
 	}
 }
 

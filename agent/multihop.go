@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ariadne-graphrag/ariadne"
 )
 
@@ -20,16 +22,19 @@ import (
 // the walk's confidence. Every read takes the caller's groups. Without any entity it is hybrid.
 func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32, linked []Linked, tr *Trace) (Result, string, error) {
 	var res Result
-	hybrid, err := r.hybrid(ctx, req, vec, nil, tr)
-	if err != nil {
+	// The first pass's two searches are independent: run them at once.
+	var hybrid, dense []ariadne.ScoredChunk
+	first, fctx := errgroup.WithContext(ctx)
+	first.Go(func() (err error) { hybrid, err = r.hybrid(fctx, req, vec, nil, tr); return err })
+	first.Go(func() (err error) {
+		dense, err = r.search(fctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+		return err
+	})
+	if err := first.Wait(); err != nil {
 		return res, "", err
 	}
 	for i := range hybrid {
 		hybrid[i].Sources = []string{"hybrid"}
-	}
-	dense, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
-	if err != nil {
-		return res, "", err
 	}
 	// Passage seeds are hybrid's hits (its relative-score fusion is on [0, 1] for either
 	// embedder); vector hits only join the graph.
@@ -66,15 +71,22 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	}
 	keys := walkKeys(entSet)
 	tr.time("walk_read_chunk_entities", t0)
+	// The entities' mentions and the relations among them are independent reads.
 	mentions := map[string]ariadne.EntityMentions{}
+	var edges []ariadne.Edge
+	reads, rctx := errgroup.WithContext(ctx)
 	if mr, ok := r.graph.(MentionReader); ok {
-		if mentions, err = mr.EntityMentions(ctx, keys, req.Groups, r.cfg.WalkMentions); err != nil {
-			return res, "", err
-		}
+		reads.Go(func() (err error) {
+			mentions, err = mr.EntityMentions(rctx, keys, req.Groups, r.cfg.WalkMentions)
+			tr.time("walk_read_mentions", t0)
+			return err
+		})
 	}
-	tr.time("walk_read_mentions", t0)
-	edges, err := r.graph.Edges(ctx, keys, req.Groups, r.cfg.RelTypes, 2000)
-	if err != nil {
+	reads.Go(func() (err error) {
+		edges, err = r.graph.Edges(rctx, keys, req.Groups, r.cfg.RelTypes, 2000)
+		return err
+	})
+	if err := reads.Wait(); err != nil {
 		return res, "", err
 	}
 	in := walkInput{ChunkEntities: map[string][]string{}, DocChunks: map[string][]string{}, Edges: edges,

@@ -2,7 +2,7 @@
 # deploy/faults.sh — the fault-injection suite (internal/faults): kill -9 and SIGSTOP of Neo4j,
 # Weaviate and the embedder during cmd/extract runs and during a stream of queries.
 #
-#   deploy/faults.sh short   make test: 3 ingest faults (one per server, mid-batch or between
+#   deploy/faults.sh short   make test: the index repair after a Weaviate kill, and 3 ingest faults (one per server, mid-batch or between
 #                            batches) on the repository KB; no query faults
 #   deploy/faults.sh long    make reliability: 6 ingest faults on the shared KB (when present),
 #                            and stalls and kills of each server under a query stream
@@ -47,7 +47,7 @@ if ! deploy/local.sh is-up embedder; then
 fi
 eval "$(deploy/local.sh env)"
 
-run='^TestFaultsIngest$'
+run='^(TestFaultsIngest|TestFaultsIndexRepair)$'
 long=0
 case $mode in
 short) ;;

@@ -130,6 +130,10 @@ func Transient(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
+	var pe permanentError
+	if errors.As(err, &pe) {
+		return false
+	}
 	var he *HTTPStatusError
 	if errors.As(err, &he) {
 		return he.Transient()
@@ -154,6 +158,23 @@ func Transient(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "connection refused") || strings.Contains(msg, "connection reset") ||
 		strings.Contains(msg, "EOF") || strings.Contains(msg, "Unavailable desc")
+}
+
+// permanentError marks an error that retrying now cannot fix (see Permanent).
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string { return p.err.Error() }
+func (p permanentError) Unwrap() error { return p.err }
+
+// Permanent marks err as not worth retrying within one request, whatever it wraps: Transient
+// reports false for it, so Do returns it at once. errors.Is and errors.As still see what err
+// wraps (ariadne.ErrUnavailable stays a 503 for the API). For a state that lasts longer than a
+// retry window, such as a vector index being repaired. Permanent(nil) is nil.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return permanentError{err}
 }
 
 // Describe names a transient fault in a few words, without addresses or server messages, for

@@ -50,11 +50,26 @@ func TestTransient(t *testing.T) {
 		{"eof", io.ErrUnexpectedEOF, true},
 		{"canceled", context.Canceled, false},
 		{"invalid", ariadne.ErrInvalid, false},
+		{"permanent unavailable", fmt.Errorf("agent: %w", Permanent(fmt.Errorf("index: %w", ariadne.ErrUnavailable))), false},
+		{"permanent 503", Permanent(&HTTPStatusError{StatusCode: 503}), false},
 	}
 	for _, tc := range tests {
 		if got := Transient(tc.err); got != tc.want {
 			t.Errorf("%s: Transient = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestDoReturnsPermanentAtOnce(t *testing.T) {
+	calls := 0
+	cause := fmt.Errorf("index being repaired: %w", ariadne.ErrUnavailable)
+	err := Do(context.Background(), Policy{Initial: time.Millisecond, MaxAttempts: 5},
+		func(context.Context) error { calls++; return Permanent(cause) }, nil)
+	if calls != 1 || !errors.Is(err, ariadne.ErrUnavailable) || err.Error() != cause.Error() {
+		t.Fatalf("calls=%d err=%v; want 1 call and the cause, still unavailable", calls, err)
+	}
+	if Permanent(nil) != nil {
+		t.Fatal("Permanent(nil) is not nil")
 	}
 }
 

@@ -51,6 +51,7 @@ type cli struct {
 	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
 	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, normalised question); 0 turns it off."`
+	IndexRepair     bool          `name:"vector-index-repair" env:"ARIADNE_VECTOR_INDEX_REPAIR" default:"true" negatable:"" help:"When the vector index self-check finds lost HNSW entries (Weaviate restarted after a crash), write the lost objects again in the background; searches get 503 unavailable until a check passes either way."`
 	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
 
 	setup.Stores   `embed:""`
@@ -181,7 +182,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		}
 		judge = agent.LLMJudge{Model: model}
 	}
-	retriever := agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
+	// Searches go through the index guard: refused (503) while the HNSW index is known to have
+	// lost entries, repaired in the background (--vector-index-repair).
+	guard := vector.NewIndexGuard(vs, vector.GuardConfig{Repair: c.IndexRepair, Log: log})
+	retriever := agent.NewRetriever(guard, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
 	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout},
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
@@ -222,11 +226,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		default:
 			checks["index"] = httpapi.Check{OK: true, Detail: fmt.Sprintf("class %s, %s", vs.Class(), have)}
 			// A Weaviate restarted after a crash can keep the objects but lose HNSW entries:
-			// vector search then answers from partial evidence. 9 queries per probe.
-			if ic, err := vs.SelfCheck(ctx, 8); err != nil {
+			// vector search then answers from partial evidence. The guard's check (9 queries)
+			// runs with each probe, so a probe also notices a restart.
+			if ok, detail, err := guard.Check(ctx); err != nil {
 				checks["vector_index"] = httpapi.Check{OK: false, Detail: err.Error()}
 			} else {
-				checks["vector_index"] = httpapi.Check{OK: ic.OK(), Detail: ic.Describe(vs.Class())}
+				checks["vector_index"] = httpapi.Check{OK: ok, Detail: detail}
 			}
 		}
 		return checks

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -37,6 +38,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
@@ -47,6 +49,7 @@ type cli struct {
 	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
 	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
 	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
+	Repair   bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair."`
 	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
 	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
 	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
@@ -187,6 +190,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	if !c.DryRun && !c.Reindex {
+		if err := checkIndex(ctx, vs, c.Repair, log); err != nil {
+			return &exitError{1, err}
+		}
+	}
+
 	start := time.Now()
 	var problems []corpus.Problem
 	var sum ingest.Summary
@@ -217,6 +226,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
 	case len(sum.Conflicts) > 0:
 		return &exitError{4, fmt.Errorf("%d documents skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
+	}
+	return nil
+}
+
+// checkIndex self-checks the vector index before a sync writes: a sync re-writes only changed
+// documents, so HNSW entries Weaviate lost in a crash would stay lost under unchanged ones. full
+// checks every chunk (--repair-index); otherwise 32 are sampled and a failed sample starts the
+// full repair.
+func checkIndex(ctx context.Context, vs *vector.Store, full bool, log *slog.Logger) error {
+	if !full {
+		ic, err := vs.SelfCheck(ctx, 32)
+		if err != nil {
+			return err
+		}
+		if ic.OK() {
+			log.Debug("vector index self-check passed", "class", vs.Class(), "sampled", ic.Sampled)
+			return nil
+		}
+		log.Warn("the vector index lost entries; repairing it before the sync", "class", vs.Class(), "sampled", ic.Sampled, "lost", len(ic.Lost))
+	}
+	start := time.Now()
+	rep, err := vs.RepairIndex(ctx)
+	if err != nil {
+		return fmt.Errorf("vector index repair (Weaviate): %w", err)
+	}
+	log.Info("vector index checked", "class", vs.Class(), "scanned", rep.Scanned, "lost", len(rep.Lost), "repaired", rep.Repaired,
+		"took", time.Since(start).Round(time.Millisecond))
+	if !rep.OK() {
+		return fmt.Errorf("vector index repair (Weaviate): %d of %d lost chunks still not found by their own vector: re-index (--reindex)", len(rep.Lost)-rep.Repaired, len(rep.Lost))
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
+	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // faultQuestions cover the three routes (simple, hybrid, multi_hop) in both languages over
@@ -78,8 +79,9 @@ func ask(client *http.Client, base, question string) outcome {
 // stream of questions through the production engine (e5 embedder, extractive generator). Every
 // response must be the answer the healthy service gives (same status, route and cited chunks)
 // or a 503 `unavailable`, within the client deadline — never a 500, never a different answer
-// (built from partial evidence), never a hung request — and after the server is back the service
-// answers correctly again without being restarted. SSE clients that hang up mid-answer leave no
+// (built from partial evidence: after a Weaviate kill the index guard refuses searches until it
+// has repaired lost HNSW entries), never a hung request — and after the server is back the
+// service answers correctly again without being restarted. SSE clients that hang up mid-answer leave no
 // goroutine behind.
 func TestFaultsQuery(t *testing.T) {
 	srv := Need(t, "neo4j", "weaviate", "embedder")
@@ -88,7 +90,10 @@ func TestFaultsQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(rig.Embedder.Name())}, nil)
+	// As cmd/api builds it: searches behind the index guard, which refuses them (503) while
+	// the HNSW index has lost entries and repairs it.
+	guard := vector.NewIndexGuard(rig.Vector, vector.GuardConfig{Repair: true})
+	r := agent.NewRetriever(guard, rig.Graph, rig.Embedder, nil, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(rig.Embedder.Name())}, nil)
 	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, nil)
 	const queryTimeout = 40 * time.Second
 	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, Documents: rig.Pipe,
@@ -203,7 +208,7 @@ func TestFaultsQuery(t *testing.T) {
 			}
 			t.Logf("RESULT query-fault server=%s fault=%s hold=%s server_back_after=%.1fs recovered_after=%.1fs slowest=%.1fs responses=%v",
 				ph.server, ph.kind, ph.hold, back.Seconds(), recoveredAfter.Seconds(), slowest.Seconds(), counts)
-			// What /readyz would say: the vector index's self-check over every chunk.
+			// The vector index's self-check over every chunk, after recovery.
 			if ic, err := rig.Vector.SelfCheck(context.Background(), 100); err != nil {
 				t.Logf("RESULT index-self-check after=%s-%s error=%v", ph.server, ph.kind, err)
 			} else {

@@ -16,6 +16,10 @@ import (
 type State struct {
 	Graph  graph.Digest
 	Vector vector.Digest
+	// IndexLost are the chunks the vector index does not return for their own vector
+	// (vector.Store.SelfCheck over every object): a Weaviate crash can lose HNSW entries while
+	// the objects and vectors the digest compares survive.
+	IndexLost []string
 }
 
 // StateDigest reads both stores.
@@ -28,15 +32,22 @@ func StateDigest(ctx context.Context, g *graph.Store, v *vector.Store) (State, e
 	if err != nil {
 		return State{}, err
 	}
-	return State{Graph: gd, Vector: vd}, nil
+	ic, err := v.SelfCheck(ctx, len(vd.Objects))
+	if err != nil {
+		return State{}, err
+	}
+	return State{Graph: gd, Vector: vd, IndexLost: ic.Lost}, nil
 }
 
 // Problems lists the violations of the invariants one state must hold on its own: no duplicate
 // entity key, no orphan (chunk without document, entity without support, relation without or
 // with dangling provenance), every graph chunk has exactly one vector object and every vector
-// object a graph chunk, and no object without a vector.
+// object a graph chunk, no object without a vector, and every object found by its own vector.
 func (s State) Problems() []string {
 	var out []string
+	if n := len(s.IndexLost); n > 0 {
+		out = append(out, fmt.Sprintf("%d chunks not found by their own vector (lost HNSW entries), first %s", n, s.IndexLost[0]))
+	}
 	if n := s.Graph.DuplicateEntityKeys; n > 0 {
 		out = append(out, fmt.Sprintf("%d entity keys held by more than one node", n))
 	}

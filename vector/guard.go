@@ -133,6 +133,17 @@ func (g *IndexGuard) Status() (ok bool, detail string) {
 // set when the check could not run (Weaviate does not answer). Readiness probes call it, so a
 // probe after a restart is also the guard's check.
 func (g *IndexGuard) Check(ctx context.Context) (ok bool, detail string, err error) {
+	if err := g.awaitCheck(ctx); err != nil {
+		return false, "", err
+	}
+	ok, detail = g.Status()
+	return ok, detail, nil
+}
+
+// awaitCheck starts a self-check unless one is running and waits for it. The error, wrapping
+// ariadne.ErrUnavailable, says the check could not run (Weaviate does not answer) or ctx ended
+// first; nil means the guard now knows the index's state.
+func (g *IndexGuard) awaitCheck(ctx context.Context) error {
 	g.mu.Lock()
 	if g.checking == nil {
 		g.startCheckLocked()
@@ -142,16 +153,14 @@ func (g *IndexGuard) Check(ctx context.Context) (ok bool, detail string, err err
 	select {
 	case <-done:
 	case <-ctx.Done():
-		return false, "", fmt.Errorf("vector: index self-check: %w", errors.Join(ariadne.ErrUnavailable, ctx.Err()))
+		return fmt.Errorf("vector: waiting for the index self-check: %w", errors.Join(ariadne.ErrUnavailable, ctx.Err()))
 	}
 	g.mu.Lock()
-	unknown, d := g.state == guardUnknown, g.detail
-	g.mu.Unlock()
-	if unknown {
-		return false, "", fmt.Errorf("vector: index self-check: %s: %w", d, ariadne.ErrUnavailable)
+	defer g.mu.Unlock()
+	if g.state == guardUnknown {
+		return fmt.Errorf("vector: index self-check: %s: %w", g.detail, ariadne.ErrUnavailable)
 	}
-	ok, detail = g.Status()
-	return ok, detail, nil
+	return nil
 }
 
 // admit lets a search through, checking the index first when the guard does not know its state.
@@ -179,23 +188,10 @@ func (g *IndexGuard) admit(ctx context.Context) error {
 			g.mu.Unlock()
 			return err
 		}
-		// Unknown: wait for a check (ours or another search's).
-		if g.checking == nil {
-			g.startCheckLocked()
-		}
-		done := g.checking
 		g.mu.Unlock()
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return fmt.Errorf("vector: waiting for the index self-check: %w", errors.Join(ariadne.ErrUnavailable, ctx.Err()))
-		}
-		g.mu.Lock()
-		failed := g.state == guardUnknown
-		detail := g.detail
-		g.mu.Unlock()
-		if failed { // the check itself could not run: Weaviate is down
-			return fmt.Errorf("vector: index self-check: %s: %w", detail, ariadne.ErrUnavailable)
+		// Unknown: wait for a check (ours or another search's), then decide again.
+		if err := g.awaitCheck(ctx); err != nil {
+			return err
 		}
 	}
 }

@@ -291,6 +291,10 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed tim
 		s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
 		s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
 	fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))
+	ph := s.Phases
+	fmt.Fprintf(&b, "  time       planning and resolution %s, extraction %s, embedding %s, Weaviate writes %s, Neo4j writes %s\n",
+		ph.Plan.Round(time.Millisecond), ph.Extract.Round(time.Millisecond), ph.Embed.Round(time.Millisecond),
+		ph.Vectors.Round(time.Millisecond), ph.Graph.Round(time.Millisecond))
 	for _, x := range s.Conflicts {
 		fmt.Fprintf(&b, "  conflict   %s: held by source %s; skipped\n", x.DocID, x.Source)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,9 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 	err = run(context.Background(), append(base, "--strict"), &out, &errOut)
 	if exitCode(err) != 3 || !strings.Contains(out.String(), "skipped 2 (malformed)") || !strings.Contains(out.String(), "vectors written 2") {
 		t.Fatalf("strict: exit %d, want 3 after indexing the good documents\n%s\n%s", exitCode(err), out.String(), errOut.String())
+	}
+	if !regexp.MustCompile(`(?m)^  time       planning and resolution \S+, extraction \S+, embedding \S+, Weaviate writes \S+, Neo4j writes [1-9]\S*$`).MatchString(out.String()) {
+		t.Errorf("the summary does not say where the time went:\n%s", out.String())
 	}
 	err = run(context.Background(), append(base[2:], "--delete", "notes/a", "--delete", "notes/b"), &out, &errOut)
 	if exitCode(err) != 0 {

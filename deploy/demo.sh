@@ -96,7 +96,7 @@ Try:
 
 The API stays up at $ARIADNE_API_URL (try: $BIN/ask "your question"; add --key demo-management-key
 to read management documents), and so do Neo4j,
-Weaviate and the embedder: stop everything with  make down
+Weaviate, the embedder and the NER sidecar: stop everything with  make down
 MSG
 echo
 echo "The analyst page (ask, check citations, explore the graph and the documents): http://127.0.0.1:$API_PORT/ui/"

@@ -47,7 +47,7 @@ type IndexGuard struct {
 	mu        sync.Mutex
 	state     guardState
 	checkedAt time.Time
-	detail    string        // what the last failed check found
+	detail    string        // what the last check found, or why it could not run
 	checking  chan struct{} // closed when the running check ends; nil when none runs
 	repairing bool
 	repairAt  time.Time // no repair starts before this
@@ -124,7 +124,7 @@ func (g *IndexGuard) Status() (ok bool, detail string) {
 		}
 		return false, d
 	case guardHealthy:
-		return true, fmt.Sprintf("last self-check %s ago passed", time.Since(g.checkedAt).Round(time.Second))
+		return true, fmt.Sprintf("self-check %s ago: %s", time.Since(g.checkedAt).Round(time.Second), g.detail)
 	}
 	return true, "not checked since the last start or outage"
 }
@@ -217,7 +217,7 @@ func (g *IndexGuard) startCheckLocked() {
 			if g.state == guardDamaged {
 				g.cfg.Log.Info("vector index self-check passed again; searches resume", "class", g.store.Class(), "sampled", ic.Sampled)
 			}
-			g.state, g.checkedAt, g.detail = guardHealthy, time.Now(), ""
+			g.state, g.checkedAt, g.detail = guardHealthy, time.Now(), ic.Describe(g.store.Class())
 		default:
 			if g.state != guardDamaged {
 				g.cfg.Log.Error("vector index lost entries; refusing searches", "class", g.store.Class(),

@@ -108,7 +108,7 @@ func TestIndexGuardHealthyChecksOnceThenSearches(t *testing.T) {
 	if s, c, r := f.counts(); s != 3 || c != 1 || r != 0 {
 		t.Fatalf("searches %d, checks %d, repairs %d; want 3, 1, 0", s, c, r)
 	}
-	if ok, detail := g.Status(); !ok || detail == "" {
+	if ok, detail := g.Status(); !ok || detail != "self-check 0s ago: 8 sampled chunks found by their own vectors" {
 		t.Fatalf("status %v %q", ok, detail)
 	}
 }
@@ -127,7 +127,7 @@ func TestIndexGuardRefusesDamagedIndexAndRepairs(t *testing.T) {
 	if s, _, _ := f.counts(); s != 0 {
 		t.Fatalf("%d searches reached the damaged index", s)
 	}
-	if ok, detail := g.Status(); ok || detail != "the vector index of class Chunk lost entries: 2 of 8 sampled chunks are not found by their own vector (Weaviate restarted after a crash?); answers would use partial evidence: re-index (cmd/extract --reindex); repair running" {
+	if ok, detail := g.Status(); ok || detail != "the vector index of class Chunk lost entries: 2 of 8 sampled chunks are not found by their own vector (Weaviate restarted after a crash?); answers would use partial evidence: repair it (cmd/extract --repair-index; the API repairs in the background unless ARIADNE_VECTOR_INDEX_REPAIR=false); repair running" {
 		t.Fatalf("status %v %q", ok, detail)
 	}
 	// A check passing while the repair still runs does not let searches through.

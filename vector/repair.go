@@ -156,7 +156,7 @@ func (s *Store) rewrite(ctx context.Context, id string) error {
 		if props, ok := o.Properties.(map[string]any); ok {
 			chunkID = str(props["chunk_id"])
 		}
-		return fmt.Errorf("vector: index repair deleted object %s (chunk %s) and could not create it again: re-index its document (cmd/extract --reindex): %w",
+		return fmt.Errorf("vector: index repair deleted object %s (chunk %s) and could not create it again: sync its source again (cmd/extract writes chunks missing from Weaviate anew): %w",
 			id, chunkID, err)
 	}
 	return nil

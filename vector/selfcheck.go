@@ -95,6 +95,6 @@ func (c IndexCheck) Describe(class string) string {
 	if c.OK() {
 		return fmt.Sprintf("%d sampled chunks found by their own vectors", c.Sampled)
 	}
-	return fmt.Sprintf("the vector index of class %s lost entries: %d of %d sampled chunks are not found by their own vector (Weaviate restarted after a crash?); answers would use partial evidence: re-index (cmd/extract --reindex)",
+	return fmt.Sprintf("the vector index of class %s lost entries: %d of %d sampled chunks are not found by their own vector (Weaviate restarted after a crash?); answers would use partial evidence: repair it (cmd/extract --repair-index; the API repairs in the background unless ARIADNE_VECTOR_INDEX_REPAIR=false)",
 		class, len(c.Lost), c.Sampled)
 }

@@ -49,7 +49,7 @@ type cli struct {
 	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
 	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
 	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
-	Repair   bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair."`
+	Repair   bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair; with --dry-run nothing is repaired."`
 	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
 	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
 	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
@@ -190,8 +190,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	if !c.DryRun && !c.Reindex {
-		if err := checkIndex(ctx, vs, c.Repair, log); err != nil {
+	if !c.Reindex {
+		if err := checkIndex(ctx, vs, c.Repair, c.DryRun, log); err != nil {
 			return &exitError{1, err}
 		}
 	}
@@ -233,15 +233,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // checkIndex self-checks the vector index before a sync writes: a sync re-writes only changed
 // documents, so HNSW entries Weaviate lost in a crash would stay lost under unchanged ones. full
 // checks every chunk (--repair-index); otherwise 32 are sampled and a failed sample starts the
-// full repair.
-func checkIndex(ctx context.Context, vs *vector.Store, full bool, log *slog.Logger) error {
-	if !full {
-		ic, err := vs.SelfCheck(ctx, 32)
+// full repair. A dry run checks and reports, and repairs nothing.
+func checkIndex(ctx context.Context, vs *vector.Store, full, dryRun bool, log *slog.Logger) error {
+	if !full || dryRun {
+		n := 32
+		if full {
+			n = 10000 // Weaviate's default cap on one query's results
+		}
+		ic, err := vs.SelfCheck(ctx, n)
 		if err != nil {
 			return err
 		}
-		if ic.OK() {
-			log.Debug("vector index self-check passed", "class", vs.Class(), "sampled", ic.Sampled)
+		switch {
+		case ic.OK():
+			log.Info("vector index self-check passed", "class", vs.Class(), "sampled", ic.Sampled)
+			return nil
+		case dryRun:
+			log.Warn("the vector index lost entries; a run without --dry-run repairs them", "class", vs.Class(),
+				"sampled", ic.Sampled, "lost", len(ic.Lost))
 			return nil
 		}
 		log.Warn("the vector index lost entries; repairing it before the sync", "class", vs.Class(), "sampled", ic.Sampled, "lost", len(ic.Lost))

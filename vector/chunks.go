@@ -232,35 +232,15 @@ func (s *Store) DeleteChunks(ctx context.Context, chunkIDs []string) (int, error
 func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 	ctx = withRetryAfter(ctx)
 	var out []string
-	after := ""
-	for {
-		q := s.client.GraphQL().Get().WithClassName(s.class).
-			WithFields(graphql.Field{Name: "chunk_id"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}).
-			WithLimit(1000).WithConsistencyLevel(s.placement.Consistency)
-		if after != "" {
-			q = q.WithAfter(after)
-		}
-		resp, err := q.Do(ctx)
-		if err != nil {
-			if isNotFound(err) {
-				return nil, nil
+	err := s.scan(ctx, "list chunk ids", 1000, []graphql.Field{{Name: "chunk_id"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}},
+		func(hits []map[string]any) error {
+			for _, h := range hits {
+				out = append(out, str(h["chunk_id"]))
 			}
-			return nil, s.wrap(ctx, "list chunk ids", err)
-		}
-		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
-			return nil, nil // no class yet
-		}
-		if err := gqlErrors("list chunk ids", resp.Errors); err != nil {
-			return nil, err
-		}
-		hits := hitsOf(resp, s.class)
-		for _, h := range hits {
-			out = append(out, str(h["chunk_id"]))
-		}
-		if len(hits) < 1000 {
-			break
-		}
-		after = str(hits[len(hits)-1]["_additional"].(map[string]any)["id"])
+			return nil
+		})
+	if err != nil {
+		return nil, err
 	}
 	slices.Sort(out)
 	return out, nil
@@ -271,35 +251,16 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 func (s *Store) StoredVectors(ctx context.Context) ([]ariadne.StoredVector, error) {
 	ctx = withRetryAfter(ctx)
 	var out []ariadne.StoredVector
-	after := ""
-	for {
-		q := s.client.GraphQL().Get().WithClassName(s.class).
-			WithFields(graphql.Field{Name: "chunk_id"}, graphql.Field{Name: "source"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}).
-			WithLimit(1000)
-		if after != "" {
-			q = q.WithAfter(after)
-		}
-		resp, err := q.Do(ctx)
-		if err != nil {
-			if isNotFound(err) {
-				return nil, nil
+	err := s.scan(ctx, "list stored vectors", 1000,
+		[]graphql.Field{{Name: "chunk_id"}, {Name: "source"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}},
+		func(hits []map[string]any) error {
+			for _, h := range hits {
+				out = append(out, ariadne.StoredVector{ChunkID: str(h["chunk_id"]), Source: sourceName(str(h["source"]))})
 			}
-			return nil, s.wrap(ctx, "list stored vectors", err)
-		}
-		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
-			return nil, nil // no class yet
-		}
-		if err := gqlErrors("list stored vectors", resp.Errors); err != nil {
-			return nil, err
-		}
-		hits := hitsOf(resp, s.class)
-		for _, h := range hits {
-			out = append(out, ariadne.StoredVector{ChunkID: str(h["chunk_id"]), Source: sourceName(str(h["source"]))})
-		}
-		if len(hits) < 1000 {
-			break
-		}
-		after = str(hits[len(hits)-1]["_additional"].(map[string]any)["id"])
+			return nil
+		})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b ariadne.StoredVector) int { return strings.Compare(a.ChunkID, b.ChunkID) })
 	return out, nil

@@ -36,28 +36,9 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 	fields := []graphql.Field{{Name: "chunk_id"}, {Name: "doc_id"}, {Name: "doc_version"}, {Name: "position"},
 		{Name: "title"}, {Name: "heading"}, {Name: "text"}, {Name: "search_text"}, {Name: "lang"}, {Name: "acl"},
 		{Name: "updated"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}}}
-	after := ""
-	for {
-		q := s.client.GraphQL().Get().WithClassName(s.class).WithFields(fields...).WithLimit(500)
-		if after != "" {
-			q = q.WithAfter(after)
-		}
-		resp, err := q.Do(ctx)
-		if err != nil {
-			if isNotFound(err) {
-				break
-			}
-			return d, s.wrap(ctx, "digest", err)
-		}
-		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
-			break
-		}
-		if err := gqlErrors("digest", resp.Errors); err != nil {
-			return d, err
-		}
-		hits := hitsOf(resp, s.class)
+	err := s.scan(ctx, "digest", 500, fields, func(hits []map[string]any) error {
 		for _, h := range hits {
-			add := h["_additional"].(map[string]any)
+			add, _ := h["_additional"].(map[string]any)
 			acl := []string{}
 			if l, ok := h["acl"].([]any); ok {
 				for _, g := range l {
@@ -68,22 +49,16 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 			raw, _ := json.Marshal([]any{h["chunk_id"], h["doc_id"], h["doc_version"], h["position"], h["title"], h["heading"],
 				h["text"], h["search_text"], h["lang"], acl, h["updated"]})
 			sum := sha256.Sum256(raw)
-			o := Object{ChunkID: str(h["chunk_id"]), UUID: str(add["id"]), Props: hex.EncodeToString(sum[:])}
-			if v, ok := add["vector"].([]any); ok {
-				for _, x := range v {
-					f, _ := number(x)
-					o.Vector = append(o.Vector, float32(f))
-				}
-			}
+			o := Object{ChunkID: str(h["chunk_id"]), UUID: str(add["id"]), Props: hex.EncodeToString(sum[:]), Vector: vectorOf(add)}
 			if _, dup := d.Objects[o.ChunkID]; dup {
 				d.Duplicates++
 			}
 			d.Objects[o.ChunkID] = o
 		}
-		if len(hits) < 500 {
-			break
-		}
-		after = str(hits[len(hits)-1]["_additional"].(map[string]any)["id"])
+		return nil
+	})
+	if err != nil {
+		return d, err
 	}
 	ids := make([]string, 0, len(d.Objects))
 	for id := range d.Objects {

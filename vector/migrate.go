@@ -23,34 +23,16 @@ func (s *Store) backfillSources(ctx context.Context, e ariadne.Embedding) (int, 
 		fields = append(fields, graphql.Field{Name: p})
 	}
 	fields = append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}})
-	done, after := 0, ""
-	for {
-		q := s.client.GraphQL().Get().WithClassName(s.class).WithFields(fields...).WithLimit(500)
-		if after != "" {
-			q = q.WithAfter(after)
-		}
-		resp, err := q.Do(ctx)
-		if err != nil {
-			return done, s.wrap(ctx, "backfill sources", err)
-		}
-		if err := gqlErrors("backfill sources", resp.Errors); err != nil {
-			return done, err
-		}
-		hits := hitsOf(resp, s.class)
+	done := 0
+	err := s.scan(ctx, "backfill sources", 500, fields, func(hits []map[string]any) error {
 		var objs []*models.Object
 		for _, h := range hits {
 			add, _ := h["_additional"].(map[string]any)
 			id := str(add["id"])
-			after = id
 			if str(h["content_key"]) != "" {
 				continue
 			}
-			raw, _ := add["vector"].([]any)
-			vec := make([]float32, len(raw))
-			for i, x := range raw {
-				f, _ := x.(float64)
-				vec[i] = float32(f)
-			}
+			vec := vectorOf(add)
 			c := ariadne.Chunk{Title: str(h["title"]), Text: str(h["text"])}
 			if hp := str(h["heading"]); hp != "" {
 				c.Heading = []string{hp}
@@ -77,17 +59,16 @@ func (s *Store) backfillSources(ctx context.Context, e ariadne.Embedding) (int, 
 		if len(objs) > 0 {
 			resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
 			if err != nil {
-				return done, s.wrap(ctx, "backfill sources", err)
+				return s.wrap(ctx, "backfill sources", err)
 			}
 			for _, r := range resp {
 				if r.Result != nil && r.Result.Errors != nil && len(r.Result.Errors.Error) > 0 {
-					return done, fmt.Errorf("vector: backfill sources: object %s: %s", r.ID, r.Result.Errors.Error[0].Message)
+					return fmt.Errorf("vector: backfill sources: object %s: %s", r.ID, r.Result.Errors.Error[0].Message)
 				}
 			}
 			done += len(objs)
 		}
-		if len(hits) < 500 {
-			return done, nil
-		}
-	}
+		return nil
+	})
+	return done, err
 }

@@ -38,31 +38,8 @@ const repairWorkers = 4
 func (s *Store) RepairIndex(ctx context.Context) (IndexRepair, error) {
 	ctx = withRetryAfter(ctx)
 	var out IndexRepair
-	after := ""
-	for {
-		q := s.client.GraphQL().Get().WithClassName(s.class).
-			WithFields(graphql.Field{Name: "chunk_id"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}}).
-			WithLimit(200)
-		if after != "" {
-			q = q.WithAfter(after)
-		}
-		resp, err := q.Do(ctx)
-		if err != nil {
-			if isNotFound(err) {
-				return out, nil
-			}
-			return out, s.wrap(ctx, "index repair", err)
-		}
-		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
-			return out, nil
-		}
-		if err := gqlErrors("index repair", resp.Errors); err != nil {
-			return out, err
-		}
-		hits := hitsOf(resp, s.class)
-		if len(hits) == 0 {
-			return out, nil
-		}
+	fields := []graphql.Field{{Name: "chunk_id"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}}}
+	err := s.scan(ctx, "index repair", 200, fields, func(hits []map[string]any) error {
 		type object struct {
 			id, chunkID string
 			vec         []float32
@@ -70,18 +47,10 @@ func (s *Store) RepairIndex(ctx context.Context) (IndexRepair, error) {
 		var page []object
 		for _, h := range hits {
 			add, _ := h["_additional"].(map[string]any)
-			o := object{id: str(add["id"]), chunkID: str(h["chunk_id"])}
-			after = o.id
-			raw, _ := add["vector"].([]any)
-			if o.id == "" || len(raw) == 0 {
-				continue
+			o := object{id: str(add["id"]), chunkID: str(h["chunk_id"]), vec: vectorOf(add)}
+			if o.id != "" && len(o.vec) > 0 {
+				page = append(page, o)
 			}
-			o.vec = make([]float32, len(raw))
-			for i, x := range raw {
-				f, _ := number(x)
-				o.vec[i] = float32(f)
-			}
-			page = append(page, o)
 		}
 		out.Scanned += len(page)
 		lost := make([]bool, len(page))
@@ -101,24 +70,26 @@ func (s *Store) RepairIndex(ctx context.Context) (IndexRepair, error) {
 		wg.Wait()
 		for i, o := range page {
 			if errs[i] != nil {
-				return out, errs[i]
+				return errs[i]
 			}
 			if !lost[i] {
 				continue
 			}
 			out.Lost = append(out.Lost, o.chunkID)
 			if err := s.rewrite(ctx, o.id); err != nil {
-				return out, err
+				return err
 			}
 			found, err := s.findsItself(ctx, o.id, o.vec)
 			if err != nil {
-				return out, err
+				return err
 			}
 			if found {
 				out.Repaired++
 			}
 		}
-	}
+		return nil
+	})
+	return out, err
 }
 
 // rewrite deletes the object id and creates it again with its stored properties and vector.

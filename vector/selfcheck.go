@@ -49,15 +49,9 @@ func (s *Store) SelfCheck(ctx context.Context, n int) (IndexCheck, error) {
 	var out IndexCheck
 	for _, h := range hitsOf(resp, s.class) {
 		add, _ := h["_additional"].(map[string]any)
-		id := str(add["id"])
-		raw, _ := add["vector"].([]any)
-		if id == "" || len(raw) == 0 {
+		id, vec := str(add["id"]), vectorOf(add)
+		if id == "" || len(vec) == 0 {
 			continue // an object without a vector is the digest's problem, not the index's
-		}
-		vec := make([]float32, len(raw))
-		for i, x := range raw {
-			f, _ := number(x)
-			vec[i] = float32(f)
 		}
 		out.Sampled++
 		found, err := s.findsItself(ctx, id, vec)

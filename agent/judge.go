@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -171,17 +172,11 @@ func missingNumber(claim string, quotes []string, given ...string) (string, bool
 			all = append(all, numberForms(n)...)
 		}
 	}
+	stated := func(f string) bool {
+		return slices.ContainsFunc(all, func(a string) bool { return a == f || strings.HasPrefix(a, f+".") })
+	}
 	for _, n := range numberRunRE.FindAllString(joinThousands(claim), -1) {
-		found := false
-		for _, f := range numberForms(n) {
-			for _, a := range all {
-				if a == f || strings.HasPrefix(a, f+".") {
-					found = true
-					break
-				}
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(numberForms(n), stated) {
 			return n, false
 		}
 	}

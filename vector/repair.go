@@ -3,10 +3,10 @@ package vector
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ariadne-graphrag/ariadne/retry"
 )
@@ -54,24 +54,19 @@ func (s *Store) RepairIndex(ctx context.Context) (IndexRepair, error) {
 		}
 		out.Scanned += len(page)
 		lost := make([]bool, len(page))
-		errs := make([]error, len(page))
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, repairWorkers)
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(repairWorkers)
 		for i, o := range page {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
-				found, err := s.findsItself(ctx, o.id, o.vec)
-				lost[i], errs[i] = !found, err
-			}()
+			g.Go(func() error {
+				found, err := s.findsItself(gctx, o.id, o.vec)
+				lost[i] = !found
+				return err
+			})
 		}
-		wg.Wait()
+		if err := g.Wait(); err != nil {
+			return err
+		}
 		for i, o := range page {
-			if errs[i] != nil {
-				return errs[i]
-			}
 			if !lost[i] {
 				continue
 			}

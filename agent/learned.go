@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
@@ -278,21 +280,29 @@ type firstPassRouter interface {
 // (Candidates each) and the entities of the top five hybrid chunks, all as the caller (groups).
 func (r *Retriever) FirstPass(ctx context.Context, question string, groups []string, vec []float32, tr *Trace) (FirstPass, error) {
 	var fp FirstPass
-	var err error
 	terms := textnorm.SearchTerms(question)
-	if fp.BM25, err = r.search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: question, Terms: terms, Groups: groups, Limit: 10}, tr); err != nil {
-		return fp, err
-	}
-	if fp.Vector, err = r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: groups, Limit: 10}, tr); err != nil {
-		return fp, err
-	}
-	if fp.Hybrid, err = r.hybrid(ctx, Request{Question: question, Groups: groups}, vec, nil, tr); err != nil {
+	// The three searches are independent: they run at once.
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		fp.BM25, err = r.search(gctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: question, Terms: terms, Groups: groups, Limit: 10}, tr)
+		return err
+	})
+	g.Go(func() (err error) {
+		fp.Vector, err = r.search(gctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: groups, Limit: 10}, tr)
+		return err
+	})
+	g.Go(func() (err error) {
+		fp.Hybrid, err = r.hybrid(gctx, Request{Question: question, Groups: groups}, vec, nil, tr)
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return fp, err
 	}
 	var top []string
 	for i := 0; i < len(fp.Hybrid) && i < 5; i++ {
 		top = append(top, fp.Hybrid[i].ID)
 	}
+	var err error
 	fp.ChunkEntities, err = r.graph.EntitiesOfChunks(ctx, top, groups)
 	return fp, err
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
@@ -32,33 +34,42 @@ func (r *Retriever) runRoute(ctx context.Context, route ariadne.Route, req Reque
 // entities, fuses (RRF) its hits with the most relevant chunks of those entities' own documents:
 // a name in the question points at the page about it. At most two chunks per document lead the
 // list.
+//
+// The strategy's search and the linked pages' lookup (their chunk ids from Neo4j, then a hybrid
+// search restricted to them) are independent and run at once.
 func (r *Retriever) withLinkedDocuments(ctx context.Context, s Strategy, req Request, vec []float32, linked []Linked, tr *Trace) (Result, error) {
-	res, err := r.runStrategy(ctx, s, req, vec, linked, tr)
-	if err != nil {
-		return res, err
-	}
 	var docs []string
 	for _, l := range linked {
 		if strings.Contains(l.Key, "/") && !slices.Contains(docs, l.Key) {
 			docs = append(docs, l.Key) // documented entities are keyed by their document id
 		}
 	}
+	var res Result
+	var own []ariadne.ScoredChunk
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		res, err = r.runStrategy(gctx, s, req, vec, linked, tr)
+		return err
+	})
 	if len(docs) > 0 {
-		ids, err := r.graph.DocumentChunkIDs(ctx, docs, req.Groups)
-		if err != nil {
-			return res, err
-		}
-		if len(ids) > 0 {
-			own, err := r.hybrid(ctx, req, vec, ids, tr)
-			if err != nil {
-				return res, err
+		g.Go(func() error {
+			ids, err := r.graph.DocumentChunkIDs(gctx, docs, req.Groups)
+			if err != nil || len(ids) == 0 {
+				return err
 			}
-			for i := range own {
-				own[i].Sources = []string{"linked"}
-			}
-			res.Chunks = FuseRRF(res.Chunks, diversify(own, 1))
-			tr.note(fmt.Sprintf("fused with the pages of %d linked entities", len(docs)))
+			own, err = r.hybrid(gctx, req, vec, ids, tr)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return res, err
+	}
+	if len(own) > 0 {
+		for i := range own {
+			own[i].Sources = []string{"linked"}
 		}
+		res.Chunks = FuseRRF(res.Chunks, diversify(own, 1))
+		tr.note(fmt.Sprintf("fused with the pages of %d linked entities", len(docs)))
 	}
 	res.Chunks = diversify(res.Chunks, 2)
 	return res, nil

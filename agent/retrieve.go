@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/retry"
 )
@@ -64,17 +66,24 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	}
 	tr := newTrace()
 	start := time.Now()
-	linked, err := r.Link(ctx, req.Question, req.Groups)
-	if err != nil {
+	// Entity linking (Neo4j) and the question embedding do not depend on each other: they run at
+	// once, and the question waits for the slower.
+	var linked []Linked
+	var vec []float32
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		linked, err = r.Link(gctx, req.Question, req.Groups)
+		tr.time("link", start)
+		return err
+	})
+	g.Go(func() (err error) {
+		vec, err = r.embedQuery(gctx, req.Question, tr)
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return Result{Trace: tr}, err
 	}
 	tr.Linked = linked
-	tr.time("link", start)
-
-	vec, err := r.embedQuery(ctx, req.Question, tr)
-	if err != nil {
-		return Result{Trace: tr}, err
-	}
 	switch req.Mode {
 	case "", "auto":
 		if fr, ok := r.router.(firstPassRouter); ok {

@@ -46,6 +46,10 @@ type SearchQuery struct {
 	Groups   []string // the caller's permission groups; required
 	Limit    int      // default 10
 	ChunkIDs []string // optional: search only among these chunks
+	// ScoresOnly returns each hit's chunk id, document id and score, without its text and other
+	// properties: for scoring many chunks at once (the multi_hop walk), where reading every
+	// chunk's text costs more than the search.
+	ScoresOnly bool
 }
 
 // IndexedChunk is a chunk as the chunk index stores it: with its embedding and its BM25 terms.
@@ -195,5 +199,5 @@ type EntityMentions struct {
 	Node     PathNode
 	Degree   int      // entity–entity degree
 	Mentions int      // readable chunks that mention it
-	ChunkIDs []string // some of them (at most the reader's limit), by chunk id
+	ChunkIDs []string // the first of them by chunk id (at most the reader's limit; none for a hub past its expand bound)
 }

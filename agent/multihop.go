@@ -77,7 +77,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	reads, rctx := errgroup.WithContext(ctx)
 	if mr, ok := r.graph.(MentionReader); ok {
 		reads.Go(func() (err error) {
-			mentions, err = mr.EntityMentions(rctx, keys, req.Groups, r.cfg.WalkMentions)
+			mentions, err = mr.EntityMentions(rctx, keys, req.Groups, r.cfg.WalkMentions, r.cfg.WalkHub)
 			tr.time("walk_read_mentions", t0)
 			return err
 		})
@@ -149,14 +149,14 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	if len(reachIDs) > r.cfg.WalkChunks {
 		reachIDs = reachIDs[:r.cfg.WalkChunks]
 	}
-	scored, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: len(reachIDs), ChunkIDs: reachIDs}, tr)
+	// Scores only: the text of the few chunks the walk ranks high is read after it (hydrate).
+	scored, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: len(reachIDs),
+		ChunkIDs: reachIDs, ScoresOnly: true}, tr)
 	if err != nil {
 		return res, "", err
 	}
-	byID := map[string]ariadne.ScoredChunk{}
 	in.ChunkSim = map[string]float64{}
 	for _, c := range scored {
-		byID[c.ID] = c
 		in.ChunkSim[c.ID] = c.Score
 	}
 	tr.time("walk_chunk_cosines", t0)
@@ -183,17 +183,23 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	t0 = time.Now()
 	p := r.cfg.walkParams()
 	wr := walk(in, p)
-	graphList := make([]ariadne.ScoredChunk, 0, len(wr.Chunks))
+	var ranked []string
 	for _, id := range wr.Chunks {
-		c, ok := byID[id]
-		if !ok {
-			continue // not readable, or beyond WalkChunks
+		if _, ok := in.ChunkSim[id]; ok { // readable and within WalkChunks
+			ranked = append(ranked, id)
 		}
-		c.Score = wr.ChunkScore[id]
-		c.Sources = []string{"graph"}
-		graphList = append(graphList, c)
 	}
 	tr.time("walk_ppr", t0)
+	t0 = time.Now()
+	graphList, err := r.hydrate(ctx, req, vec, ranked[:min(len(ranked), r.walkListLen(req))], tr)
+	if err != nil {
+		return res, "", err
+	}
+	for i := range graphList {
+		graphList[i].Score = wr.ChunkScore[graphList[i].ID]
+		graphList[i].Sources = []string{"graph"}
+	}
+	tr.time("walk_read_chunks", t0)
 	res.walk = graphList
 	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
 	res.Chunks = diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{hybrid, graphList}, []float64{1, w}), r.cfg.PerDoc)
@@ -205,6 +211,38 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	res.Paths = evidencePaths(sg, linkedKeys, res.Chunks, r.cfg.MaxPaths)
 	return res, fmt.Sprintf("%s; walk over %d entities, %d chunks, %d relations, %d synonym edges, %d seeds%s; confidence %.2f, graph weight %.2f",
 		note, len(wr.Entity), len(wr.ChunkScore), len(edges), wr.Synonyms, wr.Seeds, nameNote, wr.Confidence, w), nil
+}
+
+// walkListLen is how many of the walk's chunks are read and ranked: the head that fusion with
+// hybrid (RRF) and the per-document diversification can bring into the top req.TopK. A chunk at
+// walk rank n scores at most w/(60+n) in the fusion, so past the first few times TopK none
+// reaches the top.
+func (r *Retriever) walkListLen(req Request) int {
+	return max(4*req.TopK, r.cfg.Candidates)
+}
+
+// hydrate reads the chunks ids (text and properties, as the caller may read them) with one
+// search restricted to them, and returns them in the order of ids; a chunk no longer readable is
+// left out.
+func (r *Retriever) hydrate(ctx context.Context, req Request, vec []float32, ids []string, tr *Trace) ([]ariadne.ScoredChunk, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	got, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: len(ids), ChunkIDs: ids}, tr)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]ariadne.ScoredChunk, len(got))
+	for _, c := range got {
+		byID[c.ID] = c
+	}
+	out := make([]ariadne.ScoredChunk, 0, len(ids))
+	for _, id := range ids {
+		if c, ok := byID[id]; ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // evidencePaths explains the top chunks with paths: for each top chunk that supports an edge, the

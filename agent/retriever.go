@@ -22,7 +22,7 @@ type GraphReader interface {
 // MentionReader reads the chunks that mention entities (graph.Store). A GraphReader without it
 // gives the walk only the entities of the first-pass chunks, without stepping to other chunks.
 type MentionReader interface {
-	EntityMentions(ctx context.Context, keys, groups []string, per int) (map[string]ariadne.EntityMentions, error)
+	EntityMentions(ctx context.Context, keys, groups []string, per, expand int) (map[string]ariadne.EntityMentions, error)
 }
 
 // QueryEmbedder embeds questions.

@@ -57,11 +57,11 @@ func TestIntegrationEntityMentionsACL(t *testing.T) {
 		t.Fatalf("candidates %v, err %v", cands, err)
 	}
 	key := cands[0].Key
-	public, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all"}, 50)
+	public, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all"}, 50, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all", "management", "delivery"}, 50)
+	all, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all", "management", "delivery"}, 50, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,5 +76,20 @@ func TestIntegrationEntityMentionsACL(t *testing.T) {
 	}
 	if pm.Node.Name == "" || pm.Node.Key != key {
 		t.Errorf("node %+v", pm.Node)
+	}
+	// Past the expand bound an entity is a hub to the walk: counted, its chunks not listed.
+	hub, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all"}, 50, pm.Mentions-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := hub[key]; h.Mentions != pm.Mentions || len(h.ChunkIDs) != 0 {
+		t.Errorf("expand %d: mentions %d, chunk ids %v; want %d and none", pm.Mentions-1, h.Mentions, h.ChunkIDs, pm.Mentions)
+	}
+	within, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all"}, 50, pm.Mentions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := within[key]; !slices.Equal(w.ChunkIDs, pm.ChunkIDs) {
+		t.Errorf("expand %d: chunk ids %v, want %v", pm.Mentions, w.ChunkIDs, pm.ChunkIDs)
 	}
 }

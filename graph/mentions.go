@@ -12,25 +12,33 @@ CALL (e) {
   MATCH (c:Chunk)-[:MENTIONS]->(e)
   WHERE any(g IN c.acl WHERE g IN $groups)
   WITH c LIMIT $cap
-  WITH c ORDER BY c.id
-  RETURN count(c) AS mentions, collect(c.id)[..$per] AS chunks
+  RETURN count(c) AS mentions
 }
-RETURN e.key AS raw, mentions, chunks`
+RETURN e.key AS raw, mentions,
+       CASE WHEN $expand <= 0 OR mentions <= $expand THEN COLLECT {
+         MATCH (c:Chunk)-[:MENTIONS]->(e)
+         WHERE any(g IN c.acl WHERE g IN $groups)
+         RETURN c.id ORDER BY c.id LIMIT $per
+       } ELSE [] END AS chunks`
 
 // MentionCountCap bounds the readable mentions EntityMentions counts per entity.
 const MentionCountCap = 2000
 
 // EntityMentions returns, for each of keys (as the caller sees them: entity keys or opaque keys)
 // that the caller may see, its view (key, name, type, describing document) and the readable
-// chunks that mention it: Mentions counts them up to MentionCountCap, ChunkIDs lists at most per
-// of them (by chunk id; default 50; for an entity past the cap, of the first MentionCountCap
-// read). Chunks the caller may not read are neither counted nor listed. The query walk uses it to
-// step from an entity to the passages that name it (HippoRAG's passage nodes); it does not
-// expand entities past its hub threshold (agent.RetrievalConfig.WalkHub, far below the cap) and
-// only weighs them by the logarithm of the count, so counting a hub's 20 000 mentions one by one
-// (each chunk's groups read), which took 1.9 s of a 2.3 s multi_hop question about a popular
-// person on a 100 000-chunk graph, bought nothing.
-func (s *Store) EntityMentions(ctx context.Context, keys, groups []string, per int) (map[string]ariadne.EntityMentions, error) {
+// chunks that mention it: Mentions counts them up to MentionCountCap, ChunkIDs lists the first
+// per of them by chunk id (default 50) — only for an entity with at most expand mentions (a hub
+// past it gets none; expand ≤ 0 lists them for every entity). Chunks the caller may not read are
+// neither counted nor listed. It runs in a read transaction.
+//
+// The query walk uses it to step from an entity to the passages that name it (HippoRAG's passage
+// nodes); it does not expand entities past its hub threshold (agent.RetrievalConfig.WalkHub, far
+// below the cap, passed as expand) and only weighs them by the logarithm of the count. Counting a
+// hub's 20 000 mentions one by one (each chunk's groups read) took 1.9 s of a 2.3 s multi_hop
+// question about a popular person on a 100 000-chunk graph; sorting a hub's mentions to list
+// chunk ids the walk then ignores was a third of this query's time at 10 000 chunks
+// (docs/performance.md).
+func (s *Store) EntityMentions(ctx context.Context, keys, groups []string, per, expand int) (map[string]ariadne.EntityMentions, error) {
 	out := map[string]ariadne.EntityMentions{}
 	if len(keys) == 0 || len(groups) == 0 {
 		return out, nil
@@ -39,8 +47,8 @@ func (s *Store) EntityMentions(ctx context.Context, keys, groups []string, per i
 		per = 50
 	}
 	plain, uids := splitKeys(keys)
-	res, err := s.run(ctx, entityMentionsCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups, "per": per,
-		"cap": max(MentionCountCap, per)})
+	res, err := s.read(ctx, entityMentionsCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups, "per": per,
+		"cap": max(MentionCountCap, per), "expand": expand})
 	if err != nil {
 		return nil, translate("entity mentions", err)
 	}

@@ -60,7 +60,11 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 			filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(q.ChunkIDs...),
 		})
 	}
-	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(resultFields()...).WithWhere(where).WithLimit(limit).
+	fields := resultFields()
+	if q.ScoresOnly {
+		fields = scoreFields()
+	}
+	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(fields...).WithWhere(where).WithLimit(limit).
 		WithConsistencyLevel(s.placement.Consistency)
 	terms := strings.Join(q.Terms, " ")
 	switch mode {
@@ -122,6 +126,12 @@ func resultFields() []graphql.Field {
 		fields = append(fields, graphql.Field{Name: n})
 	}
 	return append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "score"}, {Name: "distance"}}})
+}
+
+// scoreFields are the fields of a ScoresOnly search: the ids and the score.
+func scoreFields() []graphql.Field {
+	return []graphql.Field{{Name: "chunk_id"}, {Name: "doc_id"},
+		{Name: "_additional", Fields: []graphql.Field{{Name: "score"}, {Name: "distance"}}}}
 }
 
 func chunkFromProperties(h map[string]any) ariadne.Chunk {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/signal"
@@ -145,6 +146,9 @@ type RouteResult struct {
 	AnswerP95    float64 `json:"answer_p95_ms"`
 	Answered     int     `json:"answered"`
 	HitSubject   int     `json:"chunks_naming_the_entity"` // questions whose top chunks name the asked entity
+	// StagesP50 is the median time of each retrieval stage the trace times (link, embed, the
+	// strategies, the walk's reads), ms; stages that run at once overlap.
+	StagesP50 map[string]float64 `json:"stages_p50_ms,omitempty"`
 }
 
 func run(ctx context.Context, c corpusCmd, out io.Writer) error {
@@ -293,6 +297,7 @@ func (c corpusCmd) measure(ctx context.Context, n int, log *slog.Logger, out io.
 		r.Routes[route] = rr
 		fmt.Fprintf(out, "[%s] %-9s retrieval p50 %6.1f p95 %6.1f ms (weaviate p95 %5.1f, neo4j p95 %5.1f); with answer p50 %6.1f p95 %6.1f ms; %d/%d answered\n",
 			r.Label, route, rr.RetrievalP50, rr.RetrievalP95, rr.WeaviateP95, rr.Neo4jP95, rr.AnswerP50, rr.AnswerP95, rr.Answered, rr.N)
+		fmt.Fprintf(out, "[%s] %-9s stage p50 ms: %s\n", r.Label, route, stageLine(rr.StagesP50))
 	}
 	r.QueryLoad[1] = loadAvg()
 	return r, nil
@@ -434,6 +439,7 @@ func questions(g *synth.Generator, seed uint64, n int) map[string][]question {
 func timeRoute(ctx context.Context, retriever *agent.Retriever, answerer *agent.Answerer, tv *timedVectors, tg *timedGraph,
 	route string, qs []question) (RouteResult, error) {
 	var ret, ans, wv, neo []float64
+	stages := map[string][]float64{}
 	rr := RouteResult{}
 	for i, q := range qs {
 		req := agent.Request{Question: q.text, Groups: []string{"all"}, Mode: route}
@@ -456,6 +462,9 @@ func timeRoute(ctx context.Context, retriever *agent.Retriever, answerer *agent.
 			continue
 		}
 		ret, ans, wv, neo = append(ret, d), append(ans, da), append(wv, w), append(neo, g)
+		for k, v := range res.Trace.Timings {
+			stages[k] = append(stages[k], v)
+		}
 		rr.N++
 		if a.Status == ariadne.StatusAnswered {
 			rr.Answered++
@@ -471,7 +480,22 @@ func timeRoute(ctx context.Context, retriever *agent.Retriever, answerer *agent.
 	rr.AnswerP50, rr.AnswerP95 = pct(ans, 50), pct(ans, 95)
 	rr.WeaviateP50, rr.WeaviateP95 = pct(wv, 50), pct(wv, 95)
 	rr.Neo4jP50, rr.Neo4jP95 = pct(neo, 50), pct(neo, 95)
+	rr.StagesP50 = map[string]float64{}
+	for k, v := range stages {
+		rr.StagesP50[k] = pct(v, 50)
+	}
 	return rr, nil
+}
+
+// stageLine prints stage medians slowest first ("walk_chunk_cosines 180.2, link 31.0, …").
+func stageLine(st map[string]float64) string {
+	keys := slices.Collect(maps.Keys(st))
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(st[b], st[a]) })
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %.1f", k, st[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -506,7 +530,16 @@ type timedGraph struct {
 	ns    atomic.Int64
 }
 
+// The retriever reads mentions only from a graph that has them (agent.MentionReader): without
+// this method the benchmark's multi_hop would skip the walk's mention reads that the API pays.
+var _ agent.MentionReader = (*timedGraph)(nil)
+
 func (t *timedGraph) since(start time.Time) { t.ns.Add(int64(time.Since(start))) }
+
+func (t *timedGraph) EntityMentions(ctx context.Context, keys, groups []string, per, expand int) (map[string]ariadne.EntityMentions, error) {
+	defer t.since(time.Now())
+	return t.inner.EntityMentions(ctx, keys, groups, per, expand)
+}
 
 func (t *timedGraph) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error) {
 	defer t.since(time.Now())

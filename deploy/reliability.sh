@@ -49,11 +49,14 @@ if [ "${SUITE:-1}" = 1 ]; then
 	deploy/local.sh up neo4j weaviate embedder
 	eval "$(deploy/local.sh env)"
 	suite_log=$log_dir/suite.log
-	# The prompt-injection test also asks the local chat model when one is up (deploy/local.sh up llm).
-	injection_llm=""
-	deploy/local.sh is-up llm && injection_llm=$ARIADNE_LOCAL_LLM_URL
-	ARIADNE_INJECTION_LLM_URL=$injection_llm ARIADNE_REQUIRE_INTEGRATION=1 ARIADNE_LOAD_LONG=1 $GO test -count=1 -v -p 1 -timeout 60m \
-		-run '^TestIntegration(Load|ConcurrentWriters|PromptInjection)$' ./httpapi ./ingest ./agent >"$suite_log" 2>&1 || failed=1
+	# The prompt-injection test also asks the local chat model when one is up (deploy/local.sh up llm),
+	# and the lighter load run (TestIntegrationLoadLocalModel) has it answer.
+	local_llm=""
+	deploy/local.sh is-up llm && local_llm=$ARIADNE_LOCAL_LLM_URL
+	ARIADNE_INJECTION_LLM_URL=$local_llm ARIADNE_LOAD_LLM_URL=$local_llm ARIADNE_LOAD_LLM_MODEL=${ARIADNE_LOCAL_LLM:-} \
+		ARIADNE_INJECTION_LLM_MODEL=${ARIADNE_INJECTION_LLM_MODEL:-${ARIADNE_LOCAL_LLM:-}} \
+		ARIADNE_REQUIRE_INTEGRATION=1 ARIADNE_LOAD_LONG=1 $GO test -count=1 -v -p 1 -timeout 60m \
+		-run '^TestIntegration(Load|LoadLocalModel|ConcurrentWriters|PromptInjection)$' ./httpapi ./ingest ./agent >"$suite_log" 2>&1 || failed=1
 	grep -E 'RESULT|--- (FAIL|SKIP)|^(ok|FAIL)' "$suite_log" | sed 's/^ *//' || true
 	[ $failed -eq 0 ] || echo "[reliability] the suite FAILED; logs: $suite_log and the faults log above"
 fi

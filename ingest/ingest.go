@@ -170,7 +170,8 @@ func New(cfg Config) (*Pipeline, error) {
 type Options struct {
 	// DryRun computes everything and reports what would change, writing nothing.
 	DryRun bool
-	// Stop, when closed, ends the run after the current batch (SIGINT). Nil never stops.
+	// Stop, when closed, ends the run after the batches in progress (SIGINT): the one whose graph
+	// is being written and the next, whose vectors are written meanwhile. Nil never stops.
 	Stop <-chan struct{}
 	// Progress is called after each batch with documents done and total to write.
 	Progress func(done, total int)
@@ -203,7 +204,9 @@ type Summary struct {
 	Conflicts []ariadne.SourceConflict
 	Elapsed   time.Duration
 	// Phases is where Elapsed went, summed over batches (wall time; the extract phase runs
-	// Config.Workers documents at a time).
+	// Config.Workers documents at a time). A batch's claim and vectors run while the previous
+	// batch's graph is written, so Embed, Vectors and Graph can add up to more than their share
+	// of Elapsed.
 	Phases Phases
 }
 
@@ -437,21 +440,8 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 
 	renames := reg.Renames()
 	faultPoint("before-first-batch", 0)
-	for i := 0; i < len(write); i += p.batchDocs {
-		if stopped(opts.Stop) {
-			sum.Stopped = true
-			break
-		}
-		batch := write[i:min(i+p.batchDocs, len(write))]
-		// The batch runs to completion even if ctx's parent is cancelled by SIGINT: the job
-		// passes a Stop channel for that, and ctx only for hard deadlines.
-		if err := p.writeBatch(ctx, source, batch, i/p.batchDocs+1, renames, &sum); err != nil {
-			return sum, err
-		}
-		renames = nil
-		if opts.Progress != nil {
-			opts.Progress(min(i+p.batchDocs, len(write)), len(write))
-		}
+	if err := p.writeBatches(ctx, source, write, renames, opts, &sum); err != nil {
+		return sum, err
 	}
 	if !sum.Stopped && len(deleted) > 0 {
 		st, err := p.graph.DeleteDocuments(ctx, deleted)
@@ -679,10 +669,102 @@ func referencedKeys(w *docWork) []string {
 	return keys
 }
 
-// writeBatch embeds and upserts the vectors of the batch's changed documents, writes the batch's
-// graph in one transaction, then deletes the stale vectors of the changed documents.
-// n is the batch number (from 1), for the fault points of the reliability suite (fault_on.go).
-func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWork, n int, renames map[string]string, sum *Summary) error {
+// vectorStage is the first half of a batch's write: its ids claimed for the source, its chunks
+// vectorized and upserted to Weaviate. delta holds what it adds to the run's Summary (merged
+// when the stage is joined: it may run while the previous batch's graph write does).
+type vectorStage struct {
+	batch      []*docWork
+	failedDocs map[string]bool // documents whose vectors Weaviate refused
+	delta      Summary
+	err        error
+}
+
+// writeBatches writes the batches in order, each in two stages: its claim and vectors (Weaviate)
+// first, then its graph (Neo4j) and the deletion of its stale vectors. The vector stage of batch
+// n+1 runs while batch n's graph is written, so the two stores' writes overlap; within a batch
+// the order stays vectors before graph, so a chunk in the graph always has its vector, and a
+// failure leaves at most vectors ahead of the graph — the state a failure between a batch's two
+// writes always left: the next run writes those documents again and its orphan sweep deletes
+// vectors no document owns. A batch is reported (Options.Progress) once its graph is committed; after a failure
+// the job waits for the stage in flight and returns the earlier batch's error first. Stop is
+// checked before a batch's vector stage starts; a started batch runs to completion even if ctx's
+// parent is cancelled by SIGINT (the job passes Stop for that, and ctx only for hard deadlines).
+func (p *Pipeline) writeBatches(ctx context.Context, source string, write []*docWork, renames map[string]string, opts Options, sum *Summary) error {
+	var batches [][]*docWork
+	for i := 0; i < len(write); i += p.batchDocs {
+		batches = append(batches, write[i:min(i+p.batchDocs, len(write))])
+	}
+	start := func(n int) chan *vectorStage {
+		done := make(chan *vectorStage, 1)
+		go func() {
+			st := &vectorStage{}
+			st.batch, st.failedDocs, st.err = p.writeVectors(ctx, source, batches[n], n+1, &st.delta)
+			done <- st
+		}()
+		return done
+	}
+	if len(batches) == 0 {
+		return nil
+	}
+	if stopped(opts.Stop) {
+		sum.Stopped = true
+		return nil
+	}
+	next := start(0)
+	written := 0
+	for n := range batches {
+		st := <-next
+		sum.addVectorStage(st.delta)
+		if st.err != nil {
+			return st.err
+		}
+		next = nil
+		if n+1 < len(batches) {
+			if stopped(opts.Stop) {
+				sum.Stopped = true
+			} else {
+				next = start(n + 1)
+			}
+		}
+		err := p.writeGraph(ctx, st.batch, st.failedDocs, n+1, renames, sum)
+		renames = nil
+		if err != nil {
+			if next != nil {
+				// Its vectors, if written, belong to documents the graph does not have yet (or has
+				// in their old version): the next run writes those documents again.
+				sum.addVectorStage((<-next).delta)
+			}
+			return err
+		}
+		written += len(batches[n])
+		if opts.Progress != nil {
+			opts.Progress(written, len(write))
+		}
+		if next == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// addVectorStage adds what a vector stage counted.
+func (s *Summary) addVectorStage(d Summary) {
+	s.DocsWritten += d.DocsWritten
+	s.Chunks += d.Chunks
+	s.Vectors += d.Vectors
+	s.VectorsReused += d.VectorsReused
+	s.Embedded += d.Embedded
+	s.VectorErrors = append(s.VectorErrors, d.VectorErrors...)
+	s.Conflicts = append(s.Conflicts, d.Conflicts...)
+	s.Phases.Embed += d.Phases.Embed
+	s.Phases.Vectors += d.Phases.Vectors
+	s.Phases.Graph += d.Phases.Graph
+}
+
+// writeVectors claims the batch's document ids for the source and writes its chunks' vectors;
+// it returns the batch without the documents another source holds, and the documents whose
+// vectors Weaviate refused. sum receives its counts.
+func (p *Pipeline) writeVectors(ctx context.Context, source string, batch []*docWork, n int, sum *Summary) ([]*docWork, map[string]bool, error) {
 	// Claim the batch's ids for the source before writing anything: an id another source took
 	// since planning (a concurrent run) is a conflict, and that document's vectors are not touched.
 	ids := make([]string, 0, len(batch))
@@ -693,7 +775,7 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 	conflicts, err := p.graph.ClaimDocuments(ctx, source, ids)
 	sum.Phases.Graph += time.Since(t)
 	if err != nil {
-		return neo4jErr(err)
+		return nil, nil, neo4jErr(err)
 	}
 	if len(conflicts) > 0 {
 		sum.Conflicts = append(sum.Conflicts, conflicts...)
@@ -722,14 +804,14 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 		indexed, err := p.vectorize(ctx, chunks, sum)
 		sum.Phases.Embed += time.Since(t)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		faultPoint("after-embed", n)
 		t = time.Now()
 		res, err := p.vectors.Upsert(ctx, indexed)
 		sum.Phases.Vectors += time.Since(t)
 		if err != nil {
-			return weaviateErr(err)
+			return nil, nil, weaviateErr(err)
 		}
 		faultPoint("after-vectors", n)
 		sum.Vectors += res.Written
@@ -739,6 +821,12 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 			p.log.Error("Weaviate refused a chunk; its document will be retried next run", "chunk", f.ChunkID, "error", f.Message)
 		}
 	}
+	return batch, failedDocs, nil
+}
+
+// writeGraph writes the batch's documents to the graph (except failedDocs, retried by the next
+// run) and then deletes the vectors of chunks the new versions no longer have.
+func (p *Pipeline) writeGraph(ctx context.Context, batch []*docWork, failedDocs map[string]bool, n int, renames map[string]string, sum *Summary) error {
 	var graphs []ariadne.DocumentGraph
 	old := map[string][]string{}
 	var stale []string
@@ -764,7 +852,7 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 		}
 	}
 	if len(graphs) > 0 {
-		t = time.Now()
+		t := time.Now()
 		st, err := p.graph.WriteDocuments(ctx, graphs, old, renames, p.onto, p.extractorName())
 		sum.Phases.Graph += time.Since(t)
 		if err != nil {
@@ -774,7 +862,7 @@ func (p *Pipeline) writeBatch(ctx context.Context, source string, batch []*docWo
 	}
 	faultPoint("after-graph", n)
 	if len(stale) > 0 {
-		t = time.Now()
+		t := time.Now()
 		n, err := p.vectors.DeleteChunks(ctx, stale)
 		sum.Phases.Vectors += time.Since(t)
 		if err != nil {

@@ -410,26 +410,30 @@ func variantTable(t *testing.T, path string) map[string][]string {
 }
 
 // TestIntegrationStopBetweenBatches: a stop request (SIGINT in cmd/extract) ends the run after
-// the current batch; both stores stay consistent and the next run finishes the rest. The test
-// corpus is grown past two batches of 32 with generated notes.
+// the batches in progress — the one whose graph is being written and the next, whose vectors are
+// written meanwhile — so a stop seen after batch 1 leaves batches 1 and 2 of 4; both stores stay
+// consistent and the next run finishes the rest. The test corpus is grown to four batches of 32
+// with generated notes.
 func TestIntegrationStopBetweenBatches(t *testing.T) {
 	r := newRig(t, testrig.KB)
 	if err := os.MkdirAll(filepath.Join(r.dir, "notes"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for i := range 40 {
-		note := fmt.Sprintf("---\nid: notes/standup-%02d\ntitle: Stand-up %02d\ntype: meeting-notes\nlang: en\n---\n\n# Stand-up %02d\n\n"+
+	for i := range 104 {
+		note := fmt.Sprintf("---\nid: notes/standup-%03d\ntitle: Stand-up %03d\ntype: meeting-notes\nlang: en\n---\n\n# Stand-up %03d\n\n"+
 			"## Notes\n\nThe Backend team reviewed ticket BT-%d and moved it to testing.\n", i, i, i, 900+i)
-		if err := os.WriteFile(filepath.Join(r.dir, "notes", fmt.Sprintf("standup-%02d.md", i)), []byte(note), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(r.dir, "notes", fmt.Sprintf("standup-%03d.md", i)), []byte(note), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	docs, _, _ := corpus.Load(os.DirFS(r.dir))
-	if len(docs) != 64 {
-		t.Fatalf("%d documents, want 64", len(docs))
+	if len(docs) != 128 {
+		t.Fatalf("%d documents, want 128", len(docs))
 	}
 	stop := make(chan struct{})
+	var reported []int
 	sum, err := r.pipe.Sync(context.Background(), docs, ingest.Options{Stop: stop, Progress: func(done, total int) {
+		reported = append(reported, done)
 		if done == 32 {
 			close(stop)
 		}
@@ -440,14 +444,17 @@ func TestIntegrationStopBetweenBatches(t *testing.T) {
 	if !sum.Stopped {
 		t.Fatal("run not stopped")
 	}
+	if !slices.Equal(reported, []int{32, 64}) {
+		t.Errorf("progress reports %v, want [32 64]", reported)
+	}
 	c, v := r.counts(t)
-	if c.Documents != 32 || c.Chunks != v {
-		t.Fatalf("after a stop: %d documents (want the first batch of 32), %d chunks, %d vectors", c.Documents, c.Chunks, v)
+	if c.Documents != 64 || c.Chunks != v {
+		t.Fatalf("after a stop: %d documents (want the first two batches, 64), %d chunks, %d vectors", c.Documents, c.Chunks, v)
 	}
 	r.audit(t)
 	rest := r.sync(t)
-	if rest.DocsWritten != 32 || rest.DocsUnchanged != 32 {
-		t.Fatalf("resumed run wrote %d, left %d; want 32 and 32", rest.DocsWritten, rest.DocsUnchanged)
+	if rest.DocsWritten != 64 || rest.DocsUnchanged != 64 {
+		t.Fatalf("resumed run wrote %d, left %d; want 64 and 64", rest.DocsWritten, rest.DocsUnchanged)
 	}
 	r.audit(t)
 }

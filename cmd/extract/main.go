@@ -14,7 +14,7 @@
 //	3   --strict and at least one document was malformed, or Weaviate refused chunks
 //	4   some document ids are held by another source: those documents were skipped (ids are
 //	    unique across sources), everything else was synced
-//	130 interrupted (SIGINT/SIGTERM) after finishing the current batch; both stores are consistent
+//	130 interrupted (SIGINT/SIGTERM) after finishing the batches in progress; both stores are consistent
 package main
 
 import (
@@ -88,7 +88,7 @@ func main() {
 }
 
 // run parses args, connects to the stores and runs the job. SIGINT/SIGTERM stop it after the
-// current batch.
+// batches in progress (at most two: one writing its graph, the next its vectors).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	vars, err := loopback.Vars()
 	if err != nil {
@@ -125,13 +125,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 
-	// SIGINT/SIGTERM stop the job after the current batch (the pipeline checks ctxStop between
-	// batches; the batch itself runs with ctx, so both stores stay consistent). After the first
+	// SIGINT/SIGTERM stop the job after the batches in progress (the pipeline checks ctxStop
+	// before it starts a batch; started batches run with ctx, so both stores stay consistent). After the first
 	// signal the default action is restored: a second one ends the process at once.
 	ctxStop, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	quit := context.AfterFunc(ctxStop, func() {
-		log.Warn("interrupt: finishing the current batch, then stopping (interrupt again to abort)")
+		log.Warn("interrupt: finishing the batches in progress, then stopping (interrupt again to abort)")
 		stopSignals()
 	})
 	defer quit()

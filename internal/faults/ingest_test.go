@@ -44,10 +44,11 @@ var shortIngestFaults = []ingestFault{allIngestFaults[1], allIngestFaults[3], al
 
 // TestFaultsIngest kills Neo4j, Weaviate and the embedder with SIGKILL at fault points of a
 // cmd/extract run (built with -tags faultinject), restarts the server and re-runs the job. Each
-// time: the failed run exits 1 naming the server, it reported as written exactly the documents
-// the graph holds, and after the re-run both stores equal a clean run's (graph and Weaviate
-// digests by content hash, vectors by cosine) with no orphan, no duplicate entity key and no chunk
-// without its vector or vector without its chunk. The corpus is the repository KB in make test
+// time: the failed run exits 1 naming the server, it reported as written no document the graph
+// does not hold (and the graph holds at most the batch in flight beyond them), and after the
+// re-run both stores equal a clean run's (graph and Weaviate digests by content hash, vectors by
+// cosine) with no orphan, no duplicate entity key and no chunk without its vector or vector
+// without its chunk. The corpus is the repository KB in make test
 // and the shared KB (when present) in make reliability (ARIADNE_FAULTS_LONG=1).
 func TestFaultsIngest(t *testing.T) {
 	srv := Need(t, "neo4j", "weaviate", "embedder")
@@ -97,15 +98,20 @@ func TestFaultsIngest(t *testing.T) {
 				t.Fatal(err)
 			}
 			restarted := time.Since(start)
-			// Nothing reported as written that was not: the documents the graph holds are
-			// exactly those of the batches the job reported before it failed.
+			// Nothing reported as written that was not: the graph holds every document of the
+			// batches the job reported before it failed, and at most one batch more — the one
+			// whose graph transaction was committing when the server died (the commit can be
+			// durable while its acknowledgement is lost; batch n+1's vectors are written while
+			// batch n's graph is, so a kill at a point of batch n+1 can land there).
 			reported := lastProgress(stdout.String())
 			d, err := tg.graph(t).Digest(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Counts.Documents != reported {
-				t.Errorf("the job reported %d documents written, the graph holds %d", reported, d.Counts.Documents)
+			per, _ := strconv.Atoi(batch)
+			if d.Counts.Documents < reported || d.Counts.Documents > reported+per {
+				t.Errorf("the job reported %d documents written, the graph holds %d (want %d to %d)", reported, d.Counts.Documents,
+					reported, reported+per)
 			}
 			out, errOut, code := tg.extract(t, bin, corpus, batch, "")
 			if code != 0 {

@@ -126,8 +126,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 
 	// SIGINT/SIGTERM stop the job after the batches in progress (the pipeline checks ctxStop
-	// before it starts a batch; started batches run with ctx, so both stores stay consistent). After the first
-	// signal the default action is restored: a second one ends the process at once.
+	// before it starts a batch; started batches run with ctx, so both stores stay consistent).
+	// After the first signal the default action is restored: a second one ends the process at
+	// once.
 	ctxStop, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	quit := context.AfterFunc(ctxStop, func() {

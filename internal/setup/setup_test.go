@@ -2,6 +2,8 @@ package setup
 
 import (
 	"io"
+	"log/slog"
+	"os"
 	"testing"
 
 	"github.com/alecthomas/kong"
@@ -91,5 +93,25 @@ func TestStoresPlacementFlags(t *testing.T) {
 	}
 	if _, err := parse(t, nil, "--weaviate-consistency", "MOST"); err == nil {
 		t.Error("consistency level MOST accepted")
+	}
+}
+
+func TestLexiconLoad(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, path := range []string{"none", "", t.TempDir() + "/missing"} {
+		lex, err := Lexicon{Path: path}.Load(log)
+		if lex != nil || err != nil {
+			t.Errorf("Load(%q) = %v, %v; want nil, nil", path, lex, err)
+		}
+	}
+	bad := t.TempDir() + "/bad"
+	if err := os.WriteFile(bad+".index", []byte("harbour\tA\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad+".dict", []byte("harbour\n гавань\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Lexicon{Path: bad}).Load(log); err == nil {
+		t.Error("a malformed dictionary loaded without an error")
 	}
 }

@@ -1,0 +1,165 @@
+package lexicon
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// entries are invented in the layout of Mueller's dictionary: a headword line, a transcription,
+// labels, numbered senses, examples mixing both languages.
+var entries = []struct{ head, body string }{
+	{"00-databaseinfo", "00-databaseinfo\n   a test dictionary"},
+	{"harbour", "harbour\n   [↗hɑ:bɜ]\n   1. _n.\n      1) гавань, порт; inner harbour внутренняя гавань\n      2) убежище, приют\n   2. _v. _уст. укрывать (from)"},
+	{"harbourmaster", "harbourmaster\n   [↗hɑ:bɜ↗mɑ:stɜ] _n. начальник порта"},
+	{"lantern", "lantern\n   [↗læntɜn] _n.\n   1) фонарь; magic lantern волшебный фонарь\n   2) _архит. световой фонарь {см. тж. 1}"},
+	{"sail", "sail\n   [sɛɪl]\n   1. _n. парус\n   2. _v.\n      а) плыть;\n      б) отплывать, отправляться (в плавание)"},
+	{"sailing", "sailing\n   [↗sɛɪlɪŋ] _n. плавание, мореплавание"},
+	{"ship-yard", "ship-yard\n   = shipyard"},
+	{"port", "port\n   _I [pɘ:t] _n. порт, гавань"},
+}
+
+func dictd(t *testing.T) (index, dict string) {
+	t.Helper()
+	var ib, db strings.Builder
+	for _, e := range entries {
+		off := db.Len()
+		db.WriteString(e.body + "\n")
+		ib.WriteString(e.head + "\t" + enc(off) + "\t" + enc(len(e.body)) + "\n")
+	}
+	return ib.String(), db.String()
+}
+
+func enc(n int) string {
+	const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	if n == 0 {
+		return "A"
+	}
+	var out []byte
+	for ; n > 0; n /= 64 {
+		out = append([]byte{digits[n%64]}, out...)
+	}
+	return string(out)
+}
+
+func keys(t *testing.T, words ...string) []string {
+	t.Helper()
+	var out []string
+	for _, w := range words {
+		k, _ := Key(w)
+		if k == "" {
+			t.Fatalf("no key for %q", w)
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestTranslations(t *testing.T) {
+	tests := []struct {
+		entry string
+		want  []string
+	}{
+		{entries[1].body, []string{"гавань", "порт", "убежище", "приют", "укрывать"}},
+		{entries[3].body, []string{"фонарь", "световой фонарь"}},
+		{entries[4].body, []string{"парус", "плыть", "отплывать", "отправляться"}},
+		{entries[6].body, nil}, // a cross-reference, not a translation
+		{"headword only", nil},
+	}
+	for _, tc := range tests {
+		if got := Translations(tc.entry); !slices.Equal(got, tc.want) {
+			t.Errorf("Translations(%q) = %q, want %q", tc.entry, got, tc.want)
+		}
+	}
+}
+
+func TestReadDictd(t *testing.T) {
+	index, dict := dictd(t)
+	l, err := ReadDictd("mini", strings.NewReader(index), strings.NewReader(dict))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if en, ru := l.Size(); en != 6 || ru == 0 {
+		t.Fatalf("Size() = %d, %d; want 6 English headwords", en, ru)
+	}
+	tests := []struct {
+		word string
+		want []string
+	}{
+		// English → Russian, by headword, in dictionary order, each key once.
+		{"harbour", keys(t, "гавань", "порт", "убежище", "приют", "укрывать")},
+		// an inflected form falls back to the headwords of its stem
+		{"harbours", keys(t, "гавань", "порт", "убежище", "приют", "укрывать")},
+		{"lanterns", keys(t, "фонарь", "световой")},
+		// Russian → English: any inflected form, entries that give the word alone first
+		{"гавани", keys(t, "harbour", "port")},
+		{"порта", keys(t, "port", "harbour", "harbourmaster")},
+		{"плавании", keys(t, "sailing")},
+		{"фонарём", keys(t, "lantern")},
+		{"кит", nil},
+		{"the", nil},
+	}
+	for _, tc := range tests {
+		if got := l.Translate(tc.word); !slices.Equal(got, tc.want) {
+			t.Errorf("Translate(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+}
+
+func TestReadDictdErrors(t *testing.T) {
+	for _, index := range []string{"harbour\tA\n", "harbour\tA\tZZZZ\n", "harbour\t!\tB\n"} {
+		if _, err := ReadDictd("bad", strings.NewReader(index), strings.NewReader("harbour\n гавань\n")); err == nil {
+			t.Errorf("ReadDictd(%q): no error", index)
+		}
+	}
+	if _, err := Load(t.TempDir() + "/none"); err == nil || !strings.Contains(err.Error(), "deploy/local.sh install lexicon") {
+		t.Errorf("Load of a missing dictionary: %v", err)
+	}
+}
+
+func TestNilLexicon(t *testing.T) {
+	var l *Lexicon
+	if l.Translate("harbour") != nil || l.Name() != "" {
+		t.Error("a nil lexicon translates")
+	}
+}
+
+func TestKey(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"отпуска", "отпуск", true},
+		{"founded", "found", true},
+		{"Клиент", "client", true}, // a loanword meets its source
+		{"harbour", "гавань", false},
+	}
+	for _, tc := range tests {
+		ka, _ := Key(tc.a)
+		kb, _ := Key(tc.b)
+		if (ka == kb) != tc.same {
+			t.Errorf("Key(%q) = %q, Key(%q) = %q; same = %v, want %v", tc.a, ka, tc.b, kb, ka == kb, tc.same)
+		}
+	}
+	if k, _ := Key("2024"); k != "" {
+		t.Errorf("Key of a number = %q", k)
+	}
+}
+
+func TestGloss(t *testing.T) {
+	index, dict := dictd(t)
+	l, err := ReadDictd("mini", strings.NewReader(index), strings.NewReader(dict))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ text, want string }{
+		{"Where is the harbour lantern?", "гавань фонарь"},
+		{"Где фонарь гавани Ньюхейвен?", "lantern harbour Ньюхейвен"},
+		{"Порт 7", "harbour 7"}, // the longer entry wins a tie of ranks
+	}
+	for _, tc := range tests {
+		if got := l.GlossText(tc.text); got != tc.want {
+			t.Errorf("GlossText(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/retry"
 )
 
@@ -28,6 +29,9 @@ type AnswerConfig struct {
 	// Chunks reads the provenance chunks of a multi-hop answer's evidence path that are not among
 	// the fragments (graph.Store); nil: only the fragments are searched for the chain's sentences.
 	Chunks ChunkReader
+	// Lexicon lets the chain plan count a hop sentence in the other language as covering a
+	// question term it translates; nil: the question's language only.
+	Lexicon *lexicon.Lexicon
 }
 
 // Event is a progress notification for streaming clients.
@@ -102,6 +106,8 @@ type AnswerTrace struct {
 	*Trace
 	Generator string    `json:"generator"`
 	Attempts  []Attempt `json:"generation_attempts"`
+	// Evidence is the last attempt's answerability decision, for generators that make one.
+	Evidence *EvidenceDecision `json:"evidence_decision,omitempty"`
 }
 
 // Answer runs the whole contract: the answer is either verified claims or a status that says why
@@ -175,7 +181,11 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	for n := 1; n <= a.cfg.MaxAttempts; n++ {
 		start := time.Now()
 		att := Attempt{N: n}
-		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Attempt: n, Previous: lastReason})
+		var dec EvidenceDecision
+		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Attempt: n, Previous: lastReason, Decision: &dec})
+		if dec.ChunkID != "" {
+			tr.Evidence = &dec
+		}
 		tr.time("generation", start)
 		if err != nil {
 			a.log.Warn("generation failed", "generator", a.gen.Name(), "attempt", n, "err", err)

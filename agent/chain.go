@@ -77,8 +77,8 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 			byID[c.ID] = f
 		}
 	}
-	qterms := dedupeStrings(textnorm.SearchTerms(req.Question))
-	idf, _ := termIDF(qterms, all)
+	q := newQuestionTerms(req.Question, a.cfg.Lexicon)
+	idf, _ := termIDF(q, all)
 	var best chainPlan
 	for _, p := range paths {
 		if p.Hops() == 0 || p.Hops() > maxChainHops {
@@ -91,13 +91,10 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		// Every path starts at an entity the question names: its name's terms say nothing about
 		// which path answers, so they are left out of the coverage.
 		start := toSet(textnorm.SearchTerms(p.Nodes[0].Name))
-		var terms []string
+		terms := q.only(func(t string) bool { return !start[t] })
 		var sum float64
-		for _, t := range qterms {
-			if !start[t] {
-				terms = append(terms, t)
-				sum += idf[t]
-			}
+		for _, t := range terms.terms {
+			sum += idf[t]
 		}
 		var hops []hopUnit
 		got := map[string]float64{}
@@ -107,8 +104,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 				break
 			}
 			hops = append(hops, h)
-			ctxTerms := toSet(textnorm.SearchTerms(h.frag.Chunk.Title + " " + h.frag.Chunk.HeadingPath()))
-			covered, _ := termCover(terms, h.quote, ctxTerms, idf, sum)
+			covered, _ := termCover(terms, h.quote, contextTerms(terms, h.frag), idf, sum)
 			for t, w := range covered {
 				got[t] = max(got[t], w)
 			}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"strings"
 	"time"
 
@@ -37,6 +38,10 @@ type RetrievalConfig struct {
 	MinCoverage    float64        // share of question terms the top hits must contain (0.25)
 	RelTypes       []string       // relationship types traversed (all)
 	Retry          retry.Policy   // for Weaviate calls (10 attempts within 20s)
+	// Lexicon lets the weak-evidence coverage count a question term stated in the other language
+	// (nil: the question's language only). The learned router's features do not use it: it was
+	// trained without.
+	Lexicon *lexicon.Lexicon
 }
 
 func (c RetrievalConfig) withDefaults() RetrievalConfig {

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // weak decides whether a step's evidence is too weak to stop at: too few hits, or (for vector
@@ -20,10 +19,10 @@ func (r *Retriever) weak(s Strategy, st Evidence) bool {
 	return st.Coverage < r.cfg.MinCoverage/2
 }
 
-// coverage is the share of the question's search terms found in the top n chunks' text.
-func coverage(question string, chunks []ariadne.ScoredChunk, n int) float64 {
-	q := dedupeStrings(textnorm.SearchTerms(question))
-	if len(q) == 0 {
+// coverage is the share of the question's search terms the top n chunks state (in text, title
+// or section; in either language when q has translations).
+func coverage(q questionTerms, chunks []ariadne.ScoredChunk, n int) float64 {
+	if len(q.terms) == 0 {
 		return 1
 	}
 	have := map[string]bool{}
@@ -31,17 +30,11 @@ func coverage(question string, chunks []ariadne.ScoredChunk, n int) float64 {
 		if i == n {
 			break
 		}
-		for _, t := range textnorm.SearchTerms(c.ContextText()) {
+		for t := range q.stated(c.ContextText()) {
 			have[t] = true
 		}
 	}
-	hit := 0
-	for _, t := range q {
-		if have[t] {
-			hit++
-		}
-	}
-	return float64(hit) / float64(len(q))
+	return float64(len(have)) / float64(len(q.terms))
 }
 
 func dedupeStrings(xs []string) []string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -35,4 +36,16 @@ func TransliteratedQuestion(_ context.Context, q string) []string {
 	}
 	b.WriteString(q[last:])
 	return []string{b.String()}
+}
+
+// GlossedQuestion returns an EvidenceRanker.AltQuestions that gives the question word by word in
+// the other language (lexicon.GlossText: each word the lexicon knows replaced by its most usual
+// translation, names and numbers kept). Nothing when the lexicon is nil or knows no word of it.
+func GlossedQuestion(lex *lexicon.Lexicon) func(context.Context, string) []string {
+	return func(_ context.Context, q string) []string {
+		if g := lex.GlossText(q); lex != nil && g != "" {
+			return []string{g}
+		}
+		return nil
+	}
 }

@@ -71,14 +71,32 @@ func FitWeightSet(data []LabeledUnit, features []string, lambda float64, iters i
 		}
 	}
 	x := make([][]float64, n)
+	y := make([]bool, n)
 	for k, u := range data {
 		x[k] = make([]float64, d)
 		for i, j := range s.idx {
 			x[k][i] = (u.Features[j] - s.Mean[i]) / s.Std[i]
 		}
+		y[k] = u.Positive
 	}
+	s.Weights, s.Bias = fitLogistic(x, y, lambda, iters, balance)
+	return s, nil
+}
+
+// fitLogistic fits p = σ(b + w·x) to standardised rows x and labels y by full-batch gradient
+// descent (step 0.5) with L2 weight lambda on w; balance weighs positives up to the negatives'
+// count.
+func fitLogistic(x [][]float64, y []bool, lambda float64, iters int, balance bool) ([]float64, float64) {
+	n, d := len(x), len(x[0])
+	pos := 0
+	for _, v := range y {
+		if v {
+			pos++
+		}
+	}
+	w, b := make([]float64, d), 0.0
 	wPos := 1.0
-	if balance {
+	if balance && pos > 0 {
 		wPos = float64(n-pos) / float64(pos)
 	}
 	lr := 0.5
@@ -86,29 +104,29 @@ func FitWeightSet(data []LabeledUnit, features []string, lambda float64, iters i
 	for it := 0; it < iters; it++ {
 		var gb, wsum float64
 		clear(grad)
-		for k, u := range data {
-			z := s.Bias
+		for k := range x {
+			z := b
 			for i := range d {
-				z += s.Weights[i] * x[k][i]
+				z += w[i] * x[k][i]
 			}
 			p := 1 / (1 + math.Exp(-z))
-			y, w := 0.0, 1.0
-			if u.Positive {
-				y, w = 1, wPos
+			t, cw := 0.0, 1.0
+			if y[k] {
+				t, cw = 1, wPos
 			}
-			g := w * (p - y)
+			g := cw * (p - t)
 			gb += g
-			wsum += w
+			wsum += cw
 			for i := range d {
 				grad[i] += g * x[k][i]
 			}
 		}
-		s.Bias -= lr * gb / wsum
+		b -= lr * gb / wsum
 		for i := range d {
-			s.Weights[i] -= lr * (grad[i]/wsum + lambda*s.Weights[i])
+			w[i] -= lr * (grad[i]/wsum + lambda*w[i])
 		}
 	}
-	return s, nil
+	return w, b
 }
 
 // AnswerDecision is one question's best evidence score and whether answering it would be right: the

@@ -8,7 +8,9 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -27,12 +29,14 @@ const (
 	featTypeAsked        // 1 when the question asks for a number/date/person
 	featLength           // log(1+runes)/log(500): very short and very long units
 	featFragBest         // 1 when the unit is its fragment's best unit by cos (semantic) or cover (lexical)
+	featOtherLang        // 1 when the unit is written in the other script than the question (Cyrillic / Latin)
+	featCosOther         // cos when the unit is in the other script, else 0 (cross-language cosines run lower)
 	numEvidenceFeatures
 )
 
 // EvidenceFeatureNames names the features of a unit, as in the weights file.
 var EvidenceFeatureNames = [numEvidenceFeatures]string{"cos", "cos_gap", "cover", "cover_gap", "rank", "entity",
-	"has_names", "type_match", "type_asked", "length", "frag_best"}
+	"has_names", "type_match", "type_asked", "length", "frag_best", "other_lang", "cos_other"}
 
 // ScoredUnit is one candidate evidence unit (sentence, table row, list item of a fragment, see
 // splitUnits) with its features and the model's score: the estimated probability, in [0, 1],
@@ -59,7 +63,24 @@ type WeightSet struct {
 	AnswerPrecision float64 `json:"answer_precision"`
 	// ExtraThreshold: a further claim must score at least this.
 	ExtraThreshold float64 `json:"extra_threshold"`
-	idx            []int
+	// Answer, when present, makes the answer-or-refuse decision in place of Threshold, from the
+	// question's answerability features (AnswerabilityFeatures).
+	Answer *AnswerModel `json:"answerability,omitempty"`
+	idx    []int
+}
+
+// Answerable decides whether units (scored, best first) answer the question: the answerability
+// model's probability against its threshold when the set has one, else the best unit's score
+// against Threshold. It returns the decision and the value compared.
+func (s WeightSet) Answerable(units []ScoredUnit) (bool, float64) {
+	if len(units) == 0 {
+		return false, 0
+	}
+	if s.Answer != nil {
+		p := s.Answer.Score(AnswerabilityFeatures(units))
+		return p >= s.Answer.Threshold, p
+	}
+	return units[0].Score >= s.Threshold, units[0].Score
 }
 
 // EvidenceModel is the versioned weights file (agent/evidence_model.json): one weight set for
@@ -108,6 +129,11 @@ func ParseEvidenceModel(raw []byte) (*EvidenceModel, error) {
 				return nil, fmt.Errorf("agent: evidence model set %q: unknown feature %q", name, f)
 			}
 		}
+		if s.Answer != nil {
+			if err := s.Answer.bind(); err != nil {
+				return nil, fmt.Errorf("agent: evidence model set %q: %w", name, err)
+			}
+		}
 		m.Sets[name] = s
 	}
 	return &m, nil
@@ -150,6 +176,9 @@ type EvidenceRanker struct {
 	Embedder UnitEmbedder
 	// Model is the weights; nil is DefaultEvidenceModel().
 	Model *EvidenceModel
+	// Lexicon, when set, lets a unit in the other language cover a question term by one of its
+	// translations (the cover features); nil matches terms in the question's language only.
+	Lexicon *lexicon.Lexicon
 	// AltQuestions, when set, returns the question in the corpus's other language (or other
 	// forms): each unit's cosine is the best over the question and these.
 	AltQuestions func(ctx context.Context, question string) []string
@@ -201,18 +230,19 @@ func (r EvidenceRanker) RankUnits(ctx context.Context, question string, frags []
 // Features returns the candidate units of the fragments with their features (Score unset), in
 // fragment and text order.
 func (r EvidenceRanker) Features(ctx context.Context, question string, frags []Fragment, names []string) ([]ScoredUnit, error) {
-	qterms := dedupeStrings(textnorm.SearchTerms(question))
-	idf, total := termIDF(qterms, frags)
+	q := newQuestionTerms(question, r.Lexicon)
+	idf, total := termIDF(q, frags)
 	qnames := questionNames(question, names)
 	want := askFor(question)
+	qCyr := cyrillicText(question)
 	var units []ScoredUnit
 	for i, f := range frags {
-		ctxTerms := toSet(textnorm.SearchTerms(f.Chunk.Title + " " + f.Chunk.HeadingPath()))
+		ctxTerms := contextTerms(q, f)
 		for _, u := range splitUnits(f.Chunk.Text) {
 			if injectionRE.MatchString(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}
-			covered, cov := termCover(qterms, u, ctxTerms, idf, total)
+			covered, cov := termCover(q, u, ctxTerms, idf, total)
 			var x [numEvidenceFeatures]float64
 			x[featCover] = cov
 			x[featRank] = 1 / float64(1+i)
@@ -227,6 +257,9 @@ func (r EvidenceRanker) Features(ctx context.Context, question string, frags []F
 				}
 			}
 			x[featLength] = math.Log(1+float64(len([]rune(u)))) / math.Log(500)
+			if cyrillicText(u) != qCyr {
+				x[featOtherLang] = 1
+			}
 			units = append(units, ScoredUnit{Fragment: f, Text: u, Features: x, covered: covered})
 		}
 	}
@@ -260,6 +293,7 @@ func (r EvidenceRanker) Features(ctx context.Context, question string, frags []F
 				best = max(best, cosine(q, vecs[i]))
 			}
 			units[i].Features[featCos] = best
+			units[i].Features[featCosOther] = best * units[i].Features[featOtherLang]
 		}
 	}
 	key := featCover
@@ -285,6 +319,21 @@ func (r EvidenceRanker) Features(ctx context.Context, question string, frags []F
 		units[i].Features[featFragBest] = 1
 	}
 	return units, nil
+}
+
+// cyrillicText reports whether most of text's letters are Cyrillic (a Russian text naming Latin
+// products is still Russian).
+func cyrillicText(text string) bool {
+	var cyr, other int
+	for _, r := range text {
+		switch {
+		case unicode.Is(unicode.Cyrillic, r):
+			cyr++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	return cyr > other
 }
 
 // questionNames returns the Latin keys of what the question names: the given names (linked

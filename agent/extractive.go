@@ -103,7 +103,16 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 	if err != nil {
 		return "", fmt.Errorf("extractive: %w", err)
 	}
-	if len(units) == 0 || units[0].Score < set.Threshold {
+	ok, value := set.Answerable(units)
+	if in.Decision != nil && len(units) > 0 {
+		th := set.Threshold
+		if set.Answer != nil {
+			th = set.Answer.Threshold
+		}
+		*in.Decision = EvidenceDecision{ChunkID: units[0].Fragment.Chunk.ID, Unit: units[0].Text, UnitScore: units[0].Score,
+			Value: value, Threshold: th, Answered: ok}
+	}
+	if !ok {
 		return notFound()
 	}
 	chosen := []ScoredUnit{units[0]}

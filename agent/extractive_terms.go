@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -38,6 +39,9 @@ const (
 type TermExtractive struct {
 	// MaxClaims bounds the answer; default 4.
 	MaxClaims int
+	// Lexicon, when set, lets a sentence in the other language state a question term by one of
+	// its translations (questionTerms); nil matches terms in the question's language only.
+	Lexicon *lexicon.Lexicon
 }
 
 // Name says what it is.
@@ -64,9 +68,9 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 	if maxClaims == 0 {
 		maxClaims = 4
 	}
-	qterms := dedupeStrings(textnorm.SearchTerms(question))
+	q := newQuestionTerms(question, g.Lexicon)
 	notFound := func() (string, error) { return `{"status":"not_found","claims":[]}`, nil }
-	if len(qterms) == 0 || len(frags) == 0 {
+	if len(q.terms) == 0 || len(frags) == 0 {
 		return notFound()
 	}
 	// Codes and ids the question names must be in the evidence.
@@ -79,16 +83,16 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 			return notFound()
 		}
 	}
-	idf, total := termIDF(qterms, frags)
+	idf, total := termIDF(q, frags)
 	want := askFor(question)
 	var units []termUnit
 	for i, f := range frags {
-		ctxTerms := toSet(textnorm.SearchTerms(f.Chunk.Title + " " + f.Chunk.HeadingPath()))
+		ctxTerms := contextTerms(q, f)
 		for _, u := range splitUnits(f.Chunk.Text) {
 			if injectionRE.MatchString(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}
-			covered, cov := termCover(qterms, u, ctxTerms, idf, total)
+			covered, cov := termCover(q, u, ctxTerms, idf, total)
 			score := cov
 			if want != "" && hasKind(u, want) {
 				score += 0.15

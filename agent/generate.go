@@ -27,6 +27,22 @@ type GenerationInput struct {
 	// (empty on the first). A model generator uses them to vary a retry.
 	Attempt  int
 	Previous string
+	// Decision, when set, is filled by a generator that decides answerability itself (Extractive)
+	// with what it decided from: the trace shows it, and evaluations list it for each miss.
+	Decision *EvidenceDecision
+}
+
+// EvidenceDecision is a generator's answer-or-refuse decision over the candidate units: the best
+// unit (a verbatim substring of a fragment the caller may read), its score, the value compared
+// with the threshold (the answerability model's probability, or the best unit's score when the
+// weights have no answerability model) and the threshold.
+type EvidenceDecision struct {
+	ChunkID   string  `json:"chunk_id"`
+	Unit      string  `json:"unit"`
+	UnitScore float64 `json:"unit_score"`
+	Value     float64 `json:"value"`
+	Threshold float64 `json:"threshold"`
+	Answered  bool    `json:"answered"`
 }
 
 // LLMGenerator generates with a chat model, in one of two citation modes (see CitationMode).

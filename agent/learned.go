@@ -83,7 +83,7 @@ func RouterFeatures(question string, linked []Linked, fp FirstPass) []float64 {
 	if union := len(bd) + len(vd) - inter; union > 0 {
 		overlap = float64(inter) / float64(union)
 	}
-	x = append(x, overlap, coverage(question, fp.Hybrid, 3))
+	x = append(x, overlap, coverage(newQuestionTerms(question, nil), fp.Hybrid, 3))
 	ents := map[string]bool{}
 	for i, c := range fp.Hybrid {
 		if i == 5 {

@@ -101,7 +101,7 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	if err != nil {
 		return res, err
 	}
-	ev := Evidence{Hits: len(res.Chunks), Coverage: coverage(req.Question, res.Chunks, 3)}
+	ev := Evidence{Hits: len(res.Chunks), Coverage: coverage(newQuestionTerms(req.Question, r.cfg.Lexicon), res.Chunks, 3)}
 	if len(res.Chunks) > 0 {
 		ev.TopScore = res.Chunks[0].Score
 	}

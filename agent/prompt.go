@@ -12,7 +12,6 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/chunking"
 	"github.com/ariadne-graphrag/ariadne/llm"
-	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // Fragment is one numbered piece of evidence shown to the generator.
@@ -161,9 +160,9 @@ type UnitRanker func(ctx context.Context, question string, units []Unit) ([]floa
 // 0.15 when the unit has the kind of value asked for (askFor: a number, a date, a name), minus
 // 0.01 per fragment rank.
 func LexicalUnitScores(_ context.Context, question string, units []Unit) ([]float64, error) {
-	qterms := dedupeStrings(textnorm.SearchTerms(question))
+	q := newQuestionTerms(question, nil)
 	scores := make([]float64, len(units))
-	if len(qterms) == 0 {
+	if len(q.terms) == 0 {
 		return scores, nil
 	}
 	// IDF over the distinct fragments the units come from.
@@ -175,11 +174,10 @@ func LexicalUnitScores(_ context.Context, question string, units []Unit) ([]floa
 			frags = append(frags, u.Frag)
 		}
 	}
-	idf, total := termIDF(qterms, frags)
+	idf, total := termIDF(q, frags)
 	want := askFor(question)
 	for i, u := range units {
-		ctxTerms := toSet(textnorm.SearchTerms(u.Frag.Chunk.Title + " " + u.Frag.Chunk.HeadingPath()))
-		_, s := termCover(qterms, u.Text, ctxTerms, idf, total)
+		_, s := termCover(q, u.Text, contextTerms(q, u.Frag), idf, total)
 		if want != "" && hasKind(u.Text, want) {
 			s += 0.15
 		}

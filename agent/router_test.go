@@ -156,10 +156,10 @@ func TestPersonalizedPageRank(t *testing.T) {
 
 func TestCoverage(t *testing.T) {
 	chunks := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{Title: "VPN access policy", Text: "Request VPN access in ServiceDesk."}}}
-	if got := coverage("как получить впн?", chunks, 3); got < 0.3 {
+	if got := coverage(newQuestionTerms("как получить впн?", nil), chunks, 3); got < 0.3 {
 		t.Errorf("coverage = %v; «впн» is VPN", got)
 	}
-	if got := coverage("сколько стоит обед", chunks, 3); got != 0 {
+	if got := coverage(newQuestionTerms("сколько стоит обед", nil), chunks, 3); got != 0 {
 		t.Errorf("coverage = %v, want 0", got)
 	}
 }

@@ -4,45 +4,120 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // Term coverage shared by the extractive generators (TermExtractive scores with it alone; the
 // evidence model of Extractive uses it as features).
 
+// questionTerms are a question's search terms (textnorm.SearchTerms, each once, sorted) and, when
+// a bilingual lexicon is given, the match keys of each term's translations into the other language
+// (lexicon.Key), so that a sentence in the other language states the term when it has one of them:
+// dictionary-based query translation (Pirkola 1998's structured queries: a term and its
+// translations count as one term).
+type questionTerms struct {
+	terms []string
+	tr    map[string][]string // term → translations' match keys; empty without a lexicon
+}
+
+// newQuestionTerms analyzes a question; lex may be nil (no translations).
+func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
+	q := questionTerms{terms: dedupeStrings(textnorm.SearchTerms(question))}
+	if lex == nil {
+		return q
+	}
+	q.tr = map[string][]string{}
+	for _, w := range textnorm.Words(question) {
+		ts := textnorm.SearchTerms(w.Text)
+		if len(ts) == 0 {
+			continue
+		}
+		t := ts[len(ts)-1]
+		for _, k := range lex.Translate(w.Text) {
+			if !slices.Contains(q.tr[t], k) {
+				q.tr[t] = append(q.tr[t], k)
+			}
+		}
+	}
+	return q
+}
+
+// only returns the same question terms restricted to keep.
+func (q questionTerms) only(keep func(string) bool) questionTerms {
+	out := questionTerms{tr: q.tr}
+	for _, t := range q.terms {
+		if keep(t) {
+			out.terms = append(out.terms, t)
+		}
+	}
+	return out
+}
+
+// stated returns the question terms text states: among its own search terms, or (lexicon) as a
+// translation among its words' match keys.
+func (q questionTerms) stated(text string) map[string]bool {
+	have := toSet(textnorm.SearchTerms(text))
+	out := map[string]bool{}
+	var keys map[string]bool
+	for _, t := range q.terms {
+		if have[t] {
+			out[t] = true
+			continue
+		}
+		tr := q.tr[t]
+		if len(tr) == 0 {
+			continue
+		}
+		if keys == nil {
+			keys = lexicon.Keys(text)
+		}
+		for _, k := range tr {
+			if keys[k] {
+				out[t] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
 // termIDF returns the IDF of each question term over the fragments, log(1 + (N+1)/(df+1)) with N
-// fragments and df of them containing the term (in text, title or section), and the sum over the
-// terms (0 when there are none).
-func termIDF(qterms []string, frags []Fragment) (map[string]float64, float64) {
+// fragments and df of them stating the term (in text, title or section, in either language with a
+// lexicon), and the sum over the terms (0 when there are none).
+func termIDF(q questionTerms, frags []Fragment) (map[string]float64, float64) {
 	idf := map[string]float64{}
 	var total float64
-	if len(qterms) == 0 {
+	if len(q.terms) == 0 {
 		return idf, 0
 	}
 	df := map[string]int{}
 	for _, f := range frags {
-		ft := toSet(textnorm.SearchTerms(f.Chunk.ContextText()))
-		for _, t := range qterms {
-			if ft[t] {
-				df[t]++
-			}
+		for t := range q.stated(f.Chunk.ContextText()) {
+			df[t]++
 		}
 	}
-	for _, t := range qterms {
+	for _, t := range q.terms {
 		idf[t] = math.Log(1 + float64(len(frags)+1)/float64(df[t]+1))
 		total += idf[t]
 	}
 	return idf, total
 }
 
-// termCover returns which question terms a unit covers — 1 when the unit has the term, 0.5 when
-// only its chunk's title or section (ctxTerms) does — and the IDF-weighted share they make of
+// contextTerms returns the question terms a fragment's title or section states.
+func contextTerms(q questionTerms, f Fragment) map[string]bool {
+	return q.stated(f.Chunk.Title + " " + f.Chunk.HeadingPath())
+}
+
+// termCover returns which question terms a unit covers — 1 when the unit states the term, 0.5
+// when only its chunk's title or section (ctxTerms) does — and the IDF-weighted share they make of
 // total, in [0, 1] (summed in term order, so the float result does not depend on map order).
-func termCover(qterms []string, unit string, ctxTerms map[string]bool, idf map[string]float64, total float64) (map[string]float64, float64) {
-	ut := toSet(textnorm.SearchTerms(unit))
+func termCover(q questionTerms, unit string, ctxTerms map[string]bool, idf map[string]float64, total float64) (map[string]float64, float64) {
+	ut := q.stated(unit)
 	covered := map[string]float64{}
-	for _, t := range qterms {
+	for _, t := range q.terms {
 		switch {
 		case ut[t]:
 			covered[t] = 1

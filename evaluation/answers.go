@@ -75,6 +75,8 @@ type QuestionOutcome struct {
 	TopScore  float64 `json:"top_score"`
 	Coverage  float64 `json:"coverage"`
 	LatencyMS float64 `json:"latency_ms"`
+	// Evidence is the generator's answerability decision (extractive-v2): its best unit and scores.
+	Evidence *agent.EvidenceDecision `json:"evidence,omitempty"`
 }
 
 // Answerer is what RunAnswers evaluates (agent.Answerer).
@@ -113,6 +115,9 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 		if ans.Trace != nil && ans.Trace.Trace != nil && len(ans.Trace.Steps) > 0 {
 			last := ans.Trace.Steps[len(ans.Trace.Steps)-1]
 			out.TopScore, out.Coverage = last.TopScore, last.Coverage
+		}
+		if ans.Trace != nil {
+			out.Evidence = ans.Trace.Evidence
 		}
 		var texts []string
 		for _, c := range ans.Claims {
@@ -342,7 +347,10 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 			if q.Status == string(ariadne.StatusAnswered) {
 				what = "answered: " + q.Answer
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.3f | %.2f | %s |\n", q.ID, q.Type, yesNo(q.CrossLanguage), q.Status, q.Route, q.TopScore, q.Coverage, cell(what, 160))
+			if e := q.Evidence; e != nil {
+				what += fmt.Sprintf(" [best unit %.3f, answerability %.3f vs %.3f: %s: %s]", e.UnitScore, e.Value, e.Threshold, e.ChunkID, e.Unit)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.3f | %.2f | %s |\n", q.ID, q.Type, yesNo(q.CrossLanguage), q.Status, q.Route, q.TopScore, q.Coverage, cell(what, 320))
 		}
 	}
 }

@@ -58,6 +58,7 @@ type cli struct {
 	setup.Embedder `embed:""`
 	setup.Chat     `embed:""`
 	setup.Indexing `embed:""`
+	setup.Lexicon  `embed:""`
 }
 
 func main() {
@@ -166,10 +167,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	// Question and evidence-unit vectors are cached in memory (content-keyed): the evidence ranker
 	// reuses the retriever's question vector, and a unit is embedded once per process.
 	cached := agent.NewCachingEmbedder(emb, 0, nil)
-	var gen agent.Generator = agent.TermExtractive{}
+	lex, err := c.Lexicon.Load(log)
+	if err != nil {
+		return usageError{fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}
+	}
+	var gen agent.Generator = agent.TermExtractive{Lexicon: lex}
 	switch {
 	case c.Generator == "extractive-v2":
-		gen = agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: cached}}
+		gen = agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: cached, Lexicon: lex}}
 	case c.Generator == "llm" && model == nil:
 		return usageError{errors.New("--generator llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	case model != nil && c.Generator != "extractive":
@@ -186,11 +191,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	// lost entries, repaired in the background (--vector-index-repair).
 	guard := vector.NewIndexGuard(vs, vector.GuardConfig{Repair: c.IndexRepair, Log: log})
 	retriever := agent.NewRetriever(guard, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
-		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout},
+		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: lex}, log)
+	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex},
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
 	log.Info("components", "embedder", emb.Name(), "generator", gen.Name(), "router", fmt.Sprintf("%T", router),
-		"judge", judge != nil, "keys", c.KeysFile != "")
+		"judge", judge != nil, "keys", c.KeysFile != "", "lexicon", lex.Name())
 
 	readiness := func(ctx context.Context) map[string]httpapi.Check {
 		checks := map[string]httpapi.Check{}

@@ -164,6 +164,10 @@ func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, n
 	}
 	fmt.Fprintf(stdout, "\n### Generators side by side\n\n")
 	generatorTable(stdout, runs)
+	for _, run := range runs {
+		fmt.Fprintf(stdout, "\n#### Answers of %s (%s)\n\n", run.Name, run.Generator)
+		run.Report.Markdown(stdout)
+	}
 	return runs, nil
 }
 
@@ -174,10 +178,10 @@ func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, n
 func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	switch name {
 	case "extractive":
-		return agent.NewAnswerer(e.retriever, agent.TermExtractive{}, e.index, agent.AnswerConfig{Chunks: e.graph}, agent.Hooks{}, e.log), nil
+		return agent.NewAnswerer(e.retriever, agent.TermExtractive{Lexicon: e.lexicon}, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log), nil
 	case "extractive-v2":
-		gen := agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: e.cached}}
-		return agent.NewAnswerer(e.retriever, gen, e.index, agent.AnswerConfig{Chunks: e.graph}, agent.Hooks{}, e.log), nil
+		gen := agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: e.cached, Lexicon: e.lexicon}}
+		return agent.NewAnswerer(e.retriever, gen, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log), nil
 	}
 	base, nojudge := strings.CutSuffix(name, "-nojudge")
 	if e.model == nil {
@@ -193,7 +197,7 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	default:
 		return nil, usageError{fmt.Errorf("unknown generator %q (extractive, extractive-v2, llm, llm-units, llm-quotes, each llm one also with -nojudge)", name)}
 	}
-	cfg := agent.AnswerConfig{Deadline: e.c.Deadline, Chunks: e.graph}
+	cfg := agent.AnswerConfig{Deadline: e.c.Deadline, Chunks: e.graph, Lexicon: e.lexicon}
 	if !nojudge {
 		cfg.Judge = agent.LLMJudge{Model: e.model}
 	}

@@ -36,6 +36,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
@@ -63,6 +64,7 @@ type common struct {
 	setup.Embedder `embed:""`
 	setup.Chat     `embed:""`
 	setup.Indexing `embed:""`
+	setup.Lexicon  `embed:""`
 }
 
 type goldenArgs struct {
@@ -159,6 +161,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // env is what every subcommand needs.
 type env struct {
 	cached    *agent.CachingEmbedder // question and evidence-unit vectors (extractive-v2)
+	lexicon   *lexicon.Lexicon       // cross-language term matching (nil: off)
 	c         common
 	log       *slog.Logger
 	graph     *graph.Store
@@ -196,6 +199,9 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		return fail(err)
 	}
 	e.embedder = emb.Name()
+	if e.lexicon, err = c.Lexicon.Load(log); err != nil {
+		return fail(err)
+	}
 	c.Chat.OnUsage = e.tokens.add
 	model, err := c.Chat.BuildChat(log)
 	if err != nil {
@@ -246,7 +252,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		fmt.Fprintf(stderr, "evidence: %d unit vectors precomputed\n", n)
 	}
 	var router agent.Router = agent.RuleRouter{}
-	var gen agent.Generator = agent.TermExtractive{}
+	var gen agent.Generator = agent.TermExtractive{Lexicon: e.lexicon}
 	e.cached = cached
 	if model != nil {
 		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.Chat.CitationMode)}
@@ -271,8 +277,8 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	}
 	e.retriever = agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
 		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn,
-		MinVectorScore: agent.DefaultMinVectorScore(emb.Name())}, log)
-	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{Chunks: gs, Deadline: c.Deadline}, agent.Hooks{}, log)
+		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: e.lexicon}, log)
+	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{Chunks: gs, Deadline: c.Deadline, Lexicon: e.lexicon}, agent.Hooks{}, log)
 	return e, nil
 }
 

@@ -23,8 +23,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -38,6 +40,8 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/chunking"
+	"github.com/ariadne-graphrag/ariadne/corpus"
 	"github.com/ariadne-graphrag/ariadne/embedding"
 	"github.com/ariadne-graphrag/ariadne/evaluation"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
@@ -50,12 +54,14 @@ type cli struct {
 	MuSiQue   string  `name:"musique" required:"" help:"MuSiQue (JSON)."`
 	MuSiQueRU string  `name:"musique-ru" help:"Russian forms of MuSiQue sub-questions (JSONL: id, question, answer, paragraph_idx)."`
 	XQuADEN   string  `name:"xquad-en" help:"English forms of XQuAD-ru questions (JSONL: id, question)."`
+	KB        string  `name:"kb" help:"A knowledge base of our own (Markdown with front matter), chunked as ingestion does, for the --kb-questions."`
+	KBQ       string  `name:"kb-questions" help:"Questions over --kb with evidence substrings (JSONL: id, question, lang, type, gold_docs, evidence, answer, user_groups)."`
 	Out       string  `name:"out" default:"agent/evidence_model.json" help:"Weights file to write."`
 	Cache     string  `name:"cache" default:"/tmp/ariadne-evidence-vectors.json" help:"Vector cache (JSON)."`
 	Target    float64 `name:"target-precision" default:"0.8" help:"Answer precision the threshold must reach on the held-out split."`
 	Frags     int     `name:"fragments" default:"8" help:"Candidate paragraphs per question (gold + distractors)."`
 	Version   string  `name:"version" default:"" help:"Model version (default: evidence-<date>)."`
-	Alt       string  `name:"alt" default:"none" enum:"none,translit" help:"Cross-language option for the cosine: none (the question only) or translit (also the question with its names transliterated)."`
+	Alt       string  `name:"alt" default:"none" enum:"none,translit,gloss" help:"Cross-language option for the cosine: none (the question only), translit (also the question with its names transliterated) or gloss (also the question word by word in the other language, by the lexicon)."`
 	Iters     int     `name:"iters" default:"400" help:"Gradient descent steps."`
 	Balance   bool    `name:"balance" help:"Weigh positive units up to the negatives' count (ranking over calibration)."`
 	Only      string  `name:"only" default:"" enum:",semantic,lexical" help:"Fit only this weight set."`
@@ -63,6 +69,7 @@ type cli struct {
 	Pool      int     `name:"musique-pool" default:"4" help:"MuSiQue candidates per sub-question (gold + distractors)."`
 
 	setup.Embedder `embed:""`
+	setup.Lexicon  `embed:""`
 }
 
 // example is one question over candidate paragraphs.
@@ -70,7 +77,7 @@ type example struct {
 	id, question, answer, group string
 	test                        bool
 	pool                        []ariadne.Chunk // candidates, gold first when answerable
-	gold                        string          // gold chunk id ("" when none)
+	gold                        string          // gold chunk id, or (our KB) gold document id; "" when none
 	answerable                  bool
 }
 
@@ -108,6 +115,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	lex, err := c.Lexicon.Load(log)
+	if err != nil {
+		return err
+	}
 	cache := &diskEmbedder{inner: emb, path: c.Cache, vecs: map[string][]float32{}}
 	if err := cache.load(); err != nil {
 		return err
@@ -142,7 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if model.Version == "" {
 		model.Version = "evidence-" + time.Now().UTC().Format("2006-01-02")
 	}
-	fitted := map[string]any{"embedder": emb.Name(), "alt_questions": c.Alt, "balanced": c.Balance, "iterations": c.Iters, "target_answer_precision": c.Target, "fragments": c.Frags,
+	fitted := map[string]any{"embedder": emb.Name(), "lexicon": lex.Name(), "alt_questions": c.Alt, "balanced": c.Balance, "iterations": c.Iters, "target_answer_precision": c.Target, "fragments": c.Frags,
 		"split": "held out: XQuAD articles with index mod 4 = 3, MuSiQue questions with index mod 4 = 3",
 		"data":  "XQuAD-ru answer sentences; MuSiQue-100 sub-question answer sentences; Russian MuSiQue sub-questions and English XQuAD-ru questions written by the team (evaluation/testdata/evidence)"}
 	fmt.Fprintf(stdout, "## Evidence model %s (embedder %s)\n\n", model.Version, emb.Name())
@@ -151,15 +162,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if c.Only != "" && (c.Only == "semantic") != semantic {
 			continue
 		}
-		var ranker agent.EvidenceRanker
+		ranker := agent.EvidenceRanker{Lexicon: lex}
 		feats := agent.EvidenceFeatureNames[:]
 		if semantic {
 			if !strings.Contains(emb.Name(), "e5") && !strings.Contains(emb.Name(), "openai") {
 				continue
 			}
-			name, ranker = "semantic", agent.EvidenceRanker{Embedder: cache}
-			if c.Alt == "translit" {
+			name, ranker.Embedder = "semantic", cache
+			switch c.Alt {
+			case "translit":
 				ranker.AltQuestions = agent.TransliteratedQuestion
+			case "gloss":
+				ranker.AltQuestions = agent.GlossedQuestion(lex)
 			}
 		} else {
 			feats = slices.DeleteFunc(slices.Clone(feats), func(f string) bool { return strings.HasPrefix(f, "cos") })
@@ -209,7 +223,7 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 		f := featured{ex: ex, units: units}
 		fa := textnorm.FoldString(ex.answer)
 		for _, u := range units {
-			p := ex.answerable && u.Fragment.Chunk.ID == ex.gold && strings.Contains(textnorm.FoldString(u.Text), fa)
+			p := ex.answerable && (u.Fragment.Chunk.ID == ex.gold || u.Fragment.Chunk.DocID == ex.gold) && strings.Contains(textnorm.FoldString(u.Text), fa)
 			f.pos = append(f.pos, p)
 			if !ex.test {
 				train = append(train, agent.LabeledUnit{Features: u.Features, Positive: p})
@@ -217,12 +231,69 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 		}
 		all = append(all, f)
 	}
+	// Answerability: fitted on the training questions' units as scored by unit models that were not
+	// fitted on them (4 folds by question), so the decision learns from scores like those it will see.
+	answerFeats := agent.AnswerFeatureNames[:]
+	if !semantic {
+		answerFeats = slices.DeleteFunc(slices.Clone(answerFeats), func(f string) bool { return f == "best_cos" })
+	}
+	answerVec := func(set agent.WeightSet, f featured) (agent.AnswerVector, bool, []agent.ScoredUnit, []bool) {
+		units := slices.Clone(f.units)
+		pos := slices.Clone(f.pos)
+		for i := range units {
+			units[i].Score = set.Score(units[i].Features)
+		}
+		order := make([]int, len(units))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return units[order[a]].Score > units[order[b]].Score })
+		su, sp := make([]agent.ScoredUnit, len(units)), make([]bool, len(units))
+		for k, i := range order {
+			su[k], sp[k] = units[i], pos[i]
+		}
+		return agent.AnswerabilityFeatures(su), f.ex.answerable && len(sp) > 0 && sp[0], su, sp
+	}
+	const folds = 4
+	fold := func(ex example) int {
+		h := fnv.New32a()
+		h.Write([]byte(strings.TrimSuffix(ex.id, "/none")))
+		return int(h.Sum32() % folds)
+	}
+	var oofX []agent.AnswerVector
+	var oofY []bool
+	for k := range folds {
+		var tr []agent.LabeledUnit
+		for _, f := range all {
+			if f.ex.test || fold(f.ex) == k {
+				continue
+			}
+			for i, u := range f.units {
+				tr = append(tr, agent.LabeledUnit{Features: u.Features, Positive: f.pos[i]})
+			}
+		}
+		sk, err := agent.FitWeightSet(tr, feats, 0, iters, balance)
+		if err != nil {
+			return sk, setReport{}, err
+		}
+		for _, f := range all {
+			if !f.ex.test && fold(f.ex) == k {
+				x, ok, _, _ := answerVec(sk, f)
+				oofX, oofY = append(oofX, x), append(oofY, ok)
+			}
+		}
+	}
+	answer, err := agent.FitAnswerModel(oofX, oofY, answerFeats, 0)
+	if err != nil {
+		return agent.WeightSet{}, setReport{}, err
+	}
 	set, err := agent.FitWeightSet(train, feats, 0, iters, balance)
 	if err != nil {
 		return set, setReport{}, err
 	}
 	// Held-out evaluation.
 	groups := map[string][]agent.AnswerDecision{}
+	unitGroups := map[string][]agent.AnswerDecision{} // the best unit's score alone decides
 	type hit struct{ n, at1, at3 int }
 	hits := map[string]*hit{}
 	var scores []float64
@@ -235,32 +306,30 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 		if !f.ex.test {
 			continue
 		}
-		best, bestPos := -1.0, false
-		type su struct {
-			s float64
-			p bool
+		x, _, su, sp := answerVec(set, f)
+		best, bestPos := 0.0, false
+		if len(su) > 0 {
+			best, bestPos = su[0].Score, sp[0]
 		}
-		var sus []su
-		for i, u := range f.units {
-			s := set.Score(u.Features)
-			scores = append(scores, s)
-			labels = append(labels, f.pos[i])
-			sus = append(sus, su{s, f.pos[i]})
-			if s > best {
-				best, bestPos = s, f.pos[i]
+		for i, u := range su {
+			scores = append(scores, u.Score)
+			labels = append(labels, sp[i])
+			if i > 0 {
+				extra = append(extra, struct {
+					s float64
+					p bool
+				}{u.Score, sp[i]})
 			}
 		}
-		sort.SliceStable(sus, func(i, j int) bool { return sus[i].s > sus[j].s })
-		for i := 1; i < len(sus); i++ {
-			extra = append(extra, struct {
-				s float64
-				p bool
-			}{sus[i].s, sus[i].p})
+		type su1 struct{ p bool }
+		sus := make([]su1, len(sp))
+		for i := range sp {
+			sus[i] = su1{sp[i]}
 		}
-		if len(f.units) == 0 {
-			best = 0
-		}
-		d := agent.AnswerDecision{Best: best, Answerable: f.ex.answerable, TopPositive: bestPos}
+		ud := agent.AnswerDecision{Best: best, Answerable: f.ex.answerable, TopPositive: bestPos}
+		unitGroups[f.ex.group] = append(unitGroups[f.ex.group], ud)
+		unitGroups["all"] = append(unitGroups["all"], ud)
+		d := agent.AnswerDecision{Best: answer.Score(x), Answerable: f.ex.answerable, TopPositive: bestPos}
 		groups[f.ex.group] = append(groups[f.ex.group], d)
 		groups["all"] = append(groups["all"], d)
 		if f.ex.answerable && slices.Contains(f.pos, true) {
@@ -283,8 +352,11 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 			}
 		}
 	}
-	set.Threshold = agent.ChooseThreshold(groups["all"], target)
+	set.Threshold = agent.ChooseThreshold(unitGroups["all"], target)
 	set.AnswerPrecision = target
+	answer.Threshold = agent.ChooseThreshold(groups["all"], target)
+	answer.AnswerPrecision = target
+	set.Answer = &answer
 	// A further claim: the lowest score at which half the non-best units are positives.
 	sort.Slice(extra, func(i, j int) bool { return extra[i].s > extra[j].s })
 	set.ExtraThreshold = 1
@@ -300,33 +372,52 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 	set.ExtraThreshold = max(set.ExtraThreshold, set.Threshold)
 	var b strings.Builder
 	auc := agent.AUC(scores, labels)
-	fmt.Fprintf(&b, "Held-out unit AUC %.3f; threshold %.3f for answer precision ≥ %.2f; further claims at ≥ %.3f.\n\n", auc, set.Threshold, target, set.ExtraThreshold)
-	fmt.Fprintln(&b, "| group | questions (answerable + not) | gold sentence first | in top 3 | false refusals | answers to unanswerable | answer precision |")
-	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|")
+	fmt.Fprintf(&b, "Held-out unit AUC %.3f; answerability model threshold %.3f for answer precision ≥ %.2f (best unit's score alone: %.3f); further claims at ≥ %.3f.\n\n",
+		auc, answer.Threshold, target, set.Threshold, set.ExtraThreshold)
+	fmt.Fprintln(&b, "The decision by the best unit's score alone, for comparison:")
+	fmt.Fprintln(&b)
+	fmt.Fprintln(&b, "| group | false refusals | answers to unanswerable | answer precision |")
+	fmt.Fprintln(&b, "|---|---|---|---|")
+	for _, g := range slices.Sorted(maps.Keys(unitGroups)) {
+		ds := unitGroups[g]
+		p := agent.ThresholdCurve(ds, []float64{set.Threshold})[0]
+		unans := len(ds) - p.Answerable
+		fmt.Fprintf(&b, "| %s | %d/%d | %d/%d | %.3f |\n", g, p.FalseRefusals, p.Answerable, p.Answered-(p.Answerable-p.FalseRefusals), unans, p.AnswerPrecision)
+	}
+	fmt.Fprintln(&b, "\nThe answerability model's decision:")
+	fmt.Fprintln(&b)
+	fmt.Fprintln(&b, "| group | questions (answerable + not) | gold sentence first | in top 3 | false refusals | answers to unanswerable | answer precision | answerability AUC |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|---|")
 	names := make([]string, 0, len(groups))
 	for g := range groups {
 		names = append(names, g)
 	}
 	sort.Strings(names)
-	summary := map[string]any{"heldout_unit_auc": auc, "threshold": set.Threshold}
+	summary := map[string]any{"heldout_unit_auc": auc, "threshold": set.Threshold, "answerability_threshold": answer.Threshold}
 	for _, g := range names {
 		ds := groups[g]
-		p := agent.ThresholdCurve(ds, []float64{set.Threshold})[0]
+		p := agent.ThresholdCurve(ds, []float64{answer.Threshold})[0]
 		h := hits[g]
 		if h == nil {
 			h = &hit{}
 		}
 		unans := len(ds) - p.Answerable
 		answeredUnans := p.Answered - (p.Answerable - p.FalseRefusals)
-		fmt.Fprintf(&b, "| %s | %d + %d | %d/%d | %d/%d | %d/%d | %d/%d | %.3f |\n", g, p.Answerable, unans, h.at1, h.n, h.at3, h.n,
-			p.FalseRefusals, p.Answerable, answeredUnans, unans, p.AnswerPrecision)
+		var bs []float64
+		var ok []bool
+		for _, d := range ds {
+			bs = append(bs, d.Best)
+			ok = append(ok, d.Answerable && d.TopPositive)
+		}
+		fmt.Fprintf(&b, "| %s | %d + %d | %d/%d | %d/%d | %d/%d | %d/%d | %.3f | %.3f |\n", g, p.Answerable, unans, h.at1, h.n, h.at3, h.n,
+			p.FalseRefusals, p.Answerable, answeredUnans, unans, p.AnswerPrecision, agent.AUC(bs, ok))
 		summary[g] = map[string]any{"answerable": p.Answerable, "unanswerable": unans, "gold_first": h.at1, "gold_top3": h.at3,
 			"with_gold_sentence": h.n, "false_refusals": p.FalseRefusals, "answered_unanswerable": answeredUnans, "answer_precision": p.AnswerPrecision}
 	}
-	fmt.Fprintln(&b, "\nRefusal precision/recall on the held-out split (all groups):")
+	fmt.Fprintln(&b, "\nRefusal precision/recall of the answerability model on the held-out split (all groups):")
 	fmt.Fprintln(&b, "\n| threshold | answered | answer precision | refusal precision | refusal recall | false refusals |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|")
-	for _, p := range agent.ThresholdCurve(groups["all"], []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, set.Threshold}) {
+	for _, p := range agent.ThresholdCurve(groups["all"], []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, answer.Threshold}) {
 		fmt.Fprintf(&b, "| %.3f | %d | %.3f | %.3f | %.3f | %d/%d |\n", p.Threshold, p.Answered, p.AnswerPrecision, p.RefusalPrec, p.RefusalRecall, p.FalseRefusals, p.Answerable)
 	}
 	var ws []string
@@ -334,6 +425,11 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 		ws = append(ws, fmt.Sprintf("%s %+.2f", f, set.Weights[i]))
 	}
 	fmt.Fprintf(&b, "\nWeights (standardised features): %s; bias %+.2f.\n", strings.Join(ws, ", "), set.Bias)
+	ws = ws[:0]
+	for i, f := range answer.Features {
+		ws = append(ws, fmt.Sprintf("%s %+.2f", f, answer.Weights[i]))
+	}
+	fmt.Fprintf(&b, "\nAnswerability weights (standardised, fitted on %d cross-fitted training questions): %s; bias %+.2f.\n", len(oofX), strings.Join(ws, ", "), answer.Bias)
 	return set, setReport{summary: summary, markdown: b.String()}, nil
 }
 
@@ -536,7 +632,115 @@ func (c cli) examples(ctx context.Context, emb agent.UnitEmbedder, log *slog.Log
 			}
 		}
 	}
+	if c.KB != "" && c.KBQ != "" {
+		kb, err := c.kbExamples(ctx, emb)
+		if err != nil {
+			return nil, err
+		}
+		log.Info("kb examples", "n", len(kb))
+		out = append(out, kb...)
+	}
 	return out, nil
+}
+
+// kbExamples builds examples from our own knowledge base: its documents chunked as ingestion
+// chunks them, each question over the chunks of its gold documents that hold its last evidence
+// string plus the best-ranked other chunks the asker may read (answerable), and over those others
+// alone (not answerable); a no_answer question over the best-ranked readable chunks. The answer
+// unit is the one holding the last evidence string. Questions with index mod 4 = 3 are held out;
+// groups are "kb", "kb cross-language" and "kb multi_hop".
+func (c cli) kbExamples(ctx context.Context, emb agent.UnitEmbedder) ([]example, error) {
+	docs, problems, err := corpus.Load(os.DirFS(c.KB))
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("kb %s: %v", c.KB, problems[0])
+	}
+	counter, err := chunking.NewCL100K()
+	if err != nil {
+		return nil, err
+	}
+	chunker, err := chunking.New(chunking.DefaultOptions(), counter)
+	if err != nil {
+		return nil, err
+	}
+	var chunks []ariadne.Chunk
+	lang := map[string]string{}
+	for _, d := range docs {
+		chunks = append(chunks, chunker.Split(d)...)
+		lang[d.ID] = d.Lang
+	}
+	var texts []string
+	for _, ch := range chunks {
+		texts = append(texts, agent.SplitUnits(ch.Text)...)
+	}
+	for i := 0; i < len(texts); i += 64 {
+		if _, err := emb.EmbedPassages(ctx, texts[i:min(i+64, len(texts))]); err != nil {
+			return nil, err
+		}
+	}
+	var out []example
+	qi := -1
+	err = readJSONL(c.KBQ, func(m map[string]any) {
+		qi++
+		var q struct {
+			ID, Question, Lang, Type, Answer string
+			GoldDocs                         []string `json:"gold_docs"`
+			Evidence                         []string
+			UserGroups                       []string `json:"user_groups"`
+		}
+		raw, _ := json.Marshal(m)
+		if json.Unmarshal(raw, &q) != nil {
+			return
+		}
+		test := qi%4 == 3
+		readable := func(ch ariadne.Chunk) bool { return ariadne.CanRead(ch.ACL, q.UserGroups) }
+		var others []ariadne.Chunk
+		for _, ch := range chunks {
+			if readable(ch) && !slices.Contains(q.GoldDocs, ch.DocID) {
+				others = append(others, ch)
+			}
+		}
+		ranked := rankChunks(ctx, emb, q.Question, others, "", c.Frags)
+		if q.Type == "no_answer" || len(q.Evidence) == 0 {
+			out = append(out, example{id: q.ID, question: q.Question, answer: "\x00", group: "kb no_answer", test: test, pool: ranked})
+			return
+		}
+		last := q.Evidence[len(q.Evidence)-1]
+		var gold []ariadne.Chunk
+		goldID := ""
+		for _, ch := range chunks {
+			if !slices.Contains(q.GoldDocs, ch.DocID) || !readable(ch) {
+				continue
+			}
+			for _, e := range q.Evidence {
+				if strings.Contains(ch.Text, e) {
+					gold = append(gold, ch)
+					if e == last && goldID == "" {
+						goldID = ch.DocID // every chunk of it holding the string (chunks overlap)
+					}
+					break
+				}
+			}
+		}
+		if goldID == "" {
+			return // the evidence is not quotable from a chunk (a heading, front matter)
+		}
+		group := "kb"
+		switch {
+		case q.Type == "multi_hop":
+			group = "kb multi_hop"
+		case len(q.GoldDocs) > 0 && lang[q.GoldDocs[len(q.GoldDocs)-1]] != q.Lang:
+			group = "kb cross-language"
+		}
+		n := max(0, c.Frags-len(gold))
+		out = append(out,
+			example{id: q.ID, question: q.Question, answer: last, group: group, test: test, gold: goldID, answerable: true,
+				pool: append(slices.Clone(gold), ranked[:min(n, len(ranked))]...)},
+			example{id: q.ID + "/none", question: q.Question, answer: last, group: group, test: test, pool: ranked})
+	})
+	return out, err
 }
 
 // rankChunks returns the chunks other than skip, best first by the hybrid proxy, at least n.

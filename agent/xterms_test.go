@@ -1,0 +1,101 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
+)
+
+// testLexicon is a small English–Russian dictionary of invented entries in the dictd layout.
+func testLexicon(t *testing.T) *lexicon.Lexicon {
+	t.Helper()
+	entries := []struct{ head, body string }{
+		{"lighthouse", "lighthouse\n   [↗laɪthaʊs] _n. маяк"},
+		{"keeper", "keeper\n   [↗ki:pɜ] _n.\n   1) хранитель, смотритель\n   2) сторож"},
+		{"built", "built\n   _p. и _p-p. от build"},
+		{"build", "build\n   [bɪld] _v.\n   1) строить, сооружать\n   2) создавать"},
+		{"harbour", "harbour\n   [↗hɑ:bɜ] _n. гавань, порт"},
+		{"year", "year\n   [jɜ:] _n. год"},
+	}
+	var index, dict strings.Builder
+	for _, e := range entries {
+		index.WriteString(e.head + "\t" + dictdNumber(dict.Len()) + "\t" + dictdNumber(len(e.body)) + "\n")
+		dict.WriteString(e.body + "\n")
+	}
+	lex, err := lexicon.ReadDictd("test", strings.NewReader(index.String()), strings.NewReader(dict.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lex
+}
+
+func dictdNumber(n int) string {
+	const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	out := []byte{digits[n%64]}
+	for n /= 64; n > 0; n /= 64 {
+		out = append([]byte{digits[n%64]}, out...)
+	}
+	return string(out)
+}
+
+func TestQuestionTermsAcrossLanguages(t *testing.T) {
+	lex := testLexicon(t)
+	tests := []struct {
+		question, text string
+		lex            *lexicon.Lexicon
+		want           []string // question terms the text states
+	}{
+		// same language: as before, with or without the lexicon
+		{"Кто смотритель маяка?", "Смотритель маяка живёт в гавани.", nil, []string{"maiak", "smotritel"}},
+		// a Russian question over an English sentence: only with the lexicon
+		{"Кто смотритель маяка?", "The lighthouse keeper lives by the harbour.", nil, nil},
+		{"Кто смотритель маяка?", "The lighthouse keeper lives by the harbour.", lex, []string{"maiak", "smotritel"}},
+		// an English question over a Russian sentence; "built" has no translation of its own, "year" does
+		{"What year was the lighthouse built?", "Маяк построили в 1887 году.", lex, []string{"iear", "lighthouse"}},
+	}
+	for _, tc := range tests {
+		q := newQuestionTerms(tc.question, tc.lex)
+		var got []string
+		for term := range q.stated(tc.text) {
+			got = append(got, term)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q over %q (lexicon %v): stated %q, want %q (terms %q)", tc.question, tc.text, tc.lex != nil, got, tc.want, q.terms)
+		}
+	}
+}
+
+// A Russian question whose only answer is an English sentence: the term-coverage generator refuses
+// it without a lexicon and quotes the sentence with one.
+func TestTermExtractiveAcrossLanguages(t *testing.T) {
+	frags := Fragments([]ariadne.ScoredChunk{
+		{Chunk: ariadne.Chunk{ID: "notes/harbour#0", DocID: "notes/harbour", Title: "Harbour notes", Text: "The harbour opens at six. Boats pay a fee."}},
+		{Chunk: ariadne.Chunk{ID: "notes/light#0", DocID: "notes/light", Title: "North light", Text: "The lighthouse keeper is Ada Morn. She lives in the old tower."}},
+	})
+	q := "Кто смотритель маяка?"
+	for _, tc := range []struct {
+		lex  *lexicon.Lexicon
+		want string // quoted sentence, "" for not found
+	}{{nil, ""}, {testLexicon(t), "The lighthouse keeper is Ada Morn."}} {
+		raw, err := TermExtractive{Lexicon: tc.lex}.Generate(context.Background(), GenerationInput{Question: q, Fragments: frags, Route: ariadne.RouteSimple})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := ParseOutput(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if !out.NotFound {
+			got = out.Claims[0].Citations[0].Quote
+		}
+		if got != tc.want {
+			t.Errorf("lexicon %v: first quote %q, want %q (%s)", tc.lex != nil, got, tc.want, raw)
+		}
+	}
+}

@@ -90,6 +90,9 @@ for svc in neo4j weaviate embedder ner; do
 	fi
 done
 
+# The bilingual lexicon (Debian's mueller7-dict, data only) for cross-language term matching.
+deploy/local.sh install lexicon
+
 # The local chat model for the llm and answer integration tests (ARIADNE_TEST_LLM to choose
 # another), unless an llm server is already up: qwen2.5-1.5b, the smallest model that answers
 # (qwen2.5-0.5b answers schema-valid JSON but wrote the question back as its claim; see

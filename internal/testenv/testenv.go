@@ -122,3 +122,12 @@ func Home() string {
 		dir = parent
 	}
 }
+
+// LexiconPath is the bilingual dictionary's prefix: $ARIADNE_LEXICON, else
+// <Home>/lexicon/mueller7 (deploy/local.sh install lexicon).
+func LexiconPath() string {
+	if p := os.Getenv("ARIADNE_LEXICON"); p != "" {
+		return p
+	}
+	return filepath.Join(Home(), "lexicon", "mueller7")
+}

@@ -105,9 +105,10 @@ const documentStatesCypher = `
 MATCH (d:Document)
 OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
 RETURN d.id AS id, coalesce(d.source, 'default') AS source, d.content_hash AS content_hash, d.graph_hash AS graph_hash,
-       collect(c.id) AS chunk_ids`
+       d.body IS NOT NULL AS restorable, collect(c.id) AS chunk_ids`
 
-// DocumentStates returns, per stored document id, its content hash, graph hash and chunk ids.
+// DocumentStates returns, per stored document id, its content hash, graph hash, chunk ids and
+// whether the graph holds its text (StoredDocuments).
 func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error) {
 	res, err := s.run(ctx, documentStatesCypher, nil)
 	if err != nil {
@@ -120,12 +121,49 @@ func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState
 		gh, _ := r.Get("graph_hash")
 		ids, _ := r.Get("chunk_ids")
 		src, _ := r.Get("source")
+		restorable, _ := r.Get("restorable")
 		st := ariadne.DocState{Source: str(src), ContentHash: str(ch), GraphHash: str(gh)}
+		st.Restorable, _ = restorable.(bool)
 		st.ChunkIDs = strs(ids)
 		slices.Sort(st.ChunkIDs)
 		out[str(id)] = st
 	}
 	return out, nil
+}
+
+const storedDocumentsCypher = `
+MATCH (d:Document)
+WHERE coalesce(d.source, 'default') = $source AND d.body IS NOT NULL AND d.content_hash IS NOT NULL
+RETURN d.id AS id, d.title AS title, d.type AS type, d.lang AS lang, d.updated AS updated, d.acl AS acl,
+       d.version AS version, coalesce(d.aliases, []) AS aliases, d.body AS body, d.path AS path,
+       d.content_hash AS content_hash
+ORDER BY id`
+
+// StoredDocuments returns the documents of source whose text the graph holds
+// (DocState.Restorable), rebuilt from the Document nodes as they were written: id, title, type,
+// lang, updated, acl, version, front matter aliases, body, path and source, sorted by id. A
+// document whose rebuilt content hash differs from the stored one (a node edited by hand) is left
+// out and returned in mismatched, so the caller can tell it from one that is not stored.
+func (s *Store) StoredDocuments(ctx context.Context, source string) (docs []ariadne.Document, mismatched []string, err error) {
+	res, err := s.run(ctx, storedDocumentsCypher, map[string]any{"source": source})
+	if err != nil {
+		return nil, nil, translate("stored documents", err)
+	}
+	for _, r := range res.Records {
+		version, _ := get(r, "version").(int64)
+		d := ariadne.Document{ID: str(get(r, "id")), Title: str(get(r, "title")), Type: str(get(r, "type")),
+			Lang: str(get(r, "lang")), Updated: str(get(r, "updated")), ACL: strs(get(r, "acl")), Version: int(version),
+			Aliases: strs(get(r, "aliases")), Body: str(get(r, "body")), Path: str(get(r, "path")), Source: source}
+		if len(d.Aliases) == 0 {
+			d.Aliases = nil
+		}
+		if d.ContentHash() != str(get(r, "content_hash")) {
+			mismatched = append(mismatched, d.ID)
+			continue
+		}
+		docs = append(docs, d)
+	}
+	return docs, mismatched, nil
 }
 
 const loadEntitiesCypher = `
@@ -201,7 +239,7 @@ UNWIND $docs AS d
 MERGE (n:Document {id: d.id})
 ON CREATE SET n.source = d.source
 SET n.title = d.title, n.type = d.type, n.lang = d.lang, n.acl = d.acl, n.version = d.version,
-    n.updated = d.updated, n.content_hash = d.content_hash, n.path = d.path`
+    n.updated = d.updated, n.content_hash = d.content_hash, n.path = d.path, n.aliases = d.aliases, n.body = d.body`
 
 	upsertChunksCypher = `
 UNWIND $chunks AS c
@@ -557,7 +595,7 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 		d := dg.Doc
 		b.docs = append(b.docs, map[string]any{"id": d.ID, "title": d.Title, "type": d.Type, "lang": d.Lang,
 			"acl": d.ACL, "version": d.Version, "updated": d.Updated, "content_hash": d.ContentHash(), "path": d.Path,
-			"source": d.SourceName()})
+			"source": d.SourceName(), "aliases": nonNil(d.Aliases), "body": d.Body})
 		b.marks = append(b.marks, map[string]any{"id": d.ID, "graph_hash": dg.GraphHash, "extractor": extractor})
 		for i, c := range dg.Chunks {
 			b.chunks = append(b.chunks, map[string]any{"id": c.ID, "doc_id": c.DocID, "position": c.Position,

@@ -10,7 +10,9 @@
 // unchanged ones are left alone (a second run on the same corpus writes nothing), documents that
 // disappeared are deleted with every chunk, vector, mention and relation their chunks supported,
 // and entities left without support are removed. Upsert and Delete do the same for single
-// documents. Work is done in batches of documents; a batch is the unit of consistency: its
+// documents; with a cheap extractor they also extract the source's stored documents again (the
+// graph keeps each document's text), so that their outcome is the outcome of a Sync whatever the
+// order of the writes. Work is done in batches of documents; a batch is the unit of consistency: its
 // vectors are written first, then its graph in one transaction that also records the documents'
 // hashes, then its stale vectors are deleted. Stopping between batches leaves both stores
 // consistent, and a batch interrupted halfway is redone by the next run because its hashes were
@@ -32,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -75,6 +78,10 @@ type GraphStore interface {
 	EnsureSchema(ctx context.Context) error
 	DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error)
 	LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error)
+	// StoredDocuments returns the documents of source whose text the graph holds
+	// (DocState.Restorable), as they were written, sorted by id; mismatched are those whose
+	// rebuilt content hash differs from the stored one (left out of docs).
+	StoredDocuments(ctx context.Context, source string) (docs []ariadne.Document, mismatched []string, err error)
 	WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error)
 	DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error)
 	// ClaimDocuments records ids as documents of source (creating empty documents for new ids)
@@ -202,12 +209,27 @@ type Summary struct {
 	Stopped        bool // the run was stopped between batches
 	// Conflicts are given documents not written because another source holds their id.
 	Conflicts []ariadne.SourceConflict
-	Elapsed   time.Duration
+	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
+	// Upsert). The other counts, Writes included, describe the given documents only: the API
+	// tells a writer those, never anything about documents it may not read.
+	Restored RestoredWrites
+	Elapsed  time.Duration
 	// Phases is where Elapsed went, summed over batches (wall time; the extract phase runs
 	// Config.Workers documents at a time). A batch's claim and vectors run while the previous
 	// batch's graph is written, so Embed, Vectors and Graph can add up to more than their share
 	// of Elapsed.
 	Phases Phases
+}
+
+// RestoredWrites counts the rewrites of stored documents a run was not given: an Upsert or Delete
+// extracts the source's stored documents again and rewrites those whose facts changed (and those
+// whose vectors are missing).
+type RestoredWrites struct {
+	Docs           int // documents rewritten
+	Vectors        int // vectors written (documents whose vectors were missing)
+	VectorsDeleted int
+	VectorErrors   []ariadne.ObjectError
+	Graph          ariadne.WriteStats
 }
 
 // Phases splits a run's wall time by step.
@@ -239,6 +261,7 @@ type docWork struct {
 	entities    []ariadne.Entity                   // the entities the facts refer to, as resolved
 	contexts    map[string]string                  // their resolution contexts
 	quoted      []string                           // the subject's aliases that only match quoted
+	given       bool                               // given to the run (not read back from the graph)
 }
 
 // Sync indexes a whole corpus: docs are every document that should exist; stored documents not
@@ -254,7 +277,18 @@ func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Optio
 	return p.index(ctx, docs, true, opts)
 }
 
-// Upsert indexes some documents and leaves every other stored document as it is.
+// Upsert indexes some documents of one source (Options.Source) and deletes nothing else.
+//
+// With a cheap extractor (the dictionary; not Costly), the source's stored documents are read
+// back from the graph (which keeps each document's text) and extracted again with the given
+// ones, with the entity registry derived from the whole corpus as Sync derives it; stored
+// documents whose facts change — a name the new documents define now links them, an alias they
+// announce makes a surface ambiguous — are rewritten after the given ones (Summary.Restored). So
+// posting a corpus one document at a time, in any order and from several processes, ends with
+// the entities, relations and mentions a Sync of the corpus gives. When a stored document of the
+// source cannot be read back (written before the graph kept document text), the given documents
+// are linked against the stored entities only, and a Sync of the source restores the rest. With
+// a Costly extractor stored documents are not extracted again, as in Sync.
 func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -266,7 +300,9 @@ func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Opt
 	return p.index(ctx, docs, false, opts)
 }
 
-// Delete removes documents by id with everything derived from them. Unknown ids are ignored.
+// Delete removes documents by id with everything derived from them. Unknown ids are ignored. The
+// remaining documents of their sources are then extracted again as Upsert extracts stored
+// documents, so names only the deleted documents defined no longer link them.
 func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -308,13 +344,30 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	for id := range old {
 		sources[sourceOf(states[id].Source)] = true
 	}
-	for src := range sources {
+	names := slices.Sorted(maps.Keys(sources))
+	for _, src := range names {
+		// The remaining documents of the source are extracted again: names the deleted documents
+		// defined no longer link them (as a sync of the folder without those documents).
+		rs, err := p.index(ctx, nil, false, Options{Source: src, Stop: opts.Stop})
+		sum.Restored.add(rs.Restored)
+		if err != nil {
+			return sum, err
+		}
 		if err := p.graph.MarkSourceSynced(ctx, src); err != nil {
 			return sum, err
 		}
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// add adds what another run restored.
+func (r *RestoredWrites) add(o RestoredWrites) {
+	r.Docs += o.Docs
+	r.Vectors += o.Vectors
+	r.VectorsDeleted += o.VectorsDeleted
+	r.VectorErrors = append(r.VectorErrors, o.VectorErrors...)
+	r.Graph.Add(o.Graph)
 }
 
 func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool, opts Options) (Summary, error) {
@@ -340,6 +393,26 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if c, ok := p.extractor.(Costly); ok {
 		costly = c.Costly()
 	}
+	// given: the documents the caller gave the run (Summary's counts describe these).
+	given := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		given[d.ID] = true
+	}
+	// rederive: the registry is derived from the source's whole corpus, as a sync derives it —
+	// always for a sync, and for an Upsert or Delete whose source's stored documents could all be
+	// read back: those join the run, are extracted again, and are rewritten where their facts
+	// changed.
+	rederive := full
+	if !full && !costly {
+		restored, ok, err := p.restore(ctx, source, given, states)
+		if err != nil {
+			return sum, err
+		}
+		if ok {
+			docs = append(docs, restored...)
+			rederive = true
+		}
+	}
 
 	// Chunk everything; plan what changed. Documents whose id another source holds leave the run.
 	chunks := make(map[string][]ariadne.Chunk, len(docs))
@@ -358,14 +431,16 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return plan.Conflicted(d.ID) })
 	}
-	reg, subjects, err := p.buildRegistry(ctx, docs, source, full, costly)
+	reg, subjects, err := p.buildRegistry(ctx, docs, source, rederive, costly)
 	if err != nil {
 		return sum, err
 	}
 	var work []*docWork
 	for _, d := range docs {
-		work = append(work, &docWork{doc: d, chunks: chunks[d.ID], subject: subjects[d.ID], oldChunkIDs: states[d.ID].ChunkIDs,
-			contentNew: plan.NeedsEmbedding(d.ID)})
+		st, known := states[d.ID]
+		work = append(work, &docWork{doc: d, chunks: chunks[d.ID], subject: subjects[d.ID], oldChunkIDs: st.ChunkIDs,
+			contentNew: plan.NeedsEmbedding(d.ID) || known && !sameChunks(chunks[d.ID], st.ChunkIDs),
+			given:      given[d.ID]})
 	}
 	if len(plan.Lost) > 0 {
 		p.log.Warn("stored documents have chunks missing from this Weaviate class; re-embedding them", "documents", len(plan.Lost))
@@ -388,7 +463,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		return sum, err
 	}
 	sum.Phases.Extract = time.Since(t)
-	var write []*docWork
+	// write: given documents to write; restored: stored documents the run was not given whose
+	// facts changed (or whose vectors are missing), written after them.
+	var write, restored []*docWork
 	for _, w := range work {
 		if !w.contentNew && costly {
 			sum.DocsUnchanged++
@@ -403,10 +480,17 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		w.quoted = reg.QuotedAliases(w.subject)
 		w.graphHash = p.graphHash(w)
+		st := states[w.doc.ID]
 		switch {
+		case !w.given:
+			if w.contentNew || st.GraphHash != w.graphHash {
+				restored = append(restored, w)
+			}
 		case w.contentNew:
 			write = append(write, w)
-		case states[w.doc.ID].GraphHash != w.graphHash:
+		case st.GraphHash != w.graphHash || !st.Restorable:
+			// Facts changed with names elsewhere, or the graph does not hold the document's
+			// text yet (written before it kept it): rewriting it stores the text.
 			sum.DocsRelinked++
 			write = append(write, w)
 		default:
@@ -433,6 +517,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		sum.Relations += len(w.facts.Relations)
 	}
 	sum.DocsDeleted = len(deleted)
+	sum.Restored.Docs = len(restored)
 	if opts.DryRun {
 		sum.Elapsed = time.Since(start)
 		return sum, nil
@@ -442,6 +527,22 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	faultPoint("before-first-batch", 0)
 	if err := p.writeBatches(ctx, source, write, renames, opts, &sum); err != nil {
 		return sum, err
+	}
+	if len(restored) > 0 && !sum.Stopped {
+		if len(write) > 0 {
+			renames = nil // applied with the first batch
+		}
+		var rs Summary
+		err := p.writeBatches(ctx, source, restored, renames, Options{Stop: opts.Stop}, &rs)
+		sum.Restored = RestoredWrites{Docs: len(restored) - rs.DocsFailed, Vectors: rs.Vectors, VectorsDeleted: rs.VectorsDeleted,
+			VectorErrors: rs.VectorErrors, Graph: rs.Graph}
+		sum.Stopped = rs.Stopped
+		sum.Phases.Embed += rs.Phases.Embed
+		sum.Phases.Vectors += rs.Phases.Vectors
+		sum.Phases.Graph += rs.Phases.Graph
+		if err != nil {
+			return sum, err
+		}
 	}
 	if !sum.Stopped && len(deleted) > 0 {
 		st, err := p.graph.DeleteDocuments(ctx, deleted)
@@ -534,6 +635,67 @@ func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resol
 	return reg, p.recognizeAll(ctx, docs, subjects, reg)
 }
 
+// restore reads back the stored documents of source that the run was not given (given holds the
+// given ids), so that an Upsert or Delete extracts them again with the given ones: then the
+// entities, relations and mentions of the source are what a sync of its whole corpus derives,
+// whatever order documents were posted in (docs/reliability.md, "Concurrent writers"). ok is
+// false when a stored document of the source cannot be read back — written before the graph kept
+// document text, or its node edited by hand — and then the run links the given documents
+// against the stored entities only, as single-document writes did before; a sync of the source
+// writes the missing text. Ids claimed by a run that never wrote them (no content hash) are not
+// documents and are skipped.
+func (p *Pipeline) restore(ctx context.Context, source string, given map[string]bool, states map[string]ariadne.DocState) ([]ariadne.Document, bool, error) {
+	want := map[string]bool{}
+	var missing []string
+	for id, st := range states {
+		if sourceOf(st.Source) != source || given[id] || st.ContentHash == "" {
+			continue
+		}
+		want[id] = true
+		if !st.Restorable {
+			missing = append(missing, id)
+		}
+	}
+	if len(want) == 0 {
+		return nil, true, nil
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		p.log.Warn("stored documents of this source were written before the graph kept their text; this write links against stored entities only and does not relink them (a sync of the source stores their text)",
+			"source", source, "documents", len(missing), "first", missing[0])
+		return nil, false, nil
+	}
+	docs, mismatched, err := p.graph.StoredDocuments(ctx, source)
+	if err != nil {
+		return nil, false, neo4jErr(err)
+	}
+	if len(mismatched) > 0 {
+		p.log.Warn("stored documents of this source do not match their content hash; this write links against stored entities only (a sync of the source rewrites them)",
+			"source", source, "documents", len(mismatched), "first", mismatched[0])
+		return nil, false, nil
+	}
+	docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return !want[d.ID] })
+	if len(docs) != len(want) {
+		p.log.Warn("could not read back every stored document of this source; this write links against stored entities only",
+			"source", source, "stored", len(want), "read", len(docs))
+		return nil, false, nil
+	}
+	return docs, true, nil
+}
+
+// sameChunks reports whether chunks have exactly the stored chunk ids (sorted).
+func sameChunks(chunks []ariadne.Chunk, stored []string) bool {
+	if len(chunks) != len(stored) {
+		return false
+	}
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		ids[i] = c.ID
+	}
+	slices.Sort(ids)
+	return slices.Equal(ids, stored)
+}
+
 // buildRegistry resolves the subjects and discovered names of docs. For a full sync of a source
 // the registry is rebuilt from the corpus and the entities other sources support (so with one
 // source it is the same on every run); otherwise, and for costly extractors, every entity already
@@ -567,6 +729,10 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 			}
 		}
 	}
+	// Resolve in document id order, so that the registry depends on the set of documents and not
+	// on the order they were given in (a sync of a folder, a series of posts).
+	docs = slices.Clone(docs)
+	slices.SortStableFunc(docs, func(a, b ariadne.Document) int { return strings.Compare(a.ID, b.ID) })
 	var infos []extraction.SubjectInfo
 	for _, d := range docs {
 		if info, ok := extraction.Subject(d, p.onto); ok {

@@ -99,7 +99,7 @@ func TestDeconflictHomonymousSubjects(t *testing.T) {
 	superseded := SubjectInfo{Candidate: resolution.Candidate{Name: "Положение о ежегодном отпуске", Type: "policy", DocID: "policies/leave-2022",
 		Aliases: []string{"Положение о ежегодном отпуске, редакция 2022 года", "leave-2022"}},
 		Alternates: []string{"Положение о ежегодном отпуске, редакция 2022 года", "Положение о ежегодном отпуске (редакция 2022 года, утратила силу)"},
-		Updated: "2022-01-01", Version: 1}
+		Updated:    "2022-01-01", Version: 1}
 	withAlt := func(s SubjectInfo, doc, updated string, version int, alts ...string) SubjectInfo {
 		s.DocID, s.Updated, s.Version, s.Alternates, s.Aliases = doc, updated, version, alts, nil
 		return s

@@ -166,6 +166,35 @@ func (s *Store) StoredDocuments(ctx context.Context, source string) (docs []aria
 	return docs, mismatched, nil
 }
 
+const storedChunksCypher = `
+MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk)
+WHERE coalesce(d.source, 'default') = $source AND d.body IS NOT NULL
+RETURN d.id AS doc_id, c.id AS id, c.position AS position, coalesce(c.heading, '') AS heading, c.text AS text,
+       c.start AS start, c.end AS end, c.title AS title, c.acl AS acl, coalesce(c.lang, '') AS lang
+ORDER BY doc_id, position`
+
+// StoredChunks returns, by document id, the chunks of the documents of source whose text the
+// graph holds, in position order, as the graph keeps them: id, position, heading path (one
+// element), text, byte offsets, title, acl and lang. The fields a chunk copies from its document
+// (DocVersion, DocHash, DocType, Updated, Source) and Tokens are left for the caller.
+func (s *Store) StoredChunks(ctx context.Context, source string) (map[string][]ariadne.Chunk, error) {
+	res, err := s.run(ctx, storedChunksCypher, map[string]any{"source": source})
+	if err != nil {
+		return nil, translate("stored chunks", err)
+	}
+	out := map[string][]ariadne.Chunk{}
+	for _, r := range res.Records {
+		n := func(k string) int { v, _ := get(r, k).(int64); return int(v) }
+		c := ariadne.Chunk{ID: str(get(r, "id")), DocID: str(get(r, "doc_id")), Position: n("position"), Text: str(get(r, "text")),
+			Start: n("start"), End: n("end"), Title: str(get(r, "title")), ACL: strs(get(r, "acl")), Lang: str(get(r, "lang"))}
+		if h := str(get(r, "heading")); h != "" {
+			c.Heading = []string{h}
+		}
+		out[c.DocID] = append(out[c.DocID], c)
+	}
+	return out, nil
+}
+
 const loadEntitiesCypher = `
 MATCH (e:Entity)
 RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS doc_id,

@@ -41,6 +41,8 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/chunking"
 	"github.com/ariadne-graphrag/ariadne/extraction"
@@ -78,6 +80,9 @@ type GraphStore interface {
 	EnsureSchema(ctx context.Context) error
 	DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error)
 	LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error)
+	// StoredChunks returns the chunks of those documents as the graph holds them, by document id
+	// in position order (the fields copied from the document left empty).
+	StoredChunks(ctx context.Context, source string) (map[string][]ariadne.Chunk, error)
 	// StoredDocuments returns the documents of source whose text the graph holds
 	// (DocState.Restorable), as they were written, sorted by id; mismatched are those whose
 	// rebuilt content hash differs from the stored one (left out of docs).
@@ -89,6 +94,10 @@ type GraphStore interface {
 	ClaimDocuments(ctx context.Context, source string, ids []string) ([]ariadne.SourceConflict, error)
 	// MarkSourceSynced records that a run over source completed now.
 	MarkSourceSynced(ctx context.Context, source string) error
+	// SourceRegistry returns the fingerprint SetSourceRegistry last recorded for source ("" when
+	// none); SetSourceRegistry records one, "" clears it.
+	SourceRegistry(ctx context.Context, source string) (string, error)
+	SetSourceRegistry(ctx context.Context, source, fingerprint string) error
 }
 
 // WriteLocker is implemented by graph stores that serialize writers across processes
@@ -137,6 +146,8 @@ type Pipeline struct {
 	workers   int
 	mu        sync.Mutex // one write operation at a time (Sync, Upsert, Delete)
 	dim       int
+	names     *lru.Cache[string, docNames] // by content hash (namesOf)
+	ontoHash  string                       // hex SHA-256 of the ontology (registryFingerprint)
 }
 
 // Config assembles a Pipeline.
@@ -164,6 +175,13 @@ func New(cfg Config) (*Pipeline, error) {
 	if p.log == nil {
 		p.log = slog.Default()
 	}
+	p.names, _ = lru.New[string, docNames](namesCacheSize) // fails only for a size ≤ 0
+	raw, err := json.Marshal(cfg.Ontology)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: ontology: %w", err)
+	}
+	h := sha256.Sum256(raw)
+	p.ontoHash = hex.EncodeToString(h[:])
 	if p.batchDocs <= 0 {
 		p.batchDocs = 32
 	}
@@ -225,6 +243,7 @@ type Summary struct {
 // extracts the source's stored documents again and rewrites those whose facts changed (and those
 // whose vectors are missing).
 type RestoredWrites struct {
+	Extracted      int // stored documents extracted again (none when the registry is the one they were extracted with)
 	Docs           int // documents rewritten
 	Vectors        int // vectors written (documents whose vectors were missing)
 	VectorsDeleted int
@@ -262,6 +281,7 @@ type docWork struct {
 	contexts    map[string]string                  // their resolution contexts
 	quoted      []string                           // the subject's aliases that only match quoted
 	given       bool                               // given to the run (not read back from the graph)
+	settled     bool                               // stored, and extracted with this run's registry: left as it is
 }
 
 // Sync indexes a whole corpus: docs are every document that should exist; stored documents not
@@ -330,6 +350,16 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 		sum.Elapsed = time.Since(start)
 		return sum, nil
 	}
+	sources := map[string]bool{}
+	for id := range old {
+		sources[sourceOf(states[id].Source)] = true
+	}
+	names := slices.Sorted(maps.Keys(sources))
+	for _, src := range names {
+		if err := p.graph.SetSourceRegistry(ctx, src, ""); err != nil { // see index
+			return sum, neo4jErr(err)
+		}
+	}
 	st, err := p.graph.DeleteDocuments(ctx, old)
 	if err != nil {
 		return sum, neo4jErr(err)
@@ -340,11 +370,6 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 		return sum, weaviateErr(err)
 	}
 	sum.VectorsDeleted = n
-	sources := map[string]bool{}
-	for id := range old {
-		sources[sourceOf(states[id].Source)] = true
-	}
-	names := slices.Sorted(maps.Keys(sources))
 	for _, src := range names {
 		// The remaining documents of the source are extracted again: names the deleted documents
 		// defined no longer link them (as a sync of the folder without those documents).
@@ -363,6 +388,7 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 
 // add adds what another run restored.
 func (r *RestoredWrites) add(o RestoredWrites) {
+	r.Extracted += o.Extracted
 	r.Docs += o.Docs
 	r.Vectors += o.Vectors
 	r.VectorsDeleted += o.VectorsDeleted
@@ -403,20 +429,25 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	// read back: those join the run, are extracted again, and are rewritten where their facts
 	// changed.
 	rederive := full
+	chunks := make(map[string][]ariadne.Chunk, len(docs))
 	if !full && !costly {
-		restored, ok, err := p.restore(ctx, source, given, states)
+		restored, storedChunks, ok, err := p.restore(ctx, source, given, states)
 		if err != nil {
 			return sum, err
 		}
 		if ok {
 			docs = append(docs, restored...)
+			maps.Copy(chunks, storedChunks)
 			rederive = true
 		}
 	}
 
-	// Chunk everything; plan what changed. Documents whose id another source holds leave the run.
-	chunks := make(map[string][]ariadne.Chunk, len(docs))
+	// Chunk everything (stored documents come with their stored chunks); plan what changed.
+	// Documents whose id another source holds leave the run.
 	for _, d := range docs {
+		if _, ok := chunks[d.ID]; ok {
+			continue
+		}
 		cs := p.chunker.Split(d)
 		for i := range cs {
 			cs[i].Source = source
@@ -456,11 +487,34 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 	sum.Phases.Plan = time.Since(start)
 	t := time.Now()
-	if err := p.recognize(ctx, toExtract, reg); err != nil {
+	recognized, err := p.recognize(ctx, toExtract, reg)
+	if err != nil {
 		return sum, err
+	}
+	// The registry's fingerprint (registryFingerprint): when the stored documents were last
+	// extracted with this very registry, none of them the run was not given can change, and
+	// they are not extracted again — a post that brings no new name costs one document's
+	// extraction.
+	fingerprint, prevFingerprint := "", ""
+	if rederive && !costly {
+		fingerprint = p.registryFingerprint(reg, subjects, recognized)
+		if prevFingerprint, err = p.graph.SourceRegistry(ctx, source); err != nil {
+			return sum, neo4jErr(err)
+		}
+		if !full && prevFingerprint == fingerprint {
+			for _, w := range work {
+				w.settled = !w.given && !w.contentNew
+			}
+			toExtract = slices.DeleteFunc(toExtract, func(w *docWork) bool { return w.settled })
+		}
 	}
 	if err := p.extract(ctx, toExtract, reg); err != nil {
 		return sum, err
+	}
+	for _, w := range toExtract {
+		if !w.given {
+			sum.Restored.Extracted++
+		}
 	}
 	sum.Phases.Extract = time.Since(t)
 	// write: given documents to write; restored: stored documents the run was not given whose
@@ -469,6 +523,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	for _, w := range work {
 		if !w.contentNew && costly {
 			sum.DocsUnchanged++
+			continue
+		}
+		if w.settled {
 			continue
 		}
 		w.entities, w.contexts = nil, map[string]string{}
@@ -524,6 +581,14 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 
 	renames := reg.Renames()
+	if len(write)+len(restored)+len(deleted) > 0 && (prevFingerprint != "" || fingerprint == "") {
+		// The source's facts are about to change: until this run completes, no registry
+		// describes them (a run that fails halfway leaves none, and the next extracts everything).
+		if err := p.graph.SetSourceRegistry(ctx, source, ""); err != nil {
+			return sum, neo4jErr(err)
+		}
+		prevFingerprint = ""
+	}
 	faultPoint("before-first-batch", 0)
 	if err := p.writeBatches(ctx, source, write, renames, opts, &sum); err != nil {
 		return sum, err
@@ -534,8 +599,8 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		var rs Summary
 		err := p.writeBatches(ctx, source, restored, renames, Options{Stop: opts.Stop}, &rs)
-		sum.Restored = RestoredWrites{Docs: len(restored) - rs.DocsFailed, Vectors: rs.Vectors, VectorsDeleted: rs.VectorsDeleted,
-			VectorErrors: rs.VectorErrors, Graph: rs.Graph}
+		sum.Restored = RestoredWrites{Extracted: sum.Restored.Extracted, Docs: len(restored) - rs.DocsFailed, Vectors: rs.Vectors,
+			VectorsDeleted: rs.VectorsDeleted, VectorErrors: rs.VectorErrors, Graph: rs.Graph}
 		sum.Stopped = rs.Stopped
 		sum.Phases.Embed += rs.Phases.Embed
 		sum.Phases.Vectors += rs.Phases.Vectors
@@ -572,9 +637,40 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		if err := p.graph.MarkSourceSynced(ctx, source); err != nil {
 			return sum, err
 		}
+		if fingerprint != prevFingerprint && fingerprint != "" {
+			if err := p.graph.SetSourceRegistry(ctx, source, fingerprint); err != nil {
+				return sum, neo4jErr(err)
+			}
+		}
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// registryFingerprint is the hex SHA-256 of everything besides a document's own content and
+// chunks that its extracted facts and graph hash depend on: the extractor (and recognizer), the
+// ontology, every entity of the registry (key, name, type, describing document, aliases in
+// order, quoted aliases, context), each document's subject, and the recognized entities by
+// chunk. Equal fingerprints mean a stored document extracted again gives the facts it has.
+func (p *Pipeline) registryFingerprint(reg *resolution.Registry, subjects map[string]string, recognized map[string][]extraction.Recognized) string {
+	type entity struct {
+		ariadne.Entity
+		Quoted  []string
+		Context string
+	}
+	ents := reg.Entities()
+	rows := make([]entity, len(ents))
+	for i, e := range ents {
+		rows[i] = entity{e, reg.QuotedAliases(e.Key), reg.Context(e.Key)}
+	}
+	raw, _ := json.Marshal(struct {
+		Extractor, Ontology string
+		Entities            []entity
+		Subjects            map[string]string
+		Recognized          map[string][]extraction.Recognized
+	}{p.extractorName(), p.ontoHash, rows, subjects, recognized})
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
 }
 
 // neo4jErr and weaviateErr name the store a failed call went to, so that a failed run says
@@ -644,7 +740,11 @@ func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resol
 // against the stored entities only, as single-document writes did before; a sync of the source
 // writes the missing text. Ids claimed by a run that never wrote them (no content hash) are not
 // documents and are skipped.
-func (p *Pipeline) restore(ctx context.Context, source string, given map[string]bool, states map[string]ariadne.DocState) ([]ariadne.Document, bool, error) {
+//
+// The documents come with their chunks as the graph holds them (chunking again costs more than
+// the rest of the extraction), except a document whose stored chunks do not match its text and
+// chunk ids, which is chunked again.
+func (p *Pipeline) restore(ctx context.Context, source string, given map[string]bool, states map[string]ariadne.DocState) ([]ariadne.Document, map[string][]ariadne.Chunk, bool, error) {
 	want := map[string]bool{}
 	var missing []string
 	for id, st := range states {
@@ -657,30 +757,59 @@ func (p *Pipeline) restore(ctx context.Context, source string, given map[string]
 		}
 	}
 	if len(want) == 0 {
-		return nil, true, nil
+		return nil, nil, true, nil
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
 		p.log.Warn("stored documents of this source were written before the graph kept their text; this write links against stored entities only and does not relink them (a sync of the source stores their text)",
 			"source", source, "documents", len(missing), "first", missing[0])
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	docs, mismatched, err := p.graph.StoredDocuments(ctx, source)
 	if err != nil {
-		return nil, false, neo4jErr(err)
+		return nil, nil, false, neo4jErr(err)
 	}
 	if len(mismatched) > 0 {
 		p.log.Warn("stored documents of this source do not match their content hash; this write links against stored entities only (a sync of the source rewrites them)",
 			"source", source, "documents", len(mismatched), "first", mismatched[0])
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return !want[d.ID] })
 	if len(docs) != len(want) {
 		p.log.Warn("could not read back every stored document of this source; this write links against stored entities only",
 			"source", source, "stored", len(want), "read", len(docs))
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
-	return docs, true, nil
+	stored, err := p.graph.StoredChunks(ctx, source)
+	if err != nil {
+		return nil, nil, false, neo4jErr(err)
+	}
+	chunks := make(map[string][]ariadne.Chunk, len(docs))
+	for _, d := range docs {
+		if cs, ok := storedChunks(d, stored[d.ID], states[d.ID].ChunkIDs); ok {
+			chunks[d.ID] = cs
+		}
+	}
+	return docs, chunks, true, nil
+}
+
+// storedChunks completes a stored document's chunks as the graph returned them (graph.Store.
+// StoredChunks) with the fields chunks copy from their document; ok is false unless every chunk's
+// id is the one its position and text make and the ids are the stored ones (ids, sorted).
+func storedChunks(d ariadne.Document, cs []ariadne.Chunk, ids []string) ([]ariadne.Chunk, bool) {
+	if len(cs) == 0 || !sameChunks(cs, ids) {
+		return nil, false
+	}
+	out := slices.Clone(cs)
+	hash := d.ContentHash()
+	for i := range out {
+		c := &out[i]
+		if c.Position != i || c.ID != ariadne.ChunkID(d.ID, c.Position, c.Text) {
+			return nil, false
+		}
+		c.DocID, c.DocVersion, c.DocHash, c.DocType, c.Updated, c.Source = d.ID, d.Version, hash, d.Type, d.Updated, d.SourceName()
+	}
+	return out, true
 }
 
 // sameChunks reports whether chunks have exactly the stored chunk ids (sorted).
@@ -734,10 +863,13 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 	docs = slices.Clone(docs)
 	slices.SortStableFunc(docs, func(a, b ariadne.Document) int { return strings.Compare(a.ID, b.ID) })
 	var infos []extraction.SubjectInfo
-	for _, d := range docs {
-		if info, ok := extraction.Subject(d, p.onto); ok {
-			infos = append(infos, info)
+	discovered := make([][]resolution.Candidate, len(docs))
+	for i, d := range docs {
+		n := p.namesOf(d)
+		if n.described {
+			infos = append(infos, n.subject)
 		}
+		discovered[i] = n.discovered
 	}
 	extraction.Deconflict(infos, taken)
 	subjects := map[string]string{}
@@ -748,12 +880,42 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 		}
 		subjects[info.DocID] = key
 	}
-	for _, d := range docs {
-		for _, c := range extraction.Discover(d) {
+	for _, cs := range discovered {
+		for _, c := range cs {
 			reg.Resolve(c)
 		}
 	}
 	return reg, subjects, nil
+}
+
+// docNames is what a document brings to the registry before resolution: the entity it describes
+// (extraction.Subject; described is false when its type describes none) and the names
+// extraction.Discover finds in it.
+type docNames struct {
+	subject    extraction.SubjectInfo
+	described  bool
+	discovered []resolution.Candidate
+}
+
+// namesCacheSize bounds Pipeline.names (documents; a few hundred bytes each).
+const namesCacheSize = 100_000
+
+// namesOf returns a document's names, computed once per content (Pipeline.names: an Upsert reads
+// the source's stored documents back and resolves all of them again). The result is the
+// caller's to change.
+func (p *Pipeline) namesOf(d ariadne.Document) docNames {
+	key := d.ContentHash()
+	n, ok := p.names.Get(key)
+	if !ok {
+		n.subject, n.described = extraction.Subject(d, p.onto)
+		n.discovered = extraction.Discover(d)
+		p.names.Add(key, n)
+	}
+	n.subject.Aliases = slices.Clone(n.subject.Aliases)
+	n.subject.QuotedOnly = slices.Clone(n.subject.QuotedOnly)
+	n.subject.Alternates = slices.Clone(n.subject.Alternates)
+	n.discovered = slices.Clone(n.discovered)
+	return n
 }
 
 // extract runs the extractor over docs with bounded concurrency.

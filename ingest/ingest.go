@@ -429,23 +429,22 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	// read back: those join the run, are extracted again, and are rewritten where their facts
 	// changed.
 	rederive := full
-	chunks := make(map[string][]ariadne.Chunk, len(docs))
 	if !full && !costly {
-		restored, storedChunks, ok, err := p.restore(ctx, source, given, states)
+		restored, ok, err := p.restore(ctx, source, given, states)
 		if err != nil {
 			return sum, err
 		}
 		if ok {
 			docs = append(docs, restored...)
-			maps.Copy(chunks, storedChunks)
 			rederive = true
 		}
 	}
 
-	// Chunk everything (stored documents come with their stored chunks); plan what changed.
-	// Documents whose id another source holds leave the run.
+	// Chunk the given documents (stored ones get their stored chunks when they are extracted:
+	// loadStoredChunks); plan what changed. Documents whose id another source holds leave the run.
+	chunks := make(map[string][]ariadne.Chunk, len(docs))
 	for _, d := range docs {
-		if _, ok := chunks[d.ID]; ok {
+		if !given[d.ID] {
 			continue
 		}
 		cs := p.chunker.Split(d)
@@ -470,7 +469,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	for _, d := range docs {
 		st, known := states[d.ID]
 		work = append(work, &docWork{doc: d, chunks: chunks[d.ID], subject: subjects[d.ID], oldChunkIDs: st.ChunkIDs,
-			contentNew: plan.NeedsEmbedding(d.ID) || known && !sameChunks(chunks[d.ID], st.ChunkIDs),
+			contentNew: plan.NeedsEmbedding(d.ID) || given[d.ID] && known && !sameChunks(chunks[d.ID], st.ChunkIDs),
 			given:      given[d.ID]})
 	}
 	if len(plan.Lost) > 0 {
@@ -483,6 +482,12 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	for _, w := range work {
 		if w.contentNew || !costly {
 			toExtract = append(toExtract, w)
+		}
+	}
+	if p.ner != nil {
+		// Recognition resolves names across the whole run: every document's chunks are needed.
+		if err := p.loadStoredChunks(ctx, source, work, states); err != nil {
+			return sum, err
 		}
 	}
 	sum.Phases.Plan = time.Since(start)
@@ -507,6 +512,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 			}
 			toExtract = slices.DeleteFunc(toExtract, func(w *docWork) bool { return w.settled })
 		}
+	}
+	if err := p.loadStoredChunks(ctx, source, toExtract, states); err != nil {
+		return sum, err
 	}
 	if err := p.extract(ctx, toExtract, reg); err != nil {
 		return sum, err
@@ -740,11 +748,7 @@ func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resol
 // against the stored entities only, as single-document writes did before; a sync of the source
 // writes the missing text. Ids claimed by a run that never wrote them (no content hash) are not
 // documents and are skipped.
-//
-// The documents come with their chunks as the graph holds them (chunking again costs more than
-// the rest of the extraction), except a document whose stored chunks do not match its text and
-// chunk ids, which is chunked again.
-func (p *Pipeline) restore(ctx context.Context, source string, given map[string]bool, states map[string]ariadne.DocState) ([]ariadne.Document, map[string][]ariadne.Chunk, bool, error) {
+func (p *Pipeline) restore(ctx context.Context, source string, given map[string]bool, states map[string]ariadne.DocState) ([]ariadne.Document, bool, error) {
 	want := map[string]bool{}
 	var missing []string
 	for id, st := range states {
@@ -757,40 +761,63 @@ func (p *Pipeline) restore(ctx context.Context, source string, given map[string]
 		}
 	}
 	if len(want) == 0 {
-		return nil, nil, true, nil
+		return nil, true, nil
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
 		p.log.Warn("stored documents of this source were written before the graph kept their text; this write links against stored entities only and does not relink them (a sync of the source stores their text)",
 			"source", source, "documents", len(missing), "first", missing[0])
-		return nil, nil, false, nil
+		return nil, false, nil
 	}
 	docs, mismatched, err := p.graph.StoredDocuments(ctx, source)
 	if err != nil {
-		return nil, nil, false, neo4jErr(err)
+		return nil, false, neo4jErr(err)
 	}
 	if len(mismatched) > 0 {
 		p.log.Warn("stored documents of this source do not match their content hash; this write links against stored entities only (a sync of the source rewrites them)",
 			"source", source, "documents", len(mismatched), "first", mismatched[0])
-		return nil, nil, false, nil
+		return nil, false, nil
 	}
 	docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return !want[d.ID] })
 	if len(docs) != len(want) {
 		p.log.Warn("could not read back every stored document of this source; this write links against stored entities only",
 			"source", source, "stored", len(want), "read", len(docs))
-		return nil, nil, false, nil
+		return nil, false, nil
+	}
+	return docs, true, nil
+}
+
+// loadStoredChunks gives the stored documents among work that have no chunks yet their chunks as
+// the graph holds them (chunking again costs more than the rest of extraction); a document whose
+// stored chunks do not match its text and chunk ids is chunked again, and then re-embedded.
+func (p *Pipeline) loadStoredChunks(ctx context.Context, source string, work []*docWork, states map[string]ariadne.DocState) error {
+	var need []*docWork
+	for _, w := range work {
+		if !w.given && w.chunks == nil {
+			need = append(need, w)
+		}
+	}
+	if len(need) == 0 {
+		return nil
 	}
 	stored, err := p.graph.StoredChunks(ctx, source)
 	if err != nil {
-		return nil, nil, false, neo4jErr(err)
+		return neo4jErr(err)
 	}
-	chunks := make(map[string][]ariadne.Chunk, len(docs))
-	for _, d := range docs {
-		if cs, ok := storedChunks(d, stored[d.ID], states[d.ID].ChunkIDs); ok {
-			chunks[d.ID] = cs
+	for _, w := range need {
+		st := states[w.doc.ID]
+		if cs, ok := storedChunks(w.doc, stored[w.doc.ID], st.ChunkIDs); ok {
+			w.chunks = cs
+			continue
 		}
+		p.log.Warn("a stored document's chunks do not match its text; chunking it again", "doc_id", w.doc.ID)
+		w.chunks = p.chunker.Split(w.doc)
+		for i := range w.chunks {
+			w.chunks[i].Source = source
+		}
+		w.contentNew = w.contentNew || !sameChunks(w.chunks, st.ChunkIDs)
 	}
-	return docs, chunks, true, nil
+	return nil
 }
 
 // storedChunks completes a stored document's chunks as the graph returned them (graph.Store.

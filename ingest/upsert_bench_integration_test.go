@@ -21,7 +21,7 @@ import (
 // corpus: a generated corpus (internal/synth, seed 1) of about ARIADNE_UPSERT_BENCH_CHUNKS chunks
 // (comma-separated sizes; default 1000) is synced with the lexical embedder and the dictionary
 // extractor, then each iteration upserts a new version of one typed page (one sentence added)
-// and of one note, neither of which brings a new name. Reported per operation: wall time, where
+// and of one note, neither of which brings a new name, and a new person's page (a new name). Reported per operation: wall time, where
 // it went (plan: reading the stores' states and the stored documents, chunking, resolution;
 // extract; graph writes), and how many stored documents were extracted again.
 func BenchmarkUpsertIntoCorpus(b *testing.B) {
@@ -55,7 +55,7 @@ func BenchmarkUpsertIntoCorpus(b *testing.B) {
 		if _, err := rig.Pipe.Sync(ctx, docs, ingest.Options{}); err != nil {
 			b.Fatal(err)
 		}
-		for _, kind := range []string{"page", "note"} {
+		for _, kind := range []string{"page", "note", "new-page"} {
 			target := docs[0] // the first entity's typed page
 			if kind == "note" {
 				target = docs[len(docs)-1]
@@ -68,6 +68,12 @@ func BenchmarkUpsertIntoCorpus(b *testing.B) {
 					i++
 					d := target
 					d.Body += fmt.Sprintf("\n\nRevision %d of this page.\n", i)
+					if kind == "new-page" {
+						// A person no document named before: every stored document is extracted again.
+						name := fmt.Sprintf("Zenobia Benchmark%c%c", 'A'+rune(i/26%26), 'a'+rune(i%26))
+						d = ariadne.Document{ID: fmt.Sprintf("people/bench-%d", i), Title: name, Type: "person", Lang: "en",
+							ACL: []string{ariadne.PublicGroup}, Body: "# " + name + "\n\n" + name + " is a colleague based in Omsk.\n"}
+					}
 					sum, err := rig.Pipe.Upsert(ctx, []ariadne.Document{d}, ingest.Options{})
 					if err != nil {
 						b.Fatal(err)

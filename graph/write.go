@@ -284,16 +284,22 @@ UNWIND $pairs AS p
 MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]})
 MERGE (a)-[:NEXT_CHUNK]->(b)`
 
+	// An entity no document describes takes the name the writer's registry gives it (entity
+	// recognition names it by its most frequent surface across the corpus, so the name of a
+	// stored entity can change); those renamed are returned, since their name_acl (the chunks
+	// whose surfaces include the name) must be recomputed in full.
 	upsertEntitiesCypher = `
 UNWIND $entities AS e
 MERGE (n:Entity {key: e.key})
 ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context, n.uid = randomUUID()
-WITH n, e
+WITH n, e, NOT e.defines AND n.doc_id IS NULL AND n.name <> e.name AS renamed
 FOREACH (l IN [x IN labels(n) WHERE x <> 'Entity' AND x <> e.label] | REMOVE n:$(l))
 SET n:$(e.label)
 FOREACH (_ IN CASE WHEN e.defines THEN [1] ELSE [] END |
   SET n.name = e.name, n.type = e.type, n.doc_id = e.doc_id, n.defined_aliases = e.aliases,
-      n.quoted_aliases = e.quoted, n.context = e.context)`
+      n.quoted_aliases = e.quoted, n.context = e.context)
+FOREACH (_ IN CASE WHEN renamed THEN [1] ELSE [] END | SET n.name = e.name)
+RETURN collect(CASE WHEN renamed THEN n.key END) AS renamed`
 
 	describedInCypher = `
 UNWIND $subjects AS s
@@ -477,6 +483,16 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			{upsertRelationsCypher + "\nWITH r\n" + relationACL, "relations", params.fullRelations},
 		} {
 			if len(step.rows) == 0 {
+				continue
+			}
+			if step.cypher == upsertEntitiesCypher {
+				rec, err := single(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows})
+				if err != nil {
+					return nil, err
+				}
+				for _, k := range strs(get(rec, "renamed")) {
+					touched[k] = true
+				}
 				continue
 			}
 			if err := exec(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows}); err != nil {

@@ -135,6 +135,24 @@ func TestIntegrationConcurrentWriters(t *testing.T) {
 			}
 			equalsSync(t, rig, "posts in "+order.name)
 		}
+		// With entity recognition (the NER sidecar), over the KB and sixteen notes that name a
+		// company and a city in other cases, scripts and legal forms (ner_integration_test.go):
+		// recognition names an entity by its most frequent surface across the corpus, so a post
+		// can change the name of an entity other notes mention. It too must end where a sync with
+		// recognition does.
+		withNotes := slices.Concat(docs, noteDocs("notes/ru", "ru", notesRU, nil), noteDocs("notes/en", "en", notesEN, nil))
+		nerRef := testrig.NewWithNER(t, "")
+		if _, err := nerRef.Pipe.Sync(ctx, withNotes, ingest.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		rand.New(rand.NewPCG(2026, 13)).Shuffle(len(withNotes), func(i, j int) { withNotes[i], withNotes[j] = withNotes[j], withNotes[i] })
+		rig := testrig.NewWithNER(t, "")
+		for _, d := range withNotes {
+			if _, err := rig.Pipe.Upsert(ctx, []ariadne.Document{d}, ingest.Options{}); err != nil {
+				t.Fatalf("with recognition, %s: %v", d.ID, err)
+			}
+		}
+		equals(t, rig, state(t, nerRef), "KB and notes posted shuffled, with entity recognition")
 	})
 
 	t.Run("replicas post the KB at once", func(t *testing.T) {

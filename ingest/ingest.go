@@ -13,9 +13,9 @@
 // extract the source's stored documents again (the graph keeps each document's text), so that a
 // series of writes, in any order, ends where a Sync of the corpus does. Work is done in batches of
 // documents; a batch is the unit of consistency: its vectors are written first, then its graph in
-// one transaction that also records the documents' hashes, then its stale vectors are deleted. Stopping between batches leaves both stores
-// consistent, and a batch interrupted halfway is redone by the next run because its hashes were
-// not recorded. Document ids are unique across sources: before a batch writes anything it claims
+// one transaction that also records the documents' hashes, then its stale vectors are deleted.
+// Stopping between batches leaves both stores consistent, and a batch interrupted halfway is redone
+// by the next run because its hashes were not recorded. Document ids are unique across sources: before a batch writes anything it claims
 // its document ids for its source in the graph (one transaction), and an id another source holds
 // is reported as a conflict and skipped, so two runs over different sources may run at the same
 // time against the same stores.
@@ -79,13 +79,13 @@ type GraphStore interface {
 	EnsureSchema(ctx context.Context) error
 	DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error)
 	LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error)
-	// StoredChunks returns the chunks of those documents as the graph holds them, by document id
-	// in position order (the fields copied from the document left empty).
-	StoredChunks(ctx context.Context, source string) (map[string][]ariadne.Chunk, error)
 	// StoredDocuments returns the documents of source whose text the graph holds
 	// (DocState.Restorable), as they were written, sorted by id; mismatched are those whose
 	// rebuilt content hash differs from the stored one (left out of docs).
 	StoredDocuments(ctx context.Context, source string) (docs []ariadne.Document, mismatched []string, err error)
+	// StoredChunks returns the chunks of those documents as the graph holds them, by document id
+	// in position order (the fields copied from the document left empty).
+	StoredChunks(ctx context.Context, source string) (map[string][]ariadne.Chunk, error)
 	WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error)
 	DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error)
 	// ClaimDocuments records ids as documents of source (creating empty documents for new ids)

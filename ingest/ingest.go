@@ -4,21 +4,21 @@
 // declares. A run is planned first by a pure function (PlanRun, plan.go: changed, lost vectors,
 // unchanged, deleted, orphaned vectors, conflicts), then applied in batches.
 //
-// Every document belongs to a named source (Options.Source; ariadne.DefaultSource when empty).
-// Sync brings both stores in line with one source's whole corpus and leaves every other source's
+// Every document belongs to a named source (Options.Source; ariadne.DefaultSource when empty). Sync
+// brings both stores in line with one source's whole corpus and leaves every other source's
 // documents alone: new and changed documents are (re)written, unchanged ones are left alone (a
 // second run on the same corpus writes nothing), documents that disappeared are deleted with every
-// chunk, vector, mention and relation their chunks supported, and entities left without support
-// are removed. Upsert and Delete do the same for single documents; with a cheap extractor they also
+// chunk, vector, mention and relation their chunks supported, and entities left without support are
+// removed. Upsert and Delete do the same for single documents; with a cheap extractor they also
 // extract the source's stored documents again (the graph keeps each document's text), so that a
 // series of writes, in any order, ends where a Sync of the corpus does. Work is done in batches of
 // documents; a batch is the unit of consistency: its vectors are written first, then its graph in
 // one transaction that also records the documents' hashes, then its stale vectors are deleted.
 // Stopping between batches leaves both stores consistent, and a batch interrupted halfway is redone
-// by the next run because its hashes were not recorded. Document ids are unique across sources: before a batch writes anything it claims
-// its document ids for its source in the graph (one transaction), and an id another source holds
-// is reported as a conflict and skipped, so two runs over different sources may run at the same
-// time against the same stores.
+// by the next run because its hashes were not recorded. Document ids are unique across sources:
+// before a batch writes anything it claims its document ids for its source in the graph (one
+// transaction), and an id another source holds is reported as a conflict and skipped, so two runs
+// over different sources may run at the same time against the same stores.
 //
 // Vectors are reused by content: a chunk whose content key (ariadne.Chunk.ContentKey: embedder,
 // title, heading path, text) matches a stored chunk's gets that vector copied instead of being

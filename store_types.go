@@ -151,7 +151,7 @@ type Labeler interface {
 
 // DocumentGraph is everything one document contributes to the graph.
 type DocumentGraph struct {
-	Doc      Document // metadata is stored; the body is not
+	Doc      Document // stored whole: metadata, front matter aliases and body (graph.Store.StoredDocuments)
 	Chunks   []Chunk
 	Entities []Entity // every entity the mentions and relations refer to, with names and types
 	Subject  string   // key of the entity the document describes ("" when none)
@@ -169,6 +169,10 @@ type DocState struct {
 	ContentHash string
 	GraphHash   string
 	ChunkIDs    []string // sorted
+	// Restorable reports whether the graph holds the document's text (body and front matter
+	// aliases), so that it can be read back and extracted again; documents written before the
+	// graph kept it are not, until a sync writes them again.
+	Restorable bool
 }
 
 // WriteStats counts what a graph write changed.

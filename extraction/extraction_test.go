@@ -3,6 +3,7 @@ package extraction
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -14,6 +15,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/llm"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 func onto(t *testing.T) *ontology.Ontology {
@@ -88,6 +90,58 @@ func TestDeconflictRenamesProjectTitledWithClientName(t *testing.T) {
 	Deconflict(subjects, nil)
 	if subjects[1].Name != "Выдача PDF" || slices.Contains(subjects[1].Aliases, "Выдача PDF") {
 		t.Fatalf("project = %q %q, want renamed to its first heading", subjects[1].Name, subjects[1].Aliases)
+	}
+}
+
+func TestDeconflictHomonymousSubjects(t *testing.T) {
+	current := SubjectInfo{Candidate: resolution.Candidate{Name: "Положение о ежегодном отпуске", Type: "policy", DocID: "policies/leave"},
+		Updated: "2024-01-01", Version: 2}
+	superseded := SubjectInfo{Candidate: resolution.Candidate{Name: "Положение о ежегодном отпуске", Type: "policy", DocID: "policies/leave-2022",
+		Aliases: []string{"Положение о ежегодном отпуске, редакция 2022 года", "leave-2022"}},
+		Alternates: []string{"Положение о ежегодном отпуске, редакция 2022 года", "Положение о ежегодном отпуске (редакция 2022 года, утратила силу)"},
+		Updated:    "2022-01-01", Version: 1}
+	withAlt := func(s SubjectInfo, doc, updated string, version int, alts ...string) SubjectInfo {
+		s.DocID, s.Updated, s.Version, s.Alternates, s.Aliases = doc, updated, version, alts, nil
+		return s
+	}
+	tests := []struct {
+		name     string
+		subjects []SubjectInfo
+		taken    map[string]string
+		want     map[string]string // doc id → name after Deconflict
+	}{
+		{"the edition with a qualified title yields", []SubjectInfo{current, superseded}, nil,
+			map[string]string{"policies/leave": "Положение о ежегодном отпуске", "policies/leave-2022": "Положение о ежегодном отпуске, редакция 2022 года"}},
+		{"whatever the order", []SubjectInfo{superseded, current}, nil,
+			map[string]string{"policies/leave": "Положение о ежегодном отпуске", "policies/leave-2022": "Положение о ежегодном отпуске, редакция 2022 года"}},
+		{"neither can fall back: both keep the name", []SubjectInfo{withAlt(current, "a", "2024-01-01", 0), withAlt(current, "b", "2025-01-01", 0)}, nil,
+			map[string]string{"a": "Положение о ежегодном отпуске", "b": "Положение о ежегодном отпуске"}},
+		{"both can: the newest keeps it", []SubjectInfo{withAlt(current, "a", "2025-01-01", 0, "Положение, редакция A"), withAlt(current, "b", "2024-01-01", 0, "Положение, редакция B")}, nil,
+			map[string]string{"a": "Положение о ежегодном отпуске", "b": "Положение, редакция B"}},
+		{"same date: the higher version keeps it", []SubjectInfo{withAlt(current, "a", "2024-01-01", 1, "Положение, редакция A"), withAlt(current, "b", "2024-01-01", 2, "Положение, редакция B")}, nil,
+			map[string]string{"a": "Положение, редакция A", "b": "Положение о ежегодном отпуске"}},
+		{"an alternate another subject uses is skipped", []SubjectInfo{current, withAlt(current, "b", "2020-01-01", 0, "Отпуск", "Положение, редакция B"),
+			{Candidate: resolution.Candidate{Name: "Отпуск", Type: "topic", DocID: "topics/leave"}}}, nil,
+			map[string]string{"policies/leave": "Положение о ежегодном отпуске", "b": "Положение, редакция B", "topics/leave": "Отпуск"}},
+		{"an alternate an earlier entity has is skipped", []SubjectInfo{current, withAlt(current, "b", "2020-01-01", 0, "Положение, редакция B")},
+			map[string]string{textnorm.Key("Положение, редакция B"): "policy"},
+			map[string]string{"policies/leave": "Положение о ежегодном отпуске", "b": "Положение о ежегодном отпуске"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			subjects := slices.Clone(tc.subjects)
+			Deconflict(subjects, tc.taken)
+			got := map[string]string{}
+			for _, s := range subjects {
+				got[s.DocID] = s.Name
+				if s.DocID == "policies/leave-2022" && slices.Contains(s.Aliases, s.Name) {
+					t.Errorf("%s keeps its new name among its aliases: %q", s.DocID, s.Aliases)
+				}
+			}
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("names = %v\nwant %v", got, tc.want)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package extraction
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/ner"
@@ -47,7 +50,15 @@ type NERConfig struct {
 	// TypedPages: recognize in typed pages too (off by default: the dictionary describes them;
 	// docs/evaluation.md measures both ways).
 	TypedPages bool
+	// Cache is how many chunks' recognition results are kept, by language and text (least
+	// recently used go first), so that a chunk recognized once is not sent to the recognizer
+	// again: an Upsert extracts the source's stored documents again with the new ones
+	// (ingest.Pipeline.Upsert). 0 takes the default, 100 000; negative turns the cache off.
+	Cache int
 }
+
+// defaultNERCache is NERConfig.Cache's default: about 100 000 chunks, a few tens of MB.
+const defaultNERCache = 100_000
 
 // NER finds entities in any text with a Recognizer and resolves them through the registry, so
 // that untyped documents (notes, articles, dataset paragraphs) get entities too. Pages whose
@@ -69,6 +80,13 @@ type NER struct {
 	batch      int
 	workers    int
 	typedPages bool
+	cache      *lru.Cache[nerKey, []ner.Mention] // nil: off
+}
+
+// nerKey identifies a recognition result: the language asked for and the SHA-256 of the text.
+type nerKey struct {
+	lang string
+	text [sha256.Size]byte
 }
 
 // NewNER returns the NER stage over rec.
@@ -79,7 +97,14 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 2
 	}
-	return &NER{rec: rec, onto: o, batch: cfg.Batch, workers: cfg.Workers, typedPages: cfg.TypedPages}
+	n := &NER{rec: rec, onto: o, batch: cfg.Batch, workers: cfg.Workers, typedPages: cfg.TypedPages}
+	if cfg.Cache == 0 {
+		cfg.Cache = defaultNERCache
+	}
+	if cfg.Cache > 0 {
+		n.cache, _ = lru.New[nerKey, []ner.Mention](cfg.Cache) // fails only for a size ≤ 0
+	}
+	return n
 }
 
 // Name identifies the stage, its rules' version (and whether it reads typed pages) and the
@@ -145,12 +170,19 @@ func (n *NER) typedPage(in Input, reg *resolution.Registry) bool {
 	return ok && len(n.onto.RelationRules[s.Type]) > 0
 }
 
-// recognize fills found for every chunk: one call per batch of chunks of one language.
+// recognize fills found for every chunk: from the cache, or one call per batch of the other
+// chunks of one language (whose results are then cached).
 func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 	var batches [][]*nerChunk
 	byLang := map[string][]*nerChunk{}
 	var langs []string
 	for _, c := range chunks {
+		if n.cache != nil {
+			if found, ok := n.cache.Get(nerKey{c.lang, sha256.Sum256([]byte(c.chunk.Text))}); ok {
+				c.found = found
+				continue
+			}
+		}
 		if _, ok := byLang[c.lang]; !ok {
 			langs = append(langs, c.lang)
 		}
@@ -185,6 +217,9 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 			}
 			for j, c := range b {
 				c.found = got[j]
+				if n.cache != nil {
+					n.cache.Add(nerKey{c.lang, sha256.Sum256([]byte(c.chunk.Text))}, got[j])
+				}
 			}
 		}()
 	}

@@ -220,6 +220,49 @@ func TestNERSubjectRelationsAndLabels(t *testing.T) {
 	}
 }
 
+func TestNERCache(t *testing.T) {
+	// sent counts the texts the recognizer received.
+	sent := func(rec *lexiconRecognizer) int {
+		n := 0
+		for _, c := range rec.calls {
+			n += len(c) - 1
+		}
+		return n
+	}
+	changed := notes()
+	changed[1] = note("notes/2", "ru", "В Самаре прошла вторая встреча с представителями Велтрикса.")
+	tests := []struct {
+		name  string
+		cache int
+		again []Input
+		want  int // texts sent by the second Recognize
+	}{
+		{"the same chunks again: none sent", 0, notes(), 0},
+		{"one chunk changed: only it is sent", 0, changed, 1},
+		{"cache off: all sent", -1, notes(), 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &lexiconRecognizer{labels: notesLexicon}
+			n := NewNER(rec, onto(t), NERConfig{Batch: 3, Cache: tc.cache})
+			first, err := n.Recognize(context.Background(), notes(), resolution.NewRegistry(nil))
+			if err != nil || sent(rec) != 4 {
+				t.Fatalf("first run: %d texts sent, err %v", sent(rec), err)
+			}
+			second, err := n.Recognize(context.Background(), tc.again, resolution.NewRegistry(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sent(rec) - 4; got != tc.want {
+				t.Errorf("second run sent %d texts, want %d", got, tc.want)
+			}
+			if tc.want != 1 && fmt.Sprint(first) != fmt.Sprint(second) {
+				t.Errorf("a cached result differs:\n%v\n%v", first, second)
+			}
+		})
+	}
+}
+
 func TestNERUnavailable(t *testing.T) {
 	rec := &lexiconRecognizer{fail: fmt.Errorf("ner: connection refused: %w", ariadne.ErrUnavailable)}
 	_, err := NewNER(rec, onto(t), NERConfig{}).Recognize(context.Background(), notes(), resolution.NewRegistry(nil))

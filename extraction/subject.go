@@ -40,6 +40,10 @@ type SubjectInfo struct {
 	// Alternates are other names to fall back on (the first heading, the full title) when the
 	// primary name is taken by another entity (a project titled with its client's name).
 	Alternates []string
+	// Updated and Version are the document's (front matter): among pages of one type that give
+	// their subjects one name, the newest keeps it (Deconflict).
+	Updated string
+	Version int
 }
 
 // Subject returns the entity a document describes; ok is false when the document's type does not
@@ -78,7 +82,7 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 	aliases = append(aliases, found...)
 	aliases = append(aliases, acronymAliases(lead, append(append([]string{name}, aliases...), found...))...)
 
-	info := SubjectInfo{Candidate: resolution.Candidate{Name: name, Type: etype, DocID: doc.ID}}
+	info := SubjectInfo{Candidate: resolution.Candidate{Name: name, Type: etype, DocID: doc.ID}, Updated: doc.Updated, Version: doc.Version}
 	seen := map[string]bool{textnorm.Key(name): true}
 	for _, a := range aliases {
 		a = strings.TrimSpace(a)
@@ -170,6 +174,7 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 			}
 		}
 	}
+	renameHomonyms(subjects, taken)
 	// names: primary name key → the documents whose subject has that name.
 	names := map[string][]string{}
 	for _, s := range subjects {
@@ -187,6 +192,81 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 			return false
 		})
 	}
+}
+
+// renameHomonyms gives distinct names to subjects of one type that share their primary name (a
+// policy and its superseded edition, both titled «Положение о ежегодном отпуске»): the two would
+// be two entities spelled alike, and every other document's mention of the name would be
+// ambiguous and dropped. One keeps the name — the one without another name to fall back on (its
+// title and first heading are the name itself), else the most recently updated, then the highest
+// version, then the smallest document id — and each other takes its first alternate that no
+// other subject and no earlier entity uses («Положение о ежегодном отпуске, редакция 2022
+// года»). A subject without a free alternate keeps the shared name. The choice depends on the set
+// of subjects, not on their order.
+func renameHomonyms(subjects []SubjectInfo, taken map[string]string) {
+	// owners: name key → the documents whose subject uses it as its name or an alias.
+	owners := map[string]map[string]bool{}
+	own := func(k, doc string) {
+		if owners[k] == nil {
+			owners[k] = map[string]bool{}
+		}
+		owners[k][doc] = true
+	}
+	for _, s := range subjects {
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			own(textnorm.Key(n), s.DocID)
+		}
+	}
+	groups := map[[2]string][]int{}
+	var order [][2]string
+	for i, s := range subjects {
+		g := [2]string{s.Type, textnorm.Key(s.Name)}
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	for _, g := range order {
+		members := slices.Clone(groups[g])
+		if len(members) < 2 {
+			continue
+		}
+		slices.SortFunc(members, func(a, b int) int { return keeperOrder(subjects[a], subjects[b]) })
+		for _, i := range members[1:] {
+			s := &subjects[i]
+			for _, alt := range s.Alternates {
+				k := textnorm.Key(alt)
+				if _, used := taken[k]; used || k == "" || k == g[1] {
+					continue
+				}
+				if others := owners[k]; len(others) > 1 || len(others) == 1 && !others[s.DocID] {
+					continue
+				}
+				s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool { return textnorm.Key(a) == k })
+				s.Name = alt
+				own(k, s.DocID)
+				break
+			}
+		}
+	}
+}
+
+// keeperOrder orders the subjects that share a name: the one that keeps it first (see
+// renameHomonyms).
+func keeperOrder(a, b SubjectInfo) int {
+	if (len(a.Alternates) == 0) != (len(b.Alternates) == 0) {
+		if len(a.Alternates) == 0 {
+			return -1
+		}
+		return 1
+	}
+	if a.Updated != b.Updated {
+		return -strings.Compare(a.Updated, b.Updated)
+	}
+	if a.Version != b.Version {
+		return b.Version - a.Version
+	}
+	return strings.Compare(a.DocID, b.DocID)
 }
 
 // identifierRE matches codes that name things: ERR-7713, INC-7702, PRJ-2031-042, SV-OPS-2030-007.

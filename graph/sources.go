@@ -105,6 +105,30 @@ func (s *Store) MarkSourceSynced(ctx context.Context, source string) error {
 	return nil
 }
 
+// SourceRegistry returns the fingerprint of the entity registry the source's stored documents were
+// last extracted with, as SetSourceRegistry recorded it; "" when none is recorded (cleared by a
+// write that did not finish, or never set).
+func (s *Store) SourceRegistry(ctx context.Context, source string) (string, error) {
+	res, err := s.run(ctx, `OPTIONAL MATCH (x:Source {name: $name}) RETURN coalesce(x.registry, '') AS registry`, map[string]any{"name": source})
+	if err != nil {
+		return "", translate("source registry", err)
+	}
+	return str(get(res.Records[0], "registry")), nil
+}
+
+// SetSourceRegistry records the fingerprint of the registry every stored document of source is
+// now extracted with; "" clears it (a write is about to change the source's facts).
+func (s *Store) SetSourceRegistry(ctx context.Context, source, fingerprint string) error {
+	stmt := `MERGE (x:Source {name: $name}) SET x.registry = $fp`
+	if fingerprint == "" {
+		stmt = `MATCH (x:Source {name: $name}) REMOVE x.registry`
+	}
+	if _, err := s.run(ctx, stmt, map[string]any{"name": source, "fp": fingerprint}); err != nil {
+		return translate("set source registry", err)
+	}
+	return nil
+}
+
 // sourcesCypher counts, per source, the documents the caller may read (readable document acl and
 // at least one readable chunk, as in Documents) and their readable chunks; a source with none is
 // absent.

@@ -105,9 +105,10 @@ const documentStatesCypher = `
 MATCH (d:Document)
 OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
 RETURN d.id AS id, coalesce(d.source, 'default') AS source, d.content_hash AS content_hash, d.graph_hash AS graph_hash,
-       collect(c.id) AS chunk_ids`
+       d.body IS NOT NULL AS restorable, collect(c.id) AS chunk_ids`
 
-// DocumentStates returns, per stored document id, its content hash, graph hash and chunk ids.
+// DocumentStates returns, per stored document id, its content hash, graph hash, chunk ids and
+// whether the graph holds its text (StoredDocuments).
 func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error) {
 	res, err := s.run(ctx, documentStatesCypher, nil)
 	if err != nil {
@@ -120,10 +121,76 @@ func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState
 		gh, _ := r.Get("graph_hash")
 		ids, _ := r.Get("chunk_ids")
 		src, _ := r.Get("source")
+		restorable, _ := r.Get("restorable")
 		st := ariadne.DocState{Source: str(src), ContentHash: str(ch), GraphHash: str(gh)}
+		st.Restorable, _ = restorable.(bool)
 		st.ChunkIDs = strs(ids)
 		slices.Sort(st.ChunkIDs)
 		out[str(id)] = st
+	}
+	return out, nil
+}
+
+const storedDocumentsCypher = `
+MATCH (d:Document)
+WHERE coalesce(d.source, 'default') = $source AND d.body IS NOT NULL AND d.content_hash IS NOT NULL
+RETURN d.id AS id, d.title AS title, d.type AS type, d.lang AS lang, d.updated AS updated, d.acl AS acl,
+       d.version AS version, coalesce(d.aliases, []) AS aliases, d.body AS body, d.path AS path,
+       d.content_hash AS content_hash
+ORDER BY id`
+
+// StoredDocuments returns the documents of source whose text the graph holds
+// (DocState.Restorable), rebuilt from the Document nodes as they were written: id, title, type,
+// lang, updated, acl, version, front matter aliases, body, path and source, sorted by id. A
+// document whose rebuilt content hash differs from the stored one (a node edited by hand) is left
+// out and returned in mismatched, so the caller can tell it from one that is not stored.
+func (s *Store) StoredDocuments(ctx context.Context, source string) (docs []ariadne.Document, mismatched []string, err error) {
+	res, err := s.run(ctx, storedDocumentsCypher, map[string]any{"source": source})
+	if err != nil {
+		return nil, nil, translate("stored documents", err)
+	}
+	for _, r := range res.Records {
+		version, _ := get(r, "version").(int64)
+		d := ariadne.Document{ID: str(get(r, "id")), Title: str(get(r, "title")), Type: str(get(r, "type")),
+			Lang: str(get(r, "lang")), Updated: str(get(r, "updated")), ACL: strs(get(r, "acl")), Version: int(version),
+			Aliases: strs(get(r, "aliases")), Body: str(get(r, "body")), Path: str(get(r, "path")), Source: source}
+		if len(d.Aliases) == 0 {
+			d.Aliases = nil
+		}
+		if d.ContentHash() != str(get(r, "content_hash")) {
+			mismatched = append(mismatched, d.ID)
+			continue
+		}
+		docs = append(docs, d)
+	}
+	return docs, mismatched, nil
+}
+
+const storedChunksCypher = `
+MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk)
+WHERE coalesce(d.source, 'default') = $source AND d.body IS NOT NULL
+RETURN d.id AS doc_id, c.id AS id, c.position AS position, coalesce(c.heading, '') AS heading, c.text AS text,
+       c.start AS start, c.end AS end, c.title AS title, c.acl AS acl, coalesce(c.lang, '') AS lang
+ORDER BY doc_id, position`
+
+// StoredChunks returns, by document id, the chunks of the documents of source whose text the
+// graph holds, in position order, as the graph keeps them: id, position, heading path (one
+// element), text, byte offsets, title, acl and lang. The fields a chunk copies from its document
+// (DocVersion, DocHash, DocType, Updated, Source) and Tokens are left for the caller.
+func (s *Store) StoredChunks(ctx context.Context, source string) (map[string][]ariadne.Chunk, error) {
+	res, err := s.run(ctx, storedChunksCypher, map[string]any{"source": source})
+	if err != nil {
+		return nil, translate("stored chunks", err)
+	}
+	out := map[string][]ariadne.Chunk{}
+	for _, r := range res.Records {
+		n := func(k string) int { v, _ := get(r, k).(int64); return int(v) }
+		c := ariadne.Chunk{ID: str(get(r, "id")), DocID: str(get(r, "doc_id")), Position: n("position"), Text: str(get(r, "text")),
+			Start: n("start"), End: n("end"), Title: str(get(r, "title")), ACL: strs(get(r, "acl")), Lang: str(get(r, "lang"))}
+		if h := str(get(r, "heading")); h != "" {
+			c.Heading = []string{h}
+		}
+		out[c.DocID] = append(out[c.DocID], c)
 	}
 	return out, nil
 }
@@ -201,7 +268,7 @@ UNWIND $docs AS d
 MERGE (n:Document {id: d.id})
 ON CREATE SET n.source = d.source
 SET n.title = d.title, n.type = d.type, n.lang = d.lang, n.acl = d.acl, n.version = d.version,
-    n.updated = d.updated, n.content_hash = d.content_hash, n.path = d.path`
+    n.updated = d.updated, n.content_hash = d.content_hash, n.path = d.path, n.aliases = d.aliases, n.body = d.body`
 
 	upsertChunksCypher = `
 UNWIND $chunks AS c
@@ -217,16 +284,22 @@ UNWIND $pairs AS p
 MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]})
 MERGE (a)-[:NEXT_CHUNK]->(b)`
 
+	// An entity no document describes takes the name the writer's registry gives it (entity
+	// recognition names it by its most frequent surface across the corpus, so the name of a
+	// stored entity can change); those renamed are returned, since their name_acl (the chunks
+	// whose surfaces include the name) must be recomputed in full.
 	upsertEntitiesCypher = `
 UNWIND $entities AS e
 MERGE (n:Entity {key: e.key})
 ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context, n.uid = randomUUID()
-WITH n, e
+WITH n, e, NOT e.defines AND n.doc_id IS NULL AND n.name <> e.name AS renamed
 FOREACH (l IN [x IN labels(n) WHERE x <> 'Entity' AND x <> e.label] | REMOVE n:$(l))
 SET n:$(e.label)
 FOREACH (_ IN CASE WHEN e.defines THEN [1] ELSE [] END |
   SET n.name = e.name, n.type = e.type, n.doc_id = e.doc_id, n.defined_aliases = e.aliases,
-      n.quoted_aliases = e.quoted, n.context = e.context)`
+      n.quoted_aliases = e.quoted, n.context = e.context)
+FOREACH (_ IN CASE WHEN renamed THEN [1] ELSE [] END | SET n.name = e.name)
+RETURN collect(CASE WHEN renamed THEN n.key END) AS renamed`
 
 	describedInCypher = `
 UNWIND $subjects AS s
@@ -412,6 +485,16 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			if len(step.rows) == 0 {
 				continue
 			}
+			if step.cypher == upsertEntitiesCypher {
+				rec, err := single(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows})
+				if err != nil {
+					return nil, err
+				}
+				for _, k := range strs(get(rec, "renamed")) {
+					touched[k] = true
+				}
+				continue
+			}
 			if err := exec(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows}); err != nil {
 				return nil, err
 			}
@@ -557,7 +640,7 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 		d := dg.Doc
 		b.docs = append(b.docs, map[string]any{"id": d.ID, "title": d.Title, "type": d.Type, "lang": d.Lang,
 			"acl": d.ACL, "version": d.Version, "updated": d.Updated, "content_hash": d.ContentHash(), "path": d.Path,
-			"source": d.SourceName()})
+			"source": d.SourceName(), "aliases": nonNil(d.Aliases), "body": d.Body})
 		b.marks = append(b.marks, map[string]any{"id": d.ID, "graph_hash": dg.GraphHash, "extractor": extractor})
 		for i, c := range dg.Chunks {
 			b.chunks = append(b.chunks, map[string]any{"id": c.ID, "doc_id": c.DocID, "position": c.Position,

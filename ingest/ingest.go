@@ -4,20 +4,21 @@
 // declares. A run is planned first by a pure function (PlanRun, plan.go: changed, lost vectors,
 // unchanged, deleted, orphaned vectors, conflicts), then applied in batches.
 //
-// Every document belongs to a named source (Options.Source; ariadne.DefaultSource when empty).
-// Sync brings both stores in line with one source's whole corpus and leaves every other source's
-// documents alone: new and changed documents are (re)written,
-// unchanged ones are left alone (a second run on the same corpus writes nothing), documents that
-// disappeared are deleted with every chunk, vector, mention and relation their chunks supported,
-// and entities left without support are removed. Upsert and Delete do the same for single
-// documents. Work is done in batches of documents; a batch is the unit of consistency: its
-// vectors are written first, then its graph in one transaction that also records the documents'
-// hashes, then its stale vectors are deleted. Stopping between batches leaves both stores
-// consistent, and a batch interrupted halfway is redone by the next run because its hashes were
-// not recorded. Document ids are unique across sources: before a batch writes anything it claims
-// its document ids for its source in the graph (one transaction), and an id another source holds
-// is reported as a conflict and skipped, so two runs over different sources may run at the same
-// time against the same stores.
+// Every document belongs to a named source (Options.Source; ariadne.DefaultSource when empty). Sync
+// brings both stores in line with one source's whole corpus and leaves every other source's
+// documents alone: new and changed documents are (re)written, unchanged ones are left alone (a
+// second run on the same corpus writes nothing), documents that disappeared are deleted with every
+// chunk, vector, mention and relation their chunks supported, and entities left without support are
+// removed. Upsert and Delete do the same for single documents; with a cheap extractor they also
+// extract the source's stored documents again (the graph keeps each document's text), so that a
+// series of writes, in any order, ends where a Sync of the corpus does. Work is done in batches of
+// documents; a batch is the unit of consistency: its vectors are written first, then its graph in
+// one transaction that also records the documents' hashes, then its stale vectors are deleted.
+// Stopping between batches leaves both stores consistent, and a batch interrupted halfway is redone
+// by the next run because its hashes were not recorded. Document ids are unique across sources:
+// before a batch writes anything it claims its document ids for its source in the graph (one
+// transaction), and an id another source holds is reported as a conflict and skipped, so two runs
+// over different sources may run at the same time against the same stores.
 //
 // Vectors are reused by content: a chunk whose content key (ariadne.Chunk.ContentKey: embedder,
 // title, heading path, text) matches a stored chunk's gets that vector copied instead of being
@@ -32,11 +33,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/chunking"
@@ -75,6 +79,13 @@ type GraphStore interface {
 	EnsureSchema(ctx context.Context) error
 	DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error)
 	LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error)
+	// StoredDocuments returns the documents of source whose text the graph holds
+	// (DocState.Restorable), as they were written, sorted by id; mismatched are those whose
+	// rebuilt content hash differs from the stored one (left out of docs).
+	StoredDocuments(ctx context.Context, source string) (docs []ariadne.Document, mismatched []string, err error)
+	// StoredChunks returns the chunks of those documents as the graph holds them, by document id
+	// in position order (the fields copied from the document left empty).
+	StoredChunks(ctx context.Context, source string) (map[string][]ariadne.Chunk, error)
 	WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error)
 	DeleteDocuments(ctx context.Context, old map[string][]string) (ariadne.WriteStats, error)
 	// ClaimDocuments records ids as documents of source (creating empty documents for new ids)
@@ -82,6 +93,10 @@ type GraphStore interface {
 	ClaimDocuments(ctx context.Context, source string, ids []string) ([]ariadne.SourceConflict, error)
 	// MarkSourceSynced records that a run over source completed now.
 	MarkSourceSynced(ctx context.Context, source string) error
+	// SourceRegistry returns the fingerprint SetSourceRegistry last recorded for source ("" when
+	// none); SetSourceRegistry records one, "" clears it.
+	SourceRegistry(ctx context.Context, source string) (string, error)
+	SetSourceRegistry(ctx context.Context, source, fingerprint string) error
 }
 
 // WriteLocker is implemented by graph stores that serialize writers across processes
@@ -130,6 +145,8 @@ type Pipeline struct {
 	workers   int
 	mu        sync.Mutex // one write operation at a time (Sync, Upsert, Delete)
 	dim       int
+	names     *lru.Cache[string, docNames] // by content hash (namesOf)
+	ontoHash  string                       // hex SHA-256 of the ontology (registryFingerprint)
 }
 
 // Config assembles a Pipeline.
@@ -157,6 +174,13 @@ func New(cfg Config) (*Pipeline, error) {
 	if p.log == nil {
 		p.log = slog.Default()
 	}
+	p.names, _ = lru.New[string, docNames](namesCacheSize) // fails only for a size ≤ 0
+	raw, err := json.Marshal(cfg.Ontology)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: ontology: %w", err)
+	}
+	h := sha256.Sum256(raw)
+	p.ontoHash = hex.EncodeToString(h[:])
 	if p.batchDocs <= 0 {
 		p.batchDocs = 32
 	}
@@ -202,12 +226,28 @@ type Summary struct {
 	Stopped        bool // the run was stopped between batches
 	// Conflicts are given documents not written because another source holds their id.
 	Conflicts []ariadne.SourceConflict
-	Elapsed   time.Duration
+	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
+	// Upsert). The other counts, Writes included, describe the given documents only: the API
+	// tells a writer those, never anything about documents it may not read.
+	Restored RestoredWrites
+	Elapsed  time.Duration
 	// Phases is where Elapsed went, summed over batches (wall time; the extract phase runs
 	// Config.Workers documents at a time). A batch's claim and vectors run while the previous
 	// batch's graph is written, so Embed, Vectors and Graph can add up to more than their share
 	// of Elapsed.
 	Phases Phases
+}
+
+// RestoredWrites counts the rewrites of stored documents a run was not given: an Upsert or Delete
+// extracts the source's stored documents again and rewrites those whose facts changed (and those
+// whose vectors are missing).
+type RestoredWrites struct {
+	Extracted      int // stored documents extracted again (none when the registry is the one they were extracted with)
+	Docs           int // documents rewritten
+	Vectors        int // vectors written (documents whose vectors were missing)
+	VectorsDeleted int
+	VectorErrors   []ariadne.ObjectError
+	Graph          ariadne.WriteStats
 }
 
 // Phases splits a run's wall time by step.
@@ -239,6 +279,8 @@ type docWork struct {
 	entities    []ariadne.Entity                   // the entities the facts refer to, as resolved
 	contexts    map[string]string                  // their resolution contexts
 	quoted      []string                           // the subject's aliases that only match quoted
+	given       bool                               // given to the run (not read back from the graph)
+	settled     bool                               // stored, and extracted with this run's registry: left as it is
 }
 
 // Sync indexes a whole corpus: docs are every document that should exist; stored documents not
@@ -254,7 +296,18 @@ func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Optio
 	return p.index(ctx, docs, true, opts)
 }
 
-// Upsert indexes some documents and leaves every other stored document as it is.
+// Upsert indexes some documents of one source (Options.Source) and deletes nothing else.
+//
+// With a cheap extractor (the dictionary; not Costly), the source's stored documents are read
+// back from the graph (which keeps each document's text) and extracted again with the given
+// ones, with the entity registry derived from the whole corpus as Sync derives it; stored
+// documents whose facts change — a name the new documents define now links them, an alias they
+// announce makes a surface ambiguous — are rewritten after the given ones (Summary.Restored). So
+// posting a corpus one document at a time, in any order and from several processes, ends with
+// the entities, relations and mentions a Sync of the corpus gives. When a stored document of the
+// source cannot be read back (written before the graph kept document text), the given documents
+// are linked against the stored entities only, and a Sync of the source restores the rest. With
+// a Costly extractor stored documents are not extracted again, as in Sync.
 func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -266,7 +319,9 @@ func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Opt
 	return p.index(ctx, docs, false, opts)
 }
 
-// Delete removes documents by id with everything derived from them. Unknown ids are ignored.
+// Delete removes documents by id with everything derived from them. Unknown ids are ignored. The
+// remaining documents of their sources are then extracted again as Upsert extracts stored
+// documents, so names only the deleted documents defined no longer link them.
 func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -294,6 +349,16 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 		sum.Elapsed = time.Since(start)
 		return sum, nil
 	}
+	sources := map[string]bool{}
+	for id := range old {
+		sources[sourceOf(states[id].Source)] = true
+	}
+	names := slices.Sorted(maps.Keys(sources))
+	for _, src := range names {
+		if err := p.graph.SetSourceRegistry(ctx, src, ""); err != nil { // see index
+			return sum, neo4jErr(err)
+		}
+	}
 	st, err := p.graph.DeleteDocuments(ctx, old)
 	if err != nil {
 		return sum, neo4jErr(err)
@@ -304,17 +369,30 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 		return sum, weaviateErr(err)
 	}
 	sum.VectorsDeleted = n
-	sources := map[string]bool{}
-	for id := range old {
-		sources[sourceOf(states[id].Source)] = true
-	}
-	for src := range sources {
+	for _, src := range names {
+		// The remaining documents of the source are extracted again: names the deleted documents
+		// defined no longer link them (as a sync of the folder without those documents).
+		rs, err := p.index(ctx, nil, false, Options{Source: src, Stop: opts.Stop})
+		sum.Restored.add(rs.Restored)
+		if err != nil {
+			return sum, err
+		}
 		if err := p.graph.MarkSourceSynced(ctx, src); err != nil {
 			return sum, err
 		}
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// add adds what another run restored.
+func (r *RestoredWrites) add(o RestoredWrites) {
+	r.Extracted += o.Extracted
+	r.Docs += o.Docs
+	r.Vectors += o.Vectors
+	r.VectorsDeleted += o.VectorsDeleted
+	r.VectorErrors = append(r.VectorErrors, o.VectorErrors...)
+	r.Graph.Add(o.Graph)
 }
 
 func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool, opts Options) (Summary, error) {
@@ -340,10 +418,34 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if c, ok := p.extractor.(Costly); ok {
 		costly = c.Costly()
 	}
+	// given: the documents the caller gave the run (Summary's counts describe these).
+	given := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		given[d.ID] = true
+	}
+	// rederive: the registry is derived from the source's whole corpus, as a sync derives it —
+	// always for a sync, and for an Upsert or Delete whose source's stored documents could all be
+	// read back: those join the run, are extracted again, and are rewritten where their facts
+	// changed.
+	rederive := full
+	if !full && !costly {
+		restored, ok, err := p.restore(ctx, source, given, states)
+		if err != nil {
+			return sum, err
+		}
+		if ok {
+			docs = append(docs, restored...)
+			rederive = true
+		}
+	}
 
-	// Chunk everything; plan what changed. Documents whose id another source holds leave the run.
+	// Chunk the given documents (stored ones get their stored chunks when they are extracted:
+	// loadStoredChunks); plan what changed. Documents whose id another source holds leave the run.
 	chunks := make(map[string][]ariadne.Chunk, len(docs))
 	for _, d := range docs {
+		if !given[d.ID] {
+			continue
+		}
 		cs := p.chunker.Split(d)
 		for i := range cs {
 			cs[i].Source = source
@@ -358,14 +460,16 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return plan.Conflicted(d.ID) })
 	}
-	reg, subjects, err := p.buildRegistry(ctx, docs, source, full, costly)
+	reg, subjects, err := p.buildRegistry(ctx, docs, source, rederive, costly)
 	if err != nil {
 		return sum, err
 	}
 	var work []*docWork
 	for _, d := range docs {
-		work = append(work, &docWork{doc: d, chunks: chunks[d.ID], subject: subjects[d.ID], oldChunkIDs: states[d.ID].ChunkIDs,
-			contentNew: plan.NeedsEmbedding(d.ID)})
+		st, known := states[d.ID]
+		work = append(work, &docWork{doc: d, chunks: chunks[d.ID], subject: subjects[d.ID], oldChunkIDs: st.ChunkIDs,
+			contentNew: plan.NeedsEmbedding(d.ID) || given[d.ID] && known && !sameChunks(chunks[d.ID], st.ChunkIDs),
+			given:      given[d.ID]})
 	}
 	if len(plan.Lost) > 0 {
 		p.log.Warn("stored documents have chunks missing from this Weaviate class; re-embedding them", "documents", len(plan.Lost))
@@ -379,19 +483,56 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 			toExtract = append(toExtract, w)
 		}
 	}
+	if p.ner != nil {
+		// Recognition resolves names across the whole run: every document's chunks are needed.
+		if err := p.loadStoredChunks(ctx, source, work, states); err != nil {
+			return sum, err
+		}
+	}
 	sum.Phases.Plan = time.Since(start)
 	t := time.Now()
-	if err := p.recognize(ctx, toExtract, reg); err != nil {
+	recognized, err := p.recognize(ctx, toExtract, reg)
+	if err != nil {
+		return sum, err
+	}
+	// The registry's fingerprint (registryFingerprint): when the stored documents were last
+	// extracted with this very registry, none of them the run was not given can change, and
+	// they are not extracted again — a post that brings no new name costs one document's
+	// extraction.
+	fingerprint, prevFingerprint := "", ""
+	if rederive && !costly {
+		fingerprint = p.registryFingerprint(reg, subjects, recognized)
+		if prevFingerprint, err = p.graph.SourceRegistry(ctx, source); err != nil {
+			return sum, neo4jErr(err)
+		}
+		if !full && prevFingerprint == fingerprint {
+			for _, w := range work {
+				w.settled = !w.given && !w.contentNew
+			}
+			toExtract = slices.DeleteFunc(toExtract, func(w *docWork) bool { return w.settled })
+		}
+	}
+	if err := p.loadStoredChunks(ctx, source, toExtract, states); err != nil {
 		return sum, err
 	}
 	if err := p.extract(ctx, toExtract, reg); err != nil {
 		return sum, err
 	}
+	for _, w := range toExtract {
+		if !w.given {
+			sum.Restored.Extracted++
+		}
+	}
 	sum.Phases.Extract = time.Since(t)
-	var write []*docWork
+	// write: given documents to write; restored: stored documents the run was not given whose
+	// facts changed (or whose vectors are missing), written after them.
+	var write, restored []*docWork
 	for _, w := range work {
 		if !w.contentNew && costly {
 			sum.DocsUnchanged++
+			continue
+		}
+		if w.settled {
 			continue
 		}
 		w.entities, w.contexts = nil, map[string]string{}
@@ -403,10 +544,17 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		w.quoted = reg.QuotedAliases(w.subject)
 		w.graphHash = p.graphHash(w)
+		st := states[w.doc.ID]
 		switch {
+		case !w.given:
+			if w.contentNew || st.GraphHash != w.graphHash {
+				restored = append(restored, w)
+			}
 		case w.contentNew:
 			write = append(write, w)
-		case states[w.doc.ID].GraphHash != w.graphHash:
+		case st.GraphHash != w.graphHash || !st.Restorable:
+			// Facts changed with names elsewhere, or the graph does not hold the document's
+			// text yet (written before it kept it): rewriting it stores the text.
 			sum.DocsRelinked++
 			write = append(write, w)
 		default:
@@ -433,15 +581,40 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		sum.Relations += len(w.facts.Relations)
 	}
 	sum.DocsDeleted = len(deleted)
+	sum.Restored.Docs = len(restored)
 	if opts.DryRun {
 		sum.Elapsed = time.Since(start)
 		return sum, nil
 	}
 
 	renames := reg.Renames()
+	if len(write)+len(restored)+len(deleted) > 0 && (prevFingerprint != "" || fingerprint == "") {
+		// The source's facts are about to change: until this run completes, no registry
+		// describes them (a run that fails halfway leaves none, and the next extracts everything).
+		if err := p.graph.SetSourceRegistry(ctx, source, ""); err != nil {
+			return sum, neo4jErr(err)
+		}
+		prevFingerprint = ""
+	}
 	faultPoint("before-first-batch", 0)
 	if err := p.writeBatches(ctx, source, write, renames, opts, &sum); err != nil {
 		return sum, err
+	}
+	if len(restored) > 0 && !sum.Stopped {
+		if len(write) > 0 {
+			renames = nil // applied with the first batch
+		}
+		var rs Summary
+		err := p.writeBatches(ctx, source, restored, renames, Options{Stop: opts.Stop}, &rs)
+		sum.Restored = RestoredWrites{Extracted: sum.Restored.Extracted, Docs: len(restored) - rs.DocsFailed, Vectors: rs.Vectors,
+			VectorsDeleted: rs.VectorsDeleted, VectorErrors: rs.VectorErrors, Graph: rs.Graph}
+		sum.Stopped = rs.Stopped
+		sum.Phases.Embed += rs.Phases.Embed
+		sum.Phases.Vectors += rs.Phases.Vectors
+		sum.Phases.Graph += rs.Phases.Graph
+		if err != nil {
+			return sum, err
+		}
 	}
 	if !sum.Stopped && len(deleted) > 0 {
 		st, err := p.graph.DeleteDocuments(ctx, deleted)
@@ -471,9 +644,40 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		if err := p.graph.MarkSourceSynced(ctx, source); err != nil {
 			return sum, err
 		}
+		if fingerprint != prevFingerprint && fingerprint != "" {
+			if err := p.graph.SetSourceRegistry(ctx, source, fingerprint); err != nil {
+				return sum, neo4jErr(err)
+			}
+		}
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// registryFingerprint is the hex SHA-256 of everything besides a document's own content and
+// chunks that its extracted facts and graph hash depend on: the extractor (and recognizer), the
+// ontology, every entity of the registry (key, name, type, describing document, aliases in
+// order, quoted aliases, context), each document's subject, and the recognized entities by
+// chunk. Equal fingerprints mean a stored document extracted again gives the facts it has.
+func (p *Pipeline) registryFingerprint(reg *resolution.Registry, subjects map[string]string, recognized map[string][]extraction.Recognized) string {
+	type entity struct {
+		ariadne.Entity
+		Quoted  []string
+		Context string
+	}
+	ents := reg.Entities()
+	rows := make([]entity, len(ents))
+	for i, e := range ents {
+		rows[i] = entity{e, reg.QuotedAliases(e.Key), reg.Context(e.Key)}
+	}
+	raw, _ := json.Marshal(struct {
+		Extractor, Ontology string
+		Entities            []entity
+		Subjects            map[string]string
+		Recognized          map[string][]extraction.Recognized
+	}{p.extractorName(), p.ontoHash, rows, subjects, recognized})
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
 }
 
 // neo4jErr and weaviateErr name the store a failed call went to, so that a failed run says
@@ -534,6 +738,119 @@ func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resol
 	return reg, p.recognizeAll(ctx, docs, subjects, reg)
 }
 
+// restore reads back the stored documents of source that the run was not given (given holds the
+// given ids), so that an Upsert or Delete extracts them again with the given ones: then the
+// entities, relations and mentions of the source are what a sync of its whole corpus derives,
+// whatever order documents were posted in (docs/reliability.md, "Concurrent writers"). ok is
+// false when a stored document of the source cannot be read back — written before the graph kept
+// document text, or its node edited by hand — and then the run links the given documents
+// against the stored entities only, as single-document writes did before; a sync of the source
+// writes the missing text. Ids claimed by a run that never wrote them (no content hash) are not
+// documents and are skipped.
+func (p *Pipeline) restore(ctx context.Context, source string, given map[string]bool, states map[string]ariadne.DocState) ([]ariadne.Document, bool, error) {
+	want := map[string]bool{}
+	var missing []string
+	for id, st := range states {
+		if sourceOf(st.Source) != source || given[id] || st.ContentHash == "" {
+			continue
+		}
+		want[id] = true
+		if !st.Restorable {
+			missing = append(missing, id)
+		}
+	}
+	if len(want) == 0 {
+		return nil, true, nil
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		p.log.Warn("stored documents of this source were written before the graph kept their text; this write links against stored entities only and does not relink them (a sync of the source stores their text)",
+			"source", source, "documents", len(missing), "first", missing[0])
+		return nil, false, nil
+	}
+	docs, mismatched, err := p.graph.StoredDocuments(ctx, source)
+	if err != nil {
+		return nil, false, neo4jErr(err)
+	}
+	if len(mismatched) > 0 {
+		p.log.Warn("stored documents of this source do not match their content hash; this write links against stored entities only (a sync of the source rewrites them)",
+			"source", source, "documents", len(mismatched), "first", mismatched[0])
+		return nil, false, nil
+	}
+	docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return !want[d.ID] })
+	if len(docs) != len(want) {
+		p.log.Warn("could not read back every stored document of this source; this write links against stored entities only",
+			"source", source, "stored", len(want), "read", len(docs))
+		return nil, false, nil
+	}
+	return docs, true, nil
+}
+
+// loadStoredChunks gives the stored documents among work that have no chunks yet their chunks as
+// the graph holds them (chunking again costs more than the rest of extraction); a document whose
+// stored chunks do not match its text and chunk ids is chunked again, and then re-embedded.
+func (p *Pipeline) loadStoredChunks(ctx context.Context, source string, work []*docWork, states map[string]ariadne.DocState) error {
+	var need []*docWork
+	for _, w := range work {
+		if !w.given && w.chunks == nil {
+			need = append(need, w)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	stored, err := p.graph.StoredChunks(ctx, source)
+	if err != nil {
+		return neo4jErr(err)
+	}
+	for _, w := range need {
+		st := states[w.doc.ID]
+		if cs, ok := storedChunks(w.doc, stored[w.doc.ID], st.ChunkIDs); ok {
+			w.chunks = cs
+			continue
+		}
+		p.log.Warn("a stored document's chunks do not match its text; chunking it again", "doc_id", w.doc.ID)
+		w.chunks = p.chunker.Split(w.doc)
+		for i := range w.chunks {
+			w.chunks[i].Source = source
+		}
+		w.contentNew = w.contentNew || !sameChunks(w.chunks, st.ChunkIDs)
+	}
+	return nil
+}
+
+// storedChunks completes a stored document's chunks as the graph returned them (graph.Store.
+// StoredChunks) with the fields chunks copy from their document; ok is false unless every chunk's
+// id is the one its position and text make and the ids are the stored ones (ids, sorted).
+func storedChunks(d ariadne.Document, cs []ariadne.Chunk, ids []string) ([]ariadne.Chunk, bool) {
+	if len(cs) == 0 || !sameChunks(cs, ids) {
+		return nil, false
+	}
+	out := slices.Clone(cs)
+	hash := d.ContentHash()
+	for i := range out {
+		c := &out[i]
+		if c.Position != i || c.ID != ariadne.ChunkID(d.ID, c.Position, c.Text) {
+			return nil, false
+		}
+		c.DocID, c.DocVersion, c.DocHash, c.DocType, c.Updated, c.Source = d.ID, d.Version, hash, d.Type, d.Updated, d.SourceName()
+	}
+	return out, true
+}
+
+// sameChunks reports whether chunks have exactly the stored chunk ids (sorted).
+func sameChunks(chunks []ariadne.Chunk, stored []string) bool {
+	if len(chunks) != len(stored) {
+		return false
+	}
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		ids[i] = c.ID
+	}
+	slices.Sort(ids)
+	return slices.Equal(ids, stored)
+}
+
 // buildRegistry resolves the subjects and discovered names of docs. For a full sync of a source
 // the registry is rebuilt from the corpus and the entities other sources support (so with one
 // source it is the same on every run); otherwise, and for costly extractors, every entity already
@@ -567,11 +884,18 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 			}
 		}
 	}
+	// Resolve in document id order, so that the registry depends on the set of documents and not
+	// on the order they were given in (a sync of a folder, a series of posts).
+	docs = slices.Clone(docs)
+	slices.SortStableFunc(docs, func(a, b ariadne.Document) int { return strings.Compare(a.ID, b.ID) })
 	var infos []extraction.SubjectInfo
-	for _, d := range docs {
-		if info, ok := extraction.Subject(d, p.onto); ok {
-			infos = append(infos, info)
+	discovered := make([][]resolution.Candidate, len(docs))
+	for i, d := range docs {
+		n := p.namesOf(d)
+		if n.described {
+			infos = append(infos, n.subject)
 		}
+		discovered[i] = n.discovered
 	}
 	extraction.Deconflict(infos, taken)
 	subjects := map[string]string{}
@@ -582,12 +906,42 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 		}
 		subjects[info.DocID] = key
 	}
-	for _, d := range docs {
-		for _, c := range extraction.Discover(d) {
+	for _, cs := range discovered {
+		for _, c := range cs {
 			reg.Resolve(c)
 		}
 	}
 	return reg, subjects, nil
+}
+
+// docNames is what a document brings to the registry before resolution: the entity it describes
+// (extraction.Subject; described is false when its type describes none) and the names
+// extraction.Discover finds in it.
+type docNames struct {
+	subject    extraction.SubjectInfo
+	described  bool
+	discovered []resolution.Candidate
+}
+
+// namesCacheSize bounds Pipeline.names (documents; a few hundred bytes each).
+const namesCacheSize = 100_000
+
+// namesOf returns a document's names, computed once per content (Pipeline.names: an Upsert reads
+// the source's stored documents back and resolves all of them again). The result is the
+// caller's to change.
+func (p *Pipeline) namesOf(d ariadne.Document) docNames {
+	key := d.ContentHash()
+	n, ok := p.names.Get(key)
+	if !ok {
+		n.subject, n.described = extraction.Subject(d, p.onto)
+		n.discovered = extraction.Discover(d)
+		p.names.Add(key, n)
+	}
+	n.subject.Aliases = slices.Clone(n.subject.Aliases)
+	n.subject.QuotedOnly = slices.Clone(n.subject.QuotedOnly)
+	n.subject.Alternates = slices.Clone(n.subject.Alternates)
+	n.discovered = slices.Clone(n.discovered)
+	return n
 }
 
 // extract runs the extractor over docs with bounded concurrency.

@@ -10,10 +10,11 @@ import (
 )
 
 // recognize runs entity recognition (when configured) over the chunks of the documents about to
-// be extracted, resolving what it finds into reg, and hands each document the results.
-func (p *Pipeline) recognize(ctx context.Context, docs []*docWork, reg *resolution.Registry) error {
+// be extracted, resolving what it finds into reg, and hands each document the results, which it
+// returns too (by chunk id; nil when recognition is off).
+func (p *Pipeline) recognize(ctx context.Context, docs []*docWork, reg *resolution.Registry) (map[string][]extraction.Recognized, error) {
 	if p.ner == nil || len(docs) == 0 {
-		return nil
+		return nil, nil
 	}
 	in := make([]extraction.Input, len(docs))
 	for i, w := range docs {
@@ -21,12 +22,12 @@ func (p *Pipeline) recognize(ctx context.Context, docs []*docWork, reg *resoluti
 	}
 	found, err := p.ner.Recognize(ctx, in, reg)
 	if err != nil {
-		return fmt.Errorf("ingest: %w", err)
+		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	for _, w := range docs {
 		w.recognized = found
 	}
-	return nil
+	return found, nil
 }
 
 // extractorName is what the graph records as having extracted a document (and what its graph
@@ -47,5 +48,6 @@ func (p *Pipeline) recognizeAll(ctx context.Context, docs []ariadne.Document, su
 	for i, d := range docs {
 		work[i] = &docWork{doc: d, chunks: p.chunker.Split(d), subject: subjects[d.ID]}
 	}
-	return p.recognize(ctx, work, reg)
+	_, err := p.recognize(ctx, work, reg)
+	return err
 }

@@ -61,7 +61,8 @@ type cli struct {
 	Target    float64 `name:"target-precision" default:"0.8" help:"Answer precision the threshold must reach on the held-out split."`
 	Frags     int     `name:"fragments" default:"8" help:"Candidate paragraphs per question (gold + distractors)."`
 	Version   string  `name:"version" default:"" help:"Model version (default: evidence-<date>)."`
-	Alt       string  `name:"alt" default:"none" enum:"none,translit,gloss" help:"Cross-language option for the cosine: none (the question only), translit (also the question with its names transliterated) or gloss (also the question word by word in the other language, by the lexicon)."`
+	Alt       string  `name:"alt" default:"none" enum:"none,translit,gloss,llm" help:"Cross-language option for the cosine: none (the question only), translit (also the question with its names transliterated), gloss (also the question word by word in the other language, by the lexicon) or llm (also the chat model's translation; held-out cross-language questions only, see --translations)."`
+	Translations string `name:"translations" default:"/tmp/ariadne-translations.json" help:"Cache of --alt llm translations (JSON)."`
 	Iters     int     `name:"iters" default:"400" help:"Gradient descent steps."`
 	Balance   bool    `name:"balance" help:"Weigh positive units up to the negatives' count (ranking over calibration)."`
 	Only      string  `name:"only" default:"" enum:",semantic,lexical" help:"Fit only this weight set."`
@@ -70,6 +71,7 @@ type cli struct {
 
 	setup.Embedder `embed:""`
 	setup.Lexicon  `embed:""`
+	setup.Chat     `embed:""`
 }
 
 // example is one question over candidate paragraphs.
@@ -174,6 +176,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				ranker.AltQuestions = agent.TransliteratedQuestion
 			case "gloss":
 				ranker.AltQuestions = agent.GlossedQuestion(lex)
+			case "llm":
+				alt, save, err := c.llmTranslations(exs, log)
+				if err != nil {
+					return err
+				}
+				defer save()
+				ranker.AltQuestions = alt
 			}
 		} else {
 			feats = slices.DeleteFunc(slices.Clone(feats), func(f string) bool { return strings.HasPrefix(f, "cos") })
@@ -641,6 +650,63 @@ func (c cli) examples(ctx context.Context, emb agent.UnitEmbedder, log *slog.Log
 		out = append(out, kb...)
 	}
 	return out, nil
+}
+
+// llmTranslations returns an AltQuestions that gives the chat model's translation of the held-out
+// cross-language questions (nothing for the others: the model is not fitted with them, and a
+// translation costs seconds of CPU), cached in --translations, and a function that saves the cache.
+func (c cli) llmTranslations(exs []example, log *slog.Logger) (func(context.Context, string) []string, func(), error) {
+	model, err := c.Chat.BuildChat(log)
+	if err != nil {
+		return nil, nil, err
+	}
+	if model == nil {
+		return nil, nil, fmt.Errorf("--alt llm needs a chat model (--local-llm or --llm-*)")
+	}
+	cache := map[string]string{}
+	if raw, err := os.ReadFile(c.Translations); err == nil {
+		if err := json.Unmarshal(raw, &cache); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", c.Translations, err)
+		}
+	}
+	want := map[string]bool{}
+	for _, ex := range exs {
+		if ex.test && (strings.Contains(ex.group, "→") || strings.Contains(ex.group, "cross")) {
+			want[ex.question] = true
+		}
+	}
+	translate := agent.TranslatedQuestion(model)
+	var mu sync.Mutex
+	save := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if raw, err := json.Marshal(cache); err == nil {
+			_ = os.WriteFile(c.Translations, raw, 0o644)
+		}
+	}
+	return func(ctx context.Context, q string) []string {
+		if !want[q] {
+			return nil
+		}
+		mu.Lock()
+		t, ok := cache[q]
+		mu.Unlock()
+		if !ok {
+			start := time.Now()
+			if out := translate(ctx, q); len(out) > 0 {
+				t = out[0]
+			}
+			mu.Lock()
+			cache[q] = t
+			mu.Unlock()
+			fmt.Fprintf(os.Stderr, "translated in %.1f s: %q → %q\n", time.Since(start).Seconds(), q, t)
+			save()
+		}
+		if t == "" {
+			return nil
+		}
+		return []string{t}
+	}, save, nil
 }
 
 // kbExamples builds examples from our own knowledge base: its documents chunked as ingestion

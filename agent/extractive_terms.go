@@ -10,19 +10,27 @@ import (
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
-// Thresholds of TermExtractive, as shares of the question's IDF-weighted terms. They were set by
-// hand on wave 1's development questions, the kind of fitted rule wave 2 replaces; the calibrated
-// Extractive has none (its threshold is fitted on public data, cmd/fitevidence).
-const (
-	minBest  = 0.25 // the best unit must cover this much …
-	minUnion = 0.4  // … and the chosen units (on one subject, see onSubjectV1) together this much, or NOT_FOUND
-	minGain  = 0.08 // a further claim must add this much
+// TermBars are TermExtractive's thresholds, as shares of the question's IDF-weighted terms.
+type TermBars struct {
+	Best  float64 `json:"best"`  // the best unit must cover this much …
+	Union float64 `json:"union"` // … and the chosen units (on one subject, see onSubjectV1) together this much, or NOT_FOUND
+	Gain  float64 `json:"gain"`  // a further claim must add this much
+	// Multi-hop evidence is spread over documents: a bar per unit and one for the union of the
+	// chosen units, which need not share the question's terms (a chain's bridge is unnamed).
+	BestMultiHop  float64 `json:"best_multi_hop"`
+	UnionMultiHop float64 `json:"union_multi_hop"`
+}
 
-	// Multi-hop evidence is spread over documents: a lower bar per unit, and a higher one for the
-	// union, since its claims need not share the question's terms (a chain's bridge is unnamed).
-	minBestMultiHop  = 0.15
-	minUnionMultiHop = 0.45
-)
+// WaveOneBars are the thresholds wave 1 set by hand on its development questions, kept to compare
+// with: the kind of fitted rule wave 2 replaces.
+var WaveOneBars = TermBars{Best: 0.25, Union: 0.4, Gain: 0.08, BestMultiHop: 0.15, UnionMultiHop: 0.45}
+
+// DefaultTermBars are the thresholds TermExtractive uses when none are set: fitted on our own
+// question set over our own knowledge base (evaluation/testdata/fitkb, 150 questions, 42% of the
+// answerable ones cross-language; never the golden dev set) with the lexicon, a wrong answer
+// costing 1.5 refusals — `go run ./cmd/eval fit-bars --golden evaluation/testdata/fitkb-questions.jsonl
+// --corpus evaluation/testdata/fitkb --index --wrong-cost 1.5` (docs/evaluation.md).
+var DefaultTermBars = TermBars{Best: 0.3, Union: 0.45, Gain: 0.04, BestMultiHop: 0.05, UnionMultiHop: 0.3}
 
 // TermExtractive (extractive-v1) is the offline generator of wave 1, kept as the default while the
 // calibrated Extractive (extractive-v2) refuses too often (docs/evaluation.md). It is the offline generator: it does not write, it selects. It splits the fragments into
@@ -42,6 +50,8 @@ type TermExtractive struct {
 	// Lexicon, when set, lets a sentence in the other language state a question term by one of
 	// its translations (questionTerms); nil matches terms in the question's language only.
 	Lexicon *lexicon.Lexicon
+	// Bars are the thresholds; the zero value is DefaultTermBars.
+	Bars TermBars
 }
 
 // Name says what it is.
@@ -57,71 +67,13 @@ type termUnit struct {
 
 // Generate selects the answer sentences.
 func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string, error) {
-	question, frags := in.Question, in.Fragments
-	// A multi-hop answer is spread over documents: no single unit covers much of the question,
-	// so the per-unit bar is lower and the chain as a whole must cover it.
-	needBest, needUnion := minBest, minUnion
-	if in.Route == ariadne.RouteMultiHop {
-		needBest, needUnion = minBestMultiHop, minUnionMultiHop
+	bars := g.Bars
+	if bars == (TermBars{}) {
+		bars = DefaultTermBars
 	}
-	maxClaims := g.MaxClaims
-	if maxClaims == 0 {
-		maxClaims = 4
-	}
-	q := newQuestionTerms(question, g.Lexicon)
-	notFound := func() (string, error) { return `{"status":"not_found","claims":[]}`, nil }
-	if len(q.terms) == 0 || len(frags) == 0 {
-		return notFound()
-	}
-	// Codes and ids the question names must be in the evidence.
-	all := ""
-	for _, f := range frags {
-		all += " " + f.Chunk.ContextText()
-	}
-	for _, code := range codeRE.FindAllString(question, -1) {
-		if _, _, ok := textnorm.Index(all, code); !ok {
-			return notFound()
-		}
-	}
-	idf, total := termIDF(q, frags)
-	want := askFor(question)
-	var units []termUnit
-	for i, f := range frags {
-		ctxTerms := contextTerms(q, f)
-		for _, u := range splitUnits(f.Chunk.Text) {
-			if injectionRE.MatchString(u) {
-				continue // an instruction planted in a document is data, not an answer
-			}
-			covered, cov := termCover(q, u, ctxTerms, idf, total)
-			score := cov
-			if want != "" && hasKind(u, want) {
-				score += 0.15
-			}
-			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
-			units = append(units, termUnit{frag: f, text: u, score: score, cover: cov, covered: covered})
-		}
-	}
-	sort.SliceStable(units, func(i, j int) bool { return units[i].score > units[j].score })
-	if len(units) == 0 {
-		return notFound()
-	}
-	// A multi-hop answer chains documents through terms the question does not name; any other
-	// answer stays on its subject: a further claim comes from the best claim's document or shares
-	// one of the question's terms with it (sentences of unrelated documents that each share
-	// another word with the question do not add up to an answer).
-	chosen, union := coverGreedyV1(units, idf, total, want, maxClaims, in.Route != ariadne.RouteMultiHop)
-	if chosen[0].cover < needBest || union < needUnion {
-		return notFound()
-	}
-	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
-	// many"): if no chosen unit does, add the most relevant unit that does.
-	if want != "" && len(chosen) < maxClaims+1 && !slices.ContainsFunc(chosen, func(u termUnit) bool { return hasKind(u.text, want) }) {
-		for _, u := range units {
-			if u.cover > 0 && hasKind(u.text, want) && (in.Route == ariadne.RouteMultiHop || onSubjectV1(chosen[0], u)) && !slices.ContainsFunc(chosen, func(c termUnit) bool { return c.text == u.text }) {
-				chosen = append(chosen, u)
-				break
-			}
-		}
+	chosen := g.candidates(in).choose(bars, g.maxClaims(), in.Route)
+	if len(chosen) == 0 {
+		return `{"status":"not_found","claims":[]}`, nil
 	}
 	out := make([]quoted, 0, len(chosen))
 	for _, u := range chosen {
@@ -130,12 +82,100 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 	return quoteClaims(out)
 }
 
+func (g TermExtractive) maxClaims() int {
+	if g.MaxClaims == 0 {
+		return 4
+	}
+	return g.MaxClaims
+}
+
+// termCandidates are a question's scored units (best first), which do not depend on the
+// thresholds; choose applies them.
+type termCandidates struct {
+	units []termUnit
+	idf   map[string]float64
+	total float64
+	want  string
+}
+
+// candidates scores every unit of the fragments; none when the question has no search term, a
+// code or id the question names is in no fragment, or there is no unit.
+func (g TermExtractive) candidates(in GenerationInput) termCandidates {
+	question, frags := in.Question, in.Fragments
+	q := newQuestionTerms(question, g.Lexicon)
+	if len(q.terms) == 0 || len(frags) == 0 {
+		return termCandidates{}
+	}
+	// Codes and ids the question names must be in the evidence.
+	all := ""
+	for _, f := range frags {
+		all += " " + f.Chunk.ContextText()
+	}
+	for _, code := range codeRE.FindAllString(question, -1) {
+		if _, _, ok := textnorm.Index(all, code); !ok {
+			return termCandidates{}
+		}
+	}
+	c := termCandidates{want: askFor(question)}
+	c.idf, c.total = termIDF(q, frags)
+	for i, f := range frags {
+		ctxTerms := contextTerms(q, f)
+		for _, u := range splitUnits(f.Chunk.Text) {
+			if injectionRE.MatchString(u) {
+				continue // an instruction planted in a document is data, not an answer
+			}
+			covered, cov := termCover(q, u, ctxTerms, c.idf, c.total)
+			score := cov
+			if c.want != "" && hasKind(u, c.want) {
+				score += 0.15
+			}
+			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
+			c.units = append(c.units, termUnit{frag: f, text: u, score: score, cover: cov, covered: covered})
+		}
+	}
+	sort.SliceStable(c.units, func(i, j int) bool { return c.units[i].score > c.units[j].score })
+	return c
+}
+
+// choose returns the claims under bars, or none (NOT_FOUND) when the best unit or the chosen
+// units together cover too little of the question.
+func (c termCandidates) choose(bars TermBars, maxClaims int, route ariadne.Route) []termUnit {
+	if len(c.units) == 0 {
+		return nil
+	}
+	// A multi-hop answer is spread over documents: no single unit covers much of the question,
+	// so the per-unit bar is lower and the chain as a whole must cover it.
+	needBest, needUnion := bars.Best, bars.Union
+	if route == ariadne.RouteMultiHop {
+		needBest, needUnion = bars.BestMultiHop, bars.UnionMultiHop
+	}
+	// A multi-hop answer chains documents through terms the question does not name; any other
+	// answer stays on its subject: a further claim comes from the best claim's document or shares
+	// one of the question's terms with it (sentences of unrelated documents that each share
+	// another word with the question do not add up to an answer).
+	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.want, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
+	if chosen[0].cover < needBest || union < needUnion {
+		return nil
+	}
+	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
+	// many"): if no chosen unit does, add the most relevant unit that does.
+	if c.want != "" && !slices.ContainsFunc(chosen, func(u termUnit) bool { return hasKind(u.text, c.want) }) {
+		for _, u := range c.units {
+			if u.cover > 0 && hasKind(u.text, c.want) && (route == ariadne.RouteMultiHop || onSubjectV1(chosen[0], u)) && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
+				chosen = append(chosen, u)
+				break
+			}
+		}
+	}
+	return chosen
+}
+
 // coverGreedy picks claims by greedy set cover (units sorted best first): the best unit, then
 // units of other fragments that add the most of the question's still-uncovered IDF-weighted
 // terms, while a unit adds at least minGain; with anchored, only units on the best unit's subject
 // (see onSubject). It returns the claims and the share of the question's terms they cover
 // together, in [0, 1].
-func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, want string, maxClaims int, anchored bool) ([]termUnit, float64) {
+func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, want string, maxClaims int, minGain float64, anchored bool) ([]termUnit, float64) {
 	chosen := []termUnit{units[0]}
 	got := map[string]float64{}
 	for t, w := range units[0].covered {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -246,11 +247,13 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 	if rep.Citations > 0 {
 		rep.CitationValidity = float64(rep.CitationsValid) / float64(rep.Citations)
 	}
-	rep.EvidenceCoverage, rep.AnswerHit = coverage.Value(), hits.Value()
-	rep.AnswerF1, rep.AnswerEM, rep.AnswerRecall, rep.AnswerScored = f1.Value(), em.Value(), recall.Value(), f1.N
-	rep.AllGoldCited, rep.MultiHop = allGold.Value(), allGold.N
+	// A mean over nothing (no answered question, no multi-hop one) is reported as 0 next to its
+	// count of 0: JSON has no NaN.
+	rep.EvidenceCoverage, rep.AnswerHit = orZero(coverage.Value()), orZero(hits.Value())
+	rep.AnswerF1, rep.AnswerEM, rep.AnswerRecall, rep.AnswerScored = orZero(f1.Value()), orZero(em.Value()), orZero(recall.Value()), f1.N
+	rep.AllGoldCited, rep.MultiHop = orZero(allGold.Value()), allGold.N
 	for _, g := range rep.Groups {
-		g.AnswerF1 = g.f1.Value()
+		g.AnswerF1 = orZero(g.f1.Value())
 	}
 	for r, xs := range lat {
 		rep.Latency[r] = map[string]float64{"p50": Percentile(xs, 50), "p95": Percentile(xs, 95), "n": float64(len(xs))}
@@ -353,6 +356,13 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.3f | %.2f | %s |\n", q.ID, q.Type, yesNo(q.CrossLanguage), q.Status, q.Route, q.TopScore, q.Coverage, cell(what, 320))
 		}
 	}
+}
+
+func orZero(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return x
 }
 
 func yesNo(b bool) string {

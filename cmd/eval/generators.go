@@ -171,7 +171,8 @@ func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, n
 	return runs, nil
 }
 
-// answererFor builds the answerer of a generator name: extractive (extractive-v1), extractive-v2
+// answererFor builds the answerer of a generator name: extractive (extractive-v1), extractive-wave1
+// (extractive-v1 with wave 1's hand-set thresholds), extractive-v2
 // (the fitted evidence model with calibrated refusal); llm (the configured chat
 // model, its default citation mode, the support judge); llm-units, llm-quotes (a mode forced);
 // any of the llm names with "-nojudge" (no level 3).
@@ -179,6 +180,9 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	switch name {
 	case "extractive":
 		return agent.NewAnswerer(e.retriever, agent.TermExtractive{Lexicon: e.lexicon}, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log), nil
+	case "extractive-wave1":
+		gen := agent.TermExtractive{Lexicon: e.lexicon, Bars: agent.WaveOneBars}
+		return agent.NewAnswerer(e.retriever, gen, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log), nil
 	case "extractive-v2":
 		gen := agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: e.cached, Lexicon: e.lexicon}}
 		return agent.NewAnswerer(e.retriever, gen, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log), nil
@@ -195,7 +199,7 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	case "llm-quotes":
 		gen.Mode = agent.CitationQuotes
 	default:
-		return nil, usageError{fmt.Errorf("unknown generator %q (extractive, extractive-v2, llm, llm-units, llm-quotes, each llm one also with -nojudge)", name)}
+		return nil, usageError{fmt.Errorf("unknown generator %q (extractive, extractive-wave1, extractive-v2, llm, llm-units, llm-quotes, each llm one also with -nojudge)", name)}
 	}
 	cfg := agent.AnswerConfig{Deadline: e.c.Deadline, Chunks: e.graph, Lexicon: e.lexicon}
 	if !nojudge {

@@ -96,6 +96,7 @@ type cli struct {
 	Xquad     datasetCmd     `cmd:"" help:"XQuAD (SQuAD JSON): retrieval hit@k and answer citation validity."`
 	RouteData routeDataCmd   `cmd:"" name:"route-data" help:"Record the learned router's features and each route's recall per question (training data)."`
 	Train     trainRouterCmd `cmd:"" name:"train-router" help:"Fit the learned router on route-data files; report cross-validated accuracy."`
+	FitBars   fitBarsCmd     `cmd:"" name:"fit-bars" help:"Fit the term-coverage generator's thresholds on a question set of our own (never the golden dev set)."`
 }
 
 type usageError struct{ error }
@@ -154,6 +155,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return c.RouteData.run(ctx, stderr)
 	case "train-router":
 		return c.Train.run(stdout)
+	case "fit-bars":
+		return c.FitBars.run(ctx, stdout, stderr)
 	}
 	return usageError{fmt.Errorf("unknown command %q", kctx.Command())}
 }

@@ -50,24 +50,24 @@ import (
 )
 
 type cli struct {
-	XQuAD     string  `name:"xquad" required:"" help:"XQuAD-ru (SQuAD JSON)."`
-	MuSiQue   string  `name:"musique" required:"" help:"MuSiQue (JSON)."`
-	MuSiQueRU string  `name:"musique-ru" help:"Russian forms of MuSiQue sub-questions (JSONL: id, question, answer, paragraph_idx)."`
-	XQuADEN   string  `name:"xquad-en" help:"English forms of XQuAD-ru questions (JSONL: id, question)."`
-	KB        string  `name:"kb" help:"A knowledge base of our own (Markdown with front matter), chunked as ingestion does, for the --kb-questions."`
-	KBQ       string  `name:"kb-questions" help:"Questions over --kb with evidence substrings (JSONL: id, question, lang, type, gold_docs, evidence, answer, user_groups)."`
-	Out       string  `name:"out" default:"agent/evidence_model.json" help:"Weights file to write."`
-	Cache     string  `name:"cache" default:"/tmp/ariadne-evidence-vectors.json" help:"Vector cache (JSON)."`
-	Target    float64 `name:"target-precision" default:"0.8" help:"Answer precision the threshold must reach on the held-out split."`
-	Frags     int     `name:"fragments" default:"8" help:"Candidate paragraphs per question (gold + distractors)."`
-	Version   string  `name:"version" default:"" help:"Model version (default: evidence-<date>)."`
-	Alt       string  `name:"alt" default:"none" enum:"none,translit,gloss,llm" help:"Cross-language option for the cosine: none (the question only), translit (also the question with its names transliterated), gloss (also the question word by word in the other language, by the lexicon) or llm (also the chat model's translation; held-out cross-language questions only, see --translations)."`
-	Translations string `name:"translations" default:"/tmp/ariadne-translations.json" help:"Cache of --alt llm translations (JSON)."`
-	Iters     int     `name:"iters" default:"400" help:"Gradient descent steps."`
-	Balance   bool    `name:"balance" help:"Weigh positive units up to the negatives' count (ranking over calibration)."`
-	Only      string  `name:"only" default:"" enum:",semantic,lexical" help:"Fit only this weight set."`
-	Every     int     `name:"xquad-every" default:"2" help:"Use every N-th XQuAD article (embedding cost on 2 cores)."`
-	Pool      int     `name:"musique-pool" default:"4" help:"MuSiQue candidates per sub-question (gold + distractors)."`
+	XQuAD        string  `name:"xquad" required:"" help:"XQuAD-ru (SQuAD JSON)."`
+	MuSiQue      string  `name:"musique" required:"" help:"MuSiQue (JSON)."`
+	MuSiQueRU    string  `name:"musique-ru" help:"Russian forms of MuSiQue sub-questions (JSONL: id, question, answer, paragraph_idx)."`
+	XQuADEN      string  `name:"xquad-en" help:"English forms of XQuAD-ru questions (JSONL: id, question)."`
+	KB           string  `name:"kb" help:"A knowledge base of our own (Markdown with front matter), chunked as ingestion does, for the --kb-questions."`
+	KBQ          string  `name:"kb-questions" help:"Questions over --kb with evidence substrings (JSONL: id, question, lang, type, gold_docs, evidence, answer, user_groups)."`
+	Out          string  `name:"out" default:"agent/evidence_model.json" help:"Weights file to write."`
+	Cache        string  `name:"cache" default:"/tmp/ariadne-evidence-vectors.json" help:"Vector cache (JSON)."`
+	Target       float64 `name:"target-precision" default:"0.8" help:"Answer precision the threshold must reach on the held-out split."`
+	Frags        int     `name:"fragments" default:"8" help:"Candidate paragraphs per question (gold + distractors)."`
+	Version      string  `name:"version" default:"" help:"Model version (default: evidence-<date>)."`
+	Alt          string  `name:"alt" default:"none" enum:"none,translit,gloss,llm" help:"Cross-language option for the cosine: none (the question only), translit (also the question with its names transliterated), gloss (also the question word by word in the other language, by the lexicon) or llm (also the chat model's translation; held-out cross-language questions only, see --translations)."`
+	Translations string  `name:"translations" default:"/tmp/ariadne-translations.json" help:"Cache of --alt llm translations (JSON)."`
+	Iters        int     `name:"iters" default:"400" help:"Gradient descent steps."`
+	Balance      bool    `name:"balance" help:"Weigh positive units up to the negatives' count (ranking over calibration)."`
+	Only         string  `name:"only" default:"" enum:",semantic,lexical" help:"Fit only this weight set."`
+	Every        int     `name:"xquad-every" default:"2" help:"Use every N-th XQuAD article (embedding cost on 2 cores)."`
+	Pool         int     `name:"musique-pool" default:"4" help:"MuSiQue candidates per sub-question (gold + distractors)."`
 
 	setup.Embedder `embed:""`
 	setup.Lexicon  `embed:""`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/chunking"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/llm"
 )
 
@@ -158,12 +159,24 @@ type UnitRanker func(ctx context.Context, question string, units []Unit) ([]floa
 // IDF-weighted share of the question's search terms (textnorm.SearchTerms, IDF over the
 // fragments) the unit contains (a term only in its chunk's title or section counts half), plus
 // 0.15 when the unit has the kind of value asked for (askFor: a number, a date, a name), minus
-// 0.01 per fragment rank.
-func LexicalUnitScores(_ context.Context, question string, units []Unit) ([]float64, error) {
-	q := newQuestionTerms(question, nil)
+// 0.01 per fragment rank. Terms match in the question's language only; LexicalUnitRanker with a
+// lexicon matches them in the other language too.
+func LexicalUnitScores(ctx context.Context, question string, units []Unit) ([]float64, error) {
+	return LexicalUnitRanker(nil)(ctx, question, units)
+}
+
+// LexicalUnitRanker is LexicalUnitScores whose question terms also match their translations
+// (lexicon; nil: none), so that a unit in the other language can reach the prompt.
+func LexicalUnitRanker(lex *lexicon.Lexicon) UnitRanker {
+	return func(_ context.Context, question string, units []Unit) ([]float64, error) {
+		return lexicalUnitScores(newQuestionTerms(question, lex), question, units), nil
+	}
+}
+
+func lexicalUnitScores(q questionTerms, question string, units []Unit) []float64 {
 	scores := make([]float64, len(units))
 	if len(q.terms) == 0 {
-		return scores, nil
+		return scores
 	}
 	// IDF over the distinct fragments the units come from.
 	var frags []Fragment
@@ -183,7 +196,7 @@ func LexicalUnitScores(_ context.Context, question string, units []Unit) ([]floa
 		}
 		scores[i] = s - 0.01*float64(u.Frag.N-1)
 	}
-	return scores, nil
+	return scores
 }
 
 // UnitBudget bounds the units shown to the generator.

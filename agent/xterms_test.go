@@ -99,3 +99,26 @@ func TestTermExtractiveAcrossLanguages(t *testing.T) {
 		}
 	}
 }
+
+// The LLM prompt's unit ranking: with the lexicon, an English sentence that answers a Russian
+// question ranks first and so reaches the prompt.
+func TestLexicalUnitRankerAcrossLanguages(t *testing.T) {
+	frags := Fragments([]ariadne.ScoredChunk{
+		{Chunk: ariadne.Chunk{ID: "notes/harbour#0", DocID: "notes/harbour", Title: "Harbour notes", Text: "Boats pay a fee at the pier."}},
+		{Chunk: ariadne.Chunk{ID: "notes/light#0", DocID: "notes/light", Title: "North light", Text: "The lighthouse keeper lives in the old tower."}},
+	})
+	units := SplitFragments(frags)
+	q := "Где живёт смотритель маяка?"
+	for _, tc := range []struct {
+		lex  *lexicon.Lexicon
+		best bool // the keeper's sentence scores above the other
+	}{{nil, false}, {testLexicon(t), true}} {
+		scores, err := LexicalUnitRanker(tc.lex)(context.Background(), q, units)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := scores[1] > scores[0]; got != tc.best {
+			t.Errorf("lexicon %v: scores %v", tc.lex != nil, scores)
+		}
+	}
+}

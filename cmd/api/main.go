@@ -178,7 +178,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	case c.Generator == "llm" && model == nil:
 		return usageError{errors.New("--generator llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	case model != nil && c.Generator != "extractive":
-		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.CitationMode)}
+		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.CitationMode), Rank: agent.LexicalUnitRanker(lex)}
 	}
 	var judge agent.Judge
 	if c.Judge {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/corpus"
 	"github.com/ariadne-graphrag/ariadne/evaluation"
@@ -19,8 +20,9 @@ import (
 type fitBarsCmd struct {
 	common
 	goldenArgs
-	Out   string  `name:"out" help:"Write the fitted thresholds as JSON to this file."`
-	Wrong float64 `name:"wrong-cost" default:"1.5" help:"What a wrong answer costs against 1 for a right one (a refusal costs 0)."`
+	Out      string  `name:"out" help:"Write the fitted thresholds as JSON to this file."`
+	Escalate bool    `name:"escalate" help:"Fit for an answerer that asks a question refused on simple or hybrid once more on multi_hop (simulated from the recorded passes; not an answerer setting: measured worse, docs/evaluation.md)."`
+	Wrong    float64 `name:"wrong-cost" default:"1.5" help:"What a wrong answer costs against 1 for a right one (a refusal costs 0)."`
 }
 
 // recordingGenerator keeps each question's last generation input.
@@ -54,47 +56,74 @@ func (c fitBarsCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer e.closeAll()
-	// Thresholds at zero: the generator answers whenever it has a unit, so every input is kept.
+	// Thresholds at zero: the generator answers whenever it has a unit, so every input is kept;
+	// each question is asked on its routed route and, when that is not multi_hop, on multi_hop
+	// too (to simulate escalating a refusal there, --escalate).
 	rec := &recordingGenerator{Generator: agent.TermExtractive{Lexicon: e.lexicon, Bars: agent.TermBars{Gain: 0.01}},
 		inputs: map[string]agent.GenerationInput{}}
 	a := agent.NewAnswerer(e.retriever, rec, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log)
-	for _, q := range qs {
-		if _, err := a.Answer(ctx, agent.Request{Question: q.Question, Groups: q.UserGroups, TopK: 8}, nil); err != nil {
-			return fmt.Errorf("%s: %w", q.ID, err)
-		}
-	}
-	fmt.Fprintf(stderr, "recorded %d generation inputs of %d questions\n", len(rec.inputs), len(qs))
 	exs := make([]agent.BarsExample, len(qs))
 	for i, q := range qs {
-		in, ok := rec.inputs[q.Question]
-		exs[i] = agent.BarsExample{Input: in, Reached: ok, Answerable: q.Type != "no_answer" && q.Type != "acl", GoldDocs: q.GoldDocs}
-	}
-	agent.WrongCost = c.Wrong
-	f := agent.NewBarsFitter(exs, e.lexicon)
-	// 4-fold cross-validation of the fitting procedure, against the hand-set thresholds on the
-	// same held-out folds; then the thresholds fitted on every question.
-	var cvFit, cvWave [2]agent.BarsOutcome
-	var folds []agent.TermBars
-	for k := range 4 {
-		held := func(i int) bool { return i%4 == k }
-		bars := f.Fit(func(i int) bool { return !held(i) })
-		folds = append(folds, bars)
-		for j, mh := range []bool{false, true} {
-			cvFit[j] = cvFit[j].Add(f.Score(bars, mh, held))
-			cvWave[j] = cvWave[j].Add(f.Score(agent.WaveOneBars, mh, held))
+		exs[i] = agent.BarsExample{Answerable: q.Type != "no_answer" && q.Type != "acl", GoldDocs: q.GoldDocs}
+		for pass, mode := range []string{"auto", string(ariadne.RouteMultiHop)} {
+			delete(rec.inputs, q.Question)
+			ans, err := a.Answer(ctx, agent.Request{Question: q.Question, Groups: q.UserGroups, TopK: 8, Mode: mode}, nil)
+			if err != nil {
+				return fmt.Errorf("%s: %w", q.ID, err)
+			}
+			in, ok := rec.inputs[q.Question]
+			if pass == 0 {
+				exs[i].Input, exs[i].Reached = in, ok
+				exs[i].Input.Route = ans.Route // also when weak evidence stopped it before the generator
+				if ans.Route == ariadne.RouteMultiHop {
+					break
+				}
+			} else {
+				exs[i].Escalated, exs[i].EscalatedReached = in, ok
+			}
 		}
 	}
-	final := f.Fit(nil)
-	fmt.Fprintf(stdout, "## Term thresholds fitted on %s (%d questions)\n\n", c.Golden, len(qs))
-	fmt.Fprintf(stdout, "Objective: a right answer (answered, citing a gold document) counts 1, a wrong answer −2. "+
-		"Cross-validated: each question scored by thresholds fitted on the other three folds (questions by index mod 4).\n\n")
-	fmt.Fprintln(stdout, "| thresholds | routes | 4-fold held-out outcome |")
-	fmt.Fprintln(stdout, "|---|---|---|")
-	for j, routes := range []string{"simple, hybrid", "multi_hop"} {
-		fmt.Fprintf(stdout, "| wave 1, hand-set %+v | %s | %s |\n", agent.WaveOneBars, routes, cvWave[j])
-		fmt.Fprintf(stdout, "| fitted per fold | %s | %s |\n", routes, cvFit[j])
+	fmt.Fprintf(stderr, "recorded the generation inputs of %d questions\n", len(qs))
+	agent.WrongCost = c.Wrong
+	type row struct {
+		name string
+		out  agent.BarsOutcome
 	}
-	fmt.Fprintf(stdout, "\nPer fold: %+v\n\nFitted on every question: %+v; on them: %s; %s\n", folds, final, f.Score(final, false, nil), f.Score(final, true, nil))
+	var rows []row
+	var final agent.TermBars
+	var folds []agent.TermBars
+	for _, escalate := range []bool{false, true} {
+		f := agent.NewBarsFitter(exs, e.lexicon, escalate)
+		// 4-fold cross-validation of the fitting procedure, against the hand-set thresholds on
+		// the same held-out folds.
+		var cvFit, cvWave agent.BarsOutcome
+		var fs []agent.TermBars
+		for k := range 4 {
+			held := func(i int) bool { return i%4 == k }
+			bars := f.Fit(func(i int) bool { return !held(i) })
+			fs = append(fs, bars)
+			cvFit = cvFit.Add(f.Score(bars, held))
+			cvWave = cvWave.Add(f.Score(agent.WaveOneBars, held))
+		}
+		esc := "off"
+		if escalate {
+			esc = "on"
+		}
+		rows = append(rows, row{"escalation " + esc + ", wave 1's thresholds", cvWave}, row{"escalation " + esc + ", fitted per fold", cvFit})
+		if escalate == c.Escalate {
+			final, folds = f.Fit(nil), fs
+			rows = append(rows, row{fmt.Sprintf("escalation %s, fitted on every question %+v (in-sample)", esc, final), f.Score(final, nil)})
+		}
+	}
+	fmt.Fprintf(stdout, "## Term thresholds fitted on %s (%d questions)\n\n", c.Golden, len(qs))
+	fmt.Fprintf(stdout, "Objective: a right answer (answered, citing a gold document) counts 1, a wrong answer −%g. "+
+		"Cross-validated: each question scored by thresholds fitted on the other three folds (questions by index mod 4).\n\n", c.Wrong)
+	fmt.Fprintln(stdout, "| thresholds | 4-fold held-out outcome |")
+	fmt.Fprintln(stdout, "|---|---|")
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "| %s | %s |\n", r.name, r.out)
+	}
+	fmt.Fprintf(stdout, "\nPer fold: %+v\n", folds)
 	if c.Out == "" {
 		return nil
 	}

@@ -34,6 +34,9 @@ const (
 	qRussian  = "Какая команда владеет библиотекой, которая стала причиной INC-812?"
 	qMultiHop = "Who is the account manager of the client whose refrigerated trucks were hit by the delayed SMS alerts of INC-845?"
 	qACL      = "Какой штраф платит «Кварц Системс» по договору CTR-2025-07, если доступность ниже 99,5%?"
+	// qMidChunk's answer is the second sentence of a Russian chunk: its quote starts after
+	// multi-byte text, so the page's byte → UTF-16 offset conversion is exercised end to end.
+	qMidChunk = "Какой минимальной длины должна быть одна из частей отпуска?"
 	aclCanary = "2% от месячной стоимости"
 	mgmtKey   = "demo-management-key"
 )
@@ -207,14 +210,20 @@ func TestIntegrationAnalystPage(t *testing.T) {
 	}
 	want := queryJSON(t, base, qRussian, "")
 	checkHighlights(t, ctx, run, base, "", want)
+	if s := ask(qMidChunk, false); s != "answered" {
+		t.Fatalf("%q: status %s", qMidChunk, s)
+	}
+	mid := queryJSON(t, base, qMidChunk, "")
+	checkHighlights(t, ctx, run, base, "", mid)
 	midChunk := false
-	for _, c := range want.Citations {
+	for _, c := range append(want.Citations, mid.Citations...) {
 		text := chunkText(t, base, "", c.ChunkID)
 		midChunk = midChunk || (c.Start > 0 && len(text[:c.Start]) != len([]rune(text[:c.Start])))
 	}
 	if !midChunk {
 		t.Errorf("no citation starts after multi-byte text; the offset conversion is untested")
 	}
+	ask(qRussian, false) // the screenshots below show the first question's answer
 	// The screenshot shows the first citation: a quote after Cyrillic text.
 	run("first chip", chromedp.Click("#result button.cite", chromedp.ByQuery),
 		chromedp.Poll(`document.getElementById("chunk-panel").dataset.state === "ready"`, nil, chromedp.WithPollingTimeout(10*time.Second)))

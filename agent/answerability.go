@@ -32,15 +32,10 @@ var AnswerFeatureNames = [numAnswerFeatures]string{"best", "gap", "gap_doc", "to
 // fitted on (cross-fitting), and a threshold chosen on held-out questions for a stated answer
 // precision.
 type AnswerModel struct {
-	Features []string  `json:"features"`
-	Mean     []float64 `json:"mean"`
-	Std      []float64 `json:"std"`
-	Weights  []float64 `json:"weights"`
-	Bias     float64   `json:"bias"`
+	LogReg
 	// Threshold: answer only when Score is at least this (AnswerPrecision on held-out data).
 	Threshold       float64 `json:"threshold"`
 	AnswerPrecision float64 `json:"answer_precision"`
-	idx             []int
 }
 
 // AnswerVector is a question's answerability features.
@@ -93,79 +88,21 @@ func AnswerabilityFeatures(units []ScoredUnit) AnswerVector {
 }
 
 // Score returns the probability, in [0, 1], that answering with the best unit is right.
-func (m AnswerModel) Score(x AnswerVector) float64 {
-	z := m.Bias
-	for i, j := range m.idx {
-		sd := m.Std[i]
-		if sd == 0 {
-			sd = 1
-		}
-		z += m.Weights[i] * (x[j] - m.Mean[i]) / sd
-	}
-	return 1 / (1 + math.Exp(-z))
-}
-
-// bind resolves the model's feature names.
-func (m *AnswerModel) bind() error {
-	if len(m.Mean) != len(m.Features) || len(m.Std) != len(m.Features) || len(m.Weights) != len(m.Features) {
-		return fmt.Errorf("agent: answerability model: %d features, %d means, %d stds, %d weights",
-			len(m.Features), len(m.Mean), len(m.Std), len(m.Weights))
-	}
-	m.idx = make([]int, len(m.Features))
-	for i, f := range m.Features {
-		m.idx[i] = -1
-		for j, n := range AnswerFeatureNames {
-			if n == f {
-				m.idx[i] = j
-			}
-		}
-		if m.idx[i] < 0 {
-			return fmt.Errorf("agent: answerability model: unknown feature %q", f)
-		}
-	}
-	return nil
-}
+func (m AnswerModel) Score(x AnswerVector) float64 { return m.score(x[:]) }
 
 // FitAnswerModel fits the answerability regression (calibrated: classes are not reweighed) over
 // the named features; ok[i] says whether answering question i with its best unit is right.
 func FitAnswerModel(xs []AnswerVector, ok []bool, features []string, iters int) (AnswerModel, error) {
-	d := len(features)
-	m := AnswerModel{Features: features, Mean: make([]float64, d), Std: make([]float64, d), Weights: make([]float64, d)}
-	if err := m.bind(); err != nil {
-		return m, err
-	}
-	if len(xs) == 0 || len(xs) != len(ok) {
-		return m, fmt.Errorf("agent: answerability fit: %d questions, %d labels", len(xs), len(ok))
-	}
-	for _, x := range xs {
-		for i, j := range m.idx {
-			m.Mean[i] += x[j]
-		}
-	}
-	for i := range m.Mean {
-		m.Mean[i] /= float64(len(xs))
-	}
-	for _, x := range xs {
-		for i, j := range m.idx {
-			m.Std[i] += (x[j] - m.Mean[i]) * (x[j] - m.Mean[i])
-		}
-	}
-	for i := range m.Std {
-		m.Std[i] = math.Sqrt(m.Std[i] / float64(len(xs)))
-		if m.Std[i] < 1e-9 {
-			m.Std[i] = 1
-		}
-	}
 	rows := make([][]float64, len(xs))
-	for k, x := range xs {
-		rows[k] = make([]float64, d)
-		for i, j := range m.idx {
-			rows[k][i] = (x[j] - m.Mean[i]) / m.Std[i]
-		}
+	for i := range xs {
+		rows[i] = xs[i][:]
 	}
 	if iters == 0 {
 		iters = 2000
 	}
-	m.Weights, m.Bias = fitLogistic(rows, ok, 1e-2, iters, false)
-	return m, nil
+	lr, err := fitLogReg(rows, ok, features, AnswerFeatureNames[:], 1e-2, iters, false)
+	if err != nil {
+		return AnswerModel{}, fmt.Errorf("agent: answerability fit: %w", err)
+	}
+	return AnswerModel{LogReg: lr}, nil
 }

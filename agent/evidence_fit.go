@@ -25,62 +25,23 @@ func FitWeightSet(data []LabeledUnit, features []string, lambda float64, iters i
 	if iters == 0 {
 		iters = 2000
 	}
-	s := WeightSet{Features: features}
-	for _, f := range features {
-		j := -1
-		for k, n := range EvidenceFeatureNames {
-			if n == f {
-				j = k
-			}
-		}
-		if j < 0 {
-			return s, fmt.Errorf("agent: unknown evidence feature %q", f)
-		}
-		s.idx = append(s.idx, j)
-	}
-	n, d := len(data), len(features)
-	if n == 0 {
-		return s, fmt.Errorf("agent: no training data")
-	}
-	s.Mean, s.Std, s.Weights = make([]float64, d), make([]float64, d), make([]float64, d)
+	rows := make([][]float64, len(data))
+	y := make([]bool, len(data))
 	pos := 0
-	for _, u := range data {
-		if u.Positive {
+	for k := range data {
+		rows[k], y[k] = data[k].Features[:], data[k].Positive
+		if y[k] {
 			pos++
 		}
-		for i, j := range s.idx {
-			s.Mean[i] += u.Features[j]
-		}
 	}
-	if pos == 0 || pos == n {
-		return s, fmt.Errorf("agent: training data has %d positives of %d", pos, n)
+	if len(data) == 0 || pos == 0 || pos == len(data) {
+		return WeightSet{}, fmt.Errorf("agent: training data has %d positives of %d", pos, len(data))
 	}
-	for i := range s.Mean {
-		s.Mean[i] /= float64(n)
+	lr, err := fitLogReg(rows, y, features, EvidenceFeatureNames[:], lambda, iters, balance)
+	if err != nil {
+		return WeightSet{}, fmt.Errorf("agent: evidence fit: %w", err)
 	}
-	for _, u := range data {
-		for i, j := range s.idx {
-			dx := u.Features[j] - s.Mean[i]
-			s.Std[i] += dx * dx
-		}
-	}
-	for i := range s.Std {
-		s.Std[i] = math.Sqrt(s.Std[i] / float64(n))
-		if s.Std[i] < 1e-9 {
-			s.Std[i] = 1
-		}
-	}
-	x := make([][]float64, n)
-	y := make([]bool, n)
-	for k, u := range data {
-		x[k] = make([]float64, d)
-		for i, j := range s.idx {
-			x[k][i] = (u.Features[j] - s.Mean[i]) / s.Std[i]
-		}
-		y[k] = u.Positive
-	}
-	s.Weights, s.Bias = fitLogistic(x, y, lambda, iters, balance)
-	return s, nil
+	return WeightSet{LogReg: lr}, nil
 }
 
 // fitLogistic fits p = σ(b + w·x) to standardised rows x and labels y by full-batch gradient

@@ -49,15 +49,11 @@ type ScoredUnit struct {
 	covered  map[string]float64 // question term → 1 (in the unit) or 0.5 (in its title or section)
 }
 
-// WeightSet is one fitted logistic regression: p = σ(bias + Σ w_i·(x_i − mean_i)/std_i) over the
-// features it names (a lexical set leaves out the cosine features), with the answerability
-// threshold chosen on held-out public data.
+// WeightSet is one fitted logistic regression over the unit features it names (a lexical set
+// leaves out the cosine features), with the answerability threshold chosen on held-out public
+// data.
 type WeightSet struct {
-	Features []string  `json:"features"`
-	Mean     []float64 `json:"mean"`
-	Std      []float64 `json:"std"`
-	Weights  []float64 `json:"weights"`
-	Bias     float64   `json:"bias"`
+	LogReg
 	// Threshold: answer only when the best unit scores at least this (AnswerPrecision on held-out data).
 	Threshold       float64 `json:"threshold"`
 	AnswerPrecision float64 `json:"answer_precision"`
@@ -66,7 +62,6 @@ type WeightSet struct {
 	// Answer, when present, makes the answer-or-refuse decision in place of Threshold, from the
 	// question's answerability features (AnswerabilityFeatures).
 	Answer *AnswerModel `json:"answerability,omitempty"`
-	idx    []int
 }
 
 // Answerable decides whether units (scored, best first) answer the question: the answerability
@@ -113,25 +108,12 @@ func ParseEvidenceModel(raw []byte) (*EvidenceModel, error) {
 		return nil, fmt.Errorf("agent: evidence model: %w", err)
 	}
 	for name, s := range m.Sets {
-		if len(s.Mean) != len(s.Features) || len(s.Std) != len(s.Features) || len(s.Weights) != len(s.Features) {
-			return nil, fmt.Errorf("agent: evidence model set %q: %d features, %d means, %d stds, %d weights", name,
-				len(s.Features), len(s.Mean), len(s.Std), len(s.Weights))
-		}
-		s.idx = make([]int, len(s.Features))
-		for i, f := range s.Features {
-			s.idx[i] = -1
-			for j, n := range EvidenceFeatureNames {
-				if n == f {
-					s.idx[i] = j
-				}
-			}
-			if s.idx[i] < 0 {
-				return nil, fmt.Errorf("agent: evidence model set %q: unknown feature %q", name, f)
-			}
+		if err := s.bind(EvidenceFeatureNames[:]); err != nil {
+			return nil, fmt.Errorf("agent: evidence model set %q: %w", name, err)
 		}
 		if s.Answer != nil {
-			if err := s.Answer.bind(); err != nil {
-				return nil, fmt.Errorf("agent: evidence model set %q: %w", name, err)
+			if err := s.Answer.bind(AnswerFeatureNames[:]); err != nil {
+				return nil, fmt.Errorf("agent: evidence model set %q: answerability model: %w", name, err)
 			}
 		}
 		m.Sets[name] = s
@@ -150,18 +132,8 @@ func (m *EvidenceModel) Set(semantic bool) (WeightSet, bool) {
 	return s, ok
 }
 
-// Score returns p in [0, 1] for a feature vector.
-func (s WeightSet) Score(x [numEvidenceFeatures]float64) float64 {
-	z := s.Bias
-	for i, j := range s.idx {
-		sd := s.Std[i]
-		if sd == 0 {
-			sd = 1
-		}
-		z += s.Weights[i] * (x[j] - s.Mean[i]) / sd
-	}
-	return 1 / (1 + math.Exp(-z))
-}
+// Score returns p in [0, 1] for a unit's feature vector.
+func (s WeightSet) Score(x [numEvidenceFeatures]float64) float64 { return s.score(x[:]) }
 
 // UnitEmbedder embeds questions and evidence units (embedding.OpenAI, embedding.Lexical).
 type UnitEmbedder interface {

@@ -32,18 +32,18 @@ var WaveOneBars = TermBars{Best: 0.25, Union: 0.4, Gain: 0.08, BestMultiHop: 0.1
 // --corpus evaluation/testdata/fitkb --index --wrong-cost 1.5` (docs/evaluation.md).
 var DefaultTermBars = TermBars{Best: 0.3, Union: 0.45, Gain: 0.04, BestMultiHop: 0.05, UnionMultiHop: 0.3}
 
-// TermExtractive (extractive-v1) is the offline generator of wave 1, kept as the default while the
-// calibrated Extractive (extractive-v2) refuses too often (docs/evaluation.md). It is the offline generator: it does not write, it selects. It splits the fragments into
-// sentences, table rows and list items, scores each by the question's terms it contains (IDF over
-// the fragments; textnorm.SearchTerms, so «отпуска» matches «отпуск» and «впн» matches VPN), with
-// a bonus when the unit has what the question asks for (a number for «сколько»/"how many", a name
-// for «кто»/"who", a date for «когда»/"when"), and returns the best units as claims quoted
-// verbatim: the best unit, then, greedily, units of other fragments that add the question terms
-// still missing (so a multi-hop answer quotes each document of the chain). It answers NOT_FOUND
-// when the best unit or the chosen units together cover too little of the question (minBest,
-// minUnion), or when a code or id
-// in the question (ERR-7713, INC-9071) appears in no fragment. Units that address an AI model
-// (planted instructions) are never selected.
+// TermExtractive (extractive-v1) is the default offline generator: it does not write, it selects.
+// It splits the fragments into sentences, table rows and list items, scores each by the question's
+// terms it states (IDF over the fragments; textnorm.SearchTerms, so «отпуска» matches «отпуск» and
+// «впн» matches VPN; with a lexicon, a term's translations count too), with a bonus when the unit
+// has what the question asks for (a number for «сколько»/"how many", a name for «кто»/"who", a date
+// for «когда»/"when"), and returns the best units as claims quoted verbatim: the best unit, then,
+// greedily, units of other fragments that add the question terms still missing (so a multi-hop
+// answer quotes each document of the chain). It answers NOT_FOUND when the best unit or the chosen
+// units together cover too little of the question (Bars: fitted on our own question set, see
+// DefaultTermBars), or when a code or id in the question (ERR-7713, INC-9071) appears in no
+// fragment. Units that address an AI model (planted instructions) are never selected. The
+// calibrated Extractive (extractive-v2) is opt-in: it refuses more often (docs/evaluation.md).
 type TermExtractive struct {
 	// MaxClaims bounds the answer; default 4.
 	MaxClaims int

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sort"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -155,4 +156,76 @@ func (c *CachingEmbedder) PrecomputeUnitVectors(ctx context.Context, texts []str
 		}
 	}
 	return len(units), nil
+}
+
+// UnitVectorIndex is a UnitVectorStore that can also list and delete its keys (vector.Store's
+// unit class).
+type UnitVectorIndex interface {
+	UnitVectorStore
+	UnitVectorKeys(ctx context.Context) ([]string, error)
+	DeleteUnitVectors(ctx context.Context, keys []string) (int, error)
+}
+
+// UnitVectorSync is what SyncUnitVectors did: the distinct units of the chunk texts, how many of
+// them were embedded (not stored before), and how many stored vectors no unit has any more.
+type UnitVectorSync struct {
+	Units, Embedded, Deleted int
+}
+
+// SyncUnitVectors brings index in line with the chunk texts: the evidence units (splitUnits,
+// planted instructions left out) it lacks are embedded with inner and written, in batches of 64,
+// and the keys of units no text has any more are deleted. Run after a corpus sync, it makes the
+// query path find every unit's vector without embedding it.
+func SyncUnitVectors(ctx context.Context, inner UnitEmbedder, index UnitVectorIndex, texts []string) (UnitVectorSync, error) {
+	var out UnitVectorSync
+	want := map[string]string{} // key → unit text
+	for _, t := range texts {
+		for _, u := range splitUnits(t) {
+			if !injectionRE.MatchString(u) {
+				want[UnitVectorKey(inner.Name(), u)] = u
+			}
+		}
+	}
+	out.Units = len(want)
+	stored, err := index.UnitVectorKeys(ctx)
+	if err != nil {
+		return out, err
+	}
+	have := make(map[string]bool, len(stored))
+	var stale []string
+	for _, k := range stored {
+		have[k] = true
+		if _, ok := want[k]; !ok {
+			stale = append(stale, k)
+		}
+	}
+	var todo []string
+	for k, u := range want {
+		if !have[k] {
+			todo = append(todo, u)
+		}
+	}
+	sort.Strings(todo)
+	for i := 0; i < len(todo); i += 64 {
+		batch := todo[i:min(i+64, len(todo))]
+		vecs, err := inner.EmbedPassages(ctx, batch)
+		if err != nil {
+			return out, fmt.Errorf("agent: embed units: %w", err)
+		}
+		if len(vecs) != len(batch) {
+			return out, fmt.Errorf("agent: embedder returned %d vectors for %d units", len(vecs), len(batch))
+		}
+		put := make(map[string][]float32, len(batch))
+		for j, u := range batch {
+			put[UnitVectorKey(inner.Name(), u)] = vecs[j]
+		}
+		if err := index.PutUnitVectors(ctx, put); err != nil {
+			return out, err
+		}
+		out.Embedded += len(batch)
+	}
+	if out.Deleted, err = index.DeleteUnitVectors(ctx, stale); err != nil {
+		return out, err
+	}
+	return out, nil
 }

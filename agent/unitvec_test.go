@@ -64,3 +64,66 @@ func TestCachingEmbedder(t *testing.T) {
 		t.Errorf("over a query cache: %d query calls reached it, want 3 (pass-through)", inner2.queries)
 	}
 }
+
+// memUnitIndex is a UnitVectorIndex in memory.
+type memUnitIndex struct{ vecs map[string][]float32 }
+
+func (m *memUnitIndex) UnitVectors(_ context.Context, keys []string) (map[string][]float32, error) {
+	out := map[string][]float32{}
+	for _, k := range keys {
+		if v, ok := m.vecs[k]; ok {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+func (m *memUnitIndex) PutUnitVectors(_ context.Context, vecs map[string][]float32) error {
+	for k, v := range vecs {
+		m.vecs[k] = v
+	}
+	return nil
+}
+func (m *memUnitIndex) UnitVectorKeys(context.Context) ([]string, error) {
+	var out []string
+	for k := range m.vecs {
+		out = append(out, k)
+	}
+	return out, nil
+}
+func (m *memUnitIndex) DeleteUnitVectors(_ context.Context, keys []string) (int, error) {
+	n := 0
+	for _, k := range keys {
+		if _, ok := m.vecs[k]; ok {
+			delete(m.vecs, k)
+			n++
+		}
+	}
+	return n, nil
+}
+
+func TestSyncUnitVectors(t *testing.T) {
+	ctx := context.Background()
+	inner := &countingEmbedder{}
+	index := &memUnitIndex{vecs: map[string][]float32{}}
+	v1 := []string{"The pier opens at six in the morning. Boats pay a fee at the gate.", "| Berth | Length |\n|---|---|\n| North | 120 m |"}
+	got, err := SyncUnitVectors(ctx, inner, index, v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (UnitVectorSync{Units: 4, Embedded: 4}); got != want || inner.passage != 4 || len(index.vecs) != 4 {
+		t.Fatalf("first sync %+v (embedded %d, stored %d), want %+v", got, inner.passage, len(index.vecs), want)
+	}
+	// One sentence changes: one unit embedded, the old one deleted, the others untouched.
+	v2 := []string{"The pier opens at seven in the morning. Boats pay a fee at the gate.", v1[1]}
+	if got, err = SyncUnitVectors(ctx, inner, index, v2); err != nil {
+		t.Fatal(err)
+	}
+	if want := (UnitVectorSync{Units: 4, Embedded: 1, Deleted: 1}); got != want || inner.passage != 5 || len(index.vecs) != 4 {
+		t.Fatalf("second sync %+v (embedded %d in all, stored %d), want %+v", got, inner.passage, len(index.vecs), want)
+	}
+	// The query path finds every unit in the store: nothing more is embedded.
+	c := NewCachingEmbedder(inner, 0, index)
+	if _, err := c.EmbedPassages(ctx, SplitUnits(v2[0])); err != nil || inner.passage != 5 {
+		t.Fatalf("query path embedded %d passages, err %v", inner.passage-5, err)
+	}
+}

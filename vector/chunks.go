@@ -138,12 +138,14 @@ func (s *Store) ClassEmbedding(ctx context.Context) (ariadne.Embedding, bool, er
 	return e, true, nil
 }
 
-// DropClass deletes the class and every object in it.
+// DropClass deletes the class and every object in it, and its evidence-unit vectors' class.
 func (s *Store) DropClass(ctx context.Context) error {
 	ctx = withRetryAfter(ctx)
-	err := s.client.Schema().ClassDeleter().WithClassName(s.class).Do(ctx)
-	if err != nil && !isNotFound(err) {
-		return s.wrap(ctx, "delete class", err)
+	for _, class := range []string{s.class, s.UnitClass()} {
+		err := s.client.Schema().ClassDeleter().WithClassName(class).Do(ctx)
+		if err != nil && !isNotFound(err) {
+			return s.wrap(ctx, "delete class "+class, err)
+		}
 	}
 	return nil
 }
@@ -244,6 +246,21 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// ChunkTexts returns the text of every chunk object in the class (cursor over all objects), in
+// Weaviate's id order.
+func (s *Store) ChunkTexts(ctx context.Context) ([]string, error) {
+	ctx = withRetryAfter(ctx)
+	var out []string
+	err := s.scan(ctx, "list chunk texts", 500, []graphql.Field{{Name: "text"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}},
+		func(hits []map[string]any) error {
+			for _, h := range hits {
+				out = append(out, str(h["text"]))
+			}
+			return nil
+		})
+	return out, err
 }
 
 // StoredVectors lists every chunk object in the class with its source (cursor over all objects),

@@ -11,9 +11,14 @@ import (
 // with every page. An absent class has no page. op names the call in errors, which wrap
 // ariadne.ErrUnavailable when Weaviate does not answer; an error from each ends the scan.
 func (s *Store) scan(ctx context.Context, op string, page int, fields []graphql.Field, each func(hits []map[string]any) error) error {
+	return s.scanClass(ctx, s.class, op, page, fields, each)
+}
+
+// scanClass is scan over another class of the store (the unit vectors' class).
+func (s *Store) scanClass(ctx context.Context, class, op string, page int, fields []graphql.Field, each func(hits []map[string]any) error) error {
 	after := ""
 	for {
-		q := s.client.GraphQL().Get().WithClassName(s.class).WithFields(fields...).WithLimit(page).
+		q := s.client.GraphQL().Get().WithClassName(class).WithFields(fields...).WithLimit(page).
 			WithConsistencyLevel(s.placement.Consistency)
 		if after != "" {
 			q = q.WithAfter(after)
@@ -31,7 +36,7 @@ func (s *Store) scan(ctx context.Context, op string, page int, fields []graphql.
 		if err := gqlErrors(op, resp.Errors); err != nil {
 			return err
 		}
-		hits := hitsOf(resp, s.class)
+		hits := hitsOf(resp, class)
 		if len(hits) == 0 {
 			return nil
 		}

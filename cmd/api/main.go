@@ -165,8 +165,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		return usageError{errors.New("--router llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	}
 	// Question and evidence-unit vectors are cached in memory (content-keyed): the evidence ranker
-	// reuses the retriever's question vector, and a unit is embedded once per process.
-	cached := agent.NewCachingEmbedder(emb, 0, nil)
+	// reuses the retriever's question vector. A unit's vector comes from Weaviate's unit class when
+	// cmd/extract --unit-vectors stored it, else it is embedded once and stored there.
+	cached := agent.NewCachingEmbedder(emb, 0, vs) // unit vectors from Weaviate's unit class (cmd/extract --unit-vectors)
 	lex, err := c.Lexicon.Load(log)
 	if err != nil {
 		return usageError{fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}

@@ -34,6 +34,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/corpus"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
@@ -50,6 +51,7 @@ type cli struct {
 	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
 	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
 	Repair   bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair; with --dry-run nothing is repaired."`
+	Units    bool     `name:"unit-vectors" env:"ARIADNE_UNIT_VECTORS" help:"After the sync, embed the evidence units (sentences, table rows, list items) of every chunk that has no stored vector yet and delete those of units no chunk has (for extractive-v2, which scores them at query time; the lexical embedder needs none)."`
 	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
 	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
 	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
@@ -220,6 +222,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exitError{1, err}
 	}
 	printSummary(stdout, c, sum, len(problems), time.Since(start))
+	if c.Units && !c.DryRun && !sum.Stopped && !strings.HasPrefix(emb.Name(), "lexical") {
+		texts, err := vs.ChunkTexts(ctx)
+		if err != nil {
+			return &exitError{1, err}
+		}
+		t := time.Now()
+		us, err := agent.SyncUnitVectors(ctx, emb, vs, texts)
+		if err != nil {
+			return &exitError{1, fmt.Errorf("unit vectors: %w", err)}
+		}
+		fmt.Fprintf(stdout, "unit vectors (%s): %d units of %d chunks, %d embedded, %d deleted, %.1f s\n", vs.UnitClass(), us.Units, len(texts), us.Embedded, us.Deleted, time.Since(t).Seconds())
+	}
 	switch {
 	case sum.Stopped:
 		return &exitError{130, errors.New("interrupted")}

@@ -162,3 +162,60 @@ func TestIntegrationSourceFlag(t *testing.T) {
 		t.Errorf("a bad --source: exit %d", exitCode(err))
 	}
 }
+
+// TestIntegrationUnitVectorsFlag: --unit-vectors stores the e5 vector of every evidence unit of
+// the corpus in the unit class, embeds only what changed on the next sync and deletes the units no
+// chunk has any more.
+func TestIntegrationUnitVectorsFlag(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	testenv.Need(t, "the e5 embedder", testenv.HTTPGet(strings.TrimSuffix(testenv.EmbedderURL(), "/v1")+"/health"))
+	dir := t.TempDir()
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "pier.md"), []byte("---\nid: notes/pier\ntitle: Pier\nlang: en\n---\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("The pier opens at six in the morning. Boats pay a fee at the gate.\n\n| Berth | Length |\n|---|---|\n| North | 120 m |\n")
+	class := fmt.Sprintf("ExtractCmdUnits%d", time.Now().UnixNano())
+	t.Cleanup(func() {
+		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
+			vs.DropClass(context.Background())
+		}
+	})
+	ns := testrig.Namespace()
+	t.Cleanup(func() {
+		if gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(),
+			Password: testenv.Neo4jPassword(), Namespace: ns}); err == nil {
+			gs.DropNamespace(context.Background())
+			gs.Close(context.Background())
+		}
+	})
+	args := []string{"--corpus", dir, "--unit-vectors", "--embedder", "e5", "--e5-url", testenv.EmbedderURL(), "--ner", "off",
+		"--weaviate-class", class, "--neo4j-namespace", ns, "--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(),
+		"--weaviate-url", testenv.WeaviateURL()}
+	sync := func() string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if err := run(context.Background(), args, &out, &errOut); err != nil {
+			t.Fatalf("extract: %v\n%s%s", err, out.String(), errOut.String())
+		}
+		return out.String()
+	}
+	if out := sync(); !strings.Contains(out, "4 units of 1 chunks, 4 embedded, 0 deleted") {
+		t.Fatalf("first sync:\n%s", out)
+	}
+	write("The pier opens at seven in the morning. Boats pay a fee at the gate.\n\n| Berth | Length |\n|---|---|\n| North | 120 m |\n")
+	if out := sync(); !strings.Contains(out, "4 units of 1 chunks, 1 embedded, 1 deleted") {
+		t.Fatalf("second sync:\n%s", out)
+	}
+	vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := vs.UnitVectorKeys(context.Background())
+	if err != nil || len(keys) != 4 {
+		t.Fatalf("stored unit keys %d, %v; want 4", len(keys), err)
+	}
+}

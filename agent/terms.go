@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -56,14 +57,16 @@ func (q questionTerms) only(keep func(string) bool) questionTerms {
 	return out
 }
 
-// stated returns the question terms text states: among its own search terms, or (lexicon) as a
-// translation among its words' match keys.
+// stated returns the question terms text states: among its own search terms, as the same word
+// with another ending (inflectionOf: «Светловой» and "Svetlova", "manager" and "managers"), or
+// (lexicon) as a translation among its words' match keys.
 func (q questionTerms) stated(text string) map[string]bool {
-	have := toSet(textnorm.SearchTerms(text))
+	terms := textnorm.SearchTerms(text)
+	have := toSet(terms)
 	out := map[string]bool{}
 	var keys map[string]bool
 	for _, t := range q.terms {
-		if have[t] {
+		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {
 			out[t] = true
 			continue
 		}
@@ -82,6 +85,17 @@ func (q questionTerms) stated(text string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// inflectionOf reports whether two search terms are one word with different endings: one is a
+// prefix of the other, the shorter has at least 5 letters and the longer adds at most 2. Russian
+// terms are stems and English ones are not (textnorm.SearchTerms), so a name in Latin letters
+// ("svetlova") meets its Russian stem ("svetlov"), and an English plural its singular.
+func inflectionOf(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(a) >= 5 && len(b)-len(a) <= 2 && len(b) > len(a) && strings.HasPrefix(b, a)
 }
 
 // termIDF returns the IDF of each question term over the fragments, log(1 + (N+1)/(df+1)) with N

@@ -122,3 +122,23 @@ func TestLexicalUnitRankerAcrossLanguages(t *testing.T) {
 		}
 	}
 }
+
+func TestInflectionOf(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"svetlova", "svetlov", true},   // "Svetlova" and the stem of «Светловой»
+		{"managers", "manager", true},   // an English plural
+		{"manager", "managers", true},   // either order
+		{"manager", "manager", false},   // equal terms match directly, not here
+		{"form", "forms", false},        // too short to tell
+		{"kazan", "kazanskaia", false},  // a different word
+		{"office", "officer", true},     // the rule's cost: one letter apart
+		{"svetlov", "sokolovsk", false}, // not a prefix
+	} {
+		if got := inflectionOf(tc.a, tc.b); got != tc.want {
+			t.Errorf("inflectionOf(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

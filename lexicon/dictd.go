@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -23,7 +24,7 @@ const MaxTranslations = 12
 var ErrNotFound = errors.New("lexicon: dictionary not found")
 
 // Load reads the dictd dictionary at prefix: prefix.index and prefix.dict.dz (gzip) or
-// prefix.dict. The error wraps ErrNotFound when the index is missing.
+// prefix.dict. The error wraps ErrNotFound when the index or the entries are missing.
 func Load(prefix string) (*Lexicon, error) {
 	index, err := os.Open(prefix + ".index")
 	if err != nil {
@@ -118,7 +119,7 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 			ws := strings.FieldsFunc(tr, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
 			for _, w := range ws {
 				k := ruKey(w)
-				if k == "" || contains(have, k) {
+				if k == "" || slices.Contains(have, k) {
 					continue
 				}
 				if len(have) >= MaxTranslations {
@@ -138,7 +139,7 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 		l.enRu[word] = have
 		st := l.enStem[stem]
 		for _, k := range have {
-			if len(st) < MaxTranslations && !contains(st, k) {
+			if len(st) < MaxTranslations && !slices.Contains(st, k) {
 				st = append(st, k)
 			}
 		}
@@ -166,7 +167,7 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 			if len(ens) == MaxTranslations {
 				break
 			}
-			if !contains(ens, p.en) {
+			if !slices.Contains(ens, p.en) {
 				ens = append(ens, p.en)
 			}
 		}
@@ -268,15 +269,6 @@ func numbering(tok string) bool {
 	}
 	r := []rune(body)
 	return last == ')' && len(r) == 1 && r[0] >= 'а' && r[0] <= 'я'
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // b64 decodes a dictd number: base64 digits, most significant first.

@@ -45,8 +45,11 @@ func (Extractive) DecidesAnswerability() bool { return true }
 
 var (
 	numberRE = regexp.MustCompile(`\d`)
-	dateRE   = regexp.MustCompile(`\b\d{1,2}[.\s/-]\d{1,2}[.\s/-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(19|20)\d{2}\b|\b\d{1,2}\s+(январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)`)
-	nameRE   = regexp.MustCompile(`\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\p{Lu}\.\s*\p{Lu}\p{Ll}+|@`)
+	// dateRE: what answers "when": a date, a year, a day and month, a time of day (21:00) or a
+	// weekday («по вторникам», "on Tuesdays"; Wednesday only as «в среду»/«по средам», since
+	// «среда» is also an environment).
+	dateRE = regexp.MustCompile(`\b\d{1,2}[.\s/-]\d{1,2}[.\s/-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b(19|20)\d{2}\b|\b\d{1,2}\s+(январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|\b([01]?\d|2[0-3]):[0-5]\d\b|(?i)\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|понедельник|вторник|в\s+среду|по\s+средам|четверг|пятниц|суббот|воскресень`)
+	nameRE = regexp.MustCompile(`\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+|\p{Lu}\.\s*\p{Lu}\p{Ll}+|@`)
 	// injectionRE recognizes text addressed to an AI model rather than to readers («игнорируй
 	// все предыдущие инструкции», "ignore previous instructions"): such a unit is never an answer.
 	injectionRE = regexp.MustCompile(`(?i)(ignore|disregard|forget)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier)\s+(instructions|rules|prompts?)|игнорируй|не\s+обращай\s+внимания\s+на\s+(предыдущие|инструкции)|(для|to the)\s+(ии|ai)[- ](ассистент|assistant)|(ии|ai)[- ](ассистент|assistant)\W|system\s+prompt|jailbreak`)

@@ -142,3 +142,55 @@ func TestInflectionOf(t *testing.T) {
 		}
 	}
 }
+
+// TestHasKindDate: what answers "when" — dates, years, times of day and weekdays, not any number.
+func TestHasKindDate(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Договор подписан 12.03.2024.", true},
+		{"The office opened in 2019.", true},
+		{"Отчёт сдаётся до 5 апреля.", true},
+		{"Releases go out on Tuesdays between 21:00 and 23:00.", true},
+		{"Релизы выходят по вторникам.", true},
+		{"Планёрка проходит в среду утром.", true},
+		{"Тестовая среда обновляется автоматически.", false}, // «среда» as an environment
+		{"The limit is 45 000 roubles.", false},
+		{"Scale 1:250 000 maps.", false},
+	} {
+		if got := hasKind(tc.text, "date"); got != tc.want {
+			t.Errorf("hasKind(%q, date) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestTermExtractiveWhenAndWho: a question asking "when" and "who" of one document gets the
+// sentence with the time (a weekday and hours, no date) even when the sentence with the name
+// covers more of its terms and is chosen first.
+func TestTermExtractiveWhenAndWho(t *testing.T) {
+	c := func(doc, title, text string) ariadne.Chunk {
+		return ariadne.Chunk{ID: doc + "#0000-00000000", DocID: doc, Title: title, Text: text}
+	}
+	frags := Fragments([]ariadne.ScoredChunk{
+		{Chunk: c("runbooks/release", "Release checklist", "Releases go out on Tuesdays between 21:00 and 23:00, after the shops close. The rollback plan for portal releases must be approved by Anna Berg.")},
+		{Chunk: c("projects/portal", "Portal", "The portal lets customers order spare parts online.")},
+	})
+	q := "When do portal releases go out, and who approves the rollback plan?"
+	raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: q, Fragments: frags, Route: ariadne.RouteSimple})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ParseOutput(raw)
+	if err != nil || out.NotFound {
+		t.Fatalf("%v %s", err, raw)
+	}
+	var quotes []string
+	for _, cl := range out.Claims {
+		quotes = append(quotes, cl.Citations[0].Quote)
+	}
+	if !slices.ContainsFunc(quotes, func(s string) bool { return strings.Contains(s, "Tuesdays between 21:00 and 23:00") }) ||
+		!slices.ContainsFunc(quotes, func(s string) bool { return strings.Contains(s, "Anna Berg") }) {
+		t.Errorf("quotes %q, want the time and the approver", quotes)
+	}
+}

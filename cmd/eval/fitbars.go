@@ -112,7 +112,8 @@ func (c fitBarsCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		rows = append(rows, row{"escalation " + esc + ", wave 1's thresholds", cvWave}, row{"escalation " + esc + ", fitted per fold", cvFit})
 		if escalate == c.Escalate {
 			final, folds = f.Fit(nil), fs
-			rows = append(rows, row{fmt.Sprintf("escalation %s, fitted on every question %+v (in-sample)", esc, final), f.Score(final, nil)})
+			rows = append(rows, row{fmt.Sprintf("escalation %s, fitted on every question %+v (in-sample)", esc, final), f.Score(final, nil)},
+				row{fmt.Sprintf("escalation %s, the shipped agent.DefaultTermBars %+v (in-sample)", esc, agent.DefaultTermBars), f.Score(agent.DefaultTermBars, nil)})
 		}
 	}
 	fmt.Fprintf(stdout, "## Term thresholds fitted on %s (%d questions)\n\n", c.Golden, len(qs))

@@ -13,7 +13,7 @@ import (
 
 // composeEnv returns the environment under which `docker compose` works: the process's own when
 // the Docker client has the Compose plugin, or one whose DOCKER_CONFIG points at the plugin that
-// deploy/local.sh installs under .ariadne (the Docker client on our machines has none). It skips
+// deploy/local.sh installs under $ARIADNE_HOME (default .ariadne; the Docker client on our machines has none). It skips
 // the test when there is no Docker client.
 func composeEnv(t *testing.T) []string {
 	t.Helper()
@@ -23,7 +23,11 @@ func composeEnv(t *testing.T) []string {
 	if exec.Command("docker", "compose", "version").Run() == nil {
 		return os.Environ()
 	}
-	dir, _ := filepath.Abs("../.ariadne/docker")
+	home := os.Getenv("ARIADNE_HOME") // where deploy/local.sh installs, as in the scripts
+	if home == "" {
+		home = "../.ariadne"
+	}
+	dir, _ := filepath.Abs(filepath.Join(home, "docker"))
 	if _, err := os.Stat(filepath.Join(dir, "cli-plugins", "docker-compose")); err != nil {
 		t.Fatalf("the Docker client has no Compose plugin and %s/cli-plugins/docker-compose is missing; run deploy/local.sh install compose", dir)
 	}

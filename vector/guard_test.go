@@ -178,11 +178,15 @@ func TestIndexGuardChecksAfterAnOutage(t *testing.T) {
 	if after, _, _ := f.counts(); after != before {
 		t.Fatalf("a search reached Weaviate before the check passed")
 	}
-	// Back, restarted with lost entries: refused, then repaired.
-	f.set(func(f *fakeIndex) { f.down, f.lost, f.repairFixes = false, true, true })
+	// Back, restarted with lost entries: refused while the repair runs (held by the gate, else
+	// the fake's instant repair and the check after it can pass before the search is decided),
+	// then repaired.
+	gate := make(chan struct{})
+	f.set(func(f *fakeIndex) { f.down, f.lost, f.repairFixes, f.repairGate = false, true, true, gate })
 	if err := search(g); !errors.Is(err, ErrIndexDamaged) {
 		t.Fatalf("search after the restart: %v", err)
 	}
+	close(gate)
 	eventually(t, "searches resume after the repair", func() bool { return search(g) == nil })
 }
 

@@ -293,9 +293,7 @@ func TestParseOutput(t *testing.T) {
 // with the question do not add up to an answer on any route (the evidence model scores each unit
 // by itself; a chain's links are cited by the answerer from the graph path, see chain.go).
 func TestExtractiveStaysOnSubject(t *testing.T) {
-	c := func(doc, title, text string) ariadne.Chunk {
-		return ariadne.Chunk{ID: doc + "#0000-00000000", DocID: doc, Title: title, Text: text}
-	}
+	c := firstChunk
 	frags := Fragments([]ariadne.ScoredChunk{
 		{Chunk: c("policies/equipment", "Оборудование", "По запросу выдаётся монитор для дома или офиса.")},
 		{Chunk: c("policies/sport", "Спорт", "Право на компенсацию появляется после испытательного срока.")},
@@ -334,9 +332,7 @@ func TestExtractiveStaysOnSubject(t *testing.T) {
 // with the question do not add up to an answer, unless the question is a multi-hop chain (whose
 // links need not share the question's words).
 func TestTermExtractiveStaysOnSubject(t *testing.T) {
-	c := func(doc, title, text string) ariadne.Chunk {
-		return ariadne.Chunk{ID: doc + "#0000-00000000", DocID: doc, Title: title, Text: text}
-	}
+	c := firstChunk
 	frags := Fragments([]ariadne.ScoredChunk{
 		{Chunk: c("policies/equipment", "Оборудование", "По запросу выдаётся монитор для дома или офиса.")},
 		{Chunk: c("policies/sport", "Спорт", "Право на компенсацию появляется после испытательного срока.")},

@@ -169,9 +169,7 @@ func TestHasKindDate(t *testing.T) {
 // sentence with the time (a weekday and hours, no date) even when the sentence with the name
 // covers more of its terms and is chosen first.
 func TestTermExtractiveWhenAndWho(t *testing.T) {
-	c := func(doc, title, text string) ariadne.Chunk {
-		return ariadne.Chunk{ID: doc + "#0000-00000000", DocID: doc, Title: title, Text: text}
-	}
+	c := firstChunk
 	frags := Fragments([]ariadne.ScoredChunk{
 		{Chunk: c("runbooks/release", "Release checklist", "Releases go out on Tuesdays between 21:00 and 23:00, after the shops close. The rollback plan for portal releases must be approved by Anna Berg.")},
 		{Chunk: c("projects/portal", "Portal", "The portal lets customers order spare parts online.")},

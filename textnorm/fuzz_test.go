@@ -63,7 +63,7 @@ func checkFolded(t *testing.T, s string, fo Folded) {
 		t.Fatalf("Fold(%q) = %q has leading, trailing or repeated spaces", s, fo.Text)
 	}
 	for _, r := range fo.Text {
-		if r != ' ' && unicode.IsSpace(r) || strings.ContainsRune("ёЁ«»“”„‟″〝〞＂‘’‚‛′`´‐‑‒–—―−⁃\u00ad\u200b\u200c\u200d\u2060\ufeff", r) {
+		if r != ' ' && unicode.IsSpace(r) || strings.ContainsRune("ёЁ«»“”„‟″〝〞＂‘’‚‛′`´‐‑‒–—―−⁃\u00ad\u200b\u200c\u200d\u2060\ufeff\u034f", r) {
 			t.Fatalf("Fold(%q) = %q keeps %q, which Fold maps", s, fo.Text, r)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+	"golang.org/x/text/width"
 )
 
 // foldRune maps one (already NFKC-normalized) rune for Fold. It returns -1 for runes that are
@@ -30,7 +31,9 @@ func foldRune(r rune) rune {
 		return '\''
 	case '‐', '‑', '‒', '–', '—', '―', '−', '⁃':
 		return '-'
-	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u034f':
+		// U+034F, the combining grapheme joiner, is also what Go's norm inserts after 30
+		// combining marks in a row (the stream-safe format), so NFC of such a run is not the run.
 		return -1
 	}
 	if unicode.IsSpace(r) {
@@ -50,7 +53,8 @@ type Folded struct {
 }
 
 // Fold normalizes s for verbatim-quote comparison: NFKC per character, lower case, ё→е, every kind of
-// quote mark to an ASCII double quote (apostrophes to an ASCII apostrophe), every dash to '-', zero-width characters removed, and
+// quote mark to an ASCII double quote (apostrophes to an ASCII apostrophe), every dash to '-', zero-width characters and the combining grapheme joiner removed,
+// Hangul compatibility jamo kept as characters of their own (see compatHangul), and
 // runs of whitespace collapsed into one space; leading and trailing whitespace is dropped.
 // Canonically equivalent strings fold alike (a decomposed «ё», е + U+0308, is «е» too), invalid
 // UTF-8 bytes become U+FFFD, and Fold is idempotent.
@@ -107,10 +111,16 @@ func Fold(s string) Folded {
 		r, size := utf8.DecodeRuneInString(clean[i:])
 		var folded string
 		j := i + size
-		if simpleRune(r) && (j == len(clean) || clean[j] < utf8.RuneSelf || simpleRune(decodeRune(clean[j:]))) {
+		switch {
+		case simpleRune(r) && (j == len(clean) || clean[j] < utf8.RuneSelf || simpleRune(decodeRune(clean[j:]))):
 			folded = string(foldRune(r))
-		} else {
+		case compatHangul(r):
+			folded = width.Fold.String(clean[i:j])
+		default:
 			j = i + max(norm.NFKC.NextBoundaryInString(clean[i:], true), size)
+			if k := strings.IndexFunc(clean[i+size:j], compatHangul); k >= 0 {
+				j = i + size + k
+			}
 			folded = foldSegment(clean[i:j])
 		}
 		o, e := origStart(i), origEnd(j)
@@ -142,6 +152,15 @@ func Fold(s string) Folded {
 	// An end offset must point past the last character of the match, not at the next
 	// character's start when characters were dropped in between; callers use Span for that.
 	return Folded{Text: text, Offsets: offs, ends: ends}
+}
+
+// compatHangul reports whether r is a compatibility form of Hangul: a compatibility or halfwidth
+// jamo (ㄱ, ﾮ) or a circled one (㉠, ㉮). NFKC turns these into conjoining jamo, which compose with
+// the syllable before them or the vowel after them — across what readers and grapheme
+// segmentation see as separate characters, so that «무» would no longer be found in «무ﾮ». Fold
+// keeps each as its own character instead, halfwidth ones widened (ﾮ → ㄾ).
+func compatHangul(r rune) bool {
+	return r >= 0x3131 && r <= 0x318e || r >= 0xffa0 && r <= 0xffdc || r >= 0x3260 && r <= 0x327e
 }
 
 // simpleRune reports whether r is ASCII or a Cyrillic letter: its own NFKC form, and never

@@ -31,9 +31,7 @@ func foldRune(r rune) rune {
 		return '\''
 	case '‐', '‑', '‒', '–', '—', '―', '−', '⁃':
 		return '-'
-	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u034f':
-		// U+034F, the combining grapheme joiner, is also what Go's norm inserts after 30
-		// combining marks in a row (the stream-safe format), so NFC of such a run is not the run.
+	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
 		return -1
 	}
 	if unicode.IsSpace(r) {
@@ -53,7 +51,7 @@ type Folded struct {
 }
 
 // Fold normalizes s for verbatim-quote comparison: NFKC per character, lower case, ё→е, every kind of
-// quote mark to an ASCII double quote (apostrophes to an ASCII apostrophe), every dash to '-', zero-width characters and the combining grapheme joiner removed,
+// quote mark to an ASCII double quote (apostrophes to an ASCII apostrophe), every dash to '-', zero-width characters removed,
 // Hangul compatibility jamo kept as characters of their own (see compatHangul), and
 // runs of whitespace collapsed into one space; leading and trailing whitespace is dropped.
 // Canonically equivalent strings fold alike (a decomposed «ё», е + U+0308, is «е» too), invalid
@@ -118,6 +116,12 @@ func Fold(s string) Folded {
 			folded = width.Fold.String(clean[i:j])
 		default:
 			j = i + max(norm.NFKC.NextBoundaryInString(clean[i:], true), size)
+			// norm cuts a run of more than 30 combining marks into segments (the stream-safe
+			// format); fold the whole run as one, or ё→е would eat a different number of
+			// diaereses on a second pass.
+			for j < len(clean) && !norm.NFKC.PropertiesString(clean[j:]).BoundaryBefore() {
+				j += max(norm.NFKC.NextBoundaryInString(clean[j:], true), 1)
+			}
 			if k := strings.IndexFunc(clean[i+size:j], compatHangul); k >= 0 {
 				j = i + size + k
 			}

@@ -1,6 +1,9 @@
 package textnorm
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestFoldCanonicalEquivalence holds the inputs FuzzFold found, minimized: Fold applied NFKC rune
 // by rune, so a decomposed character (a base letter followed by a combining mark, as NFD text from
@@ -35,5 +38,34 @@ func TestFoldCanonicalEquivalence(t *testing.T) {
 		if !ok || tc.hay[s:e] != tc.want {
 			t.Errorf("Index(%q, %q) = %q (ok=%v), want %q", tc.hay, tc.needle, tc.hay[s:min(e, len(tc.hay))], ok, tc.want)
 		}
+	}
+}
+
+// TestFoldLongMarkRuns holds the 2026-12-02 findings: a run of more than 30 combining marks, which
+// Go's norm cuts at 30 (inserting U+034F in NFC), must fold once and stay folded.
+func TestFoldLongMarkRuns(t *testing.T) {
+	diaereses := strings.Repeat("\u0308", 30)
+	for _, in := range []string{
+		"Ё\u0348\u0348" + diaereses, // ё→е eats the diaereses; the cut at 30 decided how many
+		"\u0328" + diaereses,        // no base at all
+		"x" + diaereses + diaereses, // two cuts
+	} {
+		once := FoldString(in)
+		if twice := FoldString(once); twice != once {
+			t.Errorf("FoldString(%q) = %q, folded again %q", in, once, twice)
+		}
+	}
+	// ё→е takes the diaereses with it until the U+034F norm inserted after the first 30 marks;
+	// the three after it stay.
+	if got, want := FoldString("Ё\u0348\u0348"+diaereses), "е\u0348\u0348\u034f\u0308\u0308\u0308"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestIndexHalfwidthHangul: a quote cut before a halfwidth jamo is found; NFKC would have composed
+// the jamo into the syllable before it.
+func TestIndexHalfwidthHangul(t *testing.T) {
+	if s, e, ok := Index("0무ﾮ", "무"); !ok || s != 1 || e != 4 {
+		t.Errorf("Index = %d, %d, %v; want 1, 4, true", s, e, ok)
 	}
 }

@@ -26,7 +26,7 @@ down: ## stop the servers this project started (pid files only)
 status: ## show which servers are up
 	@deploy/local.sh status
 
-test: ## gofmt, go vet, unit tests with -race, integration tests against real servers
+test: ## gofmt, go vet, staticcheck, unit tests with -race, integration tests against real servers (local chat model, Chromium), the short fault suite
 	@deploy/test.sh
 
 ui: ## rebuild the analyst page web/dist from web/src (npm ci from package-lock.json, tsc, unit tests, esbuild)

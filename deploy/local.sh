@@ -403,7 +403,7 @@ install_llm_runtime() {
 	esac
 	python3 -c 'import venv, ensurepip' 2>/dev/null && command -v gcc >/dev/null || prereqs
 	command -v g++ >/dev/null || apt_install g++
-	say "building llama-cpp-python $LLAMA_CPP_VERSION ($cpu) into $LLM_VENV (about 4 minutes on 2 cores, once)"
+	say "building llama-cpp-python $LLAMA_CPP_VERSION ($cpu) into $LLM_VENV (once: about 4 minutes on 2 quiet cores, up to 25 under load)"
 	rm -rf "$LLM_VENV"
 	python3 -m venv "$LLM_VENV" || die "could not create $LLM_VENV"
 	# Every package is pinned with its hash (deploy/llm/requirements.txt). --no-cache-dir: pip's

@@ -245,8 +245,9 @@ func (r *Retriever) hydrate(ctx context.Context, req Request, vec []float32, ids
 	return out, nil
 }
 
-// evidencePaths explains the top chunks with paths: for each top chunk that supports an edge, the
-// shortest path (in the subgraph) from a linked entity through that edge; shortest first.
+// evidencePaths explains the top chunks with paths: for each of the top 10 chunks and each edge it
+// supports, the shortest path (in the subgraph) from a linked entity through that edge; at most
+// max paths, shortest first.
 func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max int) []ariadne.Path {
 	type arc struct {
 		to   string
@@ -278,6 +279,7 @@ func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max 
 			}
 		}
 	}
+	// pathTo is the BFS tree's path from a linked entity to end (no edges when end is linked).
 	pathTo := func(end string) (ariadne.Path, bool) {
 		if _, ok := dist[end]; !ok {
 			return ariadne.Path{}, false
@@ -294,7 +296,7 @@ func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max 
 			edges = append([]ariadne.PathEdge{{From: e.From.Key, To: e.To.Key, Type: e.Type, ChunkIDs: e.ChunkIDs}}, edges...)
 			k = p.to
 		}
-		return ariadne.Path{Nodes: nodes, Edges: edges}, len(edges) > 0
+		return ariadne.Path{Nodes: nodes, Edges: edges}, true
 	}
 	var out []ariadne.Path
 	seen := map[string]bool{}
@@ -302,24 +304,31 @@ func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max 
 		if i == 10 || len(out) == max {
 			break
 		}
+		// Every edge the chunk supports, each reached through itself: the shortest path to its
+		// nearer end, then the edge. (The BFS tree's path to the farther end may arrive by
+		// another edge: "the team that owns the library that caused the incident" then came
+		// through the service the incident affected, which the same team owns.)
 		for _, e := range sg.edges {
+			if len(out) == max {
+				break
+			}
 			if !containsString(e.ChunkIDs, c.ID) {
 				continue
 			}
-			// the endpoint farther from the linked entities ends the path
-			end := e.To.Key
-			if dist[e.From.Key] > dist[e.To.Key] {
-				end = e.From.Key
+			near, far := e.From.Key, e.To.Key
+			if dist[near] > dist[far] {
+				near, far = far, near
 			}
-			p, ok := pathTo(end)
-			if !ok {
+			p, ok := pathTo(near)
+			if !ok || slices.ContainsFunc(p.Nodes, func(n ariadne.PathNode) bool { return n.Key == far }) {
 				continue
 			}
+			p.Nodes = append(p.Nodes, sg.nodes[far])
+			p.Edges = append(p.Edges, ariadne.PathEdge{From: e.From.Key, To: e.To.Key, Type: e.Type, ChunkIDs: e.ChunkIDs})
 			if sig := pathSignature(p); !seen[sig] {
 				seen[sig] = true
 				out = append(out, p)
 			}
-			break
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Hops() < out[j].Hops() })

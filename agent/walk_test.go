@@ -2,6 +2,7 @@ package agent
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -197,5 +198,37 @@ func TestGraphWeight(t *testing.T) {
 		if got := graphWeight(tc.conf, tc.lo, tc.hi); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("graphWeight(%v, %v, %v) = %v, want %v", tc.conf, tc.lo, tc.hi, got, tc.want)
 		}
+	}
+}
+
+// TestEvidencePathsGoThroughTheChunksEdge: a chunk that supports an edge is explained by a path
+// through that edge, not by the BFS tree's path to the edge's far end (which reaches the team
+// through the service the incident affected, not through the library that caused it).
+func TestEvidencePathsGoThroughTheChunksEdge(t *testing.T) {
+	n := func(key string) ariadne.PathNode { return ariadne.PathNode{Key: key, Name: key} }
+	inc, svc, lib, team := n("inc"), n("svc"), n("lib"), n("team")
+	edge := func(a, b ariadne.PathNode, typ, chunk string) ariadne.Edge {
+		return ariadne.Edge{From: a, To: b, Type: typ, ChunkIDs: []string{chunk}}
+	}
+	sg := subgraph{
+		nodes: map[string]ariadne.PathNode{"inc": inc, "svc": svc, "lib": lib, "team": team},
+		edges: []ariadne.Edge{
+			edge(inc, svc, "AFFECTS", "inc#0"),
+			edge(inc, lib, "INVOLVES", "inc#0"),
+			edge(team, svc, "OWNS", "team#0"),
+			edge(team, lib, "OWNS", "team#0"),
+		},
+	}
+	top := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "team#0"}}, {Chunk: ariadne.Chunk{ID: "inc#0"}}}
+	var got []string
+	for _, p := range evidencePaths(sg, []string{"inc"}, top, 12) {
+		got = append(got, pathSignature(p))
+	}
+	want := []string{"inc|AFFECTS|svc", "inc|INVOLVES|lib", "inc|AFFECTS|svc|OWNS|team", "inc|INVOLVES|lib|OWNS|team"}
+	if !slices.Equal(got, want) {
+		t.Errorf("paths %q, want %q", got, want)
+	}
+	if p := evidencePaths(sg, []string{"inc"}, top, 1); len(p) != 1 {
+		t.Errorf("max 1: %d paths", len(p))
 	}
 }

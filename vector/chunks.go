@@ -288,42 +288,44 @@ func (s *Store) StoredVectors(ctx context.Context) ([]ariadne.StoredVector, erro
 // several objects share a key, any one of them answers (their vectors are the same embedding of
 // the same text).
 func (s *Store) VectorsByContentKey(ctx context.Context, keys []string) (map[string][]float32, error) {
+	return s.vectorsByKey(ctx, "vectors by content key", s.class, "content_key", 4, "", keys)
+}
+
+// vectorsByKey returns the vector of each key that objects of class hold in their text property
+// prop, looked up 100 keys per query with room for perKey objects a key and the consistency level
+// consistency ("" sends none); keys no object has (and all keys, when the class does not exist)
+// are absent, and when several objects share a key the first one read answers. what names the
+// operation in errors.
+func (s *Store) vectorsByKey(ctx context.Context, what, class, prop string, perKey int, consistency string, keys []string) (map[string][]float32, error) {
 	ctx = withRetryAfter(ctx)
 	out := map[string][]float32{}
 	for start := 0; start < len(keys); start += 100 {
 		batch := keys[start:min(start+100, len(keys))]
-		resp, err := s.client.GraphQL().Get().WithClassName(s.class).
-			WithFields(graphql.Field{Name: "content_key"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "vector"}}}).
-			WithWhere(filters.Where().WithPath([]string{"content_key"}).WithOperator(filters.ContainsAny).WithValueText(batch...)).
-			WithLimit(4 * len(batch)).Do(ctx)
+		resp, err := s.client.GraphQL().Get().WithClassName(class).
+			WithFields(graphql.Field{Name: prop}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "vector"}}}).
+			WithWhere(filters.Where().WithPath([]string{prop}).WithOperator(filters.ContainsAny).WithValueText(batch...)).
+			WithLimit(perKey * len(batch)).WithConsistencyLevel(consistency).Do(ctx)
 		if err != nil {
 			if isNotFound(err) {
 				return out, nil
 			}
-			return nil, s.wrap(ctx, "vectors by content key", err)
+			return nil, s.wrap(ctx, what, err)
 		}
 		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
 			return out, nil
 		}
-		if err := gqlErrors("vectors by content key", resp.Errors); err != nil {
+		if err := gqlErrors(what, resp.Errors); err != nil {
 			return nil, err
 		}
-		for _, h := range hitsOf(resp, s.class) {
-			k := str(h["content_key"])
+		for _, h := range hitsOf(resp, class) {
+			k := str(h[prop])
 			add, _ := h["_additional"].(map[string]any)
-			raw, _ := add["vector"].([]any)
-			if k == "" || len(raw) == 0 {
+			if _, seen := out[k]; k == "" || seen {
 				continue
 			}
-			if _, ok := out[k]; ok {
-				continue
+			if v := vectorOf(add); len(v) > 0 {
+				out[k] = v
 			}
-			v := make([]float32, len(raw))
-			for i, x := range raw {
-				f, _ := x.(float64)
-				v[i] = float32(f)
-			}
-			out[k] = v
 		}
 	}
 	return out, nil

@@ -58,34 +58,7 @@ func (s *Store) ensureUnitClass(ctx context.Context) error {
 // UnitVectors returns the stored vectors of the keys the unit class holds, looked up 100 keys per
 // query; absent keys (and an absent class) are absent from the map.
 func (s *Store) UnitVectors(ctx context.Context, keys []string) (map[string][]float32, error) {
-	ctx = withRetryAfter(ctx)
-	out := map[string][]float32{}
-	for start := 0; start < len(keys); start += 100 {
-		batch := keys[start:min(start+100, len(keys))]
-		resp, err := s.client.GraphQL().Get().WithClassName(s.UnitClass()).
-			WithFields(graphql.Field{Name: "key"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "vector"}}}).
-			WithWhere(filters.Where().WithPath([]string{"key"}).WithOperator(filters.ContainsAny).WithValueText(batch...)).
-			WithLimit(len(batch)).WithConsistencyLevel(s.placement.Consistency).Do(ctx)
-		if err != nil {
-			if isNotFound(err) {
-				return out, nil
-			}
-			return nil, s.wrap(ctx, "unit vectors", err)
-		}
-		if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
-			return out, nil
-		}
-		if err := gqlErrors("unit vectors", resp.Errors); err != nil {
-			return nil, err
-		}
-		for _, h := range hitsOf(resp, s.UnitClass()) {
-			add, _ := h["_additional"].(map[string]any)
-			if v := vectorOf(add); len(v) > 0 {
-				out[str(h["key"])] = v
-			}
-		}
-	}
-	return out, nil
+	return s.vectorsByKey(ctx, "unit vectors", s.UnitClass(), "key", 1, s.placement.Consistency, keys)
 }
 
 // PutUnitVectors writes vectors by key in batches of 100 (creating the unit class on first use);

@@ -167,7 +167,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	// Question and evidence-unit vectors are cached in memory (content-keyed): the evidence ranker
 	// reuses the retriever's question vector. A unit's vector comes from Weaviate's unit class when
 	// cmd/extract --unit-vectors stored it, else it is embedded once and stored there.
-	cached := agent.NewCachingEmbedder(emb, 0, vs) // unit vectors from Weaviate's unit class (cmd/extract --unit-vectors)
+	cached := agent.NewCachingEmbedder(emb, 0, vs)
 	lex, err := c.Lexicon.Load(log)
 	if err != nil {
 		return usageError{fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}

@@ -71,20 +71,7 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(body), 0o644)
 	}
-	class := fmt.Sprintf("ExtractCmdTest%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
-			vs.DropClass(context.Background())
-		}
-	})
-	ns := testrig.Namespace()
-	t.Cleanup(func() {
-		if gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(),
-			Password: testenv.Neo4jPassword(), Namespace: ns}); err == nil {
-			gs.DropNamespace(context.Background())
-			gs.Close(context.Background())
-		}
-	})
+	class, ns := scratchStores(t, "ExtractCmdTest")
 	base := []string{"--corpus", dir, "--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
 		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
 
@@ -123,20 +110,7 @@ func TestIntegrationSourceFlag(t *testing.T) {
 	os.WriteFile(filepath.Join(wiki, "a.md"), []byte("---\nid: notes/a\ntitle: Note A\n---\nAlpha text.\n"), 0o644)
 	os.WriteFile(filepath.Join(crm, "b.md"), []byte("---\nid: deals/b\ntitle: Deal B\n---\nBeta text.\n"), 0o644)
 	os.WriteFile(filepath.Join(crm, "a.md"), []byte("---\nid: notes/a\ntitle: Not note A\n---\nOther text.\n"), 0o644)
-	class := fmt.Sprintf("ExtractCmdSources%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
-			vs.DropClass(context.Background())
-		}
-	})
-	ns := testrig.Namespace()
-	t.Cleanup(func() {
-		if gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(),
-			Password: testenv.Neo4jPassword(), Namespace: ns}); err == nil {
-			gs.DropNamespace(context.Background())
-			gs.Close(context.Background())
-		}
-	})
+	class, ns := scratchStores(t, "ExtractCmdSources")
 	base := []string{"--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
 		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
 	sync := func(dir, source string) (int, string) {
@@ -178,20 +152,7 @@ func TestIntegrationUnitVectorsFlag(t *testing.T) {
 		}
 	}
 	write("The pier opens at six in the morning. Boats pay a fee at the gate.\n\n| Berth | Length |\n|---|---|\n| North | 120 m |\n")
-	class := fmt.Sprintf("ExtractCmdUnits%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
-			vs.DropClass(context.Background())
-		}
-	})
-	ns := testrig.Namespace()
-	t.Cleanup(func() {
-		if gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(),
-			Password: testenv.Neo4jPassword(), Namespace: ns}); err == nil {
-			gs.DropNamespace(context.Background())
-			gs.Close(context.Background())
-		}
-	})
+	class, ns := scratchStores(t, "ExtractCmdUnits")
 	args := []string{"--corpus", dir, "--unit-vectors", "--embedder", "e5", "--e5-url", testenv.EmbedderURL(), "--ner", "off",
 		"--weaviate-class", class, "--neo4j-namespace", ns, "--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(),
 		"--weaviate-url", testenv.WeaviateURL()}
@@ -218,4 +179,25 @@ func TestIntegrationUnitVectorsFlag(t *testing.T) {
 	if err != nil || len(keys) != 4 {
 		t.Fatalf("stored unit keys %d, %v; want 4", len(keys), err)
 	}
+}
+
+// scratchStores names a Weaviate class (prefix and a timestamp) and a Neo4j namespace of the
+// test's own, both dropped when the test ends.
+func scratchStores(t *testing.T, prefix string) (class, ns string) {
+	t.Helper()
+	class = fmt.Sprintf("%s%d", prefix, time.Now().UnixNano())
+	t.Cleanup(func() {
+		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
+			vs.DropClass(context.Background())
+		}
+	})
+	ns = testrig.Namespace()
+	t.Cleanup(func() {
+		if gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(),
+			Password: testenv.Neo4jPassword(), Namespace: ns}); err == nil {
+			gs.DropNamespace(context.Background())
+			gs.Close(context.Background())
+		}
+	})
+	return class, ns
 }

@@ -49,6 +49,20 @@ type Linked struct {
 // to hybrid; otherwise the question is simple.
 type RuleRouter struct{}
 
+// rolesRU and rolesEN are nouns (Russian stems) that name a role an entity holds for another
+// entity: whoever fills it usually has a page of their own, so a question about them is a hop
+// away from the entity the question names.
+const (
+	rolesRU = `аккаунт-менеджер|менеджер|руководител|тимлид|техлид|владел|автор|создател|основател|директор|начальник|заместител|куратор|архитектор|координатор|администратор|спонсор|заказчик|подрядчик|разработчик`
+	// genitiveRU: a lowercase word with a genitive-looking ending (or another oblique case that
+	// ends the same way), the dependent of a role noun.
+	genitiveRU = `[а-яё]+(?:ого|его|ой|ей|ых|их|ов|ев|а|я|ы|и)`
+	// thingsEN: nouns for things that have pages of their own, possessed by another ("the
+	// chain's project").
+	thingsEN = `project|team|service|system|product|platform|cluster|database|office|department|company|contract|vendor|supplier|partner`
+	rolesEN  = `manager|lead|leader|head|owner|author|creator|founder|director|chief|ceo|cto|cfo|president|chair|deputy|supervisor|boss|sponsor|maintainer|architect|commander|coordinator|representative|administrator|assignee|contractor|developer|customer|client`
+)
+
 var (
 	codeRE = regexp.MustCompile(`\b(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9]{2,}(?:-[0-9]+)*\b`)
 	// identRE: `code spans`, snake_case, kebab-case with a digit, CamelCase, versions (2.4.0).
@@ -59,7 +73,7 @@ var (
 	relativeRU = regexp.MustCompile(`(?i)(?:^|[\s,(])(котор(?:ый|ая|ое|ые|ого|ой|ую|ым|ыми|ых|ом)|чей|чья|чьё|чье|чьи|чьего|чьей)(?:[\s,.?!)]|$)`)
 	relativeEN = regexp.MustCompile(`(?i)\bwhose\b|\b(?:of|for|from|to|by|in|on|with|under) the [a-z][a-z -]{0,40}? (?:that|which|who)\b|\bwhich \w+'s?\b|\bwhich \w+s' `)
 	anaphoraRU = regexp.MustCompile(`(?i)\sи\s+(?:кто|что|какой|какая|какое|какие|где|когда|почему|как|сколько)(?:[\s,]+[^?]*?)?[\s,]+(?:этой|этого|этому|этот|эта|эту|этим|этих|его|её|ее|их)(?:[\s,.?!]|$)`)
-	anaphoraEN = regexp.MustCompile(`(?i),?\s+and\s+(?:who|what|which|where|when|why|how)\b[^?]*\b(?:her|his|its|their|that|this|them)\b`)
+	anaphoraEN = regexp.MustCompile(`(?i),?\s+and\s+(?:(?:in|at|on|for|from|to|with|by)\s+)?(?:who|what|which|where|when|why|how)\b[^?]*\b(?:her|his|its|their|that|this|them|he|she)\b`)
 	// locativeEN: "the city where …", "the country in which …" — a place named through another fact.
 	locativeEN = regexp.MustCompile(`(?i)\bthe [a-z][a-z -]{0,40}? (?:where|(?:in|on|at|from|to|by|under) which)\b`)
 	// reducedRelEN: a relative clause without its pronoun, "the country Signmark is from", or a
@@ -73,13 +87,38 @@ var (
 	ofChainEN = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of the (?:[a-z]+ ){1,3}?of\b`)
 	// ofFrameEN and possessiveEN are relational frames, each one hop from a named thing: "the
 	// author of Brand", "the first president of X", "Big Eye's director".
-	ofFrameEN    = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of (?:the )?["«A-Z]`)
+	ofFrameEN    = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of (?:the )?(?:["«A-Z]|[0-9]+-[a-z])`)
 	possessiveEN = regexp.MustCompile(`\b[A-Z][\w.-]*(?:'s|’s|s') [a-z]+`)
+	// contractionEN: "What's", "It's" — a verb, not a possessive.
+	contractionEN = regexp.MustCompile(`^(?i:what|who|where|when|how|why|which|it|that|there|here|let|he|she)(?:'s|’s)`)
 	// copulaLookupEN: "Who is the CEO of X?" asks the frame itself, one hop.
 	copulaLookupEN = regexp.MustCompile(`^(?i:who|what|which|where|when)\s+(?:is|are|was|were)\s+(?:the (?:[a-z]+ ){1,3}?of\b|(?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*(?:'s|’s|s') )`)
-	subClauseRU    = regexp.MustCompile(`(?i),\s*когда\s`)
-	subClauseEN    = regexp.MustCompile(`^(?i)(?:after|before|during|when|since)\s+(?:the|a|an|our)\b`)
-	sentenceEnd    = regexp.MustCompile(`[.!?…](?:\s+|$)`)
+	// roleFrameRU: a noun naming a role one entity holds for another (a manager, a lead, an
+	// owner, an author, a customer) followed by whom it is held for — a name, a quoted name, a
+	// Latin word or a genitive-looking word: «аккаунт-менеджер «КамТранса»», «руководитель
+	// команды …», «автор фреймворка Tern». It is a hop unless the question asks the role itself
+	// (roleLookupRU).
+	roleFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:` + rolesRU + `)[а-яё]*)\s+(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
+	// roleFrameEN: the same frame as an English compound, "the GrainFlow tech lead", "the Acme
+	// account manager" (the "X of Y" and "Y's X" forms are ofFrameEN and possessiveEN).
+	roleFrameEN = regexp.MustCompile(`\bthe (?:[A-Z][\w.-]*\s+){1,3}(?:[a-z]+\s+)?(?:` + rolesEN + `)s?\b`)
+	// participleEN: a thing or person picked out by a fact about it, "the technical lead named in
+	// contract X", "the engineer responsible for Y".
+	participleEN = regexp.MustCompile(`\bthe (?:[a-z-]+ ){0,2}[a-z-]+ (?:named|mentioned|listed|cited|quoted|responsible for|assigned to|in charge of)\b`)
+	// lowerPossessiveEN: "the Lekar chain's project", "the team's lead": a possessive whose owner is
+	// itself a described thing (possessiveEN takes the capitalised names).
+	lowerPossessiveEN = regexp.MustCompile(`\bthe (?:[A-Z][\w-]*\s+)*[a-z]+(?:'s|’s) (?:[a-z]+ )?(?:` + rolesEN + `|` + thingsEN + `)s?\b`)
+	// copulaPrefixEN: "Who is " before a frame makes the frame the question itself.
+	copulaPrefixEN = regexp.MustCompile(`^(?i:who|what|which|where|when)\s+(?:is|are|was|were)\s+$`)
+	// correlativeRU: «тот, кто …», «того, кто …» — a person picked out by what they did.
+	correlativeRU = regexp.MustCompile(`(?i)(?:^|[\s,])(?:тот|того|тому|тем|том|та|той|ту|те|тех|теми)\s*,?\s*(?:кто|кого|кому|кем|ком)(?:[\s,]|$)`)
+	// relAdverbRU: a relative adverb after a noun, «в кластере X, куда пишет Y», «город, где …»;
+	// not after a verb of asking («подскажите, где …»).
+	relAdverbRU = regexp.MustCompile(`(?i)([а-яёa-z0-9»"]+)\s*,\s*(?:где|куда|откуда)\s`)
+	askVerbRU   = regexp.MustCompile(`(?i)^(?:скажи|скажите|подскажи|подскажите|знаешь|знаете|уточни|уточните|напомни|напомните|интересно|покажи|покажите|объясни|объясните)$`)
+	subClauseRU = regexp.MustCompile(`(?i),\s*когда\s`)
+	subClauseEN = regexp.MustCompile(`^(?i)(?:after|before|during|when|since)\s+(?:the|a|an|our)\b`)
+	sentenceEnd = regexp.MustCompile(`[.!?…](?:\s+|$)`)
 )
 
 // Features computes the router's features for a question and the entities linked in it.
@@ -96,12 +135,40 @@ func Features(question string, linked []Linked) map[string]int {
 	// Relational frames: two are a chain ("the spouse of the director of X"); one is a hop
 	// inside another question ("What did the author of X study?") unless the question only asks
 	// the frame ("Who is the CEO of X?").
-	frames := len(ofFrameEN.FindAllString(q, -1)) + len(possessiveEN.FindAllString(q, -1))
+	frames := len(ofFrameEN.FindAllString(q, -1))
+	for _, m := range possessiveEN.FindAllString(q, -1) {
+		if !contractionEN.MatchString(m) {
+			frames++
+		}
+	}
 	if ofChainEN.MatchString(q) {
 		frames += 2
 	}
+	// Role frames count only where the question does not ask the role itself ("Who is the
+	// GrainFlow tech lead?", «Кто аккаунт-менеджер «КамТранса»?»): there they are a hop inside
+	// another question and need no lookup exception.
+	for _, re := range []*regexp.Regexp{roleFrameEN, participleEN, lowerPossessiveEN} {
+		for _, m := range re.FindAllStringIndex(q, -1) {
+			if !copulaPrefixEN.MatchString(q[:m[0]]) {
+				f["nested_relation"] = 3
+			}
+		}
+	}
+	for _, m := range roleFrameRU.FindAllStringSubmatchIndex(q, -1) {
+		if !asksRoleRU(q[:m[2]]) {
+			f["nested_relation"] = 3
+		}
+	}
 	if frames >= 2 || frames == 1 && !copulaLookupEN.MatchString(q) {
 		f["nested_relation"] = 3
+	}
+	if correlativeRU.MatchString(q) {
+		f["relative_clause"] = 3
+	}
+	for _, m := range relAdverbRU.FindAllStringSubmatch(q, -1) {
+		if !askVerbRU.MatchString(m[1]) {
+			f["relative_clause"] = 3
+		}
 	}
 	if n := len(sentenceEnd.FindAllString(strings.TrimRight(q, ".!?… "), -1)); n >= 1 && strings.HasSuffix(q, "?") {
 		f["scenario_then_question"] = 3
@@ -145,6 +212,49 @@ func Features(question string, linked []Linked) map[string]int {
 	}
 	return f
 }
+
+// asksRoleRU reports whether the words before a Russian role noun make the role the question's
+// own answer: a "who" or "which" word, then only a copula, an adverb of time or the entity it is
+// held for («Кто аккаунт-менеджер …», «Кто у «Лекаря» сейчас менеджер», «Как зовут руководителя
+// …», «Какой менеджер …»). «Кому подчиняется менеджер …» and «Кто замещает менеджера …» ask
+// something else about the role's holder.
+func asksRoleRU(prefix string) bool {
+	words := textnorm.Words(prefix)
+	if len(words) == 0 {
+		return false
+	}
+	switch strings.ToLower(words[0].Text) {
+	case "кто", "кого", "какой", "какая", "какого", "какую", "каков", "какова", "чей", "чья":
+	case "как":
+		if len(words) < 2 || strings.ToLower(words[1].Text) != "зовут" {
+			return false
+		}
+		words = words[1:]
+	default:
+		return false
+	}
+	afterU := false
+	for _, w := range words[1:] {
+		lw := strings.ToLower(w.Text)
+		switch {
+		case lw == "у" || lw == "в" || lw == "при":
+			afterU = true
+		case afterU, lookupWordsRU[lw], adjectiveRU.MatchString(lw):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// lookupWordsRU may stand between a "who" word and the role it asks: a copula, "now", "also",
+// "appointed (as)".
+var lookupWordsRU = map[string]bool{"зовут": true, "является": true, "являлся": true, "являлась": true, "являются": true,
+	"был": true, "была": true, "были": true, "стал": true, "стала": true, "сейчас": true, "теперь": true, "также": true,
+	"такой": true, "такая": true, "такие": true, "назначили": true, "назначен": true, "назначена": true, "на": true, "должность": true}
+
+// adjectiveRU: a Russian adjective by its ending («генеральный», «первым», «главного»).
+var adjectiveRU = regexp.MustCompile(`^[а-яё-]+(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ую|юю|ым|им|ыми|ими|ых|их)$`)
 
 // namesLinked reports whether s is the whole name of a linked entity, as written in the question
 // or as the entity is called.

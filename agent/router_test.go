@@ -49,6 +49,22 @@ func TestRuleRouter(t *testing.T) {
 		{"Who is the CEO of Orion Labs?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"What is Orion Labs's refund policy?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"What is the team that owns billing?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		// a role held for a named entity, inside a question about its holder: a hop; the role
+		// asked itself: one lookup
+		{"В каком городе живёт руководитель проекта «Север»?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Кому подчиняется аккаунт-менеджер торговой сети «Меридиан»?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Кто руководитель проекта «Север»?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Кто у «Меридиана» сейчас аккаунт-менеджер?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Кто генеральный директор «Меридиана»?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Какую премию может получить руководитель команды?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Where does the Helios tech lead sit?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Who is the Helios tech lead?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Which team does the engineer named in the Orion contract belong to?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"What is the budget of the Orion chain's project?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"What time is the Orion team's stand-up?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Где работает тот, кто подписал договор с «Меридианом»?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"Сколько серверов в дата-центре, куда переехал биллинг?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"Подскажите, где лежит регламент отпусков?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		// a code inside a relative clause: the chain wins
 		{"Кто написал постмортем инцидента, который вызвала ошибка E-7001?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
 		// an English compound is not a technical identifier

@@ -29,12 +29,21 @@ type ChainHop struct {
 // this far from the question's entities in the readable subgraph (multihop.go).
 const maxChainHops = 4
 
-// chainPlan is the evidence path a multi-hop answer cites, one sentence per hop, and how much of
-// the question those sentences cover together (IDF-weighted share of its terms, in [0, 1]).
+// chainPlan is the evidence path a multi-hop answer cites, one sentence per hop, the fact the
+// question asks about the path's last entity (from that entity's own page, when the hops leave a
+// question term unstated and the page states it), and how much of the question those sentences
+// cover together (IDF-weighted share of its terms, in [0, 1]).
 type chainPlan struct {
 	path  ariadne.Path
 	hops  []hopUnit
+	last  hopUnit // empty: the hops state all the question asks, or the page does not
 	cover float64
+}
+
+// DocumentChunkReader lists the readable chunks of documents (graph.Store); with it, a chain's
+// last entity's own page is searched for the fact the question asks about that entity.
+type DocumentChunkReader interface {
+	DocumentChunkIDs(ctx context.Context, docIDs, groups []string) ([]string, error)
 }
 
 // planChain picks the evidence path a multi-hop answer cites. For each path (≤ maxChainHops), one
@@ -46,19 +55,50 @@ type chainPlan struct {
 // terms other than those of the path's first entity, which the question names (termCover, IDF over
 // the fragments and the chunks read), then the one with fewer hops, then
 // the first in retrieval order — so the chain follows the question rather than the nearest
-// neighbour. No hops in the plan: no path can be claimed.
+// neighbour. A question about the chain's end ("the office of the account manager of X") is
+// answered by the end entity's own page: the unit of that page (readable by the caller) that states
+// most of the question terms the hops leave unstated — at least one of them in its own text — is
+// the plan's last sentence and counts in its coverage (lastUnit). No hops in the plan: no path can
+// be claimed.
 func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.Path, frags []Fragment) (chainPlan, error) {
 	byID := map[string]Fragment{}
 	for _, f := range frags {
 		byID[f.Chunk.ID] = f
 	}
 	var missing []string
+	need := func(id string) {
+		if _, ok := byID[id]; !ok && !containsString(missing, id) {
+			missing = append(missing, id)
+		}
+	}
 	for _, p := range paths {
 		for _, e := range p.Edges {
 			for _, id := range e.ChunkIDs {
-				if _, ok := byID[id]; !ok && !containsString(missing, id) {
-					missing = append(missing, id)
-				}
+				need(id)
+			}
+		}
+	}
+	// The pages of the paths' last entities.
+	pageChunks := map[string][]string{} // document id → its readable chunk ids
+	if dr, ok := a.cfg.Chunks.(DocumentChunkReader); ok {
+		var docs []string
+		for _, p := range paths {
+			if p.Hops() == 0 || p.Hops() > maxChainHops {
+				continue
+			}
+			if d := p.Nodes[len(p.Nodes)-1].DocID; d != "" && !containsString(docs, d) {
+				docs = append(docs, d)
+			}
+		}
+		if len(docs) > 0 {
+			ids, err := dr.DocumentChunkIDs(ctx, docs, req.Groups)
+			if err != nil {
+				return chainPlan{}, fmt.Errorf("agent: read chain end pages: %w", err)
+			}
+			for _, id := range ids {
+				d := ariadne.DocIDOfChunk(id)
+				pageChunks[d] = append(pageChunks[d], id)
+				need(id)
 			}
 		}
 	}
@@ -112,6 +152,16 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		if len(hops) != p.Hops() {
 			continue
 		}
+		var page []Fragment
+		for _, id := range pageChunks[p.Nodes[len(p.Nodes)-1].DocID] {
+			if f, ok := byID[id]; ok {
+				page = append(page, f)
+			}
+		}
+		last, covered := lastUnit(terms, got, page, hops, idf, sum)
+		for t, w := range covered {
+			got[t] = max(got[t], w)
+		}
 		var cover float64
 		for _, t := range sortedKeys(got) {
 			cover += got[t] * idf[t]
@@ -121,17 +171,54 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		}
 		const eps = 1e-9
 		if best.hops == nil || cover > best.cover+eps || cover > best.cover-eps && len(hops) < len(best.hops) {
-			best = chainPlan{path: p, hops: hops, cover: cover}
+			best = chainPlan{path: p, hops: hops, last: last, cover: cover}
 		}
 	}
 	return best, nil
+}
+
+// lastUnit returns the unit of the page (the chain's last entity's own chunks) that adds most to
+// the question terms the hops state (got: term → 1 stated, 0.5 by title or section only), IDF
+// weighted, and the terms it covers (termCover; a table row's header counts as its context); it
+// must state at least one term the hops leave unstated in its own text, and repeat no hop
+// sentence. Ties go to the shorter unit. Nothing when the hops state every term.
+func lastUnit(terms questionTerms, got map[string]float64, page []Fragment, hops []hopUnit, idf map[string]float64, sum float64) (hopUnit, map[string]float64) {
+	var best hopUnit
+	var bestCovered map[string]float64
+	var bestGain float64
+	for _, f := range page {
+		ctxTerms, headers := contextTerms(terms, f), tableHeaders(f.Chunk.Text)
+		for _, u := range splitUnits(f.Chunk.Text) {
+			if injectionRE.MatchString(u) || slices.ContainsFunc(hops, func(h hopUnit) bool { return h.quote == u }) {
+				continue
+			}
+			uctx, claim := unitContext(terms, ctxTerms, headers, u)
+			if !claim {
+				continue
+			}
+			covered, _ := termCover(terms, u, uctx, idf, sum)
+			var gain float64
+			own := false
+			for _, t := range terms.terms {
+				if w := covered[t]; w > got[t] {
+					gain += (w - got[t]) * idf[t]
+					own = own || w == 1 && got[t] < 1
+				}
+			}
+			const eps = 1e-9
+			if own && (gain > bestGain+eps || gain > bestGain-eps && len(u) < len(best.quote)) {
+				best, bestCovered, bestGain = hopUnit{f, u}, covered, gain
+			}
+		}
+	}
+	return best, bestCovered
 }
 
 // withChain returns the fragments followed by the plan's hop chunks that are not among them yet
 // (numbered on), so that the generator sees each link of the chain it may be asked to answer along.
 func withChain(frags []Fragment, plan chainPlan) []Fragment {
 	out := append([]Fragment(nil), frags...)
-	for _, h := range plan.hops {
+	for _, h := range plan.units() {
 		if !slices.ContainsFunc(out, func(f Fragment) bool { return f.Chunk.ID == h.frag.Chunk.ID }) {
 			f := h.frag
 			f.N = len(out) + 1
@@ -153,7 +240,8 @@ func chainClaims(ctx context.Context, plan chainPlan, frags []Fragment) ([]ariad
 		byID[f.Chunk.ID] = f
 	}
 	out := Output{}
-	for _, h := range plan.hops {
+	units := plan.units()
+	for _, h := range units {
 		f, ok := byID[h.frag.Chunk.ID]
 		if !ok {
 			return nil, nil, nil
@@ -161,7 +249,7 @@ func chainClaims(ctx context.Context, plan chainPlan, frags []Fragment) ([]ariad
 		out.Claims = append(out.Claims, OutputClaim{Text: h.quote, Citations: []OutputCitation{{Fragment: f.N, ChunkID: f.Chunk.ID, Quote: h.quote}}})
 	}
 	v, err := Verify(ctx, out, frags, nil)
-	if err != nil || len(v.Claims) != len(plan.hops) {
+	if err != nil || len(v.Claims) != len(units) {
 		return nil, nil, err // a hop that does not verify: the chain is not claimed
 	}
 	names := map[string]string{}
@@ -178,6 +266,15 @@ func chainClaims(ctx context.Context, plan chainPlan, frags []Fragment) ([]ariad
 type hopUnit struct {
 	frag  Fragment
 	quote string
+}
+
+// units returns the plan's sentences in the order they are claimed: the hops in path order, then
+// the last entity's fact.
+func (p chainPlan) units() []hopUnit {
+	if p.last.quote == "" {
+		return p.hops
+	}
+	return append(append([]hopUnit(nil), p.hops...), p.last)
 }
 
 // hopSentence returns the shortest unit of the edge's chunks that names both ends.

@@ -143,3 +143,62 @@ func TestPlanChainFollowsQuestion(t *testing.T) {
 		t.Errorf("commander question: plan %+v, want the 1-hop path", plan)
 	}
 }
+
+// memPages is memChunks that also lists a document's chunks (DocumentChunkReader).
+type memPages struct{ memChunks }
+
+func (m memPages) DocumentChunkIDs(_ context.Context, docIDs, groups []string) ([]string, error) {
+	var out []string
+	for _, c := range m.memChunks {
+		if containsString(docIDs, c.DocID) && ariadne.CanRead(c.ACL, groups) {
+			out = append(out, c.ID)
+		}
+	}
+	return out, nil
+}
+
+// A question about the chain's last entity ("the office of the account manager of X") is answered
+// from that entity's own page: the unit that states the term the hops leave unstated is claimed
+// after the hops — across scripts through a cognate («офисе» / "Office"), never from a chunk the
+// caller may not read, and never a table's header row.
+func TestPlanChainLastEntityFact(t *testing.T) {
+	client := ariadne.Chunk{ID: "clients/vega#0001-22222222", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"all"},
+		Heading: []string{"Контакты"}, Text: "Клиент с 2019 года. Аккаунт-менеджер — Ольга Стрельцова."}
+	bio := ariadne.Chunk{ID: "people/streltsova#0000-44444444", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"all"},
+		Text: "Olga Streltsova is an account manager in the Sales department. She joined in 2020."}
+	contacts := ariadne.Chunk{ID: "people/streltsova#0001-55555555", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"all"},
+		Heading: []string{"Contacts"}, Text: "| Field | Office |\n|---|---|\n| Desk | 4th floor |\n\n- E-mail: o.streltsova@example.org\n- Office: Kazan"}
+	secret := ariadne.Chunk{ID: "people/streltsova#0002-66666666", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"hr"},
+		Text: "From March her office is in Samara."}
+	vega := ariadne.PathNode{Key: "client:vega", Name: "Вега-Транс", DocID: "clients/vega"}
+	streltsova := ariadne.PathNode{Key: "person:streltsova", Name: "Ольга Стрельцова", DocID: "people/streltsova"}
+	path := ariadne.Path{Nodes: []ariadne.PathNode{vega, streltsova}, Edges: []ariadne.PathEdge{
+		{From: vega.Key, To: streltsova.Key, Type: "CONTACT", ChunkIDs: []string{client.ID}},
+	}}
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: client}})
+	lex := testLexicon(t)
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{client, bio, contacts, secret}}, Lexicon: lex}}
+	req := Request{Question: "В каком офисе сидит аккаунт-менеджер «Вега-Транса»?", Groups: []string{"all"}}
+	claims, chain, err := claimChain(a, req, []ariadne.Path{path}, frags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chain) != 1 || len(claims) != 2 {
+		t.Fatalf("chain %+v, claims %+v; want one hop and the office", chain, claims)
+	}
+	if c := claims[1].Citations[0]; c.ChunkID != contacts.ID || c.Quote != "- Office: Kazan" || contacts.Text[c.Start:c.End] != c.Quote {
+		t.Errorf("last claim cites %s %q at %d..%d, want the contacts chunk's office line", c.ChunkID, c.Quote, c.Start, c.End)
+	}
+	// A caller who may read nothing of the page but a chunk of another group gets the hop alone.
+	a.cfg.Chunks = memPages{memChunks{client, secret}}
+	claims, chain, _ = claimChain(a, req, []ariadne.Path{path}, frags)
+	if len(chain) != 1 || len(claims) != 1 {
+		t.Errorf("page unreadable: chain %+v, claims %+v; want the hop alone", chain, claims)
+	}
+	// A question the hop answers in full needs no fact from the page.
+	a.cfg.Chunks = memPages{memChunks{client, bio, contacts}}
+	req.Question = "Кто аккаунт-менеджер «Вега-Транса»?"
+	if claims, _, _ = claimChain(a, req, []ariadne.Path{path}, frags); len(claims) != 1 {
+		t.Errorf("role question: claims %+v, want the hop alone", claims)
+	}
+}

@@ -213,6 +213,38 @@ func splitUnits(text string) []string {
 	return kept
 }
 
+// tableHeaders maps each table row of text (trimmed, as splitUnits returns it) to its table's
+// header row — the row right above the separator (|---|) — and each header row to itself. A header
+// states no fact, only what its columns mean: the generators do not quote it, and read it as the
+// context of its rows, as they read a section title.
+func tableHeaders(text string) map[string]string {
+	var out map[string]string
+	header := ""
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		l := strings.TrimSpace(line)
+		switch {
+		case !strings.HasPrefix(l, "|"):
+			header = ""
+		case tableSeparator(l):
+		case i+1 < len(lines) && tableSeparator(strings.TrimSpace(lines[i+1])):
+			header = l
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[l] = l
+		case header != "":
+			out[l] = header
+		}
+	}
+	return out
+}
+
+// tableSeparator reports whether a trimmed line is a Markdown table's separator row (|---|:--:|).
+func tableSeparator(l string) bool {
+	return strings.HasPrefix(l, "|") && strings.Contains(l, "-") && strings.Trim(l, "|-: ") == ""
+}
+
 // sentences splits a paragraph after '.', '!', '?' or '…' followed by a space and a capital
 // letter, digit or quote (so "v2.4.0", "т. е." and "09.2024" do not split), except after an
 // initial (a lone capital letter: «К. Дымов»).

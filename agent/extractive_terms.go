@@ -119,12 +119,16 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	c := termCandidates{want: askFor(question)}
 	c.idf, c.total = termIDF(q, frags)
 	for i, f := range frags {
-		ctxTerms := contextTerms(q, f)
+		ctxTerms, headers := contextTerms(q, f), tableHeaders(f.Chunk.Text)
 		for _, u := range splitUnits(f.Chunk.Text) {
 			if injectionRE.MatchString(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}
-			covered, cov := termCover(q, u, ctxTerms, c.idf, c.total)
+			uctx, claim := unitContext(q, ctxTerms, headers, u)
+			if !claim {
+				continue
+			}
+			covered, cov := termCover(q, u, uctx, c.idf, c.total)
 			score := cov
 			if c.want != "" && hasKind(u, c.want) {
 				score += 0.15

@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -19,9 +20,20 @@ import (
 // (lexicon.Key), so that a sentence in the other language states the term when it has one of them:
 // dictionary-based query translation (Pirkola 1998's structured queries: a term and its
 // translations count as one term).
+//
+// With a lexicon, a term also counts as stated by a word of the other script with the same
+// cognate skeleton (textnorm.CognateForm: «офис» and "office", «менеджер» and "manager"): the
+// loanwords a dictionary lacks.
 type questionTerms struct {
 	terms []string
 	tr    map[string][]string // term → translations' match keys; empty without a lexicon
+	cog   map[string]cognate  // term → its cognate skeleton and script; empty without a lexicon
+}
+
+// cognate is a question term's cognate skeleton and whether it comes from a Cyrillic word.
+type cognate struct {
+	form     string
+	cyrillic bool
 }
 
 // newQuestionTerms analyzes a question; lex may be nil (no translations).
@@ -30,13 +42,14 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 	if lex == nil {
 		return q
 	}
-	q.tr = map[string][]string{}
+	q.tr, q.cog = map[string][]string{}, map[string]cognate{}
 	for _, w := range textnorm.Words(question) {
 		ts := textnorm.SearchTerms(w.Text)
 		if len(ts) == 0 {
 			continue
 		}
 		t := ts[len(ts)-1]
+		q.cog[t] = cognate{form: textnorm.CognateForm(t), cyrillic: hasCyrillic(w.Text)}
 		for _, k := range lex.Translate(w.Text) {
 			if !slices.Contains(q.tr[t], k) {
 				q.tr[t] = append(q.tr[t], k)
@@ -48,7 +61,7 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 
 // only returns the same question terms restricted to keep.
 func (q questionTerms) only(keep func(string) bool) questionTerms {
-	out := questionTerms{tr: q.tr}
+	out := questionTerms{tr: q.tr, cog: q.cog}
 	for _, t := range q.terms {
 		if keep(t) {
 			out.terms = append(out.terms, t)
@@ -65,23 +78,39 @@ func (q questionTerms) stated(text string) map[string]bool {
 	have := toSet(terms)
 	out := map[string]bool{}
 	var keys map[string]bool
+	var cogs []cognate
 	for _, t := range q.terms {
 		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {
 			out[t] = true
 			continue
 		}
-		tr := q.tr[t]
-		if len(tr) == 0 {
-			continue
-		}
-		if keys == nil {
-			keys = lexicon.Keys(text)
-		}
-		for _, k := range tr {
-			if keys[k] {
-				out[t] = true
-				break
+		if tr := q.tr[t]; len(tr) > 0 {
+			if keys == nil {
+				keys = lexicon.Keys(text)
 			}
+			if slices.ContainsFunc(tr, func(k string) bool { return keys[k] }) {
+				out[t] = true
+				continue
+			}
+		}
+		if c, ok := q.cog[t]; ok {
+			if cogs == nil {
+				cogs = textCognates(text)
+			}
+			if slices.ContainsFunc(cogs, func(u cognate) bool { return u.cyrillic != c.cyrillic && textnorm.CognateMatch(c.form, u.form) }) {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// textCognates returns the cognate skeletons of a text's words (never nil).
+func textCognates(text string) []cognate {
+	out := []cognate{}
+	for _, w := range textnorm.Words(text) {
+		if ts := textnorm.SearchTerms(w.Text); len(ts) > 0 {
+			out = append(out, cognate{form: textnorm.CognateForm(ts[len(ts)-1]), cyrillic: hasCyrillic(w.Text)})
 		}
 	}
 	return out
@@ -123,6 +152,27 @@ func termIDF(q questionTerms, frags []Fragment) (map[string]float64, float64) {
 // contextTerms returns the question terms a fragment's title or section states.
 func contextTerms(q questionTerms, f Fragment) map[string]bool {
 	return q.stated(f.Chunk.Title + " " + f.Chunk.HeadingPath())
+}
+
+// unitContext returns the context terms of one unit of f: those of its fragment (ctxTerms,
+// contextTerms) and, for a table row, those its table's header states (headers: tableHeaders of
+// the fragment's text). The second result is false for a header row itself, which is no claim.
+func unitContext(q questionTerms, ctxTerms map[string]bool, headers map[string]string, unit string) (map[string]bool, bool) {
+	h, ok := headers[unit]
+	if !ok {
+		return ctxTerms, true
+	}
+	if h == unit {
+		return nil, false
+	}
+	out := maps.Clone(ctxTerms)
+	if out == nil {
+		out = map[string]bool{}
+	}
+	for t := range q.stated(h) {
+		out[t] = true
+	}
+	return out, true
 }
 
 // termCover returns which question terms a unit covers — 1 when the unit states the term, 0.5

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -247,6 +248,47 @@ func TestSentences(t *testing.T) {
 		got := sentences(tc.in)
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("sentences(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestTableHeaders(t *testing.T) {
+	text := "Intro line.\n\n| Grade | Salary |\n|---|---|\n| E1 | 100 |\n| E2 | 200 |\n\n- a list item\n\n| Field | Value |\n| :-- | --: |\n| Office | Kazan |"
+	got := tableHeaders(text)
+	want := map[string]string{
+		"| Grade | Salary |": "| Grade | Salary |",
+		"| E1 | 100 |":       "| Grade | Salary |",
+		"| E2 | 200 |":       "| Grade | Salary |",
+		"| Field | Value |":  "| Field | Value |",
+		"| Office | Kazan |": "| Field | Value |",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("tableHeaders = %v, want %v", got, want)
+	}
+	if got := tableHeaders("| a | b |\n| c | d |"); got != nil {
+		t.Errorf("a table without a separator has no header: %v", got)
+	}
+}
+
+// The term-coverage generator never quotes a header row, and reads it as its rows' context: asked
+// for a salary, it quotes the row whose header names the column.
+func TestTermExtractiveTableHeader(t *testing.T) {
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "policies/pay#0001-aaaaaaaa", DocID: "policies/pay", Title: "Pay policy",
+		Text: "| Grade | Title | Salary, per month |\n|---|---|---|\n| E4 | lead engineer | 290 000 – 370 000 |\n| E5 | principal engineer | 360 000 – 450 000 |"}}})
+	raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: "What salary does a lead engineer get?", Fragments: frags, Route: ariadne.RouteSimple})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ParseOutput(raw)
+	if err != nil || out.NotFound || len(out.Claims) == 0 {
+		t.Fatalf("output %q: %+v, %v", raw, out, err)
+	}
+	if q := out.Claims[0].Citations[0].Quote; q != "| E4 | lead engineer | 290 000 – 370 000 |" {
+		t.Errorf("first quote %q, want the E4 row", q)
+	}
+	for _, c := range out.Claims {
+		if strings.Contains(c.Citations[0].Quote, "Grade") {
+			t.Errorf("the header row is quoted: %q", c.Citations[0].Quote)
 		}
 	}
 }

@@ -56,6 +56,10 @@ func TestQuestionTermsAcrossLanguages(t *testing.T) {
 		{"Кто смотритель маяка?", "The lighthouse keeper lives by the harbour.", lex, []string{"maiak", "smotritel"}},
 		// an English question over a Russian sentence; "built" has no translation of its own, "year" does
 		{"What year was the lighthouse built?", "Маяк построили в 1887 году.", lex, []string{"iear", "lighthouse"}},
+		// loanwords the dictionary lacks: cognates across scripts, both ways, only with the lexicon
+		{"В каком офисе сидит менеджер?", "Office: Kazan. The manager is away.", lex, []string{"menedzher", "ofis"}},
+		{"В каком офисе сидит менеджер?", "Office: Kazan. The manager is away.", nil, nil},
+		{"Which office does the manager use?", "Менеджер сидит в офисе на втором этаже.", lex, []string{"manager", "ofise"}},
 	}
 	for _, tc := range tests {
 		q := newQuestionTerms(tc.question, tc.lex)

@@ -77,6 +77,17 @@ func askFor(q string) string {
 	return ""
 }
 
+// versionRE is a version number of three or more parts (3.2.2, 25.3.1): one that differs in its
+// last part is another release.
+var versionRE = regexp.MustCompile(`\b\d+(?:\.\d+){2,}\b`)
+
+// exactTerms returns the codes, ids (codeRE: INC-2318, ERR-7713) and version numbers (3.2.2) a
+// question names: the evidence must hold each as written, or the documents do not answer it — a
+// sentence about INC-2319 or Tern 3.2.4 is not about INC-2318 or Tern 3.2.2.
+func exactTerms(question string) []string {
+	return append(codeRE.FindAllString(question, -1), versionRE.FindAllString(question, -1)...)
+}
+
 // Generate selects the answer units.
 func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, error) {
 	question, frags := in.Question, in.Fragments
@@ -93,7 +104,7 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 	for _, f := range frags {
 		all += " " + f.Chunk.ContextText()
 	}
-	for _, code := range codeRE.FindAllString(question, -1) {
+	for _, code := range exactTerms(question) {
 		if _, _, ok := textnorm.Index(all, code); !ok {
 			return notFound()
 		}

@@ -72,6 +72,16 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 		bars = DefaultTermBars
 	}
 	chosen := g.candidates(in).choose(bars, g.maxClaims(), in.Route)
+	// A version the question names must be in the answer, not only somewhere in the fragments
+	// (the incident that names Tern 3.2.2 does not make "3.2.4 was released on …" its release).
+	for _, v := range versionRE.FindAllString(in.Question, -1) {
+		if !slices.ContainsFunc(chosen, func(u termUnit) bool {
+			_, _, ok := textnorm.Index(u.text+" "+u.frag.Chunk.Title+" "+u.frag.Chunk.HeadingPath(), v)
+			return ok
+		}) {
+			chosen = nil
+		}
+	}
 	if len(chosen) == 0 {
 		return `{"status":"not_found","claims":[]}`, nil
 	}
@@ -111,7 +121,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	for _, f := range frags {
 		all += " " + f.Chunk.ContextText()
 	}
-	for _, code := range codeRE.FindAllString(question, -1) {
+	for _, code := range exactTerms(question) {
 		if _, _, ok := textnorm.Index(all, code); !ok {
 			return termCandidates{}
 		}

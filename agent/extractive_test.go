@@ -1,0 +1,44 @@
+package agent
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// A code or a version number the question names must be in the evidence: a sentence about another
+// release is not an answer (both offline generators).
+func TestExtractiveExactTerms(t *testing.T) {
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "technologies/tern#0001-aaaaaaaa", DocID: "technologies/tern", Title: "Tern",
+		Text: "Tern 3.2.4 with the fix was released on 9 April 2025. Incident INC-2344 was caused by Tern 3.2.3."}}})
+	tests := []struct {
+		q      string
+		answer bool
+	}{
+		{"When was Tern 3.2.4 released?", true},
+		{"When was Tern 3.2.2 released?", false},
+		{"Which Tern version caused INC-2344?", true},
+		{"Which Tern version caused INC-2345?", false},
+	}
+	// The term-coverage generator wants a version in the answer itself: the fragment names 3.2.3,
+	// but the only release date is 3.2.4's.
+	if raw, _ := (TermExtractive{}).Generate(context.Background(), GenerationInput{Question: "When was Tern 3.2.3 released?", Fragments: frags, Route: ariadne.RouteHybrid}); raw != `{"status":"not_found","claims":[]}` {
+		t.Errorf("release date of another version: %s", raw)
+	}
+	for _, tc := range tests {
+		for _, g := range []Generator{TermExtractive{}, Extractive{}} {
+			raw, err := g.Generate(context.Background(), GenerationInput{Question: tc.q, Fragments: frags, Route: ariadne.RouteHybrid})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := ParseOutput(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.answer == out.NotFound || !tc.answer && len(out.Claims) > 0 {
+				t.Errorf("%s, %q: not_found=%v claims=%d, want answered=%v", g.Name(), tc.q, out.NotFound, len(out.Claims), tc.answer)
+			}
+		}
+	}
+}

@@ -36,7 +36,11 @@ type Linked struct {
 //   - multi-hop wording: a relative clause («который», «чей», "whose", "of the … that", "the
 //     city where", "the country X is from"), a possessive question ("which client's"), nested
 //     relational frames ("the spouse of the director of X", "X's director", or one frame inside
-//     another question: "What did the author of X study?"), a scenario followed by a question
+//     another question: "What did the author of X study?"), a role held for a named entity inside
+//     a question about its holder («В каком офисе сидит аккаунт-менеджер «X»?», "Where does the
+//     Helios tech lead sit?", "the engineer named in contract X", "the chain's project"; asking
+//     the role itself, «Кто руководитель проекта «X»?», is one hop), a person picked out by
+//     what they did («тот, кто …»), a relative «где/куда/откуда» after a noun, a scenario followed by a question
 //     (two or more sentences), a subordinate clause of time («, когда …», "After the …"), an
 //     anaphoric second question («и кто руководит этой командой», "…, and what is her
 //     position"), and several linked entities of different types;

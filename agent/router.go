@@ -99,9 +99,9 @@ var (
 	copulaLookupEN = regexp.MustCompile(`^(?i:who|what|which|where|when)\s+(?:is|are|was|were)\s+(?:the (?:[a-z]+ ){1,3}?of\b|(?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*(?:'s|’s|s') )`)
 	// roleFrameRU: a noun naming a role one entity holds for another (a manager, a lead, an
 	// owner, an author, a customer) followed by whom it is held for — a name, a quoted name, a
-	// Latin word or a genitive-looking word: «аккаунт-менеджер «КамТранса»», «руководитель
-	// команды …», «автор фреймворка Tern». It is a hop unless the question asks the role itself
-	// (roleLookupRU).
+	// Latin word, or a genitive-looking word with more after it: «аккаунт-менеджер «КамТранса»»,
+	// «руководитель команды интеграции», «автор фреймворка Tern» (not «… руководитель команды?»,
+	// a role in general). It is a hop unless the question asks the role itself (asksRoleRU).
 	roleFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:` + rolesRU + `)[а-яё]*)\s+(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
 	// roleFrameEN: the same frame as an English compound, "the GrainFlow tech lead", "the Acme
 	// account manager" (the "X of Y" and "Y's X" forms are ofFrameEN and possessiveEN).

@@ -26,7 +26,7 @@ func (r *Retriever) runRoute(ctx context.Context, route ariadne.Route, req Reque
 	case ariadne.RouteHybrid:
 		return r.withLinkedDocuments(ctx, StrategyHybrid, req, vec, linked, tr)
 	default:
-		return r.runStrategy(ctx, StrategyGraph, req, vec, linked, tr)
+		return r.withLinkedDocuments(ctx, StrategyGraph, req, vec, linked, tr)
 	}
 }
 

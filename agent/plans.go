@@ -30,10 +30,10 @@ func (r *Retriever) runRoute(ctx context.Context, route ariadne.Route, req Reque
 	}
 }
 
-// withLinkedDocuments runs a single-lookup strategy and, when the question names documented
-// entities, fuses (RRF) its hits with the most relevant chunks of those entities' own documents:
-// a name in the question points at the page about it. At most two chunks per document lead the
-// list.
+// withLinkedDocuments runs a strategy (any route's: the multi_hop route's graph+hybrid too) and,
+// when the question names documented entities, fuses (RRF) its hits with the most relevant chunks
+// of those entities' own documents: a name in the question points at the page about it, and a
+// chain starts there. At most two chunks per document lead the list.
 //
 // The strategy's search and the linked pages' lookup (their chunk ids from Neo4j, then a hybrid
 // search restricted to them) are independent and run at once.

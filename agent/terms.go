@@ -78,7 +78,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 	have := toSet(terms)
 	out := map[string]bool{}
 	var keys map[string]bool
-	var cogs []cognate
+	var cogs map[bool][]string // the other script's words' cognate skeletons, by "is Cyrillic"
 	for _, t := range q.terms {
 		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {
 			out[t] = true
@@ -94,10 +94,16 @@ func (q questionTerms) stated(text string) map[string]bool {
 			}
 		}
 		if c, ok := q.cog[t]; ok {
+			other := !c.cyrillic
 			if cogs == nil {
-				cogs = textCognates(text)
+				cogs = map[bool][]string{}
 			}
-			if slices.ContainsFunc(cogs, func(u cognate) bool { return u.cyrillic != c.cyrillic && textnorm.CognateMatch(c.form, u.form) }) {
+			forms, done := cogs[other]
+			if !done {
+				forms = textCognates(text, other)
+				cogs[other] = forms
+			}
+			if slices.ContainsFunc(forms, func(u string) bool { return textnorm.CognateMatch(c.form, u) }) {
 				out[t] = true
 			}
 		}
@@ -105,12 +111,17 @@ func (q questionTerms) stated(text string) map[string]bool {
 	return out
 }
 
-// textCognates returns the cognate skeletons of a text's words (never nil).
-func textCognates(text string) []cognate {
-	out := []cognate{}
+// textCognates returns the cognate skeletons of the words of text in one script (cyrillic or
+// not), never nil; only those words are analyzed, as only they can be cognates of a term from the
+// other script.
+func textCognates(text string, cyrillic bool) []string {
+	out := []string{}
 	for _, w := range textnorm.Words(text) {
+		if hasCyrillic(w.Text) != cyrillic {
+			continue
+		}
 		if ts := textnorm.SearchTerms(w.Text); len(ts) > 0 {
-			out = append(out, cognate{form: textnorm.CognateForm(ts[len(ts)-1]), cyrillic: hasCyrillic(w.Text)})
+			out = append(out, textnorm.CognateForm(ts[len(ts)-1]))
 		}
 	}
 	return out

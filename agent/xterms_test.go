@@ -196,3 +196,15 @@ func TestTermExtractiveWhenAndWho(t *testing.T) {
 		t.Errorf("quotes %q, want the time and the approver", quotes)
 	}
 }
+
+// BenchmarkQuestionTermsStated measures term coverage of a Russian paragraph for a Russian
+// question with the lexicon on (the extractive path's inner loop: once per unit per question).
+func BenchmarkQuestionTermsStated(b *testing.B) {
+	q := newQuestionTerms("В каком офисе сидит аккаунт-менеджер клиента и кто его заместитель?", testLexicon(&testing.T{}))
+	text := "Аккаунт-менеджер от «Белой совы» — Ксения Морозова; она же ведёт ежеквартальные встречи по качеству сервиса. " +
+		"Клиент работает с нами с 2019 года, договор продлевается ежегодно, отчёты уходят каждый второй четверг (Sales wiki)."
+	b.ReportAllocs()
+	for b.Loop() {
+		q.stated(text)
+	}
+}

@@ -182,7 +182,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		start := time.Now()
 		att := Attempt{N: n}
 		var dec EvidenceDecision
-		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Attempt: n, Previous: lastReason, Decision: &dec})
+		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Linked: res.Linked, Attempt: n, Previous: lastReason, Decision: &dec})
 		if dec.ChunkID != "" {
 			tr.Evidence = &dec
 		}

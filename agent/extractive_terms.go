@@ -19,6 +19,12 @@ type TermBars struct {
 	// chosen units, which need not share the question's terms (a chain's bridge is unnamed).
 	BestMultiHop  float64 `json:"best_multi_hop"`
 	UnionMultiHop float64 `json:"union_multi_hop"`
+	// A unit in the other script than the question states its terms only through the lexicon,
+	// cognates and the entities' aliases, which find fewer of them than the words themselves: on
+	// simple and hybrid routes, when the best unit is in the other script, these bars replace Best
+	// and Union (zero: the same bars).
+	BestCross  float64 `json:"best_cross,omitempty"`
+	UnionCross float64 `json:"union_cross,omitempty"`
 }
 
 // WaveOneBars are the thresholds wave 1 set by hand on its development questions, kept to compare
@@ -27,10 +33,12 @@ var WaveOneBars = TermBars{Best: 0.25, Union: 0.4, Gain: 0.08, BestMultiHop: 0.1
 
 // DefaultTermBars are the thresholds TermExtractive uses when none are set: fitted on our own
 // question set over our own knowledge base (evaluation/testdata/fitkb, 150 questions, 42% of the
-// answerable ones cross-language; never the golden dev set) with the lexicon, a wrong answer
-// costing 1.5 refusals — `go run ./cmd/eval fit-bars --golden evaluation/testdata/fitkb-questions.jsonl
-// --corpus evaluation/testdata/fitkb --index --wrong-cost 1.5` (docs/evaluation.md).
-var DefaultTermBars = TermBars{Best: 0.3, Union: 0.45, Gain: 0.04, BestMultiHop: 0.05, UnionMultiHop: 0.3}
+// answerable ones cross-language; never the golden dev set) with the lexicon, the linked entities'
+// aliases and e5 retrieval, a wrong answer costing 1.5 refusals — `go run ./cmd/eval fit-bars
+// --golden evaluation/testdata/fitkb-questions.jsonl --corpus evaluation/testdata/fitkb --index
+// --embedder e5 --cross --wrong-cost 1.5` (docs/evaluation.md). The other-script bars are low for
+// the best unit (any stated term) and decide by what the chosen units state together.
+var DefaultTermBars = TermBars{Best: 0.3, Union: 0.4, Gain: 0.04, BestMultiHop: 0.05, UnionMultiHop: 0.3, BestCross: 0.05, UnionCross: 0.4}
 
 // TermExtractive (extractive-v1) is the default offline generator: it does not write, it selects.
 // It splits the fragments into sentences, table rows and list items, scores each by the question's
@@ -62,6 +70,7 @@ type termUnit struct {
 	text    string
 	score   float64
 	cover   float64            // IDF-weighted share of the question's terms, in [0, 1]
+	cross   bool               // in the other script than the question (most of its letters)
 	covered map[string]float64 // term → 1 (in the unit) or 0.5 (in its title or section only)
 }
 
@@ -112,7 +121,7 @@ type termCandidates struct {
 // code or id the question names is in no fragment, or there is no unit.
 func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	question, frags := in.Question, in.Fragments
-	q := newQuestionTerms(question, g.Lexicon)
+	q := newQuestionTerms(question, g.Lexicon).withLinked(in.Linked)
 	if len(q.terms) == 0 || len(frags) == 0 {
 		return termCandidates{}
 	}
@@ -127,6 +136,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 		}
 	}
 	c := termCandidates{want: askFor(question)}
+	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)
 	for i, f := range frags {
 		ctxTerms, headers := contextTerms(q, f), tableHeaders(f.Chunk.Text)
@@ -144,7 +154,8 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 				score += 0.15
 			}
 			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
-			c.units = append(c.units, termUnit{frag: f, text: u, score: score, cover: cov, covered: covered})
+			c.units = append(c.units, termUnit{frag: f, text: u, score: score, cover: cov, covered: covered,
+				cross: cyrillicShare(u) > 0.5 != qCyr})
 		}
 	}
 	sort.SliceStable(c.units, func(i, j int) bool { return c.units[i].score > c.units[j].score })
@@ -162,6 +173,8 @@ func (c termCandidates) choose(bars TermBars, maxClaims int, route ariadne.Route
 	needBest, needUnion := bars.Best, bars.Union
 	if route == ariadne.RouteMultiHop {
 		needBest, needUnion = bars.BestMultiHop, bars.UnionMultiHop
+	} else if bars.BestCross > 0 && c.units[0].cross {
+		needBest, needUnion = bars.BestCross, bars.UnionCross
 	}
 	// A multi-hop answer chains documents through terms the question does not name; any other
 	// answer stays on its subject: a further claim comes from the best claim's document or shares

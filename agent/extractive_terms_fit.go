@@ -54,6 +54,9 @@ type BarsFitter struct {
 	exs        []BarsExample
 	cands, esc []termCandidates
 	escalate   bool
+	// Cross also fits the other-script bars (TermBars.BestCross, UnionCross) in a third block of
+	// each round (0.05–0.50, 0.10–0.80).
+	Cross bool
 }
 
 // NewBarsFitter scores the examples' units with the lexicon (may be nil); escalate replays a
@@ -138,6 +141,42 @@ func (f *BarsFitter) Fit(keep func(int) bool) TermBars {
 				try(bars)
 			}
 		}
+		if f.Cross {
+			cur = best
+			for _, b := range grid(0.05, 0.5) {
+				for _, u := range grid(0.1, 0.8) {
+					bars := cur
+					bars.BestCross, bars.UnionCross = b, u
+					try(bars)
+				}
+			}
+		}
 	}
 	return best
+}
+
+// UnitCoverage is one candidate unit of a question as TermExtractive scores it (for diagnostics
+// and fitting; best first): its chunk and document, its text, its score and its IDF-weighted share
+// of the question's terms in [0, 1].
+type UnitCoverage struct {
+	ChunkID string  `json:"chunk_id"`
+	DocID   string  `json:"doc_id"`
+	Text    string  `json:"text"`
+	Score   float64 `json:"score"`
+	Cover   float64 `json:"cover"`
+	// Covered maps each question term the unit states to 1 (in its text) or 0.5 (in its title or
+	// section only); IDF is each question term's weight over the fragments.
+	Covered map[string]float64 `json:"covered"`
+	IDF     map[string]float64 `json:"idf"`
+}
+
+// ScoredUnits returns every candidate unit of in, best first, as TermExtractive scores them; none
+// when the generator would have no candidate (no search term, a named code absent).
+func (g TermExtractive) ScoredUnits(in GenerationInput) []UnitCoverage {
+	c := g.candidates(in)
+	out := make([]UnitCoverage, len(c.units))
+	for i, u := range c.units {
+		out[i] = UnitCoverage{ChunkID: u.frag.Chunk.ID, DocID: u.frag.Chunk.DocID, Text: u.text, Score: u.score, Cover: u.cover, Covered: u.covered, IDF: c.idf}
+	}
+	return out
 }

@@ -23,6 +23,10 @@ type GenerationInput struct {
 	Question  string
 	Fragments []Fragment
 	Route     ariadne.Route // how the evidence was retrieved; a multi-hop answer spans fragments
+	// Linked are the entities the question names: a fragment that names one by another of its
+	// names or spellings (another script, an inflection, a short form) states the question's
+	// words for it (questionTerms.withLinked).
+	Linked []Linked
 	// Attempt is the 1-based generation attempt; Previous says why the last one was rejected
 	// (empty on the first). A model generator uses them to vary a retry.
 	Attempt  int

@@ -26,7 +26,8 @@ func (r *Retriever) Link(ctx context.Context, question string, groups []string) 
 	}
 	out := []Linked{}
 	seen := map[string]bool{}
-	for _, m := range reg.Matcher().Find(question) {
+	names := reg.Matcher()
+	for _, m := range names.Find(question) {
 		if len(m.Keys) > 3 {
 			continue // too ambiguous to be evidence
 		}
@@ -36,7 +37,7 @@ func (r *Retriever) Link(ctx context.Context, question string, groups []string) 
 			}
 			seen[k] = true
 			c := byKey[k]
-			out = append(out, Linked{Key: k, Name: c.Name, Type: c.Type, Surface: m.Surface, LatinName: !hasCyrillic(c.Name)})
+			out = append(out, Linked{Key: k, Name: c.Name, Type: c.Type, Surface: m.Surface, LatinName: !hasCyrillic(c.Name), names: names})
 		}
 	}
 	return out, nil

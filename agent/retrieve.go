@@ -108,7 +108,7 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 		}
 		next, ok := escalation(route)
 		if !res.Evidence.Weak || !ok {
-			res.Route, res.Trace = route, tr
+			res.Route, res.Trace, res.Linked = route, tr, linked
 			if len(res.Chunks) > req.TopK {
 				res.Chunks = res.Chunks[:req.TopK]
 			}

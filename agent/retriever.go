@@ -56,6 +56,7 @@ type Result struct {
 	Chunks   []ariadne.ScoredChunk // best first
 	Paths    []ariadne.Path        // multi_hop: graph paths whose edges support returned chunks
 	Evidence Evidence              // how strong the final strategy's evidence is; decides escalation
+	Linked   []Linked              // the entities the question names (Retrieve's entity linking)
 	Trace    *Trace                // explains the retrieval; never a control channel
 	walk     []ariadne.ScoredChunk // multi_hop: the walk's ranking before fusion (StrategyWalk)
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/resolution"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -28,6 +29,9 @@ type Linked struct {
 	// LatinName: the entity's canonical name is in Latin script (a Cyrillic surface for it is a
 	// transliteration or slang: «редис» for Redis).
 	LatinName bool `json:"latin_name"`
+	// names finds this entity in other texts by any of the names and spellings the caller may see
+	// (the matcher entity linking confirmed it with); nil when the entity was not linked by Link.
+	names *resolution.Matcher
 }
 
 // RuleRouter is the default, deterministic and explainable classifier. It scores two families of

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ariadne-graphrag/ariadne/lexicon"
+	"github.com/ariadne-graphrag/ariadne/resolution"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -24,10 +25,46 @@ import (
 // With a lexicon, a term also counts as stated by a word of the other script with the same
 // cognate skeleton (textnorm.CognateForm: «офис» and "office", «менеджер» and "manager"): the
 // loanwords a dictionary lacks.
+//
+// With linked entities (withLinked), the terms of the words that name an entity count as stated
+// by a text that names the same entity by any of its names or spellings the caller may see —
+// «КамБерега» by "Kamsky Bereg Bank" — found by the resolver's matcher that linked it: the
+// knowledge base's own bilingual aliases, where a dictionary knows no names.
 type questionTerms struct {
 	terms []string
 	tr    map[string][]string // term → translations' match keys; empty without a lexicon
 	cog   map[string]cognate  // term → its cognate skeleton and script; empty without a lexicon
+	ents  []entityTerms       // linked entities with the terms of their words in the question
+	lex   *lexicon.Lexicon    // for the text's words translated back (stated); nil without a lexicon
+}
+
+// entityTerms is a linked entity: the question terms of the words that name it, and the matcher
+// that finds it.
+type entityTerms struct {
+	key   string
+	terms []string
+	names *resolution.Matcher
+}
+
+// withLinked returns q with the linked entities whose names its stated also recognises; entities
+// without a matcher or whose words give no question term are left out.
+func (q questionTerms) withLinked(linked []Linked) questionTerms {
+	q.ents = nil
+	for _, l := range linked {
+		if l.names == nil {
+			continue
+		}
+		var ts []string
+		for _, t := range textnorm.SearchTerms(l.Surface) {
+			if slices.Contains(q.terms, t) && !slices.Contains(ts, t) {
+				ts = append(ts, t)
+			}
+		}
+		if len(ts) > 0 {
+			q.ents = append(q.ents, entityTerms{key: l.Key, terms: ts, names: l.names})
+		}
+	}
+	return q
 }
 
 // cognate is a question term's cognate skeleton and whether it comes from a Cyrillic word.
@@ -42,7 +79,7 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 	if lex == nil {
 		return q
 	}
-	q.tr, q.cog = map[string][]string{}, map[string]cognate{}
+	q.tr, q.cog, q.lex = map[string][]string{}, map[string]cognate{}, lex
 	for _, w := range textnorm.Words(question) {
 		ts := textnorm.SearchTerms(w.Text)
 		if len(ts) == 0 {
@@ -61,7 +98,7 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 
 // only returns the same question terms restricted to keep.
 func (q questionTerms) only(keep func(string) bool) questionTerms {
-	out := questionTerms{tr: q.tr, cog: q.cog}
+	out := questionTerms{tr: q.tr, cog: q.cog, ents: q.ents, lex: q.lex}
 	for _, t := range q.terms {
 		if keep(t) {
 			out.terms = append(out.terms, t)
@@ -79,6 +116,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 	out := map[string]bool{}
 	var keys map[string]bool
 	var cogs map[bool][]string // the other script's words' cognate skeletons, by "is Cyrillic"
+	var back map[bool][]string // the other script's words' translations' keys, by "is Cyrillic"
 	for _, t := range q.terms {
 		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {
 			out[t] = true
@@ -105,8 +143,86 @@ func (q questionTerms) stated(text string) map[string]bool {
 			}
 			if slices.ContainsFunc(forms, func(u string) bool { return textnorm.CognateMatch(c.form, u) }) {
 				out[t] = true
+				continue
+			}
+			// The dictionary read the other way: a word of the text whose translation is the
+			// term («отделений» is none of "branches"' translations' keys in the Russian →
+			// English direction, but «отделение» is one of "branches"' own).
+			if back == nil {
+				back = map[bool][]string{}
+			}
+			keys, done := back[other]
+			if !done {
+				keys = q.backKeys(text, other)
+				back[other] = keys
+			}
+			if slices.ContainsFunc(keys, func(k string) bool { return k == t || inflectionOf(t, k) }) {
+				out[t] = true
 			}
 		}
+	}
+	q.statedEntities(text, out)
+	return out
+}
+
+// statedEntities adds to out the terms of the linked entities text names (withLinked).
+func (q questionTerms) statedEntities(text string, out map[string]bool) {
+	if len(q.ents) == 0 {
+		return
+	}
+	todo := false
+	for _, e := range q.ents {
+		for _, t := range e.terms {
+			if !out[t] && slices.Contains(q.terms, t) {
+				todo = true
+			}
+		}
+	}
+	if !todo {
+		return
+	}
+	var found map[*resolution.Matcher]map[string]bool
+	for _, e := range q.ents {
+		if found[e.names] == nil {
+			if found == nil {
+				found = map[*resolution.Matcher]map[string]bool{}
+			}
+			keys := map[string]bool{}
+			for _, m := range e.names.Find(text) {
+				for _, k := range m.Keys {
+					keys[k] = true
+				}
+			}
+			found[e.names] = keys
+		}
+		if !found[e.names][e.key] {
+			continue
+		}
+		for _, t := range e.terms {
+			if slices.Contains(q.terms, t) {
+				out[t] = true
+			}
+		}
+	}
+}
+
+// backTranslations is how many of a word's translations backKeys takes (the dictionary lists the
+// usual ones first; the tail holds rare senses and idioms).
+var backTranslations = 8
+
+// backKeys returns the match keys of the translations of text's words in one script (cyrillic or
+// not), never nil.
+func (q questionTerms) backKeys(text string, cyrillic bool) []string {
+	out := []string{}
+	if q.lex == nil {
+		return out
+	}
+	for _, w := range textnorm.Words(text) {
+		if hasCyrillic(w.Text) != cyrillic {
+			continue
+		}
+		tr := q.lex.Translate(w.Text)
+		out = append(out, tr[:min(len(tr), backTranslations)]...)
 	}
 	return out
 }

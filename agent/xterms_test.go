@@ -8,6 +8,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
+	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
 // testLexicon is a small English–Russian dictionary of invented entries in the dictd layout.
@@ -20,6 +21,7 @@ func testLexicon(t *testing.T) *lexicon.Lexicon {
 		{"build", "build\n   [bɪld] _v.\n   1) строить, сооружать\n   2) создавать"},
 		{"harbour", "harbour\n   [↗hɑ:bɜ] _n. гавань, порт"},
 		{"year", "year\n   [jɜ:] _n. год"},
+		{"allow", "allow\n   [əˈlaʊ] _v. разрешать, позволять"},
 	}
 	var index, dict strings.Builder
 	for _, e := range entries {
@@ -60,6 +62,10 @@ func TestQuestionTermsAcrossLanguages(t *testing.T) {
 		{"В каком офисе сидит менеджер?", "Office: Kazan. The manager is away.", lex, []string{"menedzher", "ofis"}},
 		{"В каком офисе сидит менеджер?", "Office: Kazan. The manager is away.", nil, nil},
 		{"Which office does the manager use?", "Менеджер сидит в офисе на втором этаже.", lex, []string{"manager", "ofise"}},
+		// the dictionary read back: «разрешено» is no key of the Russian → English direction (the
+		// dictionary gives «разрешать»), but "allowed"'s translations hold an inflection of it
+		{"Разрешено ли ночевать на маяке?", "Staying overnight at the lighthouse is allowed.", lex, []string{"maiak", "razresh"}},
+		{"Разрешено ли ночевать на маяке?", "Staying overnight at the lighthouse is allowed.", nil, nil},
 	}
 	for _, tc := range tests {
 		q := newQuestionTerms(tc.question, tc.lex)
@@ -70,6 +76,74 @@ func TestQuestionTermsAcrossLanguages(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%q over %q (lexicon %v): stated %q, want %q (terms %q)", tc.question, tc.text, tc.lex != nil, got, tc.want, q.terms)
+		}
+	}
+}
+
+// A linked entity's other names state the question's words for it: «ТернБей» in the question,
+// "Tern Bay Bank" in the text, one entity for the resolver's matcher.
+func TestQuestionTermsLinkedEntities(t *testing.T) {
+	reg := resolution.NewRegistry(nil)
+	reg.Load(ariadne.Entity{Key: "client:tern-bay", Name: "Tern Bay Bank", Type: "client", Aliases: []string{"Tern Bay Bank", "ТернБей"}}, "", nil)
+	reg.Load(ariadne.Entity{Key: "client:gull-rock", Name: "Gull Rock", Type: "client", Aliases: []string{"Gull Rock"}}, "", nil)
+	names := reg.Matcher()
+	question := "Сколько отделений у ТернБей?"
+	linked := []Linked{{Key: "client:tern-bay", Name: "Tern Bay Bank", Surface: "ТернБей", names: names}}
+	for _, tc := range []struct {
+		name   string
+		linked []Linked
+		text   string
+		want   []string
+	}{
+		{"alias in the other script", linked, "Tern Bay Bank has twelve offices.", []string{"ternb"}},
+		{"another entity", linked, "Gull Rock has twelve offices.", nil},
+		{"not linked", nil, "Tern Bay Bank has twelve offices.", nil},
+		{"linked without a matcher", []Linked{{Key: "client:tern-bay", Surface: "ТернБей"}}, "Tern Bay Bank has twelve offices.", nil},
+	} {
+		q := newQuestionTerms(question, nil).withLinked(tc.linked)
+		var got []string
+		for term := range q.stated(tc.text) {
+			got = append(got, term)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: stated %q, want %q (terms %q)", tc.name, got, tc.want, q.terms)
+		}
+	}
+}
+
+// The other-script bars: a best unit in the other script than the question is held to BestCross
+// and UnionCross on simple and hybrid routes, one in the question's script to Best and Union, and
+// a multi_hop answer to the multi-hop bars.
+func TestChooseCrossScriptBars(t *testing.T) {
+	idf := map[string]float64{"a": 1, "b": 1, "c": 1, "d": 1}
+	unit := func(cross bool, covered map[string]float64) termUnit {
+		var cov float64
+		for _, w := range covered {
+			cov += w / 4
+		}
+		return termUnit{frag: Fragment{N: 1, Chunk: ariadne.Chunk{ID: "d#0", DocID: "d"}}, text: "x", score: cov, cover: cov, covered: covered, cross: cross}
+	}
+	bars := TermBars{Best: 0.3, Union: 0.45, Gain: 0.04, BestMultiHop: 0.05, UnionMultiHop: 0.3, BestCross: 0.05, UnionCross: 0.2}
+	noCross := bars
+	noCross.BestCross, noCross.UnionCross = 0, 0
+	for _, tc := range []struct {
+		name  string
+		u     termUnit
+		bars  TermBars
+		route ariadne.Route
+		want  bool // answered
+	}{
+		{"other script, a quarter covered", unit(true, map[string]float64{"a": 1}), bars, ariadne.RouteSimple, true},
+		{"other script, no cross bars", unit(true, map[string]float64{"a": 1}), noCross, ariadne.RouteSimple, false},
+		{"same script, a quarter covered", unit(false, map[string]float64{"a": 1}), bars, ariadne.RouteHybrid, false},
+		{"same script, half covered", unit(false, map[string]float64{"a": 1, "b": 1}), bars, ariadne.RouteHybrid, true},
+		{"other script, below the union bar", unit(true, map[string]float64{"a": 0.5}), bars, ariadne.RouteSimple, false},
+		{"multi_hop keeps its bars", unit(true, map[string]float64{"a": 1}), bars, ariadne.RouteMultiHop, false},
+	} {
+		c := termCandidates{units: []termUnit{tc.u}, idf: idf, total: 4}
+		if got := len(c.choose(tc.bars, 4, tc.route)) > 0; got != tc.want {
+			t.Errorf("%s: answered %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

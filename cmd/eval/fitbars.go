@@ -23,6 +23,8 @@ type fitBarsCmd struct {
 	Out      string  `name:"out" help:"Write the fitted thresholds as JSON to this file."`
 	Escalate bool    `name:"escalate" help:"Fit for an answerer that asks a question refused on simple or hybrid once more on multi_hop (simulated from the recorded passes; not an answerer setting: measured worse, docs/evaluation.md)."`
 	Wrong    float64 `name:"wrong-cost" default:"1.5" help:"What a wrong answer costs against 1 for a right one (a refusal costs 0)."`
+	Cross    bool    `name:"cross" help:"Also fit the bars for a best unit in the other script than the question (TermBars.BestCross, UnionCross)."`
+	Dump     string  `name:"dump-units" help:"Also write, per question (JSON lines), its routed route's candidate units with their term coverage and the embedder's cosine to the question, then stop."`
 }
 
 // recordingGenerator keeps each question's last generation input.
@@ -84,6 +86,9 @@ func (c fitBarsCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stderr, "recorded the generation inputs of %d questions\n", len(qs))
+	if c.Dump != "" {
+		return dumpUnits(ctx, c.Dump, qs, exs, e)
+	}
 	agent.WrongCost = c.Wrong
 	type row struct {
 		name string
@@ -94,6 +99,7 @@ func (c fitBarsCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	var folds []agent.TermBars
 	for _, escalate := range []bool{false, true} {
 		f := agent.NewBarsFitter(exs, e.lexicon, escalate)
+		f.Cross = c.Cross
 		// 4-fold cross-validation of the fitting procedure, against the hand-set thresholds on
 		// the same held-out folds.
 		var cvFit, cvWave agent.BarsOutcome
@@ -133,4 +139,50 @@ func (c fitBarsCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	return os.WriteFile(c.Out, append(raw, '\n'), 0o644)
+}
+
+// dumpUnits writes each question's routed-route candidate units (agent.TermExtractive.ScoredUnits)
+// with the cosine of their passage vector to the question's query vector, one JSON object per
+// question: what a new answerability rule can be fitted and checked on.
+func dumpUnits(ctx context.Context, path string, qs []evaluation.Question, exs []agent.BarsExample, e *env) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	type unit struct {
+		agent.UnitCoverage
+		Cos float64 `json:"cos"`
+	}
+	for i, q := range qs {
+		row := struct {
+			evaluation.Question
+			Route   ariadne.Route `json:"route"`
+			Reached bool          `json:"reached"`
+			Units   []unit        `json:"units"`
+		}{Question: q, Route: exs[i].Input.Route, Reached: exs[i].Reached}
+		if exs[i].Reached {
+			us := agent.TermExtractive{Lexicon: e.lexicon}.ScoredUnits(exs[i].Input)
+			qv, err := e.cached.EmbedQuery(ctx, q.Question)
+			if err != nil {
+				return err
+			}
+			texts := make([]string, len(us))
+			for j, u := range us {
+				texts[j] = u.Text
+			}
+			vs, err := e.cached.EmbedPassages(ctx, texts)
+			if err != nil {
+				return err
+			}
+			for j, u := range us {
+				row.Units = append(row.Units, unit{u, agent.Cosine(qv, vs[j])})
+			}
+		}
+		if err := enc.Encode(row); err != nil {
+			return err
+		}
+	}
+	return nil
 }

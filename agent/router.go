@@ -78,7 +78,7 @@ var (
 	// kebabRE: lower-case hyphenated words; technical only when they name a linked entity
 	// (svc-ledger), since "six-hour" and "anti-fraud" are ordinary English.
 	kebabRE    = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b`)
-	relativeRU = regexp.MustCompile(`(?i)(?:^|[\s,(])(котор(?:ый|ая|ое|ые|ого|ой|ую|ым|ыми|ых|ом)|чей|чья|чьё|чье|чьи|чьего|чьей)(?:[\s,.?!)]|$)`)
+	relativeRU = regexp.MustCompile(`(?i)(?:^|[\s,(])(котор(?:ый|ая|ое|ые|ого|ому|ой|ую|ым|ыми|ых|ом)|чей|чья|чьё|чье|чьи|чьего|чьей)(?:[\s,.?!)]|$)`)
 	relativeEN = regexp.MustCompile(`(?i)\bwhose\b|\b(?:of|for|from|to|by|in|on|with|under) the [a-z][a-z -]{0,40}? (?:that|which|who)\b|\bwhich \w+'s?\b|\bwhich \w+s' `)
 	anaphoraRU = regexp.MustCompile(`(?i)\sи\s+(?:кто|что|какой|какая|какое|какие|где|когда|почему|как|сколько)(?:[\s,]+[^?]*?)?[\s,]+(?:этой|этого|этому|этот|эта|эту|этим|этих|его|её|ее|их)(?:[\s,.?!]|$)`)
 	anaphoraEN = regexp.MustCompile(`(?i),?\s+and\s+(?:(?:in|at|on|for|from|to|with|by)\s+)?(?:who|what|which|where|when|why|how)\b[^?]*\b(?:her|his|its|their|that|this|them|he|she)\b`)
@@ -86,10 +86,13 @@ var (
 	locativeEN = regexp.MustCompile(`(?i)\bthe [a-z][a-z -]{0,40}? (?:where|(?:in|on|at|from|to|by|under) which)\b`)
 	// reducedRelEN: a relative clause without its pronoun, "the country Signmark is from", or a
 	// participle, "the country containing X", "the film directed by X".
-	reducedRelEN = regexp.MustCompile(`\bthe [a-z]+ (?:[A-Z][\w.'-]*\s+)+(?:is|was|are|were)\b|\bthe [a-z]+ (?:[a-z]+ing|[a-z]+ed (?:by|in|at|on|from|after)) (?:the )?["«A-Z]`)
+	// A participle with its agent, "the client hit by the outage", picks a thing out by an event
+	// whatever follows (irregular participles listed).
+	reducedRelEN = regexp.MustCompile(`\b[Tt]he [a-z]+ (?:[A-Z][\w.'-]*\s+)+(?:is|was|are|were)\b|\b[Tt]he [a-z]+ (?:[a-z]+ing|[a-z]+ed (?:by|in|at|on|from|after)) (?:the )?["«A-Z]|` +
+		`\b[Tt]he [a-z]+ (?:[a-z]+ed|hit|run|built|written|led|made|held|sent|caught|bought|sold|taken|given|chosen|known|seen|kept|paid|struck|won|broken|driven|stolen|shut|hurt|found|brought|taught|drawn|grown|thrown|begun|done) by (?:the |a |an )?[a-zA-Z"«]`)
 	// thatClauseEN: "the country that produced X" anywhere but right after "What is", where the
 	// clause is the whole question ("What is the team that owns X?" is one hop).
-	thatClauseEN = regexp.MustCompile(`\bthe [a-z]+ (?:that|which|who) [a-zA-Z]`)
+	thatClauseEN = regexp.MustCompile(`\b[Tt]he [a-z]+ (?:that|which|who) [a-zA-Z]`)
 	copulaThatEN = regexp.MustCompile(`^(?i:who|what|which)\s+(?:is|are|was|were)\s+the [a-z]+ (?:that|which|who) `)
 	// ofChainEN: "the spouse of the director of X", two frames in a row.
 	ofChainEN = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of the (?:[a-z]+ ){1,3}?of\b`)
@@ -109,10 +112,13 @@ var (
 	roleFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:` + rolesRU + `)[а-яё]*)\s+(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
 	// roleFrameEN: the same frame as an English compound, "the GrainFlow tech lead", "the Acme
 	// account manager" (the "X of Y" and "Y's X" forms are ofFrameEN and possessiveEN).
-	roleFrameEN = regexp.MustCompile(`\bthe (?:[A-Z][\w.-]*\s+){1,3}(?:[a-z]+\s+)?(?:` + rolesEN + `)s?\b`)
+	roleFrameEN = regexp.MustCompile(`\b[Tt]he (?:[A-Z][\w.-]*\s+){1,3}(?:[a-z]+\s+)?(?:` + rolesEN + `)s?\b`)
+	// roleOfEN: a role held for a described thing, "the owner of the leave policy", "the lead of
+	// our data team" (ofFrameEN takes the named ones, "the author of Brand").
+	roleOfEN = regexp.MustCompile(`\b[Tt]he (?:[a-z]+\s+)?(?:` + rolesEN + `)s? of (?:the|our|this|that|their|its) [a-z]`)
 	// participleEN: a thing or person picked out by a fact about it, "the technical lead named in
 	// contract X", "the engineer responsible for Y".
-	participleEN = regexp.MustCompile(`\bthe (?:[a-z-]+ ){0,2}[a-z-]+ (?:named|mentioned|listed|cited|quoted|responsible for|assigned to|in charge of)\b`)
+	participleEN = regexp.MustCompile(`\b[Tt]he (?:[a-z-]+ ){0,2}[a-z-]+ (?:named|mentioned|listed|cited|quoted|responsible for|assigned to|in charge of)\b`)
 	// lowerPossessiveEN: "the Lekar chain's project", "the team's lead": a possessive whose owner is
 	// itself a described thing (possessiveEN takes the capitalised names).
 	lowerPossessiveEN = regexp.MustCompile(`\bthe (?:[A-Z][\w-]*\s+)*[a-z]+(?:'s|’s) (?:[a-z]+ )?(?:` + rolesEN + `|` + thingsEN + `)s?\b`)
@@ -155,7 +161,7 @@ func Features(question string, linked []Linked) map[string]int {
 	// Role frames count only where the question does not ask the role itself ("Who is the
 	// GrainFlow tech lead?", «Кто аккаунт-менеджер «КамТранса»?»): there they are a hop inside
 	// another question and need no lookup exception.
-	for _, re := range []*regexp.Regexp{roleFrameEN, participleEN, lowerPossessiveEN} {
+	for _, re := range []*regexp.Regexp{roleFrameEN, roleOfEN, participleEN, lowerPossessiveEN} {
 		for _, m := range re.FindAllStringIndex(q, -1) {
 			if !copulaPrefixEN.MatchString(q[:m[0]]) {
 				f["nested_relation"] = 3

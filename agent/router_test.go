@@ -69,6 +69,13 @@ func TestRuleRouter(t *testing.T) {
 		{"Кто написал постмортем инцидента, который вызвала ошибка E-7001?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
 		// an English compound is not a technical identifier
 		{"What is the six-hour rule for on-call?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		// a description that opens the question ("The …"), an irregular participle with its agent,
+		// a role held for a described thing, and a dative relative pronoun
+		{"The engineer who rebuilt the Orion gateway — which team is she on now?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"At the warehouse hit by the March flood, who signs off repairs?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
+		{"Since when has the owner of the travel policy worked here?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Who is the owner of the travel policy?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Где сидит автор отчёта, срок по которому сорвал подрядчик?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
 		// «у него» (him) is not an anaphoric chain
 		{"В каком городе офис клиента и сколько у него складов?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 	}

@@ -106,7 +106,8 @@ func (f *BarsFitter) Score(bars TermBars, keep func(int) bool) BarsOutcome {
 // Fit searches a grid for the thresholds with the best Objective on the examples keep accepts, by
 // coordinate ascent from wave 1's: the simple/hybrid triple (Best 0.05–0.50, Union 0.20–0.80,
 // steps of 0.05; Gain 0.04–0.12 in steps of 0.02) with the multi-hop pair fixed, then the pair
-// (0.05–0.40, 0.20–0.80) with the triple fixed, three rounds. Ties keep what was found first.
+// (0.05–0.40, 0.20–0.80) with the triple fixed, then, with Cross, the other-script pair
+// (0.05–0.50, 0.10–0.80); three rounds. Ties keep what was found first.
 func (f *BarsFitter) Fit(keep func(int) bool) TermBars {
 	grid := func(lo, hi float64) []float64 {
 		var xs []float64
@@ -122,6 +123,17 @@ func (f *BarsFitter) Fit(keep func(int) bool) TermBars {
 			best, bestO = bars, o
 		}
 	}
+	// pair tries a grid of one (best, union) pair of bars from the best found so far.
+	pair := func(bs, us []float64, set func(b *TermBars, best, union float64)) {
+		cur := best
+		for _, b := range bs {
+			for _, u := range us {
+				bars := cur
+				set(&bars, b, u)
+				try(bars)
+			}
+		}
+	}
 	for range 3 {
 		cur := best
 		for _, gain := range []float64{0.04, 0.06, 0.08, 0.1, 0.12} {
@@ -133,23 +145,9 @@ func (f *BarsFitter) Fit(keep func(int) bool) TermBars {
 				}
 			}
 		}
-		cur = best
-		for _, b := range grid(0.05, 0.4) {
-			for _, u := range grid(0.2, 0.8) {
-				bars := cur
-				bars.BestMultiHop, bars.UnionMultiHop = b, u
-				try(bars)
-			}
-		}
+		pair(grid(0.05, 0.4), grid(0.2, 0.8), func(b *TermBars, best, union float64) { b.BestMultiHop, b.UnionMultiHop = best, union })
 		if f.Cross {
-			cur = best
-			for _, b := range grid(0.05, 0.5) {
-				for _, u := range grid(0.1, 0.8) {
-					bars := cur
-					bars.BestCross, bars.UnionCross = b, u
-					try(bars)
-				}
-			}
+			pair(grid(0.05, 0.5), grid(0.1, 0.8), func(b *TermBars, best, union float64) { b.BestCross, b.UnionCross = best, union })
 		}
 	}
 	return best

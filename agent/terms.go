@@ -151,12 +151,12 @@ func (q questionTerms) stated(text string) map[string]bool {
 			if back == nil {
 				back = map[bool][]string{}
 			}
-			keys, done := back[other]
+			tr, done := back[other]
 			if !done {
-				keys = q.backKeys(text, other)
-				back[other] = keys
+				tr = q.backKeys(text, other)
+				back[other] = tr
 			}
-			if slices.ContainsFunc(keys, func(k string) bool { return k == t || inflectionOf(t, k) }) {
+			if slices.ContainsFunc(tr, func(k string) bool { return k == t || inflectionOf(t, k) }) {
 				out[t] = true
 			}
 		}

@@ -78,12 +78,14 @@ func (a *Answerer) Generator() string { return a.gen.Name() }
 
 // Attempt records one generation in the trace.
 type Attempt struct {
-	N          int       `json:"n"`
-	Outcome    string    `json:"outcome"` // "answer", "not_found", "invalid", "unverified", "error"
-	Error      string    `json:"error,omitempty"`
-	Failures   []Failure `json:"failures,omitempty"`
-	Verdicts   []Verdict `json:"judge_verdicts,omitempty"` // level 3, per claim, when a ClaimJudge is configured
-	DurationMS float64   `json:"duration_ms"`
+	N        int       `json:"n"`
+	Outcome  string    `json:"outcome"` // "answer", "not_found", "invalid", "unverified", "error"
+	Error    string    `json:"error,omitempty"`
+	Failures []Failure `json:"failures,omitempty"`
+	Verdicts []Verdict `json:"judge_verdicts,omitempty"` // level 3, per claim, when a ClaimJudge is configured
+	// AnswersQuestion is the AnswerJudge's verdict on the claims level 3 kept, when one is configured.
+	AnswersQuestion *bool   `json:"answers_question,omitempty"`
+	DurationMS      float64 `json:"duration_ms"`
 }
 
 // Answer is the outcome of a question.
@@ -241,6 +243,24 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "verdicts": att.Verdicts})
 				out.Status, out.Reason = ariadne.StatusNotFound, "the support judge found no claim backed by its quotes"
 				return out, nil
+			}
+			if aj, ok := a.cfg.Judge.(AnswerJudge); err == nil && ok && len(v.Claims) > 0 {
+				var answers bool
+				astart := time.Now()
+				if answers, err = aj.Answers(gctx, req.Question, v.Claims); err == nil {
+					att.AnswersQuestion = &answers
+				}
+				tr.time("answers_judge", astart)
+				if err == nil && !answers {
+					att.Outcome, att.Failures, att.DurationMS = "not_found", v.Failures, ms(time.Since(start))
+					tr.Attempts = append(tr.Attempts, att)
+					emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "verdicts": att.Verdicts, "answers_question": false})
+					out.Status, out.Reason = ariadne.StatusNotFound, "the support judge found that the claims do not give what the question asks"
+					return out, nil
+				}
+				if err != nil {
+					err = fmt.Errorf("agent: answers judge: %w", err)
+				}
 			}
 		}
 		if err != nil {

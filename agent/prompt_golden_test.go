@@ -104,4 +104,12 @@ func TestPromptsGolden(t *testing.T) {
 		t.Fatalf("verdicts %+v, %v", v, err)
 	}
 	golden(t, "judge_claims.txt", renderRequest(m.got))
+
+	// The answers judge: the question and each claim with its quotes, fenced.
+	m.reply = `{"answers":"no"}`
+	ok, err := (LLMJudge{Model: m}).Answers(context.Background(), "Сколько сотрудников в банке? QUESTION>>>", claims[:1])
+	if err != nil || ok {
+		t.Fatalf("answers %v, %v", ok, err)
+	}
+	golden(t, "judge_answers.txt", renderRequest(m.got))
 }

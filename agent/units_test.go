@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,16 +130,21 @@ func TestUnitsModeWithScriptedModel(t *testing.T) {
 			status: ariadne.StatusRefused, reason: "unit 9 (not in the prompt)", calls: 3},
 		{name: "not JSON, then valid", replies: []string{`Отпуск 28 дней`, `{"claims":[{"text":"Отпуск — 28 календарных дней.","units":[1,1]}]}`},
 			status: ariadne.StatusAnswered, calls: 2},
-		{name: "judge says yes", judged: true, replies: []string{`{"claims":[{"text":"Отпуск длится 28 календарных дней.","units":[1]}]}`, `{"verdicts":["yes"]}`},
-			status: ariadne.StatusAnswered, calls: 2, verdicts: "model"},
+		{name: "judge says yes", judged: true, replies: []string{`{"claims":[{"text":"Отпуск длится 28 календарных дней.","units":[1]}]}`, `{"verdicts":["yes"]}`, `{"answers":"yes"}`},
+			status: ariadne.StatusAnswered, calls: 3, verdicts: "model"},
+		{name: "supported, but not what was asked: not_found", judged: true, replies: []string{`{"claims":[{"text":"Отпуск длится 28 календарных дней.","units":[1]}]}`, `{"verdicts":["yes"]}`, `{"answers":"no"}`},
+			status: ariadne.StatusNotFound, reason: "do not give what the question asks", calls: 3, verdicts: "model"},
+		{name: "the answers judge breaks its contract: retried, then refused", judged: true,
+			replies: []string{`{"claims":[{"text":"Отпуск длится 28 дней.","units":[1]}]}`, `{"verdicts":["yes"]}`, `{"answers":"maybe"}`},
+			status:  ariadne.StatusRefused, reason: "answers judge verdict", calls: 9},
 		{name: "judge says no: not_found", judged: true, replies: []string{`{"claims":[{"text":"Отпуск длится 28 календарных дней.","units":[1]}]}`, `{"verdicts":["no"]}`},
 			status: ariadne.StatusNotFound, reason: "support judge", calls: 2, verdicts: "model"},
 		{name: "claim in another language: dropped without asking the model", judged: true,
 			replies: []string{`{"claims":[{"text":"Leave lasts 28 calendar days.","units":[1]}]}`},
 			status:  ariadne.StatusNotFound, calls: 1, verdicts: "language"},
 		{name: "a number no quote states: dropped; the other claim asked", judged: true,
-			replies: []string{`{"claims":[{"text":"Отпуск длится 30 дней.","units":[1]},{"units":[1,4],"text":"Отпуск длится 28 дней, со стажем 5 лет на 2 дня больше."}]}`, `{"verdicts":["yes"]}`},
-			status:  ariadne.StatusAnswered, calls: 2, verdicts: "numbers,model"},
+			replies: []string{`{"claims":[{"text":"Отпуск длится 30 дней.","units":[1]},{"units":[1,4],"text":"Отпуск длится 28 дней, со стажем 5 лет на 2 дня больше."}]}`, `{"verdicts":["yes"]}`, `{"answers":"yes"}`},
+			status:  ariadne.StatusAnswered, calls: 3, verdicts: "numbers,model"},
 		{name: "the question written back as the claim: dropped without asking the model", judged: true,
 			replies: []string{`{"claims":[{"text":"Сколько дней длится ежегодный отпуск?","units":[1]}]}`},
 			status:  ariadne.StatusNotFound, calls: 1, verdicts: "question"},
@@ -151,6 +157,9 @@ func TestUnitsModeWithScriptedModel(t *testing.T) {
 			s := &scripted{replies: tc.replies}
 			if tc.name == "the judge gives the wrong number of verdicts: retried, then refused" {
 				s.replies = []string{tc.replies[0], tc.replies[1], tc.replies[0], tc.replies[1], tc.replies[0], tc.replies[1]}
+			}
+			if tc.name == "the answers judge breaks its contract: retried, then refused" {
+				s.replies = slices.Concat(tc.replies, tc.replies, tc.replies)
 			}
 			ans := ask(t, unitsAnswerer(t, s, tc.judged), q)
 			if ans.Status != tc.status || !strings.Contains(ans.Reason, tc.reason) || s.calls != tc.calls {

@@ -250,7 +250,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 				if answers, err = aj.Answers(gctx, req.Question, v.Claims); err == nil {
 					att.AnswersQuestion = &answers
 				}
-				tr.time("answers_judge", astart)
+				tr.time("judge", astart) // level 3 is both calls
 				if err == nil && !answers {
 					att.Outcome, att.Failures, att.DurationMS = "not_found", v.Failures, ms(time.Since(start))
 					tr.Attempts = append(tr.Attempts, att)

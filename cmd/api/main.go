@@ -39,7 +39,7 @@ type cli struct {
 	KeysFile        string        `name:"keys-file" env:"ARIADNE_API_KEYS_FILE" help:"YAML file mapping API keys to permission groups (empty: everyone gets the public group 'all')."`
 	Generator       string        `name:"generator" env:"ARIADNE_GENERATOR" default:"auto" enum:"auto,extractive,extractive-v2,llm" help:"Answer generator: llm (needs --llm-*), extractive (offline: quotes the sentences that cover the question's terms, extractive-v1), extractive-v2 (offline: sentences ranked by the fitted evidence model, calibrated refusal; refuses too often today, docs/evaluation.md), auto (llm when configured, else extractive)."`
 	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm when configured)."`
-	Judge           bool          `name:"judge" env:"ARIADNE_JUDGE" help:"Verification level 3: the chat model checks that each quote supports its claim."`
+	Judge           bool          `name:"judge" env:"ARIADNE_JUDGE" help:"Verification level 3: the chat model checks that each quote supports its claim, then that the claims give what the question asks."`
 	QueryTimeout    time.Duration `name:"query-timeout" env:"ARIADNE_QUERY_TIMEOUT" default:"90s" help:"Budget of one /v1/query or /v1/search."`
 	MaxQueries      int           `name:"max-concurrent-queries" env:"ARIADNE_API_MAX_CONCURRENT_QUERIES" default:"16" help:"Queries and searches in flight; more wait up to --queue-wait, then get 503 overloaded with Retry-After (-1: no limit)."`
 	MaxWrites       int           `name:"max-concurrent-writes" env:"ARIADNE_API_MAX_CONCURRENT_WRITES" default:"4" help:"Document writes and deletes in flight (-1: no limit)."`

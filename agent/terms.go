@@ -115,8 +115,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 	have := toSet(terms)
 	out := map[string]bool{}
 	var keys map[string]bool
-	var cogs map[bool][]string // the other script's words' cognate skeletons, by "is Cyrillic"
-	var back map[bool][]string // the other script's words' translations' keys, by "is Cyrillic"
+	var cogs, back scriptLists // the other script's words' cognate skeletons, and their translations' keys
 	for _, t := range q.terms {
 		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {
 			out[t] = true
@@ -133,14 +132,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 		}
 		if c, ok := q.cog[t]; ok {
 			other := !c.cyrillic
-			if cogs == nil {
-				cogs = map[bool][]string{}
-			}
-			forms, done := cogs[other]
-			if !done {
-				forms = textCognates(text, other)
-				cogs[other] = forms
-			}
+			forms := cogs.get(other, func() []string { return textCognates(text, other) })
 			if slices.ContainsFunc(forms, func(u string) bool { return textnorm.CognateMatch(c.form, u) }) {
 				out[t] = true
 				continue
@@ -148,14 +140,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 			// The dictionary read the other way: a word of the text whose translation is the
 			// term («отделений» is none of "branches"' translations' keys in the Russian →
 			// English direction, but «отделение» is one of "branches"' own).
-			if back == nil {
-				back = map[bool][]string{}
-			}
-			tr, done := back[other]
-			if !done {
-				tr = q.backKeys(text, other)
-				back[other] = tr
-			}
+			tr := back.get(other, func() []string { return q.backKeys(text, other) })
 			if slices.ContainsFunc(tr, func(k string) bool { return k == t || inflectionOf(t, k) }) {
 				out[t] = true
 			}
@@ -181,13 +166,11 @@ func (q questionTerms) statedEntities(text string, out map[string]bool) {
 	if !todo {
 		return
 	}
-	var found map[*resolution.Matcher]map[string]bool
+	found := map[*resolution.Matcher]map[string]bool{} // entity keys each matcher finds in text
 	for _, e := range q.ents {
-		if found[e.names] == nil {
-			if found == nil {
-				found = map[*resolution.Matcher]map[string]bool{}
-			}
-			keys := map[string]bool{}
+		keys, ok := found[e.names]
+		if !ok {
+			keys = map[string]bool{}
 			for _, m := range e.names.Find(text) {
 				for _, k := range m.Keys {
 					keys[k] = true
@@ -195,7 +178,7 @@ func (q questionTerms) statedEntities(text string, out map[string]bool) {
 			}
 			found[e.names] = keys
 		}
-		if !found[e.names][e.key] {
+		if !keys[e.key] {
 			continue
 		}
 		for _, t := range e.terms {
@@ -204,6 +187,25 @@ func (q questionTerms) statedEntities(text string, out map[string]bool) {
 			}
 		}
 	}
+}
+
+// scriptLists keeps lists derived from one text's words of each script, each computed on first
+// use.
+type scriptLists struct {
+	lists [2][]string // by "is Cyrillic": 0 Latin, 1 Cyrillic
+	done  [2]bool
+}
+
+// get returns the list for the words of one script, computing it the first time.
+func (s *scriptLists) get(cyrillic bool, compute func() []string) []string {
+	i := 0
+	if cyrillic {
+		i = 1
+	}
+	if !s.done[i] {
+		s.lists[i], s.done[i] = compute(), true
+	}
+	return s.lists[i]
 }
 
 // backTranslations is how many of a word's translations backKeys takes (the dictionary lists the

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -89,6 +90,9 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	if err := reads.Wait(); err != nil {
 		return res, "", err
 	}
+	// The walk's graph and the evidence paths' BFS follow the edges' order: one order whatever
+	// order the store returned them in.
+	slices.SortStableFunc(edges, compareEdges)
 	in := walkInput{ChunkEntities: map[string][]string{}, DocChunks: map[string][]string{}, Edges: edges,
 		Mentions: map[string]int{}, Linked: linkedScore, Pool: pool}
 	for c, ks := range chunkEnts {
@@ -333,6 +337,12 @@ func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max 
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Hops() < out[j].Hops() })
 	return out
+}
+
+// compareEdges orders edges by their ends' keys, then type, then supporting chunk ids.
+func compareEdges(a, b ariadne.Edge) int {
+	return cmp.Or(cmp.Compare(a.From.Key, b.From.Key), cmp.Compare(a.To.Key, b.To.Key),
+		cmp.Compare(a.Type, b.Type), slices.Compare(a.ChunkIDs, b.ChunkIDs))
 }
 
 func containsString(xs []string, x string) bool { return slices.Contains(xs, x) }

@@ -117,20 +117,35 @@ func (g *wgraph) ppr(restart map[string]float64, d float64, iters int) map[strin
 	for i := range p {
 		p[i] /= total
 	}
+	// Every sum runs in the order of the node ids, not of insertion or of map iteration: floating
+	// point addition is not associative, and chunks tied in exact arithmetic must stay tied (their
+	// order then falls to the id) however the graph's rows arrived.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return g.ids[order[a]] < g.ids[order[b]] })
+	rank := make([]int, n)
+	for r, i := range order {
+		rank[i] = r
+	}
 	out := make([]float64, n)
 	nbrs := make([][]int, n)
 	for i, m := range g.adj {
-		for j, w := range m {
-			out[i] += w
+		for j := range m {
 			nbrs[i] = append(nbrs[i], j)
 		}
-		sort.Ints(nbrs[i])
+		sort.Slice(nbrs[i], func(a, b int) bool { return rank[nbrs[i][a]] < rank[nbrs[i][b]] })
+		for _, j := range nbrs[i] {
+			out[i] += m[j]
+		}
 	}
 	s := append([]float64(nil), p...)
 	for range iters {
 		next := make([]float64, n)
 		var dangling float64
-		for i, v := range s {
+		for _, i := range order {
+			v := s[i]
 			if out[i] == 0 {
 				dangling += v
 				continue
@@ -264,8 +279,8 @@ func walk(in walkInput, p walkParams) walkResult {
 	restart := map[string]float64{}
 	var strong float64 // entity seed mass from named or closely matching entities
 	var entityMass float64
-	for k, v := range in.Linked {
-		s := v * specificity(in.Mentions[k])
+	for _, k := range walkKeys(in.Linked) {
+		s := in.Linked[k] * specificity(in.Mentions[k])
 		restart[entityNode(k)] += s
 		strong += s
 	}
@@ -282,8 +297,8 @@ func walk(in walkInput, p walkParams) walkResult {
 			strong += s
 		}
 	}
-	for _, v := range restart {
-		entityMass += v
+	for _, k := range walkKeys(restart) {
+		entityMass += restart[k]
 	}
 	// Passage seeds: the PoolSeeds best first-pass chunks, by rescaled relevance, carrying the
 	// PassageSeed share of the restart mass (all of it when no entity is seeded).
@@ -316,7 +331,8 @@ func walk(in walkInput, p walkParams) walkResult {
 	scores := g.ppr(restart, p.Damping, p.Iterations)
 	res.ChunkScore, res.Entity = map[string]float64{}, map[string]float64{}
 	var chunkMass float64
-	for id, s := range scores {
+	for _, id := range walkKeys(scores) {
+		s := scores[id]
 		switch id[0] {
 		case 'c':
 			res.ChunkScore[id[2:]] = s

@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -230,5 +232,58 @@ func TestEvidencePathsGoThroughTheChunksEdge(t *testing.T) {
 	}
 	if p := evidencePaths(sg, []string{"inc"}, top, 1); len(p) != 1 {
 		t.Errorf("max 1: %d paths", len(p))
+	}
+}
+
+// The walk's ranking is a function of the graph, not of the order the store returned its rows in
+// nor of Go's map iteration: scores are bit-identical and ties fall to the chunk id. Before the
+// sums ran in id order, multi-hop citations changed after a Neo4j restart (rows in another order)
+// and between runs.
+func TestWalkIndependentOfRowOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	in := walkInput{ChunkSim: map[string]float64{}, ChunkEntities: map[string][]string{}, DocChunks: map[string][]string{},
+		Mentions: map[string]int{}, Linked: map[string]float64{"E0": 0.9, "E1": 0.7}, Pool: map[string]float64{}}
+	ents := make([]string, 12)
+	for i := range ents {
+		ents[i] = fmt.Sprintf("E%d", i)
+		in.Mentions[ents[i]] = 1 + rng.IntN(5)
+	}
+	for c := range 40 {
+		id := fmt.Sprintf("d%d#%d", c/4, c%4)
+		// Few distinct similarities: many chunks tie in exact arithmetic.
+		in.ChunkSim[id] = []float64{0.71, 0.8, 0.83}[rng.IntN(3)]
+		in.ChunkEntities[id] = []string{ents[rng.IntN(len(ents))], ents[rng.IntN(len(ents))]}
+		if c%5 == 0 {
+			in.Pool[id] = 0.01 * float64(1+rng.IntN(3))
+		}
+		if c%4 == 0 {
+			e := ents[c/4%len(ents)]
+			in.DocChunks[e] = append(in.DocChunks[e], id)
+		}
+	}
+	ids := walkKeys(in.ChunkSim)
+	for i := range 30 {
+		from, to := ents[rng.IntN(len(ents))], ents[rng.IntN(len(ents))]
+		in.Edges = append(in.Edges, ariadne.Edge{From: ariadne.PathNode{Key: from}, To: ariadne.PathNode{Key: to},
+			Type: "RELATES_TO", ChunkIDs: []string{ids[i%len(ids)], ids[(7*i+3)%len(ids)]}})
+	}
+	p := defaultWalkParams()
+	want := walk(in, p)
+	if len(want.Chunks) != 40 {
+		t.Fatalf("%d chunks ranked, want 40", len(want.Chunks))
+	}
+	for run := range 50 {
+		shuffled := in
+		shuffled.Edges = slices.Clone(in.Edges)
+		rng.Shuffle(len(shuffled.Edges), func(i, j int) { shuffled.Edges[i], shuffled.Edges[j] = shuffled.Edges[j], shuffled.Edges[i] })
+		got := walk(shuffled, p)
+		if !slices.Equal(got.Chunks, want.Chunks) || got.Confidence != want.Confidence {
+			t.Fatalf("run %d: order %v (confidence %v), want %v (%v)", run, got.Chunks[:8], got.Confidence, want.Chunks[:8], want.Confidence)
+		}
+		for id, s := range want.ChunkScore {
+			if got.ChunkScore[id] != s {
+				t.Fatalf("run %d: %s scores %v, want %v (bit-identical)", run, id, got.ChunkScore[id], s)
+			}
+		}
 	}
 }

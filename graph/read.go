@@ -37,7 +37,7 @@ const pathRules = `
   AND all(n IN nodes(p) WHERE any(g IN coalesce(n.acl, []) WHERE g IN $groups))
   AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub)
 RETURN p
-ORDER BY length(p)
+ORDER BY length(p), [n IN nodes(p) | n.key], [r IN relationships(p) | type(r)]
 LIMIT $limit`
 
 var pathsCypher = `
@@ -53,7 +53,8 @@ func visibleAs(v, keys, uids string) string {
 
 // Paths returns the shortest paths (up to MaxHops) between any entity of From and any of To,
 // over allowed relationship types, where every hop is supported by at least one chunk the caller
-// may read. Each edge lists only the readable supporting chunk ids.
+// may read. Each edge lists only the readable supporting chunk ids. Shortest first; paths of one
+// length by their nodes' entity keys, so a repeated query returns the same paths in the same order.
 func (s *Store) Paths(ctx context.Context, q PathQuery) ([]ariadne.Path, error) {
 	if len(q.From) == 0 || len(q.To) == 0 {
 		return nil, nil
@@ -314,15 +315,15 @@ const candidatesCypher = `
 CALL db.index.fulltext.queryNodes('` + EntityFulltextIndex + `', $query) YIELD node, score
 WHERE any(g IN coalesce(node.acl, []) WHERE g IN $groups)
 RETURN node.key AS raw, score
-ORDER BY score DESC
+ORDER BY score DESC, raw
 LIMIT $limit`
 
 // EntityCandidates asks the entity fulltext index (names, aliases and their phonetic Latin keys)
 // for entities whose names share words with text, among those the caller (groups) may see, each
 // as the caller's view (see views.go): each content word is searched as written, in its phonetic
 // Latin form, and, for longer words, as a prefix (so inflected forms such as «Донского» reach
-// «Донской»). The text is data: Lucene syntax characters are escaped. Best match first, at most
-// limit (default 50).
+// «Донской»). The text is data: Lucene syntax characters are escaped. Best match first (equal
+// scores by entity key), at most limit (default 50).
 func (s *Store) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error) {
 	q := luceneQuery(text)
 	if q == "" || len(groups) == 0 {
@@ -490,12 +491,14 @@ WITH r, s, e, [cid IN r.chunk_ids WHERE EXISTS {
        MATCH (c:Chunk {id: cid}) WHERE any(g IN c.acl WHERE g IN $groups) }] AS readable
 WHERE size(readable) > 0
 RETURN s.key AS s_raw, e.key AS e_raw, type(r) AS type, readable
+ORDER BY s_raw, e_raw, type, readable
 LIMIT $limit`
 
 // Edges returns the relationships incident to any of keys (as the caller sees them: entity keys
 // or opaque keys) that the caller may read: at least one supporting chunk readable, both ends
 // visible; only readable chunk ids are listed, and both ends are the caller's views. At most limit
-// (default 2000).
+// (default 2000), ordered by the ends' entity keys, then type: the same graph gives the same edges
+// in the same order (the multi-hop walk and its evidence paths depend on it).
 func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error) {
 	if len(keys) == 0 {
 		return nil, nil

@@ -1,9 +1,11 @@
 package graph_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -144,6 +146,21 @@ func TestIntegrationNeo4jRoutingReads(t *testing.T) {
 	}
 	if len(edges) == 0 {
 		t.Fatal("no entity of the first documents has an edge")
+	}
+	// One order, and a limit takes its head: the same edges however Neo4j's rows arrive.
+	if !slices.IsSortedFunc(edges, func(a, b ariadne.Edge) int {
+		return cmp.Or(cmp.Compare(a.From.Key, b.From.Key), cmp.Compare(a.To.Key, b.To.Key), cmp.Compare(a.Type, b.Type))
+	}) {
+		t.Errorf("edges not ordered by their ends' keys and type: %v", edges)
+	}
+	if len(edges) > 1 {
+		head, err := bs.Edges(ctx, keys, groups, nil, len(edges)-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(head, edges[:len(edges)-1]) {
+			t.Errorf("limit %d gave %v, want the head of %v", len(edges)-1, head, edges)
+		}
 	}
 	from, to := edges[0].From.Key, edges[0].To.Key
 	check("EntitiesOfChunks", func(s *graph.Store) (any, error) { return s.EntitiesOfChunks(ctx, ids, groups) })

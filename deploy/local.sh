@@ -260,12 +260,16 @@ install_weaviate() {
 		return 0
 	fi
 	command -v go >/dev/null || die "Go is required to build weaviate-server"
-	say "building weaviate-server $WEAVIATE_VERSION with go install (about 5 minutes on 2 cores with an empty Go cache, once)"
-	local tmp
+	local tmp log=$LOG_DIR/weaviate-build.log
+	say "building weaviate-server $WEAVIATE_VERSION with go install (5-10 minutes on 2 cores with an empty Go cache, once; log: $log)"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-weaviate.XXXXXX")
-	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false \
-		go install "github.com/weaviate/weaviate/cmd/weaviate-server@$WEAVIATE_VERSION") ||
-		die "go install of weaviate-server $WEAVIATE_VERSION failed"
+	mkdir -p "$LOG_DIR"
+	# The module downloads (~110 "go: downloading" lines) go to the log; on failure its tail is shown.
+	if ! (cd "$tmp" && GOBIN="$tmp" GOFLAGS=-buildvcs=false \
+		go install "github.com/weaviate/weaviate/cmd/weaviate-server@$WEAVIATE_VERSION") >"$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		die "go install of weaviate-server $WEAVIATE_VERSION failed (whole log: $log)"
+	fi
 	mkdir -p "$(dirname "$WEAVIATE_BIN")"
 	mv "$tmp/weaviate-server" "$WEAVIATE_BIN"
 	rm -rf "$tmp"

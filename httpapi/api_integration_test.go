@@ -298,8 +298,8 @@ func TestIntegrationAPIEndpoints(t *testing.T) {
 		doc := map[string]any{"id": "notes/parking", "title": "Парковка у офиса", "type": "policy", "lang": "ru",
 			"body": "# Парковка\n\nГостевые места на парковке бронируются через ресепшн за два рабочих дня.\n"}
 		resp, raw := a.do(t, "POST", "/v1/documents", "", "application/json", doc)
-		if resp.StatusCode != 403 || errorCode(t, raw) != "forbidden" {
-			t.Fatalf("write without permission: %d %s", resp.StatusCode, raw)
+		if resp.StatusCode != 401 || errorCode(t, raw) != "unauthorized" {
+			t.Fatalf("write without a key: %d %s", resp.StatusCode, raw)
 		}
 		resp, raw = a.do(t, "POST", "/v1/documents", "editor-key", "application/json", doc)
 		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"status":"indexed"`) {

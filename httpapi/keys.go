@@ -23,6 +23,8 @@ type Caller struct {
 	Name   string
 	Groups []string // permission groups; always includes the public groups
 	Write  bool     // may add and delete documents
+	// Anonymous: the request carried no key (Name "anonymous", the public groups).
+	Anonymous bool
 }
 
 // keyEntry is one key of the keys file.
@@ -132,7 +134,7 @@ func entryLines(root *yaml.Node) []int {
 // entry in constant time, without stopping at a match.
 func (k *Keys) Lookup(key string) (Caller, bool) {
 	if key == "" {
-		return Caller{Name: "anonymous", Groups: slices.Clone(k.public)}, true
+		return Caller{Name: "anonymous", Groups: slices.Clone(k.public), Anonymous: true}, true
 	}
 	sum := sha256.Sum256([]byte(key))
 	want := []byte(hex.EncodeToString(sum[:]))

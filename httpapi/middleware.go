@@ -103,8 +103,17 @@ func (h *handlers) authenticate(c *gin.Context) {
 	c.Next()
 }
 
+// requireWrite lets only a caller whose key may write through: no key is 401 (say which
+// headers carry one), a key without write permission 403.
 func (h *handlers) requireWrite(c *gin.Context) {
-	if !callerOf(c).Write {
+	caller := callerOf(c)
+	if caller.Anonymous {
+		c.Header("WWW-Authenticate", `Bearer realm="ariadne"`)
+		writeError(c, http.StatusUnauthorized, "unauthorized",
+			"writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)")
+		return
+	}
+	if !caller.Write {
 		writeError(c, http.StatusForbidden, "forbidden", "this API key may not write documents")
 		return
 	}

@@ -306,7 +306,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 			}
 			if len(chain) > 0 {
 				out.Chain = chain
-				out.Claims = mergeClaims(claims, plan.adds(v.Claims))
+				out.Claims = mergeClaims(claims, v.Claims)
 			}
 		}
 		out.Answer, out.Citations = render(out.Claims)

@@ -38,29 +38,6 @@ type chainPlan struct {
 	hops  []hopUnit
 	last  hopUnit // empty: the hops state all the question asks, or the page does not
 	cover float64
-	terms questionTerms   // the question's terms other than the path's first entity's name
-	says  map[string]bool // the terms the plan's sentences state in their own text
-}
-
-// adds returns the claims that state, in their text or quotes, a question term the chain's own
-// sentences leave unstated: a claimed chain answers along the path, and a claim that adds no
-// asked term to it (the incident's commander, next to the chain from the incident to the account
-// manager) only lengthens the answer.
-func (p chainPlan) adds(claims []ariadne.Claim) []ariadne.Claim {
-	var out []ariadne.Claim
-	for _, c := range claims {
-		text := c.Text
-		for _, cit := range c.Citations {
-			text += "\n" + cit.Quote
-		}
-		for t := range p.terms.stated(text) {
-			if !p.says[t] {
-				out = append(out, c)
-				break
-			}
-		}
-	}
-	return out
 }
 
 // DocumentChunkReader lists the readable chunks of documents (graph.Store); with it, a chain's
@@ -194,13 +171,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		}
 		const eps = 1e-9
 		if best.hops == nil || cover > best.cover+eps || cover > best.cover-eps && len(hops) < len(best.hops) {
-			says := map[string]bool{}
-			for t, w := range got {
-				if w >= 1 {
-					says[t] = true
-				}
-			}
-			best = chainPlan{path: p, hops: hops, last: last, cover: cover, terms: terms, says: says}
+			best = chainPlan{path: p, hops: hops, last: last, cover: cover}
 		}
 	}
 	return best, nil

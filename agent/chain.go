@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -102,6 +103,26 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 			}
 		}
 	}
+	// The ends' other names, as the caller sees them: a hop's sentence may name an end in the
+	// other language ("the Data Integration team" for «Команда интеграции данных»).
+	aliases := map[string][]string{}
+	if ar, ok := a.cfg.Chunks.(EntityAliasReader); ok {
+		var keys []string
+		for _, p := range paths {
+			if p.Hops() == 0 || p.Hops() > maxChainHops {
+				continue
+			}
+			for _, n := range p.Nodes {
+				if !containsString(keys, n.Key) {
+					keys = append(keys, n.Key)
+				}
+			}
+		}
+		var err error
+		if aliases, err = ar.EntityAliases(ctx, keys, req.Groups); err != nil {
+			return chainPlan{}, fmt.Errorf("agent: read chain entity aliases: %w", err)
+		}
+	}
 	all := append([]Fragment(nil), frags...)
 	if len(missing) > 0 && a.cfg.Chunks != nil {
 		cs, err := a.cfg.Chunks.Chunks(ctx, missing, req.Groups)
@@ -139,7 +160,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		var hops []hopUnit
 		got := map[string]float64{}
 		for _, e := range p.Edges {
-			h, ok := hopSentence(nodes[e.From], nodes[e.To], e.ChunkIDs, byID)
+			h, ok := hopSentence(endNames(nodes[e.From], aliases), endNames(nodes[e.To], aliases), e.ChunkIDs, byID)
 			if !ok {
 				break
 			}
@@ -277,8 +298,32 @@ func (p chainPlan) units() []hopUnit {
 	return append(append([]hopUnit(nil), p.hops...), p.last)
 }
 
-// hopSentence returns the shortest unit of the edge's chunks that names both ends.
-func hopSentence(from, to ariadne.PathNode, chunkIDs []string, byID map[string]Fragment) (hopUnit, bool) {
+// EntityAliasReader gives the other names of entities as a caller (groups) sees them, keyed as
+// asked; entities the caller may not see are absent (graph.Store).
+type EntityAliasReader interface {
+	EntityAliases(ctx context.Context, keys, groups []string) (map[string][]string, error)
+}
+
+// endNames is a path node's name followed by its aliases of at least three letters (shorter ones,
+// initials and codes, would name too much).
+func endNames(n ariadne.PathNode, aliases map[string][]string) []string {
+	out := []string{n.Name}
+	for _, a := range aliases[n.Key] {
+		if utf8.RuneCountInString(a) >= 3 && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// namesAny reports whether text names the entity by any of its names (namesEntity).
+func namesAny(text string, names []string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return namesEntity(text, n) })
+}
+
+// hopSentence returns the shortest unit of the edge's chunks that names both ends, each by its
+// name or one of its aliases (from and to: name first).
+func hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment) (hopUnit, bool) {
 	var best hopUnit
 	for _, id := range chunkIDs {
 		f, ok := byID[id]
@@ -286,12 +331,12 @@ func hopSentence(from, to ariadne.PathNode, chunkIDs []string, byID map[string]F
 			continue
 		}
 		ctxText := f.Chunk.Title + " " + f.Chunk.HeadingPath()
-		fromCtx, toCtx := namesEntity(ctxText, from.Name), namesEntity(ctxText, to.Name)
+		fromCtx, toCtx := namesAny(ctxText, from), namesAny(ctxText, to)
 		for _, u := range splitUnits(f.Chunk.Text) {
 			if injectionRE.MatchString(u) {
 				continue
 			}
-			inFrom, inTo := namesEntity(u, from.Name), namesEntity(u, to.Name)
+			inFrom, inTo := namesAny(u, from), namesAny(u, to)
 			if inFrom && inTo || inFrom && toCtx || inTo && fromCtx {
 				if best.quote == "" || len(u) < len(best.quote) {
 					best = hopUnit{f, u}

@@ -202,3 +202,43 @@ func TestPlanChainLastEntityFact(t *testing.T) {
 		t.Errorf("role question: claims %+v, want the hop alone", claims)
 	}
 }
+
+// memAliases is memPages that also gives entities' other names (EntityAliasReader).
+type memAliases struct {
+	memPages
+	aliases map[string][]string
+}
+
+func (m memAliases) EntityAliases(_ context.Context, keys, _ []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, k := range keys {
+		if a, ok := m.aliases[k]; ok {
+			out[k] = a
+		}
+	}
+	return out, nil
+}
+
+// A hop's sentence may name an end only by an alias in the other language: the project's page
+// says "the Data Integration team", the entity is «Команда интеграции данных».
+func TestPlanChainMatchesEndsByAlias(t *testing.T) {
+	project := ariadne.Chunk{ID: "projects/meter#0000-66666666", DocID: "projects/meter", Title: "MeterBridge", ACL: []string{"all"},
+		Text: "The project is run by the Data Integration team. Billing exports run monthly."}
+	meter := ariadne.PathNode{Key: "project:meterbridge", Name: "MeterBridge", DocID: "projects/meter"}
+	team := ariadne.PathNode{Key: "team:data integration", Name: "Команда интеграции данных", DocID: "teams/data"}
+	path := ariadne.Path{Nodes: []ariadne.PathNode{meter, team}, Edges: []ariadne.PathEdge{
+		{From: meter.Key, To: team.Key, Type: "DELIVERED_BY", ChunkIDs: []string{project.ID}},
+	}}
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: project}})
+	req := Request{Question: "Which team runs MeterBridge?", Groups: []string{"all"}}
+	pages := memPages{memChunks{project}}
+	a := &Answerer{cfg: AnswerConfig{Chunks: pages}}
+	if plan, err := a.planChain(context.Background(), req, []ariadne.Path{path}, frags); err != nil || len(plan.hops) != 0 {
+		t.Fatalf("without aliases: plan %+v, %v; want no chain (the sentence names the team in English only)", plan, err)
+	}
+	a.cfg.Chunks = memAliases{pages, map[string][]string{team.Key: {"Data Integration team", "DI"}}}
+	plan, err := a.planChain(context.Background(), req, []ariadne.Path{path}, frags)
+	if err != nil || len(plan.hops) != 1 || plan.hops[0].quote != "The project is run by the Data Integration team." {
+		t.Fatalf("with aliases: plan %+v, %v; want the project page's sentence", plan, err)
+	}
+}

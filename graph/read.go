@@ -534,3 +534,36 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 	}
 	return out, nil
 }
+
+var entityRawsCypher = `
+MATCH (e:Entity) WHERE ` + matchVisible("e") + `
+RETURN e.key AS raw`
+
+// EntityAliases returns, for each of keys (as the caller sees them: entity keys or opaque keys)
+// that the caller may see, the other names the caller's view gives it (Entity.Aliases: defined
+// aliases and the surfaces of readable mentions; at most 256 mentions read per entity), keyed as
+// given. Keys the caller may not see are absent. A multi-hop answer's chain uses them to find the
+// sentence of a hop that names an end in the other script or language.
+func (s *Store) EntityAliases(ctx context.Context, keys, groups []string) (map[string][]string, error) {
+	if len(keys) == 0 {
+		return map[string][]string{}, nil
+	}
+	plain, uids := splitKeys(keys)
+	res, err := s.read(ctx, entityRawsCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups})
+	if err != nil {
+		return nil, translate("entity aliases", err)
+	}
+	raw := make([]string, 0, len(res.Records))
+	for _, r := range res.Records {
+		raw = append(raw, str(get(r, "raw")))
+	}
+	views, err := s.views(ctx, raw, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]string, len(views))
+	for _, v := range views {
+		out[v.entity.Key] = v.entity.Aliases
+	}
+	return out, nil
+}

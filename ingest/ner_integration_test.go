@@ -201,6 +201,17 @@ func TestIntegrationNEREntityACL(t *testing.T) {
 	if err != nil || e.Name != "Veltrix" {
 		t.Errorf("public view of the company: %+v, %v", e, err)
 	}
+	// The other names a multi-hop chain matches hop sentences with: the caller's view only.
+	aliases, err := r.Graph.EntityAliases(ctx, append([]string{"organization:veltriks"}, secret...), public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(aliases) != 1 || !slices.Equal(aliases["organization:veltriks"], e.Aliases) {
+		t.Errorf("public aliases %v; want only the company's, as its public view gives them (%v)", aliases, e.Aliases)
+	}
+	if aliases, err = r.Graph.EntityAliases(ctx, secret, []string{"management"}); err != nil || len(aliases) != 2 {
+		t.Errorf("management aliases of %v: %v, %v", secret, aliases, err)
+	}
 	// Its relation to the secret city is management's only.
 	edges, err := r.Graph.Edges(ctx, []string{"organization:veltriks"}, public, nil, 50)
 	if err != nil {

@@ -339,11 +339,7 @@ func (s *Store) EntityCandidates(ctx context.Context, text string, groups []stri
 		}
 		return nil, translate("entity candidates", err)
 	}
-	raw := make([]string, 0, len(res.Records))
-	for _, r := range res.Records {
-		raw = append(raw, str(get(r, "raw")))
-	}
-	views, err := s.views(ctx, raw, groups)
+	views, err := s.recordViews(ctx, res.Records, groups)
 	if err != nil {
 		return nil, err
 	}
@@ -553,11 +549,7 @@ func (s *Store) EntityAliases(ctx context.Context, keys, groups []string) (map[s
 	if err != nil {
 		return nil, translate("entity aliases", err)
 	}
-	raw := make([]string, 0, len(res.Records))
-	for _, r := range res.Records {
-		raw = append(raw, str(get(r, "raw")))
-	}
-	views, err := s.views(ctx, raw, groups)
+	views, err := s.recordViews(ctx, res.Records, groups)
 	if err != nil {
 		return nil, err
 	}
@@ -566,4 +558,13 @@ func (s *Store) EntityAliases(ctx context.Context, keys, groups []string) (map[s
 		out[v.entity.Key] = v.entity.Aliases
 	}
 	return out, nil
+}
+
+// recordViews is views of the records' "raw" column.
+func (s *Store) recordViews(ctx context.Context, recs []*neo4j.Record, groups []string) (map[string]entityView, error) {
+	raw := make([]string, 0, len(recs))
+	for _, r := range recs {
+		raw = append(raw, str(get(r, "raw")))
+	}
+	return s.views(ctx, raw, groups)
 }

@@ -552,3 +552,23 @@ func TestParseKeys(t *testing.T) {
 		t.Errorf("a near-miss key was accepted as %+v", c)
 	}
 }
+
+// TestUnknownKeyWithoutKeysFile: a server started without a keys file says so when a key arrives
+// (the README's writer key sent to an API started without ARIADNE_API_KEYS_FILE).
+func TestUnknownKeyWithoutKeysFile(t *testing.T) {
+	none, err := LoadKeys("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(Services{Answerer: &fakeAnswerer{}, Retriever: &fakeRetriever{}, Entities: &fakeGraph{}, Library: &fakeGraph{}, Documents: &fakeDocuments{},
+		Keys: none, Metrics: NewMetrics(), Log: slog.New(slog.DiscardHandler)}, Limits{})
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("POST", "/v1/documents", strings.NewReader("---\nid: a\n---\nx"))
+	req.Header.Set("Authorization", "Bearer demo-editor-key")
+	req.Header.Set("Content-Type", "text/markdown")
+	e.ServeHTTP(rec, req)
+	want := "unknown API key; this server has no API keys configured (start it with ARIADNE_API_KEYS_FILE)"
+	if rec.Code != 401 || !strings.Contains(rec.Body.String(), `"message":"`+want+`"`) {
+		t.Fatalf("%d %s, want 401 %q", rec.Code, rec.Body.String(), want)
+	}
+}

@@ -110,6 +110,9 @@ func ParseKeys(raw []byte) (*Keys, error) {
 	return k, nil
 }
 
+// Configured reports whether any key is configured (false: every caller is anonymous).
+func (k *Keys) Configured() bool { return k != nil && len(k.entries) > 0 }
+
 var sha256RE = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
 
 // entryLines returns the line of each entry of the `keys` list.

@@ -96,7 +96,11 @@ func (h *handlers) authenticate(c *gin.Context) {
 	caller, ok := h.svc.Keys.Lookup(key)
 	if !ok {
 		c.Header("WWW-Authenticate", `Bearer realm="ariadne"`)
-		writeError(c, http.StatusUnauthorized, "unauthorized", "unknown API key")
+		msg := "unknown API key"
+		if !h.svc.Keys.Configured() {
+			msg += "; this server has no API keys configured (start it with ARIADNE_API_KEYS_FILE)"
+		}
+		writeError(c, http.StatusUnauthorized, "unauthorized", msg)
 		return
 	}
 	c.Set(callerKey, caller)

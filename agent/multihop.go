@@ -212,7 +212,14 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		sg.nodes[e.From.Key], sg.nodes[e.To.Key] = e.From, e.To
 		sg.deg[e.From.Key], sg.deg[e.To.Key] = e.FromDeg, e.ToDeg
 	}
-	res.Paths = evidencePaths(sg, linkedKeys, res.Chunks, r.cfg.MaxPaths)
+	// The paths start at the entities the question names; when it names none the linker could
+	// confirm (a name paraphrased or translated: "the Kedrovsky plant"), at the walk's best-ranked
+	// entities, which the question's name similarity and first-pass passages seeded.
+	roots := linkedKeys
+	if len(roots) == 0 {
+		roots = topEntities(wr.Entity, walkRoots)
+	}
+	res.Paths = evidencePaths(sg, roots, res.Chunks, r.cfg.MaxPaths)
 	return res, fmt.Sprintf("%s; walk over %d entities, %d chunks, %d relations, %d synonym edges, %d seeds%s; confidence %.2f, graph weight %.2f",
 		note, len(wr.Entity), len(wr.ChunkScore), len(edges), wr.Synonyms, wr.Seeds, nameNote, wr.Confidence, w), nil
 }
@@ -337,6 +344,16 @@ func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max 
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Hops() < out[j].Hops() })
 	return out
+}
+
+// walkRoots is how many of the walk's entities start the evidence paths when none is linked.
+const walkRoots = 3
+
+// topEntities returns the n keys of highest score, ties by key.
+func topEntities(score map[string]float64, n int) []string {
+	keys := walkKeys(score)
+	sort.SliceStable(keys, func(i, j int) bool { return score[keys[i]] > score[keys[j]] })
+	return keys[:min(n, len(keys))]
 }
 
 // compareEdges orders edges by their ends' keys, then type, then supporting chunk ids.

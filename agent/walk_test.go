@@ -287,3 +287,26 @@ func TestWalkIndependentOfRowOrder(t *testing.T) {
 		}
 	}
 }
+
+// With no linked entity, the evidence paths start at the walk's best entities (topEntities: by
+// score, ties by key), so a question naming its entity in words the linker cannot confirm still
+// gets paths for its chain.
+func TestEvidencePathsFromWalkRoots(t *testing.T) {
+	roots := topEntities(map[string]float64{"lib": 0.2, "inc": 0.3, "svc": 0.2, "team": 0.05}, 3)
+	if !slices.Equal(roots, []string{"inc", "lib", "svc"}) {
+		t.Fatalf("topEntities = %v, want inc, then lib and svc (tied, by key)", roots)
+	}
+	if got := topEntities(map[string]float64{"a": 1}, 3); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("topEntities of one = %v", got)
+	}
+	n := func(key string) ariadne.PathNode { return ariadne.PathNode{Key: key, Name: key} }
+	sg := subgraph{nodes: map[string]ariadne.PathNode{"inc": n("inc"), "team": n("team")},
+		edges: []ariadne.Edge{{From: n("team"), To: n("inc"), Type: "HANDLED", ChunkIDs: []string{"inc#0"}}}}
+	top := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "inc#0"}}}
+	if p := evidencePaths(sg, nil, top, 12); len(p) != 0 {
+		t.Fatalf("no roots: %d paths", len(p))
+	}
+	if p := evidencePaths(sg, roots, top, 12); len(p) != 1 || pathSignature(p[0]) != "inc|HANDLED|team" {
+		t.Fatalf("from the walk's roots: %+v", p)
+	}
+}

@@ -316,14 +316,27 @@ func endNames(n ariadne.PathNode, aliases map[string][]string) []string {
 	return out
 }
 
-// namesAny reports whether text names the entity by any of its names (namesEntity).
-func namesAny(text string, names []string) bool {
-	return slices.ContainsFunc(names, func(n string) bool { return namesEntity(text, n) })
+// nameKeys returns the Latin key tokens of each name (textnorm.KeyTokens), computed once for
+// every unit a hop tries: transliterating each alias again for each unit made the chain's alias
+// matching cost tens of milliseconds per multi-hop answer.
+func nameKeys(names []string) [][]string {
+	out := make([][]string, 0, len(names))
+	for _, n := range names {
+		out = append(out, textnorm.KeyTokens(n))
+	}
+	return out
+}
+
+// namesAny reports whether a text, given by its key tokens, names the entity by any of its names
+// (given by nameKeys; namesEntity's rule).
+func namesAny(toks []string, names [][]string) bool {
+	return slices.ContainsFunc(names, func(nts []string) bool { return namesTokens(toks, nts) })
 }
 
 // hopSentence returns the shortest unit of the edge's chunks that names both ends, each by its
 // name or one of its aliases (from and to: name first).
 func hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment) (hopUnit, bool) {
+	fromKeys, toKeys := nameKeys(from), nameKeys(to)
 	var best hopUnit
 	for _, id := range chunkIDs {
 		f, ok := byID[id]
@@ -331,12 +344,14 @@ func hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment)
 			continue
 		}
 		ctxText := f.Chunk.Title + " " + f.Chunk.HeadingPath()
-		fromCtx, toCtx := namesAny(ctxText, from), namesAny(ctxText, to)
+		ctxToks := textnorm.KeyTokens(ctxText)
+		fromCtx, toCtx := namesAny(ctxToks, fromKeys), namesAny(ctxToks, toKeys)
 		for _, u := range splitUnits(f.Chunk.Text) {
 			if injectionRE.MatchString(u) {
 				continue
 			}
-			inFrom, inTo := namesAny(u, from), namesAny(u, to)
+			uToks := textnorm.KeyTokens(u)
+			inFrom, inTo := namesAny(uToks, fromKeys), namesAny(uToks, toKeys)
 			if inFrom && inTo || inFrom && toCtx || inTo && fromCtx {
 				if best.quote == "" || len(u) < len(best.quote) {
 					best = hopUnit{f, u}
@@ -353,11 +368,14 @@ func hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment)
 // names "Ivanov" and "Omega Logistic" names «Омега Логистик»), or is given by its initial («М.
 // Орлова» names Марина Орлова) while at least one token matches in full.
 func namesEntity(text, name string) bool {
-	nts := textnorm.KeyTokens(name)
+	return namesTokens(textnorm.KeyTokens(text), textnorm.KeyTokens(name))
+}
+
+// namesTokens is namesEntity on key tokens: toks of the text, nts of the name.
+func namesTokens(toks, nts []string) bool {
 	if len(nts) == 0 {
 		return false
 	}
-	toks := textnorm.KeyTokens(text)
 	full := 0
 	for _, nt := range nts {
 		stem := nt

@@ -279,6 +279,11 @@ type firstPassRouter interface {
 // FirstPass runs the learned router's first pass for a question: BM25, vector and hybrid search
 // (Candidates each) and the entities of the top five hybrid chunks, all as the caller (groups).
 func (r *Retriever) FirstPass(ctx context.Context, question string, groups []string, vec []float32, tr *Trace) (FirstPass, error) {
+	return r.firstPass(ctx, Request{Question: question, Groups: groups}, vec, tr)
+}
+
+func (r *Retriever) firstPass(ctx context.Context, req Request, vec []float32, tr *Trace) (FirstPass, error) {
+	question, groups := req.Question, req.Groups
 	var fp FirstPass
 	terms := textnorm.SearchTerms(question)
 	// The three searches are independent: they run at once.
@@ -292,7 +297,7 @@ func (r *Retriever) FirstPass(ctx context.Context, question string, groups []str
 		return err
 	})
 	g.Go(func() (err error) {
-		fp.Hybrid, err = r.hybrid(gctx, Request{Question: question, Groups: groups}, vec, nil, tr)
+		fp.Hybrid, err = r.questionSearch(gctx, ariadne.SearchHybrid, req, vec, tr)
 		return err
 	})
 	if err := g.Wait(); err != nil {

@@ -26,9 +26,12 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	// The first pass's two searches are independent: run them at once.
 	var hybrid, dense []ariadne.ScoredChunk
 	first, fctx := errgroup.WithContext(ctx)
-	first.Go(func() (err error) { hybrid, err = r.hybrid(fctx, req, vec, nil, tr); return err })
 	first.Go(func() (err error) {
-		dense, err = r.search(fctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+		hybrid, err = r.questionSearch(fctx, ariadne.SearchHybrid, req, vec, tr)
+		return err
+	})
+	first.Go(func() (err error) {
+		dense, err = r.questionSearch(fctx, ariadne.SearchVector, req, vec, tr)
 		return err
 	})
 	if err := first.Wait(); err != nil {

@@ -84,9 +84,9 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	case StrategyBM25:
 		res.Chunks, err = r.search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
 	case StrategyVector:
-		res.Chunks, err = r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+		res.Chunks, err = r.questionSearch(ctx, ariadne.SearchVector, req, vec, tr)
 	case StrategyHybrid:
-		res.Chunks, err = r.hybrid(ctx, req, vec, nil, tr)
+		res.Chunks, err = r.questionSearch(ctx, ariadne.SearchHybrid, req, vec, tr)
 	case StrategyGraph:
 		res, note, err = r.graphHybrid(ctx, req, vec, linked, tr)
 	case StrategyWalk:

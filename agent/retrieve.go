@@ -45,6 +45,7 @@ type Request struct {
 	Groups   []string // the caller's permission groups
 	Mode     string   // "auto" (route) or a route to force
 	TopK     int      // chunks returned (8)
+	memo     *searchMemo
 }
 
 // Retrieve routes the question (unless Mode forces a route), runs the route's plan, and escalates
@@ -66,8 +67,12 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	}
 	tr := newTrace()
 	start := time.Now()
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a prefetched search no route used
+	req.memo = newSearchMemo(mctx)
 	// Entity linking (Neo4j) and the question embedding do not depend on each other: they run at
-	// once, and the question waits for the slower.
+	// once, and the question waits for the slower. The hybrid search starts once the vector
+	// exists, while linking may still run (searchMemo).
 	var linked []Linked
 	var vec []float32
 	g, gctx := errgroup.WithContext(ctx)
@@ -77,7 +82,9 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 		return err
 	})
 	g.Go(func() (err error) {
-		vec, err = r.embedQuery(gctx, req.Question, tr)
+		if vec, err = r.embedQuery(gctx, req.Question, tr); err == nil {
+			r.prefetch(req, vec, tr)
+		}
 		return err
 	})
 	if err := g.Wait(); err != nil {
@@ -88,7 +95,7 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	case "", "auto":
 		if fr, ok := r.router.(firstPassRouter); ok {
 			t0 := time.Now()
-			fp, err := r.FirstPass(ctx, req.Question, req.Groups, vec, tr)
+			fp, err := r.firstPass(ctx, req, vec, tr)
 			if err != nil {
 				return Result{Trace: tr}, err
 			}

@@ -24,7 +24,7 @@ type walkInput struct {
 	ChunkEntities map[string][]string  // chunk id → keys of the entities it mentions
 	DocChunks     map[string][]string  // entity key → chunks of the document that describes it
 	Edges         []ariadne.Edge       // entity–entity relations with their readable chunks
-	Mentions      map[string]int       // entity key → readable chunks that mention it
+	Mentions      map[string]int       // entity key → readable chunks that mention it, counted up to WalkHub+1
 	NameSim       map[string]float64   // entity key → question–name cosine
 	NameVec       map[string][]float32 // entity key → name embedding (synonym edges)
 	Linked        map[string]float64   // entity key → link score of an entity the question names (0..1)
@@ -188,7 +188,8 @@ func minMax(m map[string]float64) map[string]float64 {
 }
 
 // specificity is HippoRAG's node specificity, softened: an entity many passages mention says
-// little about which passage is meant.
+// little about which passage is meant. Counts stop one past the hub bound (graph.EntityMentions),
+// so every hub has the same, lowest specificity.
 func specificity(mentions int) float64 { return 1 / (1 + math.Log(float64(max(mentions, 1)))) }
 
 // synonymPairs returns entity pairs whose name embeddings have cosine ≥ min, at most k per

@@ -85,6 +85,18 @@ func TestIntegrationEntityMentionsACL(t *testing.T) {
 	if h := hub[key]; h.Mentions != pm.Mentions || len(h.ChunkIDs) != 0 {
 		t.Errorf("expand %d: mentions %d, chunk ids %v; want %d and none", pm.Mentions-1, h.Mentions, h.ChunkIDs, pm.Mentions)
 	}
+	// Counting stops one past the bound: past it every entity is a hub alike.
+	if pm.Mentions >= 3 {
+		capped, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all"}, 50, pm.Mentions-2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := capped[key]; c.Mentions != pm.Mentions-1 || len(c.ChunkIDs) != 0 {
+			t.Errorf("expand %d: mentions %d, chunk ids %v; want %d and none", pm.Mentions-2, c.Mentions, c.ChunkIDs, pm.Mentions-1)
+		}
+	} else {
+		t.Errorf("public mentions %d; the test needs 3 or more", pm.Mentions)
+	}
 	within, err := rig.Graph.EntityMentions(ctx, []string{key}, []string{"all"}, 50, pm.Mentions)
 	if err != nil {
 		t.Fatal(err)

@@ -88,6 +88,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	}
 	reads.Go(func() (err error) {
 		edges, err = r.graph.Edges(rctx, keys, req.Groups, r.cfg.RelTypes, 2000)
+		tr.time("walk_read_edges", t0)
 		return err
 	})
 	if err := reads.Wait(); err != nil {

@@ -20,7 +20,8 @@ import (
 //	Documents  id, title, version, content_hash, graph_hash, acl, lang, type, updated
 //	Chunks     id, doc_id, position, heading, text_hash, acl, start, end, and its document
 //	Entities   key, type, name, sorted aliases, doc_id, degree, sorted labels (namespace stripped),
-//	           sorted acl and name_acl (who may know it exists, who may see its name)
+//	           sorted acl and name_acl (who may know it exists, who may see its name), sorted
+//	           first mentions (ACL key = smallest chunk id, per distinct chunk ACL)
 //	Relations  type, source key, target key, sorted chunk_ids (provenance), sorted acl
 //	Mentions   chunk id, entity key, sorted surfaces
 //	Links      NEXT_CHUNK and DESCRIBED_IN pairs
@@ -48,7 +49,8 @@ RETURN [c.id, c.doc_id, toString(c.position), c.heading, c.text_hash, toString(c
 	digestEntitiesCypher = `
 MATCH (e:Entity)
 RETURN [e.key, e.type, e.name, e.doc_id, toString(e.degree)] AS row, e.aliases AS aliases, labels(e) AS labels,
-       e.acl AS acl, e.name_acl AS name_acl`
+       e.acl AS acl, e.name_acl AS name_acl,
+       [i IN range(0, size(coalesce(e.first_acls, [])) - 1) | e.first_acls[i] + '=' + e.first_chunks[i]] AS first_mentions`
 	digestRelationsCypher = `
 MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
 RETURN [type(r), a.key, b.key] AS row, r.chunk_ids AS chunk_ids, r.acl AS acl`
@@ -112,7 +114,7 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 		return d, err
 	}
 	slices.Sort(d.ChunkIDs)
-	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels", "acl", "name_acl"}, s.ns); err != nil {
+	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels", "acl", "name_acl", "first_mentions"}, s.ns); err != nil {
 		return d, err
 	}
 	if d.Relations, _, err = part(digestRelationsCypher, []string{"chunk_ids", "acl"}, ""); err != nil {

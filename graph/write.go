@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -364,9 +365,18 @@ CALL (e) {
   OPTIONAL MATCH (e)-[:DESCRIBED_IN]->(d:Document)
   RETURN count(d) > 0 AS described, reduce(acc = [], l IN collect(d.acl) | acc + [g IN l WHERE NOT g IN acc]) AS docACL
 }
-WITH e, described, docACL, mentionACL, nameACL,
+CALL (e) {
+  OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
+  WHERE size(coalesce(m.surfaces, [])) > 0
+  WITH c, reduce(k = '', g IN COLLECT { UNWIND c.acl AS g RETURN DISTINCT g ORDER BY g } | k + g + '|') AS aclKey
+  WHERE c IS NOT NULL
+  WITH aclKey, min(c.id) AS first ORDER BY aclKey
+  RETURN collect(aclKey) AS firstACLs, collect(first) AS firstChunks
+}
+WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks,
      reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists | acc + [x IN l WHERE NOT x IN acc]) AS aliases
-SET e.aliases = [a IN aliases WHERE a <> e.name],
+SET e.first_acls = firstACLs, e.first_chunks = firstChunks,
+    e.aliases = [a IN aliases WHERE a <> e.name],
     e.acl = docACL + [g IN mentionACL WHERE NOT g IN docACL],
     e.name_acl = CASE WHEN described THEN docACL ELSE nameACL END,
     e.uid = coalesce(e.uid, randomUUID()),
@@ -388,11 +398,18 @@ RETURN count(*) AS deleted`
 UNWIND $rows AS row
 MATCH (e:Entity {key: row.key})
 WITH e, row.mentions AS ms, coalesce(e.aliases, []) AS al, coalesce(e.acl, []) AS ea, coalesce(e.name_acl, []) AS na
-WITH e, al, ea, na,
+WITH e, al, ea, na, ms,
      reduce(acc = [], m IN ms | acc + [x IN m.surfaces WHERE NOT x IN acc]) AS surfaces,
      reduce(acc = [], m IN ms | acc + [g IN m.acl WHERE NOT g IN acc]) AS mentionACL,
      reduce(acc = [], m IN ms | acc + CASE WHEN e.name IN m.surfaces THEN [g IN m.acl WHERE NOT g IN acc] ELSE [] END) AS nameACL
-SET e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
+WITH e, al, ea, na, surfaces, mentionACL, nameACL,
+     reduce(st = {acls: coalesce(e.first_acls, []), chunks: coalesce(e.first_chunks, [])},
+            m IN [m IN ms WHERE size(m.surfaces) > 0] |
+       CASE WHEN NOT m.acl_key IN st.acls THEN {acls: st.acls + m.acl_key, chunks: st.chunks + m.chunk_id}
+            ELSE {acls: st.acls, chunks: [i IN range(0, size(st.acls) - 1) |
+                    CASE WHEN st.acls[i] = m.acl_key AND m.chunk_id < st.chunks[i] THEN m.chunk_id ELSE st.chunks[i] END]} END) AS first
+SET e.first_acls = first.acls, e.first_chunks = first.chunks,
+    e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
     e.acl = ea + [g IN mentionACL WHERE NOT g IN ea],
     e.name_acl = CASE WHEN EXISTS { (e)-[:DESCRIBED_IN]->(:Document) } THEN na ELSE na + [g IN nameACL WHERE NOT g IN na] END,
     e.uid = coalesce(e.uid, randomUUID()),
@@ -612,6 +629,19 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	return exec(ctx, tx, s.cy(setLatinKeysCypher), map[string]any{"rows": rows})
 }
 
+// aclKey is a chunk ACL's key in an entity's first-mention lists (first_acls): its groups,
+// distinct and sorted, each followed by '|' — as refreshEntitiesCypher computes it.
+func aclKey(acl []string) string {
+	gs := slices.Clone(acl)
+	slices.Sort(gs)
+	var b strings.Builder
+	for _, g := range slices.Compact(gs) {
+		b.WriteString(g)
+		b.WriteByte('|')
+	}
+	return b.String()
+}
+
 // writeBatch holds the parameter rows of one WriteDocuments transaction.
 type writeBatch struct {
 	old                                                          []string
@@ -690,7 +720,8 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 			if !ok {
 				b.refreshFull = append(b.refreshFull, k[1]) // a chunk outside the batch: its groups are not here
 			}
-			b.mentionsOf[k[1]] = append(b.mentionsOf[k[1]], map[string]any{"surfaces": surfaces[k], "acl": acl})
+			b.mentionsOf[k[1]] = append(b.mentionsOf[k[1]], map[string]any{"surfaces": surfaces[k], "acl": acl,
+				"chunk_id": k[0], "acl_key": aclKey(acl)})
 		}
 		for _, r := range dg.Relations {
 			if !lab.AllowedRelation(r.Type) || !labelRE.MatchString(r.Type) {

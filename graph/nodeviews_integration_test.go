@@ -1,0 +1,88 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ariadne-graphrag/ariadne/internal/testenv"
+)
+
+// TestIntegrationNodeViewFirstSurface: an entity whose name the caller may not see is shown by
+// the first surface of its smallest readable chunk id — from the per-ACL first mentions a refresh
+// keeps (first_acls, first_chunks), or, without them, from every mention. The lists are a hint
+// that is checked: one left stale by a write outside the store's statements (which refresh an
+// entity whenever a mention goes) still gives a surface the caller may read.
+func TestIntegrationNodeViewFirstSurface(t *testing.T) {
+	ctx := context.Background()
+	ns := fmt.Sprintf("T%dnv", time.Now().UnixNano()%1e9)
+	openTestStore(t) // skips or fails (testenv) when Neo4j is down
+	s, err := Open(ctx, Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.DropNamespace(context.Background()); s.Close(context.Background()) })
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.run(ctx, `
+CREATE (e:Entity {key: 'client:vega', name: 'Vega Trans LLC', type: 'Client', uid: 'u1',
+                  acl: ['all', 'delivery', 'management'], name_acl: []})
+CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret Name']}]->(e),
+       (:Chunk {id: 'b#1', acl: ['all']})-[:MENTIONS {surfaces: ['Vega']}]->(e),
+       (:Chunk {id: 'c#1', acl: ['all']})-[:MENTIONS {surfaces: ['VEGA Trans']}]->(e),
+       (:Chunk {id: 'd#1', acl: ['delivery', 'all']})-[:MENTIONS {surfaces: ['Vega-D']}]->(e),
+       (:Chunk {id: 'e#1', acl: ['delivery']})-[:MENTIONS {surfaces: []}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	names := func(step string, want map[string]string) {
+		t.Helper()
+		for groups, name := range want {
+			vs, err := s.nodeViews(ctx, []string{"client:vega"}, strings.Split(groups, ","))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, ok := vs["client:vega"]
+			if !ok || v.entity.Name != name || v.entity.Key != UIDPrefix+"u1" {
+				t.Errorf("%s: groups %s see %+v, want name %q under the opaque key", step, groups, v.entity, name)
+			}
+		}
+	}
+	want := map[string]string{"all": "Vega", "delivery": "Vega-D", "management": "Secret Name", "all,delivery": "Vega"}
+	names("without first mentions", want)
+
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.run(ctx, `MATCH (e:Entity {key: 'client:vega'}) RETURN e.first_acls AS acls, e.first_chunks AS chunks`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acls, chunks := strs(get(res.Records[0], "acls")), strs(get(res.Records[0], "chunks"))
+	if !slices.Equal(acls, []string{"all|", "all|delivery|", "management|"}) || !slices.Equal(chunks, []string{"b#1", "d#1", "a#1"}) {
+		t.Errorf("first mentions %v %v, want [all| all|delivery| management|] [b#1 d#1 a#1] (e#1 has no surface)", acls, chunks)
+	}
+	if got := aclKey([]string{"delivery", "all", "all"}); got != "all|delivery|" {
+		t.Errorf("aclKey = %q, want the Cypher form all|delivery|", got)
+	}
+	names("with first mentions", want)
+
+	// The first public mention goes without a refresh: its list entry points at nothing, and the
+	// next readable entry (d#1) is shown — readable, though c#1 is now the smallest.
+	if _, err := s.run(ctx, `MATCH (:Chunk {id: 'b#1'})-[m:MENTIONS]->() DELETE m`, nil); err != nil {
+		t.Fatal(err)
+	}
+	names("stale lists", map[string]string{"all": "Vega-D", "delivery": "Vega-D", "management": "Secret Name"})
+	// With the public entries all gone, an all caller gets the sort over every mention.
+	if _, err := s.run(ctx, `MATCH (:Chunk {id: 'd#1'})-[m:MENTIONS]->() DELETE m`, nil); err != nil {
+		t.Fatal(err)
+	}
+	names("no readable list entry", map[string]string{"all": "VEGA Trans", "management": "Secret Name"})
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	names("refreshed", map[string]string{"all": "VEGA Trans", "management": "Secret Name"})
+}

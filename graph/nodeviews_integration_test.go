@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 )
 
@@ -85,4 +87,38 @@ CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret 
 		t.Fatal(err)
 	}
 	names("refreshed", map[string]string{"all": "VEGA Trans", "management": "Secret Name"})
+
+	// The incremental refresh keeps the lists of an entity that has them or that only the batch
+	// mentions, and gives none to an entity of a graph written before them.
+	if _, err := s.run(ctx, `
+CREATE (o:Entity {key: 'client:old', name: 'Old Co', type: 'Client', uid: 'u2', acl: ['all'], name_acl: []}),
+       (n:Entity {key: 'client:new', name: 'New Co', type: 'Client', uid: 'u3', acl: ['all'], name_acl: []})
+CREATE (:Chunk {id: 'x#1', acl: ['all']})-[:MENTIONS {surfaces: ['Old']}]->(o),
+       (z:Chunk {id: 'z#9', acl: ['all']})-[:MENTIONS {surfaces: ['Zed']}]->(o),
+       (z)-[:MENTIONS {surfaces: ['Newish']}]->(n)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	row := func(key, surface string) map[string]any {
+		return map[string]any{"key": key, "mentions": []any{map[string]any{"surfaces": []any{surface}, "acl": []any{"all"},
+			"chunk_id": "z#9", "acl_key": aclKey([]string{"all"})}}}
+	}
+	if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		return nil, exec(ctx, tx, s.cy(growEntitiesCypher), map[string]any{"rows": []any{row("client:old", "Zed"), row("client:new", "Newish")}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.run(ctx, `MATCH (e:Entity) WHERE e.key IN ['client:old', 'client:new'] RETURN e.key AS key, e.first_chunks AS chunks ORDER BY key`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(get(res.Records[0], "chunks"), get(res.Records[1], "chunks")); got != "[z#9] <nil>" {
+		t.Errorf("first chunks of client:new, client:old after a batch: %s, want [z#9] <nil>", got)
+	}
+	vs, err := s.nodeViews(ctx, []string{"client:old", "client:new"}, []string{"all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs["client:old"].entity.Name != "Old" || vs["client:new"].entity.Name != "Newish" {
+		t.Errorf("views %+v, want Old (its smallest chunk, by the sort) and Newish", vs)
+	}
 }

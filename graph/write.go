@@ -393,7 +393,10 @@ RETURN count(*) AS deleted`
 	// mentions — the full refresh costs every mention of a hub entity in every batch that names
 	// it, which made ingestion quadratic in the hub's degree. The result is the same sets as a
 	// full refresh (TestIntegrationIncrementalRefresh compares them); the degree was counted by
-	// upsertRelationsCypher.
+	// upsertRelationsCypher. The first mentions per chunk ACL (first_acls, first_chunks: the node
+	// views' first surface) take the batch's smaller chunk ids — for an entity that has the lists,
+	// or whose every mention is the batch's; an entity of a graph written before the lists keeps
+	// none (its views sort its mentions) until a full refresh gives it them.
 	growEntitiesCypher = `
 UNWIND $rows AS row
 MATCH (e:Entity {key: row.key})
@@ -403,11 +406,13 @@ WITH e, al, ea, na, ms,
      reduce(acc = [], m IN ms | acc + [g IN m.acl WHERE NOT g IN acc]) AS mentionACL,
      reduce(acc = [], m IN ms | acc + CASE WHEN e.name IN m.surfaces THEN [g IN m.acl WHERE NOT g IN acc] ELSE [] END) AS nameACL
 WITH e, al, ea, na, surfaces, mentionACL, nameACL,
+     CASE WHEN e.first_acls IS NOT NULL OR COUNT { ()-[:MENTIONS]->(e) } = size(ms) THEN
      reduce(st = {acls: coalesce(e.first_acls, []), chunks: coalesce(e.first_chunks, [])},
             m IN [m IN ms WHERE size(m.surfaces) > 0] |
        CASE WHEN NOT m.acl_key IN st.acls THEN {acls: st.acls + m.acl_key, chunks: st.chunks + m.chunk_id}
             ELSE {acls: st.acls, chunks: [i IN range(0, size(st.acls) - 1) |
-                    CASE WHEN st.acls[i] = m.acl_key AND m.chunk_id < st.chunks[i] THEN m.chunk_id ELSE st.chunks[i] END]} END) AS first
+                    CASE WHEN st.acls[i] = m.acl_key AND m.chunk_id < st.chunks[i] THEN m.chunk_id ELSE st.chunks[i] END]} END)
+     END AS first
 SET e.first_acls = first.acls, e.first_chunks = first.chunks,
     e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
     e.acl = ea + [g IN mentionACL WHERE NOT g IN ea],

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
-
-	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 )
 
 // TestIntegrationEdgesOfHub: an entity with more than expandDegree relationships gives Edges only
@@ -14,13 +11,7 @@ import (
 // readable ones; a relationship whose chunks the caller may not read is never returned.
 func TestIntegrationEdgesOfHub(t *testing.T) {
 	ctx := context.Background()
-	ns := fmt.Sprintf("T%dhub", time.Now().UnixNano()%1e9)
-	openTestStore(t) // skips or fails (testenv) when Neo4j is down
-	s, err := Open(ctx, Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.DropNamespace(context.Background()); s.Close(context.Background()) })
+	s := openNamespaced(t, "hub")
 	if err := s.EnsureSchema(ctx); err != nil {
 		t.Fatal(err)
 	}

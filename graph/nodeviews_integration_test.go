@@ -6,11 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
-	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 )
 
 // TestIntegrationNodeViewFirstSurface: an entity whose name the caller may not see is shown by
@@ -20,13 +17,7 @@ import (
 // entity whenever a mention goes) still gives a surface the caller may read.
 func TestIntegrationNodeViewFirstSurface(t *testing.T) {
 	ctx := context.Background()
-	ns := fmt.Sprintf("T%dnv", time.Now().UnixNano()%1e9)
-	openTestStore(t) // skips or fails (testenv) when Neo4j is down
-	s, err := Open(ctx, Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.DropNamespace(context.Background()); s.Close(context.Background()) })
+	s := openNamespaced(t, "nv")
 	if err := s.EnsureSchema(ctx); err != nil {
 		t.Fatal(err)
 	}

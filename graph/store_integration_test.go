@@ -30,6 +30,19 @@ func openTestStore(t *testing.T) *Store {
 	return s
 }
 
+// openNamespaced opens a store in a namespace of its own (T<time><suffix>), dropped at the end.
+func openNamespaced(t *testing.T, suffix string) *Store {
+	t.Helper()
+	openTestStore(t) // skips or fails (testenv) when Neo4j is down
+	ns := fmt.Sprintf("T%d%s", time.Now().UnixNano()%1e9, suffix)
+	s, err := Open(context.Background(), Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.DropNamespace(context.Background()); s.Close(context.Background()) })
+	return s
+}
+
 func TestIntegrationBoltRoundTrip(t *testing.T) {
 	s := openTestStore(t)
 	ctx := context.Background()
@@ -78,13 +91,7 @@ func TestIntegrationNeo4jBrowserServed(t *testing.T) {
 // counts only what the caller may read and omits a source with nothing readable.
 func TestIntegrationSourcesMigration(t *testing.T) {
 	ctx := context.Background()
-	ns := fmt.Sprintf("T%dsrc", time.Now().UnixNano()%1e9)
-	openTestStore(t) // skips or fails (testenv) when Neo4j is down
-	s, err := Open(ctx, Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.DropNamespace(context.Background()); s.Close(context.Background()) })
+	s := openNamespaced(t, "src")
 	// A graph from before sources: documents with chunks and no source property.
 	if _, err := s.run(ctx, `
 CREATE (d:Document {id: 'old/public', acl: ['all'], content_hash: 'h1'})-[:HAS_CHUNK]->(:Chunk {id: 'old/public#0', acl: ['all']}),

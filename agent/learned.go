@@ -276,8 +276,9 @@ type firstPassRouter interface {
 	RouteFirstPass(ctx context.Context, question string, linked []Linked, fp FirstPass) Decision
 }
 
-// FirstPass runs the learned router's first pass for a question: BM25, vector and hybrid search
-// (Candidates each) and the entities of the top five hybrid chunks, all as the caller (groups).
+// FirstPass runs the learned router's first pass for a question: BM25 and vector search (10 hits
+// each), the hybrid search (Candidates hits; in Retrieve, the one its routes reuse) and the
+// entities of the top five hybrid chunks, all as the caller (groups).
 func (r *Retriever) FirstPass(ctx context.Context, question string, groups []string, vec []float32, tr *Trace) (FirstPass, error) {
 	return r.firstPass(ctx, Request{Question: question, Groups: groups}, vec, tr)
 }

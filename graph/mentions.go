@@ -37,10 +37,9 @@ func countCap(per, expand int) int {
 // EntityMentions returns, for each of keys (as the caller sees them: entity keys or opaque keys)
 // that the caller may see, its view (key, name, type, describing document) and the readable
 // chunks that mention it: Mentions counts them up to expand+1 (up to MentionCountCap when
-// expand ≤ 0), ChunkIDs lists the first
-// per of them by chunk id (default 50) — only for an entity with at most expand mentions (a hub
-// past it gets none; expand ≤ 0 lists them for every entity). Chunks the caller may not read are
-// neither counted nor listed. It runs in a read transaction.
+// expand ≤ 0), ChunkIDs lists the first per of them by chunk id (default 50) — only for an entity
+// with at most expand mentions (a hub past it gets none; expand ≤ 0 lists them for every entity).
+// Chunks the caller may not read are neither counted nor listed. It runs in a read transaction.
 //
 // The query walk uses it to step from an entity to the passages that name it (HippoRAG's passage
 // nodes); it does not expand entities past its hub threshold (agent.RetrievalConfig.WalkHub,

@@ -450,21 +450,16 @@ func (s *Store) DocumentChunkIDs(ctx context.Context, docIDs, groups []string) (
 	return out, nil
 }
 
-var entityCypher = `
-MATCH (e:Entity) WHERE ` + matchVisible("e") + `
-RETURN e.key AS raw
-LIMIT 1`
-
 // Entity returns one entity by key — an entity key or an opaque key (UIDPrefix…) — as the
 // caller (groups) may see it, or ErrNotFound when it does not exist or the caller may not see
 // it (the two are indistinguishable). An entity key works only for a caller who may see it.
 func (s *Store) Entity(ctx context.Context, key string, groups []string) (ariadne.Entity, error) {
 	keys, uids := splitKeys([]string{key})
-	res, err := s.read(ctx, entityCypher, map[string]any{"keys": keys, "uids": uids, "groups": groups})
+	res, err := s.read(ctx, entityRawsCypher, map[string]any{"keys": keys, "uids": uids, "groups": groups})
 	if err != nil {
 		return ariadne.Entity{}, translate("entity", err)
 	}
-	if len(res.Records) == 1 {
+	if len(res.Records) > 0 { // keys and uids are unique: one record at most
 		raw := str(get(res.Records[0], "raw"))
 		views, err := s.views(ctx, []string{raw}, groups)
 		if err != nil {
@@ -564,6 +559,8 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 	return out, nil
 }
 
+// entityRawsCypher gives the raw keys of the entities with the given keys or opaque keys that the
+// caller may see (Entity, EntityAliases).
 var entityRawsCypher = `
 MATCH (e:Entity) WHERE ` + matchVisible("e") + `
 RETURN e.key AS raw`

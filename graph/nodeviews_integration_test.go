@@ -112,4 +112,20 @@ CREATE (:Chunk {id: 'x#1', acl: ['all']})-[:MENTIONS {surfaces: ['Old']}]->(o),
 	if vs["client:old"].entity.Name != "Old" || vs["client:new"].entity.Name != "Newish" {
 		t.Errorf("views %+v, want Old (its smallest chunk, by the sort) and Newish", vs)
 	}
+
+	// RefreshStale gives the lists to the entity left without them, and only to it.
+	n, err := s.RefreshStale(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("RefreshStale = %d, %v; want 1 (client:old)", n, err)
+	}
+	res, err = s.run(ctx, `MATCH (e:Entity {key: 'client:old'}) RETURN e.first_acls AS acls, e.first_chunks AS chunks`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(get(res.Records[0], "acls"), get(res.Records[0], "chunks")); got != "[all|] [x#1]" {
+		t.Errorf("client:old after RefreshStale: %s, want [all|] [x#1]", got)
+	}
+	if n, err := s.RefreshStale(ctx); err != nil || n != 0 {
+		t.Errorf("RefreshStale again = %d, %v; want 0", n, err)
+	}
 }

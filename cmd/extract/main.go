@@ -4,7 +4,8 @@
 // adds, updates and deletes only that source's documents, so runs over different sources may
 // share the stores, even at the same time. Re-running it is idempotent: unchanged documents are
 // not written again, changed ones replace their old version, and documents that left the folder
-// are deleted with everything derived from them.
+// are deleted with everything derived from them. After a sync, entities a version before the
+// node views' first-mention lists wrote are refreshed once (the summary's "refreshed" line).
 //
 // Exit codes:
 //
@@ -36,6 +37,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/corpus"
+	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
@@ -222,6 +224,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exitError{1, err}
 	}
 	printSummary(stdout, c, sum, len(problems), time.Since(start))
+	if !c.DryRun && !sum.Stopped {
+		if err := refreshStale(ctx, gs, stdout, log); err != nil {
+			return &exitError{1, err}
+		}
+	}
 	if c.Units && !c.DryRun && !sum.Stopped && !strings.HasPrefix(emb.Name(), "lexical") {
 		texts, err := vs.ChunkTexts(ctx)
 		if err != nil {
@@ -241,6 +248,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
 	case len(sum.Conflicts) > 0:
 		return &exitError{4, fmt.Errorf("%d documents skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
+	}
+	return nil
+}
+
+// refreshStale gives entities of a graph written by a version before the node views'
+// first-mention lists their lists, once (graph.Store.RefreshStale); on a graph written since it
+// finds none and prints nothing.
+func refreshStale(ctx context.Context, gs *graph.Store, stdout io.Writer, log *slog.Logger) error {
+	start := time.Now()
+	n, err := gs.RefreshStale(ctx)
+	if err != nil {
+		return fmt.Errorf("refreshing entities written by an earlier version: %w", err)
+	}
+	if n > 0 {
+		log.Info("refreshed entities written by an earlier version (once)", "entities", n, "took", time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "  refreshed  %d entities written by an earlier version (once), %s\n", n, time.Since(start).Round(time.Millisecond))
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 	"github.com/ariadne-graphrag/ariadne/vector"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 func exitCode(err error) int {
@@ -200,4 +201,66 @@ func scratchStores(t *testing.T, prefix string) (class, ns string) {
 		}
 	})
 	return class, ns
+}
+
+// TestIntegrationRefreshStale: entities of a graph written by an earlier version (no first-mention
+// lists; simulated by removing them) get their lists at the next sync, which says so once; the
+// sync after it finds none.
+func TestIntegrationRefreshStale(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	ctx := context.Background()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "acme.md"), []byte("---\nid: clients/acme\ntitle: Acme Freight\ntype: client\n---\n# Acme Freight\n\nAcme Freight ships parts.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "kite.md"), []byte("---\nid: projects/kite\ntitle: Kite\ntype: project\n---\n# Kite\n\nKite is built for Acme Freight.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdStale")
+	args := []string{"--corpus", dir, "--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
+		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
+	sync := func() string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if err := run(ctx, args, &out, &errOut); err != nil {
+			t.Fatalf("sync: %v\n%s\n%s", err, out.String(), errOut.String())
+		}
+		return out.String()
+	}
+	if out := sync(); strings.Contains(out, "refreshed") {
+		t.Errorf("a first sync refreshed entities:\n%s", out)
+	}
+	gs, err := graph.Open(ctx, graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close(ctx)
+	before, err := gs.Digest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	driver, err := neo4j.NewDriverWithContext(testenv.Neo4jURI(), neo4j.BasicAuth(testenv.Neo4jUser(), testenv.Neo4jPassword(), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (e:"+gs.Label("Entity")+") REMOVE e.first_acls, e.first_chunks RETURN count(e) AS n",
+		nil, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := res.Records[0].Get("n")
+	if n.(int64) != 2 {
+		t.Fatalf("the corpus made %d entities, want 2 (Acme Freight, Kite)", n)
+	}
+	if out := sync(); !strings.Contains(out, "refreshed  2 entities written by an earlier version (once)") {
+		t.Errorf("the sync after did not refresh the 2 stale entities:\n%s", out)
+	}
+	after, err := gs.Digest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Entities != before.Entities {
+		t.Errorf("entities after the refresh differ from those the sync wrote:\n%s\nwant\n%s", after.Entities, before.Entities)
+	}
+	if out := sync(); strings.Contains(out, "refreshed") {
+		t.Errorf("a third sync refreshed again:\n%s", out)
+	}
 }

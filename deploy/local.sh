@@ -335,8 +335,9 @@ start_embedder() {
 #                       serves (default qwen2.5-1.5b). Set and not none, plain `up` starts llm too
 #                       and Ariadne's programs use it (internal/setup); unset, they stay offline.
 #   ARIADNE_LLM_PORT    default 8092 + ARIADNE_PORT_OFFSET
-#   ARIADNE_LLM_THREADS / ARIADNE_LLM_CTX   default 2 / 4096: threads, and tokens per request (a
-#                       compact RAG prompt and its answer)
+#   ARIADNE_LLM_THREADS / ARIADNE_LLM_CTX   default 2 / 4096: threads, and KV-cache tokens per
+#                       slot (a compact RAG prompt and its answer; one request may use more while
+#                       other slots are idle)
 #   ARIADNE_LLM_SLOTS   default 3: requests served side by side, each slot keeping the KV cache of
 #                       its last prompt; a new request goes to the slot whose cached prompt shares
 #                       the longest prefix, so the answer, judge and router prompts (each with its
@@ -346,7 +347,7 @@ start_embedder() {
 #
 # The runtime is built with GGML_NATIVE=OFF and AVX-512 off: a native build dies with a general
 # protection fault in libggml-cpu on the first request on CPUs that report AVX-512.
-# Up to stop 28 the server was llama-cpp-python's own (its [server] extra); llama-server answers
+# Until 2026-12-02 the server was llama-cpp-python's own (its [server] extra); llama-server answers
 # the same API with the same library and measured 1.4x faster end to end (docs/local-llm.md).
 
 LLAMA_CPP_VERSION=0.3.36
@@ -522,7 +523,9 @@ install_llm() {
 start_llm() {
 	local log=$LOG_DIR/llm.log spec chat=()
 	spec=($(llm_spec "$LLM_MODEL"))
-	[ "${spec[5]}" = - ] || chat=(--chat-template "${spec[5]}")
+	# A model without its own template gets a built-in one by name, which only the legacy (non-Jinja)
+	# formatter reads: with Jinja, the default, "gemma" would be the whole template.
+	[ "${spec[5]}" = - ] || chat=(--no-jinja --chat-template "${spec[5]}")
 	mkdir -p "$RUN_DIR"
 	echo "$LLM_MODEL" >"$RUN_DIR/llm.model"
 	# The served model name (the "model" of requests and of GET /v1/models) is ARIADNE_LOCAL_LLM's

@@ -85,6 +85,8 @@ echo "--- the same question with the management key from demo/api-keys.yaml:"
 ask --key demo-management-key "$acl_q"
 
 step "4/4 the graph in Neo4j Browser"
+LLM_UP=""
+[ "$ARIADNE_LOCAL_LLM" = none ] || LLM_UP=1
 cat <<MSG
 Open $NEO4J_HTTP/browser/ and connect to $NEO4J_URI as user neo4j, password $PASSWORD_NOTE.
 Style: run :style and paste deploy/neo4j/browser-style.grass. Ready queries: deploy/neo4j/browser-queries.cypher.
@@ -96,7 +98,7 @@ Try:
 
 The API stays up at $ARIADNE_API_URL (try: $BIN/ask "your question"; add --key demo-management-key
 to read management documents), and so do Neo4j,
-Weaviate, the embedder and the NER sidecar: stop everything with  make down
+Weaviate, the embedder and the NER sidecar${LLM_UP:+ and the local chat model}: stop everything with  make down
 MSG
 echo
 echo "The analyst page (ask, check citations, explore the graph and the documents): http://127.0.0.1:$API_PORT/ui/"

@@ -446,15 +446,15 @@ install_llm_runtime() {
 	tar -xzf "$tmp/llama_cpp_python-$LLAMA_CPP_VERSION.tar.gz" -C "$tmp" || { rm -rf "$tmp"; die "could not unpack the llama-cpp-python sdist"; }
 	src=$tmp/llama_cpp_python-$LLAMA_CPP_VERSION/vendor/llama.cpp
 	jobs=$(nproc 2>/dev/null || echo 2)
-	say "building llama-server ($cpu) into $LLM_RUNTIME_DIR (once: about 8 minutes on 2 quiet cores)"
+	mkdir -p "$LOG_DIR"
+	say "building llama-server ($cpu) into $LLM_RUNTIME_DIR (once: about 8 minutes on 2 quiet cores, 25+ under load; progress in $LOG_DIR/llama-build.log)"
 	cmake -S "$src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
 		-DGGML_NATIVE=OFF -DGGML_AVX512=OFF "${cmake_args[@]}" \
 		-DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
 		-DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF \
-		>"$tmp/cmake.log" 2>&1 &&
-		cmake --build "$tmp/build" --target llama-server -j "$jobs" >>"$tmp/cmake.log" 2>&1 || {
-		tail -n 30 "$tmp/cmake.log" >&2
-		mkdir -p "$LOG_DIR" && cp "$tmp/cmake.log" "$LOG_DIR/llama-build.log"
+		>"$LOG_DIR/llama-build.log" 2>&1 &&
+		cmake --build "$tmp/build" --target llama-server -j "$jobs" >>"$LOG_DIR/llama-build.log" 2>&1 || {
+		tail -n 30 "$LOG_DIR/llama-build.log" >&2
 		rm -rf "$tmp"
 		die "building llama-server failed; the whole log is $LOG_DIR/llama-build.log"
 	}
@@ -529,12 +529,16 @@ start_llm() {
 	mkdir -p "$RUN_DIR"
 	echo "$LLM_MODEL" >"$RUN_DIR/llm.model"
 	# The served model name (the "model" of requests and of GET /v1/models) is ARIADNE_LOCAL_LLM's
-	# value. -kvu: one KV buffer of SLOTS×CTX tokens shared by the slots; --no-webui: API only.
+	# value. --kv-unified: one KV buffer of SLOTS×CTX tokens shared by the slots. By default such a
+	# server moves idle slots to its RAM prompt cache and restores from it only a prompt that keeps a
+	# quarter of the cached one, so an answer prompt (≈ 650 tokens) never reused the previous one's
+	# 158-token instructions; --no-cache-idle-slots keeps each slot's prompt, and a request goes to
+	# the slot whose prompt it shares most with (docs/local-llm.md). --no-webui: API only.
 	start_bg llm "$log" "$LLM_RUNTIME_DIR/bin/llama-server" \
 		--model "$(llm_gguf)" --alias "$LLM_MODEL" "${chat[@]}" \
 		--host 127.0.0.1 --port "$LLM_PORT" --ctx-size $((LLM_SLOTS * LLM_CTX)) \
-		--parallel "$LLM_SLOTS" --kv-unified --threads "$LLM_THREADS" --threads-batch "$LLM_THREADS" \
-		--no-webui --metrics
+		--parallel "$LLM_SLOTS" --kv-unified --no-cache-idle-slots \
+		--threads "$LLM_THREADS" --threads-batch "$LLM_THREADS" --no-webui --metrics
 	wait_ready llm "$(cat "$(pidfile llm)")" "$log"
 }
 

@@ -348,9 +348,11 @@ start_embedder() {
 # The runtime is built with GGML_NATIVE=OFF and AVX-512 off: a native build dies with a general
 # protection fault in libggml-cpu on the first request on CPUs that report AVX-512.
 # Until 2026-12-02 the server was llama-cpp-python's own (its [server] extra); llama-server answers
-# the same API with the same library and measured 1.4x faster end to end (docs/local-llm.md).
+# the same API with the same library, faster (docs/local-llm.md, "The server").
 
-LLAMA_CPP_VERSION=0.3.36
+# The version is the one deploy/llm/requirements.txt pins with its hash.
+LLAMA_CPP_VERSION=$(sed -n 's/^llama-cpp-python==\([^ ]*\) .*/\1/p' "$REPO_ROOT/deploy/llm/requirements.txt")
+[ -n "$LLAMA_CPP_VERSION" ] || die "deploy/llm/requirements.txt pins no llama-cpp-python version"
 LLM_PORT=${ARIADNE_LLM_PORT:-$((8092 + OFFSET))}
 LLM_DEFAULT_MODEL=qwen2.5-1.5b
 LLM_MODEL=${ARIADNE_LOCAL_LLM:-$LLM_DEFAULT_MODEL}

@@ -1,18 +1,17 @@
 package ingest_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/corpus"
+	"github.com/ariadne-graphrag/ariadne/evaluation"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
@@ -355,54 +354,15 @@ func evalSharedEntityResolution(t *testing.T, newRig func(testing.TB, string) *t
 	}
 }
 
-// variantTable parses the entity variant table of a corpus README (the first Markdown table whose
-// header starts with "| Canonical entity") into gold groups: "doc:<id>" (or the canonical name
-// when no document describes it) → variant spellings.
+// variantTable reads the entity variant table of a corpus README into gold groups: "doc:<id>"
+// (or the canonical name when no document describes it) → variant spellings.
 func variantTable(t *testing.T, path string) map[string][]string {
 	t.Helper()
-	f, err := os.Open(path)
+	vs, err := evaluation.LoadVariantTable(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	docRE := regexp.MustCompile("\\(`([^`]+)`\\)")
-	groups := map[string][]string{}
-	current := ""
-	in := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "| Canonical entity") {
-			in = true
-			continue
-		}
-		if !in {
-			continue
-		}
-		if !strings.HasPrefix(line, "|") {
-			if current != "" {
-				break
-			}
-			continue
-		}
-		cells := strings.Split(line, "|")
-		if len(cells) < 4 || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") {
-			continue
-		}
-		if c := strings.TrimSpace(cells[1]); c != "" {
-			if m := docRE.FindStringSubmatch(c); m != nil {
-				current = "doc:" + m[1]
-			} else {
-				current = c
-			}
-		}
-		v := strings.TrimSpace(cells[2])
-		if strings.Contains(v, "(first name only)") {
-			continue
-		}
-		v = strings.Trim(v, "\"")
-		groups[current] = append(groups[current], v)
-	}
+	groups := evaluation.VariantGroups(vs)
 	if len(groups) < 20 {
 		t.Fatalf("parsed only %d entities from the variants table", len(groups))
 	}

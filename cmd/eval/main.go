@@ -96,6 +96,7 @@ type cli struct {
 	Xquad     datasetCmd     `cmd:"" help:"XQuAD (SQuAD JSON): retrieval hit@k and answer citation validity."`
 	RouteData routeDataCmd   `cmd:"" name:"route-data" help:"Record the learned router's features and each route's recall per question (training data)."`
 	Train     trainRouterCmd `cmd:"" name:"train-router" help:"Fit the learned router on route-data files; report cross-validated accuracy."`
+	Extract   extractionCmd  `cmd:"" name:"extraction" help:"Extractors side by side on a corpus with an entity variant table: resolution, mentions and relations per chunk, chunks/s."`
 	FitBars   fitBarsCmd     `cmd:"" name:"fit-bars" help:"Fit the term-coverage generator's thresholds on a question set of our own (never the golden dev set)."`
 }
 
@@ -155,6 +156,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return c.RouteData.run(ctx, stderr)
 	case "train-router":
 		return c.Train.run(stdout)
+	case "extraction":
+		return c.Extract.run(ctx, stdout, stderr)
 	case "fit-bars":
 		return c.FitBars.run(ctx, stdout, stderr)
 	}

@@ -55,7 +55,7 @@ func TestScoreExtraction(t *testing.T) {
 		{DocID: "notes/n1", Mentions: []ariadne.Mention{
 			{ChunkID: note.ID, EntityKey: "clients/alfa", Surface: "Alfa LLC"},
 			{ChunkID: note.ID, EntityKey: "organization:beta", Surface: "«беты»"}, // folded comparison
-			{ChunkID: note.ID, EntityKey: "clients/alfa", Surface: "Петров"},  // a wrong link, overlapping part of the spelling
+			{ChunkID: note.ID, EntityKey: "clients/alfa", Surface: "Петров"},      // a wrong link, overlapping part of the spelling
 		}},
 	}
 	rep := ScoreExtraction("test", vs, []ariadne.Chunk{alfa, note}, facts)

@@ -179,7 +179,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	case c.Generator == "llm" && model == nil:
 		return usageError{errors.New("--generator llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	case model != nil && c.Generator != "extractive":
-		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.CitationMode), Rank: agent.LexicalUnitRanker(lex)}
+		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.CitationMode), Rank: agent.LexicalUnitRanker(lex),
+			Budget: agent.UnitBudget{Tokens: c.UnitTokens}}
 	}
 	var judge agent.Judge
 	if c.Judge {

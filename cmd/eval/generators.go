@@ -191,7 +191,8 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	if e.model == nil {
 		return nil, fmt.Errorf("generator %s needs a chat model (--local-llm or --llm-*)", name)
 	}
-	gen := agent.LLMGenerator{Model: e.model, Mode: agent.CitationMode(e.c.Chat.CitationMode), Rank: agent.LexicalUnitRanker(e.lexicon)}
+	gen := agent.LLMGenerator{Model: e.model, Mode: agent.CitationMode(e.c.Chat.CitationMode), Rank: agent.LexicalUnitRanker(e.lexicon),
+		Budget: agent.UnitBudget{Tokens: e.c.Chat.UnitTokens}}
 	switch base {
 	case "llm":
 	case "llm-units":

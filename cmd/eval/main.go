@@ -261,7 +261,8 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	var gen agent.Generator = agent.TermExtractive{Lexicon: e.lexicon}
 	e.cached = cached
 	if model != nil {
-		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.Chat.CitationMode), Rank: agent.LexicalUnitRanker(e.lexicon)}
+		gen = agent.LLMGenerator{Model: model, Mode: agent.CitationMode(c.Chat.CitationMode), Rank: agent.LexicalUnitRanker(e.lexicon),
+			Budget: agent.UnitBudget{Tokens: c.Chat.UnitTokens}}
 	}
 	switch {
 	case (c.Router == "llm" || c.Router == "auto") && model != nil:

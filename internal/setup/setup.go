@@ -164,6 +164,9 @@ type Chat struct {
 	LocalURL string        `name:"local-llm-url" env:"ARIADNE_LOCAL_LLM_URL" default:"http://127.0.0.1:8092/v1" help:"The local chat model server (deploy/local.sh up llm)."`
 	// CitationMode is how the LLM generator cites (agent.CitationMode); empty: agent.DefaultCitationMode.
 	CitationMode string `name:"citation-mode" env:"ARIADNE_CITATION_MODE" default:"" enum:",units,quotes" help:"LLM generator citations: units (numbered sentences, the model cites ids and code copies the quote; for small models), quotes (the model copies verbatim quotes; for strong models), empty: units for local/Ollama/small models (a size up to 14B in the name), quotes otherwise."`
+	// UnitTokens bounds the evidence units the LLM generator's prompt shows, in cl100k_base
+	// tokens of unit text with their lines and fragment headers (agent.UnitBudget.Tokens).
+	UnitTokens int `name:"llm-unit-tokens" env:"ARIADNE_LLM_UNIT_TOKENS" default:"500" help:"Units mode: tokens of evidence units (sentences, rows, list items) the LLM generator's prompt shows, best first; fewer read faster on a small CPU model and risk leaving a hop's sentence out."`
 	// OnUsage, when set, receives each answer's token counts (for metrics); not a flag.
 	OnUsage func(model string, prompt, completion int) `kong:"-"`
 }

@@ -91,6 +91,15 @@ func New(opts Options, counter Counter) (*Chunker, error) {
 	return &Chunker{opts: opts, count: counter}, nil
 }
 
+// NewDefault returns the Chunker Ariadne indexes with: DefaultOptions, counted with cl100k_base.
+func NewDefault() (*Chunker, error) {
+	counter, err := NewCL100K()
+	if err != nil {
+		return nil, err
+	}
+	return New(DefaultOptions(), counter)
+}
+
 // Options returns the chunker's effective options.
 func (c *Chunker) Options() Options { return c.opts }
 

@@ -340,11 +340,7 @@ func checkSourceCounts(t *testing.T, rig *testrig.Rig, base string, keys *httpap
 	if err != nil || len(problems) > 0 {
 		t.Fatal(err, problems)
 	}
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	ch, err := chunking.NewDefault()
 	if err != nil {
 		t.Fatal(err)
 	}

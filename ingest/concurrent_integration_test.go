@@ -333,11 +333,7 @@ func TestIntegrationConcurrentWriters(t *testing.T) {
 // rigChunks are the chunks the rig's pipelines cut doc into (the default chunker).
 func rigChunks(t *testing.T, _ *testrig.Rig, doc ariadne.Document) []ariadne.Chunk {
 	t.Helper()
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	ch, err := chunking.NewDefault()
 	if err != nil {
 		t.Fatal(err)
 	}

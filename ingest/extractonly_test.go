@@ -39,11 +39,7 @@ func TestExtractOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	ch, err := chunking.NewDefault()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,11 +36,7 @@ func (c *countingEmbedder) EmbedPassages(ctx context.Context, texts []string) ([
 // newPipeline builds a second pipeline over the rig's stores — as a second extract process would.
 func newPipeline(t testing.TB, r *testrig.Rig, emb ingest.Embedder) *ingest.Pipeline {
 	t.Helper()
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	ch, err := chunking.NewDefault()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,11 +417,7 @@ func TestIntegrationVectorReuse(t *testing.T) {
 
 func chunker(t testing.TB) *chunking.Chunker {
 	t.Helper()
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	ch, err := chunking.NewDefault()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,11 +26,7 @@ import (
 // extract; graph writes), and how many stored documents were extracted again.
 func BenchmarkUpsertIntoCorpus(b *testing.B) {
 	sizes := strings.Split(cmp.Or(os.Getenv("ARIADNE_UPSERT_BENCH_CHUNKS"), "1000"), ",")
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		b.Fatal(err)
-	}
-	chunker, err := chunking.New(chunking.DefaultOptions(), counter)
+	chunker, err := chunking.NewDefault()
 	if err != nil {
 		b.Fatal(err)
 	}

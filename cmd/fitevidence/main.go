@@ -723,11 +723,7 @@ func (c cli) kbExamples(ctx context.Context, emb agent.UnitEmbedder) ([]example,
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("kb %s: %v", c.KB, problems[0])
 	}
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		return nil, err
-	}
-	chunker, err := chunking.New(chunking.DefaultOptions(), counter)
+	chunker, err := chunking.NewDefault()
 	if err != nil {
 		return nil, err
 	}

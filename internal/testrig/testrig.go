@@ -140,11 +140,7 @@ func newRig(t testing.TB, corpusDir string, emb Embedder, rec func(*ontology.Ont
 	if err != nil {
 		t.Fatal(err)
 	}
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	ch, err := chunking.NewDefault()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,11 +209,7 @@ func E5(t testing.TB) Embedder {
 // pipeline's configuration before it is built (batch size, workers).
 func (r *Rig) Replica(t testing.TB, options ...func(*ingest.Config)) *ingest.Pipeline {
 	t.Helper()
-	counter, err := chunking.NewCL100K()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunking.New(chunking.DefaultOptions(), counter)
+	ch, err := chunking.NewDefault()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,8 +85,9 @@ type retrievalCmd struct {
 
 type datasetCmd struct {
 	common
-	Dataset string `name:"dataset" required:"" help:"Dataset file."`
-	NoIndex bool   `name:"no-index" help:"Do not (re)index the dataset's corpus (it is already in the stores)."`
+	Dataset   string `name:"dataset" required:"" help:"Dataset file."`
+	NoIndex   bool   `name:"no-index" help:"Do not (re)index the dataset's corpus (it is already in the stores)."`
+	NoAnswers bool   `name:"no-answers" help:"xquad: retrieval and router figures only (the answer step runs retrieval, and so the router, a second time)."`
 }
 
 type cli struct {
@@ -401,7 +402,7 @@ func (d datasetCmd) run(ctx context.Context, stdout, stderr io.Writer, kind stri
 	}
 	rr.Markdown(stdout)
 	rep.Retrieval = &rr
-	if kind == "xquad" {
+	if kind == "xquad" && !d.NoAnswers {
 		if err := e.answerAll(ctx, qs, stdout, &rep, nil); err != nil {
 			return err
 		}

@@ -25,7 +25,8 @@ type extractionCmd struct {
 	Variants   string   `name:"variants" required:"" help:"Markdown file with the corpus's entity variant table (a table whose header starts with \"| Canonical entity\")."`
 	Extractors []string `name:"extractors" default:"dictionary" help:"Extractors compared side by side: dictionary, llm (needs a chat model)."`
 	Sample     string   `name:"sample" default:"variants" enum:"variants,all" help:"Chunks extracted: variants (those holding a table spelling in a document the table lists for it), all (every chunk)."`
-	Limit      int      `name:"limit" default:"0" help:"At most this many chunks of the sample, in document id and position order (0: all)."`
+	Every      int      `name:"every" default:"1" help:"Keep every Nth chunk of the sample, in document id and position order (a spread-out subsample for a slow extractor)."`
+	Limit      int      `name:"limit" default:"0" help:"At most this many chunks of the sample, after --every (0: all)."`
 	Workers    int      `name:"workers" default:"2" help:"Documents extracted at a time (the LLM extractor sends up to 2 chunks of each at once)."`
 	JSONOut    string   `name:"json" help:"Also write the reports as JSON to this file."`
 	LogLevel   string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
@@ -104,7 +105,7 @@ func (x extractionCmd) run(ctx context.Context, stdout, stderr io.Writer) error 
 		reports = append(reports, rep)
 		fmt.Fprintf(stderr, "extraction: %s done, %d chunks in %.1f s\n", label, rep.Chunks, rep.Seconds)
 	}
-	fmt.Fprintf(stdout, "## Extraction on %s — %d variant spellings, sample %s\n\n", x.Corpus, len(vs), x.Sample)
+	fmt.Fprintf(stdout, "## Extraction on %s — %d variant spellings, sample %s, every %d, limit %d\n\n", x.Corpus, len(vs), x.Sample, max(x.Every, 1), x.Limit)
 	for i, r := range reports {
 		if i == 0 {
 			r.Markdown(stdout)
@@ -140,9 +141,10 @@ func (x extractionCmd) keep(vs []evaluation.VariantSpelling) func(ariadne.Chunk)
 			forms[d] = append(forms[d], v.Form)
 		}
 	}
-	n := 0
+	every := max(x.Every, 1)
+	seen, kept := 0, 0
 	return func(c ariadne.Chunk) bool {
-		if x.Limit > 0 && n >= x.Limit {
+		if x.Limit > 0 && kept >= x.Limit {
 			return false
 		}
 		ok := x.Sample == "all"
@@ -152,9 +154,14 @@ func (x extractionCmd) keep(vs []evaluation.VariantSpelling) func(ariadne.Chunk)
 				break
 			}
 		}
-		if ok {
-			n++
+		if !ok {
+			return false
 		}
-		return ok
+		seen++
+		if (seen-1)%every != 0 {
+			return false
+		}
+		kept++
+		return true
 	}
 }

@@ -195,3 +195,32 @@ func TestRetrieveRejectsBadRequests(t *testing.T) {
 		}
 	}
 }
+
+// namedModel is a chat model that only has a name (AutoRouter never calls it).
+type namedModel string
+
+func (m namedModel) Name() string { return string(m) }
+func (m namedModel) Chat(context.Context, llm.Request) (string, error) {
+	return "", errors.New("not called")
+}
+
+// TestAutoRouter: "auto" routes by rules without a model and with a small one, by the model
+// (rules as its fallback) with one that is not small.
+func TestAutoRouter(t *testing.T) {
+	for _, tc := range []struct {
+		model ChatModel
+		llm   bool
+	}{
+		{nil, false},
+		{namedModel("openai:qwen2.5-1.5b"), false},
+		{namedModel("ollama:llama3.1"), false},
+		{namedModel("openai:gpt-4o-mini"), false},
+		{namedModel("openai:gpt-4o"), true},
+	} {
+		r := AutoRouter(tc.model)
+		_, isLLM := r.(LLMRouter)
+		if _, isRules := r.(RuleRouter); isLLM != tc.llm || (!tc.llm && !isRules) {
+			t.Errorf("AutoRouter(%v) = %T, want the LLM router: %v", tc.model, r, tc.llm)
+		}
+	}
+}

@@ -38,7 +38,7 @@ type cli struct {
 	Addr            string        `name:"addr" env:"ARIADNE_API_ADDR" default:"${api_addr}" help:"Listen address."`
 	KeysFile        string        `name:"keys-file" env:"ARIADNE_API_KEYS_FILE" help:"YAML file mapping API keys to permission groups (empty: everyone gets the public group 'all')."`
 	Generator       string        `name:"generator" env:"ARIADNE_GENERATOR" default:"auto" enum:"auto,extractive,extractive-v2,llm" help:"Answer generator: llm (needs --llm-*), extractive (offline: quotes the sentences that cover the question's terms, extractive-v1), extractive-v2 (offline: sentences ranked by the fitted evidence model, calibrated refusal; refuses too often today, docs/evaluation.md), auto (llm when configured, else extractive)."`
-	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm when configured)."`
+	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm for a configured model that is not small, else rules: a small local model routes worse than the rules, docs/local-llm.md)."`
 	Judge           bool          `name:"judge" env:"ARIADNE_JUDGE" help:"Verification level 3: the chat model checks that each quote supports its claim, then that the claims give what the question asks."`
 	QueryTimeout    time.Duration `name:"query-timeout" env:"ARIADNE_QUERY_TIMEOUT" default:"90s" help:"Budget of one /v1/query or /v1/search."`
 	MaxQueries      int           `name:"max-concurrent-queries" env:"ARIADNE_API_MAX_CONCURRENT_QUERIES" default:"16" help:"Queries and searches in flight; more wait up to --queue-wait, then get 503 overloaded with Retry-After (-1: no limit)."`
@@ -158,8 +158,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 
 	var router agent.Router = agent.RuleRouter{}
-	if model != nil && (c.Router == "llm" || c.Router == "auto") {
+	switch {
+	case c.Router == "llm" && model != nil:
 		router = agent.LLMRouter{Model: model}
+	case c.Router == "auto":
+		router = agent.AutoRouter(model)
 	}
 	if c.Router == "llm" && model == nil {
 		return usageError{errors.New("--router llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}

@@ -58,7 +58,7 @@ type common struct {
 	LogLevel   string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
 	Generators []string      `name:"generators" help:"Answer generators compared side by side (extractive, llm, llm-units, llm-quotes; an llm one with -nojudge skips the support judge); empty: llm when a chat model is configured, else extractive."`
 	Deadline   time.Duration `name:"answer-deadline" default:"0s" help:"Budget per question for generation and verification (0: the answerer's default, 60s)."`
-	Router     string        `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model; falls back to rules); auto: llm with a chat model, else rules."`
+	Router     string        `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model; falls back to rules); auto: llm with a chat model that is not small, else rules (agent.AutoRouter)."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -266,8 +266,10 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 			Budget: agent.UnitBudget{Tokens: c.Chat.UnitTokens}}
 	}
 	switch {
-	case (c.Router == "llm" || c.Router == "auto") && model != nil:
+	case c.Router == "llm" && model != nil:
 		router = agent.LLMRouter{Model: model}
+	case c.Router == "auto":
+		router = agent.AutoRouter(model)
 	case c.Router == "learned":
 		m, err := agent.DefaultRouterModel()
 		if err != nil {

@@ -320,3 +320,28 @@ func TestDictionaryExtractorInverseRule(t *testing.T) {
 		t.Fatalf("relations %q, want %q", rels, want)
 	}
 }
+
+// TestLLMSchemaBoundsArrays: the extractor's schema bounds its arrays, so a small model cannot
+// list entities until the answer limit cuts the JSON.
+func TestLLMSchemaBoundsArrays(t *testing.T) {
+	o, err := ontology.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties map[string]struct {
+			MaxItems int `json:"maxItems"`
+			Items    struct {
+				Properties map[string]struct {
+					MaxItems int `json:"maxItems"`
+				} `json:"properties"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(NewLLM(nil, o, 0).Schema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if e, r := s.Properties["entities"], s.Properties["relations"]; e.MaxItems != 20 || r.MaxItems != 20 || e.Items.Properties["aliases"].MaxItems != 3 {
+		t.Errorf("maxItems: entities %d, relations %d, aliases %d; want 20, 20, 3", e.MaxItems, r.MaxItems, e.Items.Properties["aliases"].MaxItems)
+	}
+}

@@ -79,20 +79,29 @@ type llmOutput struct {
 	} `json:"relations"`
 }
 
+// Bounds of the extractor's output arrays. Without them qwen2.5-1.5b listed entities until the
+// 768-token answer limit cut its JSON in 11 of 24 chunks of the shared KB (docs/local-llm.md);
+// a 320-token chunk names far fewer (the dictionary extractor finds about 3 per chunk).
+const (
+	maxEntities  = 20
+	maxRelations = 20
+	maxAliases   = 3
+)
+
 // Schema returns the JSON Schema of the extractor's output, with the ontology's entity and
-// relation types as enums.
+// relation types as enums and the arrays bounded (maxEntities, maxRelations, maxAliases).
 func (l *LLM) Schema() json.RawMessage {
 	schema := map[string]any{
 		"type": "object", "additionalProperties": false, "required": []string{"entities", "relations"},
 		"properties": map[string]any{
-			"entities": map[string]any{"type": "array", "items": map[string]any{
+			"entities": map[string]any{"type": "array", "maxItems": maxEntities, "items": map[string]any{
 				"type": "object", "additionalProperties": false, "required": []string{"name", "type", "aliases"},
 				"properties": map[string]any{
 					"name":    map[string]any{"type": "string"},
 					"type":    map[string]any{"type": "string", "enum": l.onto.EntityTypeNames()},
-					"aliases": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+					"aliases": map[string]any{"type": "array", "maxItems": maxAliases, "items": map[string]any{"type": "string"}},
 				}}},
-			"relations": map[string]any{"type": "array", "items": map[string]any{
+			"relations": map[string]any{"type": "array", "maxItems": maxRelations, "items": map[string]any{
 				"type": "object", "additionalProperties": false, "required": []string{"source", "target", "type"},
 				"properties": map[string]any{
 					"source": map[string]any{"type": "string"},

@@ -133,7 +133,7 @@ func (x extractionCmd) run(ctx context.Context, stdout, stderr io.Writer) error 
 	return writeJSON(x.JSONOut, reports)
 }
 
-// keep returns the chunk filter of --sample and --limit.
+// keep returns the chunk filter of --sample, --every and --limit; call it once per run (it counts).
 func (x extractionCmd) keep(vs []evaluation.VariantSpelling) func(ariadne.Chunk) bool {
 	forms := map[string][]string{} // document id → table spellings listed for it
 	for _, v := range vs {

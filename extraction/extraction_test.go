@@ -321,8 +321,8 @@ func TestDictionaryExtractorInverseRule(t *testing.T) {
 	}
 }
 
-// TestLLMSchemaBoundsArrays: the extractor's schema bounds its arrays, so a small model cannot
-// list entities until the answer limit cuts the JSON.
+// TestLLMSchemaBoundsArrays: the extractor's schema bounds its arrays (entities, relations,
+// aliases), which constrained decoding enforces.
 func TestLLMSchemaBoundsArrays(t *testing.T) {
 	o, err := ontology.Default()
 	if err != nil {

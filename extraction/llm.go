@@ -79,9 +79,10 @@ type llmOutput struct {
 	} `json:"relations"`
 }
 
-// Bounds of the extractor's output arrays. Without them qwen2.5-1.5b listed entities until the
-// 768-token answer limit cut its JSON in 11 of 24 chunks of the shared KB (docs/local-llm.md);
-// a 320-token chunk names far fewer (the dictionary extractor finds about 3 per chunk).
+// Bounds of the extractor's output arrays: a 320-token chunk names far fewer (the dictionary
+// extractor finds about 3 per chunk). Without them qwen2.5-1.5b ran to the 768-token answer
+// limit, cutting its JSON, in 11 of 24 sampled chunks of the shared KB; with them in 9 — the
+// bounds do not keep a small model's output short (docs/local-llm.md).
 const (
 	maxEntities  = 20
 	maxRelations = 20

@@ -247,11 +247,13 @@ func indexAll(text, needle string) [][2]int {
 	return out
 }
 
-// Markdown writes the report.
-func (r ExtractionReport) Markdown(w io.Writer) {
+// ExtractionMarkdown writes the reports as one table, a row per extractor.
+func ExtractionMarkdown(w io.Writer, reports []ExtractionReport) {
 	fmt.Fprintf(w, "| extractor | chunks | s | chunks/s | mentions / chunk | entities | relations | relations / chunk | fallbacks | spellings covered | linked to their document | pairwise P / R |\n")
 	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
-	fmt.Fprintf(w, "| %s | %d | %.1f | %.2f | %.2f | %d | %d | %.2f | %d | %d / %d | %d / %d | %.3f / %.3f |\n",
-		r.Extractor, r.Chunks, r.Seconds, r.ChunksPerSecond, r.MentionsPerChunk, r.Entities, r.Relations, r.RelationsPerChunk,
-		r.Fallbacks, r.Covered, len(r.Occurrences), r.Linked, r.Documented, r.Pairwise.Precision, r.Pairwise.Recall)
+	for _, r := range reports {
+		fmt.Fprintf(w, "| %s | %d | %.1f | %.2f | %.2f | %d | %d | %.2f | %d | %d / %d | %d / %d | %.3f / %.3f |\n",
+			r.Extractor, r.Chunks, r.Seconds, r.ChunksPerSecond, r.MentionsPerChunk, r.Entities, r.Relations, r.RelationsPerChunk,
+			r.Fallbacks, r.Covered, len(r.Occurrences), r.Linked, r.Documented, r.Pairwise.Precision, r.Pairwise.Recall)
+	}
 }

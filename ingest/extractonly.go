@@ -36,10 +36,7 @@ func (p *Pipeline) ExtractOnly(ctx context.Context, docs []ariadne.Document, kee
 	}
 	docs = slices.Clone(docs)
 	slices.SortStableFunc(docs, func(a, b ariadne.Document) int { return strings.Compare(a.ID, b.ID) })
-	all := make([]*docWork, len(docs))
-	for i, d := range docs {
-		all[i] = &docWork{doc: d, chunks: p.chunker.Split(d), subject: subjects[d.ID]}
-	}
+	all := p.splitAll(docs, subjects)
 	if _, err := p.recognize(ctx, all, reg); err != nil {
 		return ExtractReport{}, err
 	}

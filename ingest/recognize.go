@@ -44,10 +44,15 @@ func (p *Pipeline) recognizeAll(ctx context.Context, docs []ariadne.Document, su
 	if p.ner == nil {
 		return nil
 	}
+	_, err := p.recognize(ctx, p.splitAll(docs, subjects), reg)
+	return err
+}
+
+// splitAll chunks every document of docs as a run would, with its subject's key.
+func (p *Pipeline) splitAll(docs []ariadne.Document, subjects map[string]string) []*docWork {
 	work := make([]*docWork, len(docs))
 	for i, d := range docs {
 		work[i] = &docWork{doc: d, chunks: p.chunker.Split(d), subject: subjects[d.ID]}
 	}
-	_, err := p.recognize(ctx, work, reg)
-	return err
+	return work
 }

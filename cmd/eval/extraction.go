@@ -92,10 +92,7 @@ func (x extractionCmd) run(ctx context.Context, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		label := name
-		if n, ok := ext.(interface{ Name() string }); ok {
-			label = n.Name()
-		}
+		label := ext.Name()
 		rep := evaluation.ScoreExtraction(label, vs, res.Chunks, res.Facts)
 		rep.Seconds = res.Extract.Seconds()
 		rep.ChunksPerSecond = float64(rep.Chunks) / max(rep.Seconds, 1e-9)
@@ -106,16 +103,7 @@ func (x extractionCmd) run(ctx context.Context, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "extraction: %s done, %d chunks in %.1f s\n", label, rep.Chunks, rep.Seconds)
 	}
 	fmt.Fprintf(stdout, "## Extraction on %s — %d variant spellings, sample %s, every %d, limit %d\n\n", x.Corpus, len(vs), x.Sample, max(x.Every, 1), x.Limit)
-	for i, r := range reports {
-		if i == 0 {
-			r.Markdown(stdout)
-			continue
-		}
-		var b strings.Builder
-		r.Markdown(&b)
-		lines := strings.SplitN(b.String(), "\n", 3)
-		fmt.Fprint(stdout, lines[2])
-	}
+	evaluation.ExtractionMarkdown(stdout, reports)
 	for _, r := range reports {
 		fmt.Fprintf(stdout, "\n### %s: spellings of documented entities not linked to their document's entity, and spellings without a mention\n\n", r.Extractor)
 		for _, o := range r.Occurrences {

@@ -32,6 +32,13 @@ type AnswerConfig struct {
 	// Lexicon lets the chain plan count a hop sentence in the other language as covering a
 	// question term it translates; nil: the question's language only.
 	Lexicon *lexicon.Lexicon
+	// Gate, when set, makes the answer-or-refuse decision in place of the generator: a calibrated
+	// generator (TermExtractive, Extractive) answers first, without the judge; when it refuses,
+	// that is the answer and the generator is not called; when it answers, the generator's answer
+	// is returned if it verifies (and passes the judge), else the gate's verified one. For a small
+	// chat model whose own refusals are mostly false (docs/local-llm.md). nil: the generator
+	// decides alone.
+	Gate Generator
 }
 
 // Event is a progress notification for streaming clients.
@@ -73,16 +80,23 @@ func NewAnswerer(r *Retriever, gen Generator, index IndexCounter, cfg AnswerConf
 	return &Answerer{retriever: r, gen: gen, index: index, cfg: cfg, hooks: hooks, log: log}
 }
 
-// Generator returns the generator's name.
-func (a *Answerer) Generator() string { return a.gen.Name() }
+// Generator returns the generator's name, and the gate's when answerability is gated.
+func (a *Answerer) Generator() string {
+	if a.cfg.Gate != nil {
+		return a.gen.Name() + " gated by " + a.cfg.Gate.Name()
+	}
+	return a.gen.Name()
+}
 
 // Attempt records one generation in the trace.
 type Attempt struct {
-	N        int       `json:"n"`
-	Outcome  string    `json:"outcome"` // "answer", "not_found", "invalid", "unverified", "error"
-	Error    string    `json:"error,omitempty"`
-	Failures []Failure `json:"failures,omitempty"`
-	Verdicts []Verdict `json:"judge_verdicts,omitempty"` // level 3, per claim, when a ClaimJudge is configured
+	N int `json:"n"`
+	// Generator names the attempt's generator when the answerer is gated (AnswerConfig.Gate).
+	Generator string    `json:"generator,omitempty"`
+	Outcome   string    `json:"outcome"` // "answer", "not_found", "invalid", "unverified", "error"
+	Error     string    `json:"error,omitempty"`
+	Failures  []Failure `json:"failures,omitempty"`
+	Verdicts  []Verdict `json:"judge_verdicts,omitempty"` // level 3, per claim, when a ClaimJudge is configured
 	// AnswersQuestion is the AnswerJudge's verdict on the claims level 3 kept, when one is configured.
 	AnswersQuestion *bool   `json:"answers_question,omitempty"`
 	DurationMS      float64 `json:"duration_ms"`
@@ -110,6 +124,8 @@ type AnswerTrace struct {
 	Attempts  []Attempt `json:"generation_attempts"`
 	// Evidence is the last attempt's answerability decision, for generators that make one.
 	Evidence *EvidenceDecision `json:"evidence_decision,omitempty"`
+	// GateFallback says why a gated answer is the gate's and not the generator's.
+	GateFallback string `json:"gate_fallback,omitempty"`
 }
 
 // Answer runs the whole contract: the answer is either verified claims or a status that says why
@@ -125,7 +141,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		req.TopK = a.cfg.Fragments
 	}
 	res, err := a.retriever.Retrieve(ctx, req)
-	tr := &AnswerTrace{Trace: res.Trace, Generator: a.gen.Name()}
+	tr := &AnswerTrace{Trace: res.Trace, Generator: a.Generator()}
 	out := Answer{Trace: tr, Route: res.Route, Claims: []ariadne.Claim{}, Citations: []ariadne.Citation{}, Paths: []ariadne.Path{}}
 	if err != nil {
 		if errors.Is(err, ariadne.ErrInvalid) {
@@ -157,7 +173,11 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	}
 	// A generator that makes the calibrated answerability decision itself sees weak evidence too.
 	calibrated := false
-	if d, ok := a.gen.(interface{ DecidesAnswerability() bool }); ok {
+	decider := a.gen
+	if a.cfg.Gate != nil {
+		decider = a.cfg.Gate
+	}
+	if d, ok := decider.(interface{ DecidesAnswerability() bool }); ok {
 		calibrated = d.DecidesAnswerability()
 	}
 	if ev := res.Evidence; ev.Weak && !calibrated {
@@ -179,31 +199,64 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		}
 		frags = withChain(frags, plan)
 	}
+	g := generation{req: req, res: res, frags: frags, plan: plan}
+	if a.cfg.Gate == nil {
+		return a.generate(ctx, gctx, a.gen, a.cfg.Judge, g, tr, out, emit, ""), nil
+	}
+	// Gated: the calibrated generator decides whether the question is answered; the model only
+	// writes the answer of a question it passed (and is not asked about one it refused).
+	gated := a.generate(ctx, gctx, a.cfg.Gate, nil, g, tr, out, emit, a.cfg.Gate.Name())
+	if gated.Status != ariadne.StatusAnswered {
+		return gated, nil
+	}
+	written := a.generate(ctx, gctx, a.gen, a.cfg.Judge, g, tr, out, emit, a.gen.Name())
+	if written.Status == ariadne.StatusAnswered {
+		return written, nil
+	}
+	tr.GateFallback = fmt.Sprintf("%s gave no verified answer (%s: %s); the answer is %s's", a.gen.Name(), written.Status, written.Reason, a.cfg.Gate.Name())
+	a.log.Info("answer from the gate", "generator", a.gen.Name(), "status", written.Status)
+	return gated, nil
+}
+
+// generation is what every generator of one question answers from.
+type generation struct {
+	req   Request
+	res   Result
+	frags []Fragment
+	plan  chainPlan
+}
+
+// generate runs gen's attempts (generation, verification, judge) on one question and returns out
+// completed: verified claims, or a status that says why not. label, when set, names gen in its
+// trace attempts (a gated answerer runs two generators).
+func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judge, g generation, tr *AnswerTrace, out Answer, emit func(string, any), label string) Answer {
+	req, res, frags, plan := g.req, g.res, g.frags, g.plan
+	before := len(tr.Attempts) // a gate's attempts are not this generator's
 	lastReason := ""
 	for n := 1; n <= a.cfg.MaxAttempts; n++ {
 		start := time.Now()
-		att := Attempt{N: n}
+		att := Attempt{N: n, Generator: label}
 		var dec EvidenceDecision
-		raw, err := a.gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Linked: res.Linked, Attempt: n, Previous: lastReason, Decision: &dec})
+		raw, err := gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Linked: res.Linked, Attempt: n, Previous: lastReason, Decision: &dec})
 		if dec.ChunkID != "" {
 			tr.Evidence = &dec
 		}
 		tr.time("generation", start)
 		if err != nil {
-			a.log.Warn("generation failed", "generator", a.gen.Name(), "attempt", n, "err", err)
+			a.log.Warn("generation failed", "generator", gen.Name(), "attempt", n, "err", err)
 			att.Outcome, att.Error, att.DurationMS = "error", "the model call failed: "+retry.Describe(err), ms(time.Since(start))
 			tr.Attempts = append(tr.Attempts, att)
 			if errors.Is(err, ariadne.ErrInvalid) && gctx.Err() == nil {
 				// The server rejected the request itself: the same request would be rejected again.
 				out.Status, out.Reason = ariadne.StatusUnavailable, "the answer model rejects the request: "+err.Error()
-				return out, nil
+				return out
 			}
 			if gctx.Err() != nil || errors.Is(err, ariadne.ErrUnavailable) {
 				out.Status, out.Reason = ariadne.StatusUnavailable, "the answer model is unavailable: "+retry.Describe(err)
 				if gctx.Err() != nil && ctx.Err() == nil {
 					out.Status, out.Reason = ariadne.StatusRefused, fmt.Sprintf("no verified answer within %s", a.cfg.Deadline)
 				}
-				return out, nil
+				return out
 			}
 			lastReason = att.Error
 			continue
@@ -222,10 +275,10 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 			tr.Attempts = append(tr.Attempts, att)
 			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found"})
 			out.Status, out.Reason = ariadne.StatusNotFound, "the documents the caller may read do not answer the question"
-			return out, nil
+			return out
 		}
-		perCitation := a.cfg.Judge
-		claimJudge, batched := a.cfg.Judge.(ClaimJudge)
+		perCitation := judge
+		claimJudge, batched := judge.(ClaimJudge)
 		if batched {
 			perCitation = nil
 		}
@@ -242,9 +295,9 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 				tr.Attempts = append(tr.Attempts, att)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "verdicts": att.Verdicts})
 				out.Status, out.Reason = ariadne.StatusNotFound, "the support judge found no claim backed by its quotes"
-				return out, nil
+				return out
 			}
-			if aj, ok := a.cfg.Judge.(AnswerJudge); err == nil && ok && len(v.Claims) > 0 {
+			if aj, ok := judge.(AnswerJudge); err == nil && ok && len(v.Claims) > 0 {
 				var answers bool
 				astart := time.Now()
 				if answers, err = aj.Answers(gctx, req.Question, v.Claims); err == nil {
@@ -256,7 +309,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 					tr.Attempts = append(tr.Attempts, att)
 					emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "verdicts": att.Verdicts, "answers_question": false})
 					out.Status, out.Reason = ariadne.StatusNotFound, "the support judge found that the claims do not give what the question asks"
-					return out, nil
+					return out
 				}
 				if err != nil {
 					err = fmt.Errorf("agent: answers judge: %w", err)
@@ -285,7 +338,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 				tr.Attempts = append(tr.Attempts, att)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "dropped_instructions": dropped})
 				out.Status, out.Reason = ariadne.StatusNotFound, "the only matching text reads as an instruction to the assistant, which is document data, not an answer"
-				return out, nil
+				return out
 			}
 		}
 		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})
@@ -310,11 +363,11 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 			}
 		}
 		out.Answer, out.Citations = render(out.Claims)
-		return out, nil
+		return out
 	}
 	out.Status = ariadne.StatusRefused
-	out.Reason = fmt.Sprintf("no verified answer after %d attempts: %s", len(tr.Attempts), lastReason)
-	return out, nil
+	out.Reason = fmt.Sprintf("no verified answer after %d attempts: %s", len(tr.Attempts)-before, lastReason)
+	return out
 }
 
 // mergeClaims returns first, then the claims of rest whose citations are not all in first.

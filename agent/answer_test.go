@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -361,5 +362,59 @@ func TestTermExtractiveStaysOnSubject(t *testing.T) {
 	raw, _ := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: q, Fragments: frags, Route: ariadne.RouteSimple})
 	if out, err := ParseOutput(raw); err != nil || out.NotFound || out.Claims[0].Citations[0].ChunkID != "policies/meals#0000-00000000" {
 		t.Errorf("one covering document: %s", raw)
+	}
+}
+
+// TestGatedAnswerability: with AnswerConfig.Gate the calibrated extractive generator decides
+// whether to answer, and the model writes only the answers it passed.
+func TestGatedAnswerability(t *testing.T) {
+	const answerable = "Сколько календарных дней длится ежегодный оплачиваемый отпуск?"
+	tests := []struct {
+		name     string
+		question string
+		replies  []string
+		status   ariadne.Status
+		claim    string // the first claim's text, when answered
+		calls    int    // model calls
+		attempts []string
+		fallback string // in GateFallback
+	}{
+		{name: "the gate refuses: the model is not asked", question: "Что случилось в INC-9999 с отпуском?", replies: []string{validAnswer},
+			status: ariadne.StatusNotFound, calls: 0, attempts: []string{"extractive-v1:not_found"}},
+		{name: "the model's verified answer", question: answerable, replies: []string{validAnswer},
+			status: ariadne.StatusAnswered, claim: "Отпуск длится 28 календарных дней.", calls: 1,
+			attempts: []string{"extractive-v1:answer", "llm:openai:scripted:answer"}},
+		{name: "the model refuses: the gate's answer stands", question: answerable, replies: []string{"NOT_FOUND"},
+			status: ariadne.StatusAnswered, claim: "Каждому сотруднику предоставляется ежегодный оплачиваемый отпуск продолжительностью 28 календарных дней.", calls: 1,
+			attempts: []string{"extractive-v1:answer", "llm:openai:scripted:not_found"}, fallback: "(not_found: "},
+		{name: "the model never verifies: the gate's answer stands", question: answerable, replies: []string{"Конечно! Отпуск — 28 дней."},
+			status: ariadne.StatusAnswered, claim: "Каждому сотруднику предоставляется ежегодный оплачиваемый отпуск продолжительностью 28 календарных дней.", calls: 3,
+			attempts: []string{"extractive-v1:answer", "llm:openai:scripted:invalid", "llm:openai:scripted:invalid", "llm:openai:scripted:invalid"}, fallback: "(refused: no verified answer after 3 attempts"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &scripted{replies: tc.replies}
+			a := answerer(t, LLMGenerator{Model: s.server(t)}, AnswerConfig{Gate: TermExtractive{}}, vacation)
+			if a.Generator() != "llm:openai:scripted gated by extractive-v1" {
+				t.Errorf("Generator() = %q", a.Generator())
+			}
+			ans := ask(t, a, tc.question)
+			var attempts []string
+			for _, at := range ans.Trace.Attempts {
+				attempts = append(attempts, at.Generator+":"+at.Outcome)
+			}
+			if ans.Status != tc.status || s.calls != tc.calls || !slices.Equal(attempts, tc.attempts) {
+				t.Fatalf("status %s, %d model calls, attempts %v; want %s, %d, %v", ans.Status, s.calls, attempts, tc.status, tc.calls, tc.attempts)
+			}
+			if tc.status == ariadne.StatusAnswered {
+				c := ans.Citations[0]
+				if ans.Claims[0].Text != tc.claim || c.ChunkID != vacation.ID || !c.Verified || vacation.Text[c.Start:c.End] != c.Quote {
+					t.Errorf("claim %q, citation %+v; want %q", ans.Claims[0].Text, c, tc.claim)
+				}
+			}
+			if !strings.Contains(ans.Trace.GateFallback, tc.fallback) || (tc.fallback == "") != (ans.Trace.GateFallback == "") {
+				t.Errorf("gate fallback %q; want it to contain %q", ans.Trace.GateFallback, tc.fallback)
+			}
+		})
 	}
 }

@@ -36,10 +36,19 @@ func TestIntegrationLocalLLMAnswers(t *testing.T) {
 	if gen.CitationMode() != agent.CitationUnits {
 		t.Fatalf("citation mode for %s is %s; the local models are small", model.Name(), gen.CitationMode())
 	}
-	a := agent.NewAnswerer(newRetriever(rig, agent.RetrievalConfig{}), gen, rig.Vector,
+	judged := agent.NewAnswerer(newRetriever(rig, agent.RetrievalConfig{}), gen, rig.Vector,
 		agent.AnswerConfig{Judge: agent.LLMJudge{Model: model}, Deadline: 12 * time.Minute}, agent.Hooks{}, nil)
+	// Gated: the extractive generator decides to answer or refuse, the model writes.
+	gated := agent.NewAnswerer(newRetriever(rig, agent.RetrievalConfig{}), gen, rig.Vector,
+		agent.AnswerConfig{Judge: agent.LLMJudge{Model: model}, Deadline: 12 * time.Minute, Gate: agent.TermExtractive{}}, agent.Hooks{}, nil)
 	ctx := context.Background()
 
+	for _, a := range []*agent.Answerer{judged, gated} {
+		answerWithLocalLLM(ctx, t, rig, a)
+	}
+}
+
+func answerWithLocalLLM(ctx context.Context, t *testing.T, rig *testrig.Rig, a *agent.Answerer) {
 	for _, tc := range []struct {
 		name     string
 		question string
@@ -53,7 +62,7 @@ func TestIntegrationLocalLLMAnswers(t *testing.T) {
 			[]string{"policies/leave", "policies/leave-2022"}},
 		{"management-only document, asked by an employee", "Какая зарплатная вилка у грейда P3?", []string{"all"}, false, nil},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(a.Generator()+": "+tc.name, func(t *testing.T) {
 			start := time.Now()
 			ans, err := a.Answer(ctx, agent.Request{Question: tc.question, Groups: tc.groups, TopK: 8}, nil)
 			if err != nil {
@@ -92,6 +101,10 @@ func TestIntegrationLocalLLMAnswers(t *testing.T) {
 			}
 			if !cited {
 				t.Errorf("no citation of %v: %+v", tc.docs, ans.Citations)
+			}
+			// The model was asked (gated or not): it wrote the answer, or the trace says why not.
+			if !slices.ContainsFunc(ans.Trace.Attempts, func(at agent.Attempt) bool { return at.Generator == "" || strings.HasPrefix(at.Generator, "llm:") }) {
+				t.Errorf("the model was not asked: %s", trace)
 			}
 		})
 	}

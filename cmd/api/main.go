@@ -197,9 +197,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	guard := vector.NewIndexGuard(vs, vector.GuardConfig{Repair: c.IndexRepair, Log: log})
 	retriever := agent.NewRetriever(guard, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: lex}, log)
-	answerer := agent.NewAnswerer(retriever, gen, vs, agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex},
+	acfg := agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex}
+	if _, ok := gen.(agent.LLMGenerator); ok && c.Answerability == "extractive" {
+		acfg.Gate = agent.TermExtractive{Lexicon: lex}
+	}
+	answerer := agent.NewAnswerer(retriever, gen, vs, acfg,
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
-	log.Info("components", "embedder", emb.Name(), "generator", gen.Name(), "router", fmt.Sprintf("%T", router),
+	log.Info("components", "embedder", emb.Name(), "generator", answerer.Generator(), "router", fmt.Sprintf("%T", router),
 		"judge", judge != nil, "keys", c.KeysFile != "", "lexicon", lex.Name())
 
 	readiness := func(ctx context.Context) map[string]httpapi.Check {

@@ -175,7 +175,8 @@ func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, n
 // (extractive-v1 with wave 1's hand-set thresholds), extractive-v2
 // (the fitted evidence model with calibrated refusal); llm (the configured chat
 // model, its default citation mode, the support judge); llm-units, llm-quotes (a mode forced);
-// any of the llm names with "-nojudge" (no level 3).
+// any of the llm names with "-nojudge" (no level 3) and/or "-gated" (answerability decided by
+// extractive-v1: AnswerConfig.Gate; --answerability extractive gates every llm name).
 func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	switch name {
 	case "extractive":
@@ -187,7 +188,8 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 		gen := agent.Extractive{Ranker: agent.EvidenceRanker{Embedder: e.cached, Lexicon: e.lexicon}}
 		return agent.NewAnswerer(e.retriever, gen, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log), nil
 	}
-	base, nojudge := strings.CutSuffix(name, "-nojudge")
+	base, gated := strings.CutSuffix(name, "-gated")
+	base, nojudge := strings.CutSuffix(base, "-nojudge")
 	if e.model == nil {
 		return nil, fmt.Errorf("generator %s needs a chat model (--local-llm or --llm-*)", name)
 	}
@@ -200,11 +202,14 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	case "llm-quotes":
 		gen.Mode = agent.CitationQuotes
 	default:
-		return nil, usageError{fmt.Errorf("unknown generator %q (extractive, extractive-wave1, extractive-v2, llm, llm-units, llm-quotes, each llm one also with -nojudge)", name)}
+		return nil, usageError{fmt.Errorf("unknown generator %q (extractive, extractive-wave1, extractive-v2, llm, llm-units, llm-quotes, each llm one also with -nojudge and/or -gated)", name)}
 	}
 	cfg := agent.AnswerConfig{Deadline: e.c.Deadline, Chunks: e.graph, Lexicon: e.lexicon}
 	if !nojudge {
 		cfg.Judge = agent.LLMJudge{Model: e.model}
+	}
+	if gated || e.c.Chat.Answerability == "extractive" {
+		cfg.Gate = agent.TermExtractive{Lexicon: e.lexicon}
 	}
 	return agent.NewAnswerer(e.retriever, gen, e.index, cfg, agent.Hooks{}, e.log), nil
 }

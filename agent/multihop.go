@@ -208,9 +208,9 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		graphList[i].Sources = []string{"graph"}
 	}
 	tr.time("walk_read_chunks", t0)
-	res.walk = graphList
+	res.walk = &WalkLists{Hybrid: hybrid, Walk: graphList, Confidence: wr.Confidence}
 	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
-	res.Chunks = diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{hybrid, graphList}, []float64{1, w}), r.cfg.PerDoc)
+	res.Chunks = res.walk.Fuse(r.cfg.GraphWeightMin, r.cfg.GraphWeight, r.cfg.PerDoc)
 	sg := subgraph{nodes: map[string]ariadne.PathNode{}, deg: map[string]int{}, edges: edges}
 	for _, e := range edges {
 		sg.nodes[e.From.Key], sg.nodes[e.To.Key] = e.From, e.To
@@ -226,6 +226,39 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	res.Paths = evidencePaths(sg, roots, res.Chunks, r.cfg.MaxPaths)
 	return res, fmt.Sprintf("%s; walk over %d entities, %d chunks, %d relations, %d synonym edges, %d seeds%s; confidence %.2f, graph weight %.2f",
 		note, len(wr.Entity), len(wr.ChunkScore), len(edges), wr.Synonyms, wr.Seeds, nameNote, wr.Confidence, w), nil
+}
+
+// WalkLists are the two rankings the multi_hop route fuses: hybrid's first pass and the walk's
+// own ranking (its head: walkListLen chunks), with the walk's confidence in [0, 1].
+type WalkLists struct {
+	Hybrid, Walk []ariadne.ScoredChunk
+	Confidence   float64
+}
+
+// Fuse is the multi_hop route's final list: weighted RRF (k = 60) of hybrid (weight 1) and the
+// walk, whose weight is lo + (hi − lo)·Confidence, then at most perDoc chunks of one document
+// ahead of the others.
+func (l WalkLists) Fuse(lo, hi float64, perDoc int) []ariadne.ScoredChunk {
+	w := graphWeight(l.Confidence, lo, hi)
+	return diversify(FuseRRFWeighted([][]ariadne.ScoredChunk{l.Hybrid, l.Walk}, []float64{1, w}), perDoc)
+}
+
+// WalkLists runs the multi_hop strategy's walk on req (linking the question first) and returns
+// the lists it fuses, for fitting the fusion weights offline (cmd/eval fit-walk); nil when the
+// walk did not run (the first pass's chunks mention no entity). The weights and PerDoc this
+// retriever fuses with are GraphWeights.
+func (r *Retriever) WalkLists(ctx context.Context, req Request) (*WalkLists, error) {
+	res, err := r.Run(ctx, StrategyWalk, req)
+	if err != nil {
+		return nil, err
+	}
+	return res.walk, nil
+}
+
+// GraphWeights returns the walk's fusion weights at zero and full confidence and the per-document
+// cap the multi_hop route uses (the defaults filled in).
+func (r *Retriever) GraphWeights() (lo, hi float64, perDoc int) {
+	return r.cfg.GraphWeightMin, r.cfg.GraphWeight, r.cfg.PerDoc
 }
 
 // walkListLen is how many of the walk's chunks are read and ranked: the head that fusion with

@@ -92,7 +92,7 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	case StrategyWalk:
 		res, note, err = r.graphHybrid(ctx, req, vec, linked, tr)
 		if err == nil && res.walk != nil {
-			res.Chunks = diversify(res.walk, r.cfg.PerDoc)
+			res.Chunks = diversify(res.walk.Walk, r.cfg.PerDoc)
 		}
 	default:
 		err = fmt.Errorf("agent: unknown strategy %q: %w", s, ariadne.ErrInvalid)

@@ -58,7 +58,7 @@ type Result struct {
 	Evidence Evidence              // how strong the final strategy's evidence is; decides escalation
 	Linked   []Linked              // the entities the question names (Retrieve's entity linking)
 	Trace    *Trace                // explains the retrieval; never a control channel
-	walk     []ariadne.ScoredChunk // multi_hop: the walk's ranking before fusion (StrategyWalk)
+	walk     *WalkLists            // multi_hop: the lists fused, the walk's ranking among them (StrategyWalk)
 }
 
 // Evidence measures one strategy's hits: how many, the top score, and the share of the

@@ -310,3 +310,29 @@ func TestEvidencePathsFromWalkRoots(t *testing.T) {
 		t.Fatalf("from the walk's roots: %+v", p)
 	}
 }
+
+// TestWalkListsFuse: the multi_hop route's final list, at both ends of the walk's confidence.
+func TestWalkListsFuse(t *testing.T) {
+	chunk := func(id string) ariadne.ScoredChunk { return ariadne.ScoredChunk{Chunk: ariadne.Chunk{ID: id + "#0", DocID: id}} }
+	l := WalkLists{Hybrid: []ariadne.ScoredChunk{chunk("a"), chunk("b"), chunk("c")}, Walk: []ariadne.ScoredChunk{chunk("c"), chunk("d")}}
+	ids := func(cs []ariadne.ScoredChunk) (out []string) {
+		for _, c := range cs {
+			out = append(out, c.DocID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		conf float64
+		want []string
+	}{
+		// weight 0.5: c 1/63 + 0.5/61, a 1/61, b 1/62, d 0.5/62
+		{0, []string{"c", "a", "b", "d"}},
+		// weight 1.5: c 1/63 + 1.5/61, d 1.5/62, a 1/61, b 1/62
+		{1, []string{"c", "d", "a", "b"}},
+	} {
+		l.Confidence = tc.conf
+		if got := ids(l.Fuse(0.5, 1.5, 2)); !slices.Equal(got, tc.want) {
+			t.Errorf("confidence %v: %v, want %v", tc.conf, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@
 //	eval retrieval --golden FILE --corpus DIR [--index]   retrieval metrics only
 //	eval musique   --dataset musique_100.json             MuSiQue: retrieval recall
 //	eval xquad     --dataset xquad_ru.json                XQuAD: hit@1/5 and citation validity
+//	eval fit-walk  --dataset musique_100.json --limit 50  the multi_hop fusion weights, fitted
 //
 // Tables go to stdout (Markdown), --json writes the report. Indexing (--index, and always for the
 // datasets) replaces the graph of the Neo4j label namespace "Eval" (--neo4j-namespace; never the
@@ -98,6 +99,7 @@ type cli struct {
 	RouteData routeDataCmd   `cmd:"" name:"route-data" help:"Record the learned router's features and each route's recall per question (training data)."`
 	Train     trainRouterCmd `cmd:"" name:"train-router" help:"Fit the learned router on route-data files; report cross-validated accuracy."`
 	Extract   extractionCmd  `cmd:"" name:"extraction" help:"Extractors side by side on a corpus with an entity variant table: resolution, mentions and relations per chunk, chunks/s."`
+	FitWalk   fitWalkCmd     `cmd:"" name:"fit-walk" help:"Fit the multi_hop route's fusion weights (walk vs hybrid) on a MuSiQue split; the walk runs once per question."`
 	FitBars   fitBarsCmd     `cmd:"" name:"fit-bars" help:"Fit the term-coverage generator's thresholds on a question set of our own (never the golden dev set)."`
 }
 
@@ -161,6 +163,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return c.Extract.run(ctx, stdout, stderr)
 	case "fit-bars":
 		return c.FitBars.run(ctx, stdout, stderr)
+	case "fit-walk":
+		return c.FitWalk.run(ctx, stdout, stderr)
 	}
 	return usageError{fmt.Errorf("unknown command %q", kctx.Command())}
 }

@@ -88,6 +88,14 @@ func (a *Answerer) Generator() string {
 	return a.gen.Name()
 }
 
+// GateName is the name of the generator that decides answerability (AnswerConfig.Gate), or "".
+func (a *Answerer) GateName() string {
+	if a.cfg.Gate == nil {
+		return ""
+	}
+	return a.cfg.Gate.Name()
+}
+
 // Attempt records one generation in the trace.
 type Attempt struct {
 	N int `json:"n"`

@@ -224,3 +224,21 @@ func TestAutoRouter(t *testing.T) {
 		}
 	}
 }
+
+func TestAutoGate(t *testing.T) {
+	for _, tc := range []struct {
+		model ChatModel
+		gated bool
+	}{
+		{nil, false},
+		{namedModel("openai:qwen2.5-1.5b"), true},
+		{namedModel("ollama:llama3.1"), true},
+		{namedModel("openai:gpt-4o-mini"), true},
+		{namedModel("openai:gpt-4o"), false},
+	} {
+		g := AutoGate(tc.model, TermExtractive{})
+		if (g != nil) != tc.gated || (g != nil && g.Name() != "extractive-v1") {
+			t.Errorf("AutoGate(%v) = %v, want gated: %v", tc.model, g, tc.gated)
+		}
+	}
+}

@@ -313,7 +313,9 @@ func TestEvidencePathsFromWalkRoots(t *testing.T) {
 
 // TestWalkListsFuse: the multi_hop route's final list, at both ends of the walk's confidence.
 func TestWalkListsFuse(t *testing.T) {
-	chunk := func(id string) ariadne.ScoredChunk { return ariadne.ScoredChunk{Chunk: ariadne.Chunk{ID: id + "#0", DocID: id}} }
+	chunk := func(id string) ariadne.ScoredChunk {
+		return ariadne.ScoredChunk{Chunk: ariadne.Chunk{ID: id + "#0", DocID: id}}
+	}
 	l := WalkLists{Hybrid: []ariadne.ScoredChunk{chunk("a"), chunk("b"), chunk("c")}, Walk: []ariadne.ScoredChunk{chunk("c"), chunk("d")}}
 	ids := func(cs []ariadne.ScoredChunk) (out []string) {
 		for _, c := range cs {

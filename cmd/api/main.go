@@ -198,8 +198,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	retriever := agent.NewRetriever(guard, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: lex}, log)
 	acfg := agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex}
-	if _, ok := gen.(agent.LLMGenerator); ok && c.Answerability == "extractive" {
-		acfg.Gate = agent.TermExtractive{Lexicon: lex}
+	if _, ok := gen.(agent.LLMGenerator); ok {
+		switch c.Answerability {
+		case "extractive":
+			acfg.Gate = agent.TermExtractive{Lexicon: lex}
+		case "auto":
+			acfg.Gate = agent.AutoGate(model, agent.TermExtractive{Lexicon: lex})
+		}
 	}
 	answerer := agent.NewAnswerer(retriever, gen, vs, acfg,
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)

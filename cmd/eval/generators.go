@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -34,6 +35,7 @@ type generatorRun struct {
 	Retried           int                      `json:"retried"`             // questions that needed more than one attempt
 	Judged            int                      `json:"judged"`              // answered questions whose claims the judge saw
 	JudgeAllPass      int                      `json:"judge_all_pass"`      // … and passed every one of them
+	GateFallbacks     int                      `json:"gate_fallbacks"`      // gated: answers that are the gate's, the model's not verifying
 	ModelCalls        int64                    `json:"model_calls"`
 	PromptTokens      int64                    `json:"prompt_tokens"`
 	CompletionTokens  int64                    `json:"completion_tokens"`
@@ -70,22 +72,32 @@ func (r recording) Answer(ctx context.Context, req agent.Request, progress func(
 		route = "none"
 	}
 	tr := ans.Trace
-	run.Attempts += len(tr.Attempts)
-	invalid := 0
+	// The model's attempts: a gated answerer's trace also holds the gate's (AnswerConfig.Gate).
+	var attempts []agent.Attempt
 	for _, at := range tr.Attempts {
+		if gate := r.a.GateName(); gate == "" || at.Generator != gate {
+			attempts = append(attempts, at)
+		}
+	}
+	run.Attempts += len(attempts)
+	invalid := 0
+	for _, at := range attempts {
 		if at.Outcome == "invalid" {
 			invalid++
 		}
 	}
 	run.InvalidAttempts += invalid
-	if len(tr.Attempts) > 0 && invalid == len(tr.Attempts) && ans.Status == ariadne.StatusRefused {
+	if len(attempts) > 0 && invalid == len(attempts) && ans.Status == ariadne.StatusRefused {
 		run.InvalidFinal++
 	}
-	if len(tr.Attempts) > 1 {
+	if len(attempts) > 1 {
 		run.Retried++
 	}
-	if ans.Status == ariadne.StatusAnswered && len(tr.Attempts) > 0 {
-		if last := tr.Attempts[len(tr.Attempts)-1]; len(last.Verdicts) > 0 {
+	if tr.GateFallback != "" {
+		run.GateFallbacks++
+	}
+	if ans.Status == ariadne.StatusAnswered && len(attempts) > 0 {
+		if last := attempts[len(attempts)-1]; len(last.Verdicts) > 0 {
 			run.Judged++
 			all := true
 			for _, v := range last.Verdicts {
@@ -175,8 +187,9 @@ func (e *env) compareGenerators(ctx context.Context, qs []evaluation.Question, n
 // (extractive-v1 with wave 1's hand-set thresholds), extractive-v2
 // (the fitted evidence model with calibrated refusal); llm (the configured chat
 // model, its default citation mode, the support judge); llm-units, llm-quotes (a mode forced);
-// any of the llm names with "-nojudge" (no level 3) and/or "-gated" (answerability decided by
-// extractive-v1: AnswerConfig.Gate; --answerability extractive gates every llm name).
+// any of the llm names with "-nojudge" (no level 3) and/or "-gated" or "-ungated" (answerability
+// decided by extractive-v1, AnswerConfig.Gate, or by the model; without either suffix
+// --answerability decides: auto gates a small model).
 func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	switch name {
 	case "extractive":
@@ -189,6 +202,7 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 		return agent.NewAnswerer(e.retriever, gen, e.index, agent.AnswerConfig{Chunks: e.graph, Lexicon: e.lexicon}, agent.Hooks{}, e.log), nil
 	}
 	base, gated := strings.CutSuffix(name, "-gated")
+	base, ungated := strings.CutSuffix(base, "-ungated")
 	base, nojudge := strings.CutSuffix(base, "-nojudge")
 	if e.model == nil {
 		return nil, fmt.Errorf("generator %s needs a chat model (--local-llm or --llm-*)", name)
@@ -202,14 +216,17 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 	case "llm-quotes":
 		gen.Mode = agent.CitationQuotes
 	default:
-		return nil, usageError{fmt.Errorf("unknown generator %q (extractive, extractive-wave1, extractive-v2, llm, llm-units, llm-quotes, each llm one also with -nojudge and/or -gated)", name)}
+		return nil, usageError{fmt.Errorf("unknown generator %q (extractive, extractive-wave1, extractive-v2, llm, llm-units, llm-quotes, each llm one also with -nojudge and/or -gated or -ungated)", name)}
 	}
 	cfg := agent.AnswerConfig{Deadline: e.c.Deadline, Chunks: e.graph, Lexicon: e.lexicon}
 	if !nojudge {
 		cfg.Judge = agent.LLMJudge{Model: e.model}
 	}
-	if gated || e.c.Chat.Answerability == "extractive" {
+	switch {
+	case gated || e.c.Chat.Answerability == "extractive":
 		cfg.Gate = agent.TermExtractive{Lexicon: e.lexicon}
+	case e.c.Chat.Answerability == "auto" && !ungated:
+		cfg.Gate = agent.AutoGate(e.model, agent.TermExtractive{Lexicon: e.lexicon})
 	}
 	return agent.NewAnswerer(e.retriever, gen, e.index, cfg, agent.Hooks{}, e.log), nil
 }
@@ -255,6 +272,9 @@ func generatorTable(w io.Writer, runs []generatorRun) {
 		}
 		return ratio(r.JudgeAllPass, r.Judged)
 	})
+	if slices.ContainsFunc(runs, func(r generatorRun) bool { return r.GateFallbacks > 0 }) {
+		row("answers that are the gate's (the model's did not verify)", func(r generatorRun) string { return ratio(r.GateFallbacks, r.Questions) })
+	}
 	row("invalid outputs (of attempts, before retry)", func(r generatorRun) string { return ratio(r.InvalidAttempts, r.Attempts) })
 	row("invalid after retries (questions)", func(r generatorRun) string { return ratio(r.InvalidFinal, r.Questions) })
 	row("questions retried", func(r generatorRun) string { return ratio(r.Retried, r.Questions) })

@@ -166,11 +166,14 @@ type Chat struct {
 	CitationMode string `name:"citation-mode" env:"ARIADNE_CITATION_MODE" default:"" enum:",units,quotes" help:"LLM generator citations: units (numbered sentences, the model cites ids and code copies the quote; for small models), quotes (the model copies verbatim quotes; for strong models), empty: units for local/Ollama/small models (a size up to 14B in the name), quotes otherwise."`
 	// UnitTokens bounds the evidence units the LLM generator's prompt shows, in cl100k_base
 	// tokens of unit text with their lines and fragment headers (agent.UnitBudget.Tokens).
-	UnitTokens int `name:"llm-unit-tokens" env:"ARIADNE_LLM_UNIT_TOKENS" default:"500" help:"Units mode: tokens of evidence units (sentences, rows, list items) the LLM generator's prompt shows, best first; fewer read faster on a small CPU model and risk leaving a hop's sentence out."`
+	// The default, 300, halved the local 1.5B model's answer time on our second question set
+	// against 500 (docs/local-llm.md).
+	UnitTokens int `name:"llm-unit-tokens" env:"ARIADNE_LLM_UNIT_TOKENS" default:"300" help:"Units mode: tokens of evidence units (sentences, rows, list items) the LLM generator's prompt shows, best first; fewer read faster on a small CPU model and risk leaving a hop's sentence out."`
 	// Answerability says who decides whether a question written by the LLM generator is answered
 	// (agent.AnswerConfig.Gate): model (the chat model and its judge), extractive (the offline
-	// extractive generator's calibrated decision; the model writes the answers it passes).
-	Answerability string `name:"answerability" env:"ARIADNE_ANSWERABILITY" default:"model" enum:"model,extractive" help:"LLM generator: who decides to answer or refuse — model (the chat model and its judge), extractive (the offline extractive generator decides; the model writes the answer, and the extractive answer stands when the model's does not verify)."`
+	// extractive generator's calibrated decision; the model writes the answers it passes), auto
+	// (agent.AutoGate: extractive for a small model).
+	Answerability string `name:"answerability" env:"ARIADNE_ANSWERABILITY" default:"auto" enum:"auto,model,extractive" help:"LLM generator: who decides to answer or refuse — model (the chat model and its judge), extractive (the offline extractive generator decides; the model writes the answer, and the extractive answer stands when the model's does not verify), auto (extractive for a small model, as the citation mode decides; model otherwise)."`
 	// OnUsage, when set, receives each answer's token counts (for metrics); not a flag.
 	OnUsage func(model string, prompt, completion int) `kong:"-"`
 }

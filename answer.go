@@ -41,6 +41,8 @@ type ScoredChunk struct {
 	Chunk
 	Score   float64  // retriever-specific; for fused lists an RRF sum
 	Sources []string // retrievers that returned this chunk
+	// Vector is the chunk's stored embedding, only when the search asked (SearchQuery.WithVectors).
+	Vector []float32 `json:"-"`
 }
 
 // Citation ties one claim of an answer to a chunk and a verbatim quote.

@@ -50,6 +50,9 @@ type SearchQuery struct {
 	// properties: for scoring many chunks at once (the multi_hop walk), where reading every
 	// chunk's text costs more than the search.
 	ScoresOnly bool
+	// WithVectors also returns each hit's stored embedding (ScoredChunk.Vector): for query
+	// feedback from a few chunks, not for long lists (384–768 floats per hit).
+	WithVectors bool
 }
 
 // IndexedChunk is a chunk as the chunk index stores it: with its embedding and its BM25 terms.

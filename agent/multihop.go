@@ -208,7 +208,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		graphList[i].Sources = []string{"graph"}
 	}
 	tr.time("walk_read_chunks", t0)
-	res.walk = &WalkLists{Hybrid: hybrid, Walk: graphList, Confidence: wr.Confidence}
+	res.walk = &WalkLists{Hybrid: hybrid, Walk: graphList, Confidence: wr.Confidence, Query: vec}
 	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
 	res.Chunks = res.walk.Fuse(r.cfg.GraphWeightMin, r.cfg.GraphWeight, r.cfg.PerDoc)
 	sg := subgraph{nodes: map[string]ariadne.PathNode{}, deg: map[string]int{}, edges: edges}
@@ -233,6 +233,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 type WalkLists struct {
 	Hybrid, Walk []ariadne.ScoredChunk
 	Confidence   float64
+	Query        []float32 // the question's embedding
 }
 
 // Fuse is the multi_hop route's final list: weighted RRF (k = 60) of hybrid (weight 1) and the

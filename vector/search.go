@@ -64,6 +64,9 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 	if q.ScoresOnly {
 		fields = scoreFields()
 	}
+	if q.WithVectors {
+		fields = withVectorField(fields)
+	}
 	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(fields...).WithWhere(where).WithLimit(limit).
 		WithConsistencyLevel(s.placement.Consistency)
 	terms := strings.Join(q.Terms, " ")
@@ -104,6 +107,14 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 	for _, h := range hits {
 		sc := ariadne.ScoredChunk{Chunk: chunkFromProperties(h), Sources: []string{string(mode)}}
 		add, _ := h["_additional"].(map[string]any)
+		if vs, ok := add["vector"].([]any); ok {
+			sc.Vector = make([]float32, 0, len(vs))
+			for _, x := range vs {
+				if f, ok := number(x); ok {
+					sc.Vector = append(sc.Vector, float32(f))
+				}
+			}
+		}
 		switch mode {
 		case ariadne.SearchVector:
 			if d, ok := number(add["distance"]); ok {
@@ -126,6 +137,18 @@ func resultFields() []graphql.Field {
 		fields = append(fields, graphql.Field{Name: n})
 	}
 	return append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "score"}, {Name: "distance"}}})
+}
+
+// withVectorField adds the stored embedding to the _additional field of fields.
+func withVectorField(fields []graphql.Field) []graphql.Field {
+	out := make([]graphql.Field, 0, len(fields))
+	for _, f := range fields {
+		if f.Name == "_additional" {
+			f = graphql.Field{Name: f.Name, Fields: append(append([]graphql.Field(nil), f.Fields...), graphql.Field{Name: "vector"})}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // scoreFields are the fields of a ScoresOnly search: the ids and the score.

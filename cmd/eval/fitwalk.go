@@ -14,20 +14,31 @@ import (
 
 // fitWalkCmd fits the multi_hop route's fusion weights (the walk's RRF weight at zero and at full
 // confidence, next to hybrid's 1) on a MuSiQue split: the walk runs once per question, and every
-// pair of the grid fuses the same two lists, so the grid costs no retrieval. Fit on the fitting
-// split (questions 1–50, --limit 50) and measure the held-out split with `eval musique --from 50`;
-// never on the golden dev set.
+// pair of the grid fuses the same two lists, so the grid costs no retrieval. It also measures the
+// second hop by query feedback (agent.Retriever.SecondHop) at each depth and weight, alone and
+// fused. Fit on the fitting split (questions 1–50, --limit 50) and measure the held-out split
+// with --from 50; never on the golden dev set.
 type fitWalkCmd struct {
 	common
 	Dataset string    `name:"dataset" required:"" help:"MuSiQue JSON (its corpus must already be indexed in --neo4j-namespace and --weaviate-class)."`
 	Lows    []float64 `name:"lows" default:"0.25,0.5,1,1.5,2" help:"Walk weights at zero confidence to try."`
 	Highs   []float64 `name:"highs" default:"0.5,1,1.5,2,3,5" help:"Walk weights at full confidence to try (pairs with low > high are skipped)."`
+	Depths  []int     `name:"second-hop-depths" default:"1,2,3" help:"Second hop: first-pass chunks whose embeddings move the question's (agent.Retriever.SecondHop)."`
+	Betas   []float64 `name:"second-hop-betas" default:"0.5,1" help:"Second hop: weight of their mean embedding next to the question's 1."`
 }
 
-// fusedScore is one grid point's mean figures over the questions.
+// fusedScore is one list's mean figures over the questions.
 type fusedScore struct {
+	name                 string
 	lo, hi               float64
 	r2, r5, r10, mrr, h1 float64
+}
+
+// walkExample is one question: its gold documents, the walk's lists and the second hop's lists.
+type walkExample struct {
+	gold  []string
+	lists *agent.WalkLists
+	hops  map[[2]float64][]ariadne.ScoredChunk // (depth, beta) → the second hop's list
 }
 
 func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
@@ -41,37 +52,45 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer e.closeAll()
-	type example struct {
-		gold  []string
-		lists *agent.WalkLists
-	}
-	var ex []example
+	var ex []walkExample
 	for i, q := range qs {
 		if len(q.GoldDocs) == 0 {
 			continue
 		}
-		l, err := e.retriever.WalkLists(ctx, agent.Request{Question: q.Question, Groups: q.UserGroups, TopK: f.K})
+		req := agent.Request{Question: q.Question, Groups: q.UserGroups, TopK: f.K}
+		l, err := e.retriever.WalkLists(ctx, req)
 		if err != nil {
 			return fmt.Errorf("%s: %w", q.ID, err)
 		}
 		if l == nil { // no entity in the first pass: the route is hybrid alone, whatever the weights
-			res, err := e.retriever.Run(ctx, agent.StrategyHybrid, agent.Request{Question: q.Question, Groups: q.UserGroups, TopK: f.K})
+			res, err := e.retriever.Run(ctx, agent.StrategyHybrid, req)
 			if err != nil {
 				return fmt.Errorf("%s: %w", q.ID, err)
 			}
 			l = &agent.WalkLists{Hybrid: res.Chunks}
+			if l.Query, err = e.cached.EmbedQuery(ctx, q.Question); err != nil {
+				return fmt.Errorf("%s: %w", q.ID, err)
+			}
 		}
-		ex = append(ex, example{gold: q.GoldDocs, lists: l})
+		x := walkExample{gold: q.GoldDocs, lists: l, hops: map[[2]float64][]ariadne.ScoredChunk{}}
+		for _, d := range f.Depths {
+			for _, b := range f.Betas {
+				if x.hops[[2]float64{float64(d), b}], err = e.retriever.SecondHop(ctx, req, l.Query, l.Hybrid, d, b, nil); err != nil {
+					return fmt.Errorf("%s second hop: %w", q.ID, err)
+				}
+			}
+		}
+		ex = append(ex, x)
 		fmt.Fprintf(stderr, "fit-walk %d/%d %s: confidence %.2f\n", i+1, len(qs), q.ID, l.Confidence)
 	}
 	if len(ex) == 0 {
 		return fmt.Errorf("fit-walk: no question with gold documents")
 	}
-	_, _, perDoc := e.retriever.GraphWeights()
-	score := func(lo, hi float64, pick func(*agent.WalkLists) []ariadne.ScoredChunk) fusedScore {
-		s := fusedScore{lo: lo, hi: hi}
+	lo, hi, perDoc := e.retriever.GraphWeights()
+	score := func(name string, pick func(x walkExample) []ariadne.ScoredChunk) fusedScore {
+		s := fusedScore{name: name}
 		for _, x := range ex {
-			chunks := pick(x.lists)
+			chunks := pick(x)
 			if len(chunks) > f.K {
 				chunks = chunks[:f.K]
 			}
@@ -87,12 +106,14 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return s
 	}
 	var grid []fusedScore
-	for _, lo := range f.Lows {
-		for _, hi := range f.Highs {
-			if lo > hi {
+	for _, a := range f.Lows {
+		for _, b := range f.Highs {
+			if a > b {
 				continue
 			}
-			grid = append(grid, score(lo, hi, func(l *agent.WalkLists) []ariadne.ScoredChunk { return l.Fuse(lo, hi, perDoc) }))
+			s := score(fmt.Sprintf("walk weight %.2g–%.2g", a, b), func(x walkExample) []ariadne.ScoredChunk { return x.lists.Fuse(a, b, perDoc) })
+			s.lo, s.hi = a, b
+			grid = append(grid, s)
 		}
 	}
 	// Best first: recall@5, then recall@2, then the smaller weights (closer to hybrid).
@@ -106,29 +127,38 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 		return a.lo+a.hi < b.lo+b.hi
 	})
-	lo, hi, _ := e.retriever.GraphWeights()
 	fmt.Fprintf(stdout, "## fit-walk: %s, %d questions (from %d), embedder %s, top %d chunks; current weights %.2g–%.2g\n\n",
 		f.Dataset, len(ex), f.From, e.embedder, f.K, lo, hi)
-	fmt.Fprintln(stdout, "| fused list | hit@1 | recall@2 | recall@5 | recall@10 | MRR@10 |")
+	fmt.Fprintln(stdout, "| list | hit@1 | recall@2 | recall@5 | recall@10 | MRR@10 |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|")
-	row := func(name string, s fusedScore) {
-		fmt.Fprintf(stdout, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", name, s.h1, s.r2, s.r5, s.r10, s.mrr)
+	row := func(s fusedScore) {
+		fmt.Fprintf(stdout, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s.name, s.h1, s.r2, s.r5, s.r10, s.mrr)
 	}
-	row("hybrid alone", score(0, 0, func(l *agent.WalkLists) []ariadne.ScoredChunk { return l.Hybrid }))
-	row("walk alone", score(0, 0, func(l *agent.WalkLists) []ariadne.ScoredChunk {
-		if len(l.Walk) == 0 {
-			return l.Hybrid
+	row(score("hybrid alone", func(x walkExample) []ariadne.ScoredChunk { return x.lists.Hybrid }))
+	row(score("walk alone", func(x walkExample) []ariadne.ScoredChunk {
+		if len(x.lists.Walk) == 0 {
+			return x.lists.Hybrid
 		}
-		return l.Walk
+		return x.lists.Walk
 	}))
-	cur := slices.IndexFunc(grid, func(s fusedScore) bool { return s.lo == lo && s.hi == hi })
-	if cur >= 0 {
-		row(fmt.Sprintf("current weights %.2g–%.2g", lo, hi), grid[cur])
-	} else {
-		row(fmt.Sprintf("current weights %.2g–%.2g", lo, hi), score(lo, hi, func(l *agent.WalkLists) []ariadne.ScoredChunk { return l.Fuse(lo, hi, perDoc) }))
+	row(score(fmt.Sprintf("current weights %.2g–%.2g", lo, hi), func(x walkExample) []ariadne.ScoredChunk { return x.lists.Fuse(lo, hi, perDoc) }))
+	for _, d := range f.Depths {
+		for _, b := range f.Betas {
+			k := [2]float64{float64(d), b}
+			row(score(fmt.Sprintf("second hop alone, depth %d, beta %.2g", d, b), func(x walkExample) []ariadne.ScoredChunk { return x.hops[k] }))
+			row(score(fmt.Sprintf("RRF(hybrid, second hop), depth %d, beta %.2g", d, b), func(x walkExample) []ariadne.ScoredChunk {
+				return agent.FuseRRFWeighted([][]ariadne.ScoredChunk{x.lists.Hybrid, x.hops[k]}, []float64{1, 1})
+			}))
+			row(score(fmt.Sprintf("RRF(current fused list, second hop), depth %d, beta %.2g", d, b), func(x walkExample) []ariadne.ScoredChunk {
+				return agent.FuseRRFWeighted([][]ariadne.ScoredChunk{x.lists.Fuse(lo, hi, perDoc), x.hops[k]}, []float64{1, 1})
+			}))
+		}
+	}
+	if i := slices.IndexFunc(grid, func(s fusedScore) bool { return s.lo == lo && s.hi == hi }); i >= 0 {
+		grid = slices.Delete(grid, i, i+1) // printed above
 	}
 	for _, s := range grid {
-		row(fmt.Sprintf("walk weight %.2g–%.2g", s.lo, s.hi), s)
+		row(s)
 	}
 	return nil
 }

@@ -345,3 +345,28 @@ func TestLLMSchemaBoundsArrays(t *testing.T) {
 		t.Errorf("maxItems: entities %d, relations %d, aliases %d; want 20, 20, 3", e.MaxItems, r.MaxItems, e.Items.Properties["aliases"].MaxItems)
 	}
 }
+
+// TestResolveModelName: a name the model found joins the documented entity it matches whatever
+// type the model guessed; its aliases are looked up only when the name matches nothing.
+func TestResolveModelName(t *testing.T) {
+	reg := resolution.NewRegistry(nil)
+	reg.Resolve(resolution.Candidate{Name: "Redis", Type: "technology", DocID: "tech/redis"})
+	reg.Resolve(resolution.Candidate{Name: "Keycloak", Type: "technology", DocID: "tech/keycloak"})
+	reg.Resolve(resolution.Candidate{Name: "Orion", Type: "project", DocID: "projects/orion"})
+	reg.Resolve(resolution.Candidate{Name: "Orion", Type: "client", DocID: "clients/orion"})
+	for _, tc := range []struct {
+		name, typ string
+		aliases   []string
+		want      string
+	}{
+		{"Redis", "component", []string{"Keycloak"}, "tech/redis"}, // the alias would make it ambiguous
+		{"Кейклок", "technology", []string{"Keycloak"}, "tech/keycloak"},
+		{"Orion", "project", nil, "projects/orion"},
+		{"Orion", "team", nil, ""}, // two documented entities, neither of its type
+		{"Vega", "project", []string{"Vega platform"}, "project:vega"},
+	} {
+		if got := resolveModelName(reg, resolution.Candidate{Name: tc.name, Type: tc.typ, Aliases: tc.aliases}); got != tc.want {
+			t.Errorf("%s (%s, aliases %v) → %q, want %q", tc.name, tc.typ, tc.aliases, got, tc.want)
+		}
+	}
+}

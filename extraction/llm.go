@@ -211,7 +211,10 @@ func (l *LLM) Extract(ctx context.Context, in Input, reg *resolution.Registry) (
 			if !ok {
 				continue // the model named something the chunk does not say
 			}
-			key, _ := reg.Resolve(resolution.Candidate{Name: e.Name, Type: e.Type, Aliases: e.Aliases, Context: orgContext})
+			key := resolveModelName(reg, resolution.Candidate{Name: e.Name, Type: e.Type, Aliases: e.Aliases, Context: orgContext})
+			if key == "" {
+				continue // the name matches several entities and the model's type does not choose
+			}
 			keys[textnorm.FoldString(e.Name)] = key
 			for _, a := range e.Aliases {
 				keys[textnorm.FoldString(a)] = key
@@ -280,4 +283,20 @@ func stripFence(s string) string {
 		s = strings.TrimSuffix(strings.TrimSpace(s), "```")
 	}
 	return strings.TrimSpace(s)
+}
+
+// resolveModelName maps a name the model found in a chunk to an entity key, as entity recognition
+// does (resolution.Registry.ResolveRecognized: the model's type is a guess, so a documented entity
+// the name matches wins whatever its type). The name is looked up alone first, and the model's
+// aliases only when the name matches nothing: aliases widen the match, and a wider match is
+// ambiguous more often (measured in docs/local-llm.md). "" when the name is ambiguous.
+func resolveModelName(reg *resolution.Registry, c resolution.Candidate) string {
+	aliases := c.Aliases
+	c.Aliases = nil
+	if key, found, ambiguous := reg.FindRecognized(c); found || ambiguous {
+		return key
+	}
+	c.Aliases = aliases
+	key, _ := reg.ResolveRecognized(c)
+	return key
 }

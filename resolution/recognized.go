@@ -27,6 +27,25 @@ import (
 // (Matcher.FindWhole), and aliases of a documented entity are what its document defines, not
 // what other chunks write. merged reports a join.
 func (r *Registry) ResolveRecognized(c Candidate) (key string, merged bool) {
+	key, found, ambiguous := r.FindRecognized(c)
+	switch {
+	case found:
+		r.merges++
+		return key, true
+	case ambiguous:
+		return "", false
+	}
+	key = UndocumentedKey(c.Type, c.Name, c.Context)
+	r.entities[key] = &ariadne.Entity{Key: key, Name: c.Name, Type: c.Type, Aliases: mergeAliases(nil, c.Aliases, c.Name)}
+	r.context[key] = c.Context
+	r.setAliases(key)
+	return key, false
+}
+
+// FindRecognized is ResolveRecognized without changing the registry: the key of the entity c
+// joins (found), or ambiguous when c matches several it cannot choose between; neither when c
+// would become a new entity.
+func (r *Registry) FindRecognized(c Candidate) (key string, found, ambiguous bool) {
 	names := append([]string{c.Name}, c.Aliases...)
 	var keys []string
 	add := func(ks []string) {
@@ -47,41 +66,37 @@ func (r *Registry) ResolveRecognized(c Candidate) (key string, merged bool) {
 			documented = append(documented, k)
 		}
 	}
-	join := func(k string) (string, bool) { r.merges++; return k, true }
 	switch {
 	case len(documented) == 1:
-		return join(documented[0])
+		return documented[0], true, false
 	case len(documented) > 1:
 		if k := r.only(documented, func(e string) bool { return compatible(c.Type, r.entities[e].Type) }); k != "" {
-			return join(k)
+			return k, true, false
 		}
-		return "", false
+		return "", false, true
 	}
 	if c.Type == "person" {
 		if k := r.only(keys, func(e string) bool { return r.entities[e].Type == "person" && r.context[e] == c.Context }); k != "" {
-			return join(k)
+			return k, true, false
 		}
 		keys = slices.DeleteFunc(keys, func(e string) bool { return r.entities[e].Type == "person" })
 	}
 	switch {
 	case len(keys) == 1:
-		return join(keys[0])
+		return keys[0], true, false
 	case len(keys) > 1:
 		if k := r.only(keys, func(e string) bool {
 			return compatible(c.Type, r.entities[e].Type) && r.context[e] == c.Context
 		}); k != "" {
-			return join(k)
+			return k, true, false
 		}
-		return "", false
+		return "", false, true
 	}
 	key = UndocumentedKey(c.Type, c.Name, c.Context)
 	if e, ok := r.entities[key]; ok && e != nil {
-		return join(key) // a name FindWhole does not match back (no letters of a known script)
+		return key, true, false // a name FindWhole does not match back (no letters of a known script)
 	}
-	r.entities[key] = &ariadne.Entity{Key: key, Name: c.Name, Type: c.Type, Aliases: mergeAliases(nil, c.Aliases, c.Name)}
-	r.context[key] = c.Context
-	r.setAliases(key)
-	return key, false
+	return "", false, false
 }
 
 // matchedBy returns the keys of the known aliases that name, taken as an alias, would match whole:

@@ -82,3 +82,15 @@ func AutoGate(model ChatModel, extractive Generator) Generator {
 	}
 	return extractive
 }
+
+// AnswerabilityGate returns the gate of an ARIADNE_ANSWERABILITY setting for an LLM generator:
+// extractive for "extractive", AutoGate for "auto", none for "model" (or anything else).
+func AnswerabilityGate(setting string, model ChatModel, extractive Generator) Generator {
+	switch setting {
+	case "extractive":
+		return extractive
+	case "auto":
+		return AutoGate(model, extractive)
+	}
+	return nil
+}

@@ -242,3 +242,21 @@ func TestAutoGate(t *testing.T) {
 		}
 	}
 }
+
+func TestAnswerabilityGate(t *testing.T) {
+	small, large := namedModel("openai:qwen2.5-1.5b"), namedModel("openai:gpt-4o")
+	for _, tc := range []struct {
+		setting string
+		model   ChatModel
+		gated   bool
+	}{
+		{"model", small, false},
+		{"extractive", large, true},
+		{"auto", small, true},
+		{"auto", large, false},
+	} {
+		if g := AnswerabilityGate(tc.setting, tc.model, TermExtractive{}); (g != nil) != tc.gated {
+			t.Errorf("AnswerabilityGate(%s, %v) = %v, want gated: %v", tc.setting, tc.model, g, tc.gated)
+		}
+	}
+}

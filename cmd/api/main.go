@@ -199,12 +199,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: lex}, log)
 	acfg := agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex}
 	if _, ok := gen.(agent.LLMGenerator); ok {
-		switch c.Answerability {
-		case "extractive":
-			acfg.Gate = agent.TermExtractive{Lexicon: lex}
-		case "auto":
-			acfg.Gate = agent.AutoGate(model, agent.TermExtractive{Lexicon: lex})
-		}
+		acfg.Gate = agent.AnswerabilityGate(c.Answerability, model, agent.TermExtractive{Lexicon: lex})
 	}
 	answerer := agent.NewAnswerer(retriever, gen, vs, acfg,
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)

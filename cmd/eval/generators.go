@@ -223,10 +223,10 @@ func (e *env) answererFor(name string) (*agent.Answerer, error) {
 		cfg.Judge = agent.LLMJudge{Model: e.model}
 	}
 	switch {
-	case gated || e.c.Chat.Answerability == "extractive":
+	case gated:
 		cfg.Gate = agent.TermExtractive{Lexicon: e.lexicon}
-	case e.c.Chat.Answerability == "auto" && !ungated:
-		cfg.Gate = agent.AutoGate(e.model, agent.TermExtractive{Lexicon: e.lexicon})
+	case !ungated:
+		cfg.Gate = agent.AnswerabilityGate(e.c.Chat.Answerability, e.model, agent.TermExtractive{Lexicon: e.lexicon})
 	}
 	return agent.NewAnswerer(e.retriever, gen, e.index, cfg, agent.Hooks{}, e.log), nil
 }

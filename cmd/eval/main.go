@@ -292,7 +292,11 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	e.retriever = agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
 		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: e.lexicon}, log)
-	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, agent.AnswerConfig{Chunks: gs, Deadline: c.Deadline, Lexicon: e.lexicon}, agent.Hooks{}, log)
+	acfg := agent.AnswerConfig{Chunks: gs, Deadline: c.Deadline, Lexicon: e.lexicon}
+	if _, ok := gen.(agent.LLMGenerator); ok {
+		acfg.Gate = agent.AnswerabilityGate(c.Chat.Answerability, model, agent.TermExtractive{Lexicon: e.lexicon})
+	}
+	e.answerer = agent.NewAnswerer(e.retriever, gen, vs, acfg, agent.Hooks{}, log)
 	return e, nil
 }
 

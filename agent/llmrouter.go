@@ -74,7 +74,7 @@ func AutoRouter(model ChatModel) Router {
 // AutoGate is the answerability gate of the "auto" setting (AnswerConfig.Gate) for a chat model
 // (nil: none configured): the calibrated extractive generator for a small model — one whose
 // citation mode is units, as in AutoRouter — and none otherwise. On our second question set
-// qwen2.5-1.5b with its judge refused 20 of 47 answerable questions, gated 10 of 47, the
+// qwen2.5-1.5b with its judge refused 18–20 of 47 answerable questions, gated 10 of 47, the
 // extractive generator alone 10 of 47 (docs/local-llm.md); strong API models were not measured.
 func AutoGate(model ChatModel, extractive Generator) Generator {
 	if model == nil || DefaultCitationMode(model.Name()) != CitationUnits {

@@ -204,38 +204,25 @@ func (m namedModel) Chat(context.Context, llm.Request) (string, error) {
 	return "", errors.New("not called")
 }
 
-// TestAutoRouter: "auto" routes by rules without a model and with a small one, by the model
-// (rules as its fallback) with one that is not small.
-func TestAutoRouter(t *testing.T) {
+// TestAutoRouterAndGate: "auto" routes by rules without a model and with a small one, by the
+// model (rules as its fallback) with one that is not small; it gates a small model's answers with
+// the extractive generator and leaves a large one's alone.
+func TestAutoRouterAndGate(t *testing.T) {
 	for _, tc := range []struct {
-		model ChatModel
-		llm   bool
+		model      ChatModel
+		llm, gated bool
 	}{
-		{nil, false},
-		{namedModel("openai:qwen2.5-1.5b"), false},
-		{namedModel("ollama:llama3.1"), false},
-		{namedModel("openai:gpt-4o-mini"), false},
-		{namedModel("openai:gpt-4o"), true},
+		{nil, false, false},
+		{namedModel("openai:qwen2.5-1.5b"), false, true},
+		{namedModel("ollama:llama3.1"), false, true},
+		{namedModel("openai:gpt-4o-mini"), false, true},
+		{namedModel("openai:gpt-4o"), true, false},
 	} {
 		r := AutoRouter(tc.model)
 		_, isLLM := r.(LLMRouter)
 		if _, isRules := r.(RuleRouter); isLLM != tc.llm || (!tc.llm && !isRules) {
 			t.Errorf("AutoRouter(%v) = %T, want the LLM router: %v", tc.model, r, tc.llm)
 		}
-	}
-}
-
-func TestAutoGate(t *testing.T) {
-	for _, tc := range []struct {
-		model ChatModel
-		gated bool
-	}{
-		{nil, false},
-		{namedModel("openai:qwen2.5-1.5b"), true},
-		{namedModel("ollama:llama3.1"), true},
-		{namedModel("openai:gpt-4o-mini"), true},
-		{namedModel("openai:gpt-4o"), false},
-	} {
 		g := AutoGate(tc.model, TermExtractive{})
 		if (g != nil) != tc.gated || (g != nil && g.Name() != "extractive-v1") {
 			t.Errorf("AutoGate(%v) = %v, want gated: %v", tc.model, g, tc.gated)

@@ -117,6 +117,7 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 	if err != nil {
 		return "", fmt.Errorf("extractive: %w", err)
 	}
+	units = dropOtherVersions(question, units, func(u ScoredUnit) string { return u.Text })
 	ok, value := set.Answerable(units)
 	if in.Decision != nil && len(units) > 0 {
 		th := set.Threshold

@@ -159,6 +159,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 		}
 	}
 	sort.SliceStable(c.units, func(i, j int) bool { return c.units[i].score > c.units[j].score })
+	c.units = dropOtherVersions(question, c.units, func(u termUnit) string { return u.text })
 	return c
 }
 

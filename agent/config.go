@@ -33,6 +33,7 @@ type RetrievalConfig struct {
 	WalkPassage    float64        // multi_hop: share of the restart mass on passage seeds (0.5)
 	WalkFloor      float64        // multi_hop: weight of a walk edge whose chunk matches the question least (0.1)
 	WalkSynonym    float64        // multi_hop: entity-name cosine for a synonym edge (embedder's, see DefaultSynonymMin)
+	BridgeHops     int            // multi_hop: bridge entities searched together with the question (0: none; measured, not the default: docs/multi-hop.md)
 	MinHits        int            // fewer hits than this is weak evidence (1)
 	MinVectorScore float64        // top cosine below this is weak evidence (0: disabled)
 	MinCoverage    float64        // share of question terms the top hits must contain (0.25)
@@ -123,6 +124,12 @@ const (
 	defaultGraphWeightMin = 0.5
 	defaultGraphWeightMax = 1.5
 )
+
+// bridgeDepth is how many of the first pass's top chunks offer bridge entities (BridgeHop).
+const bridgeDepth = 3
+
+// bridgeHops is BridgeHops, none when not positive.
+func (c RetrievalConfig) bridgeHops() int { return max(c.BridgeHops, 0) }
 
 func (c RetrievalConfig) walkParams() walkParams {
 	p := defaultWalkParams()

@@ -40,6 +40,24 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	for i := range hybrid {
 		hybrid[i].Sources = []string{"hybrid"}
 	}
+	// The bridge hop needs only the first pass: it runs while the walk reads the graph. A return
+	// before its result is used cancels it and waits for it.
+	var bridgeLists [][]ariadne.ScoredChunk
+	var bridges [][2]string
+	bctx, cancelBridge := context.WithCancel(ctx)
+	bridge, bctx := errgroup.WithContext(bctx)
+	defer func() {
+		cancelBridge()
+		_ = bridge.Wait()
+	}()
+	if n := r.cfg.bridgeHops(); n > 0 {
+		bridge.Go(func() (err error) {
+			t0 := time.Now()
+			defer tr.time("bridge_hop", t0)
+			bridgeLists, bridges, err = r.BridgeHop(bctx, req, hybrid, bridgeDepth, n, tr)
+			return err
+		})
+	}
 	// Passage seeds are hybrid's hits (its relative-score fusion is on [0, 1] for either
 	// embedder); vector hits only join the graph.
 	pool := map[string]float64{}
@@ -211,6 +229,24 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	res.walk = &WalkLists{Hybrid: hybrid, Walk: graphList, Confidence: wr.Confidence, Query: vec}
 	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
 	res.Chunks = res.walk.Fuse(r.cfg.GraphWeightMin, r.cfg.GraphWeight, r.cfg.PerDoc)
+	walked := res.Chunks
+	if err := bridge.Wait(); err != nil {
+		return res, "", err
+	}
+	bridgeNote := ""
+	if len(bridgeLists) > 0 {
+		lists, weights := [][]ariadne.ScoredChunk{res.Chunks}, []float64{1}
+		var names []string
+		for i, l := range bridgeLists {
+			for j := range l {
+				l[j].Sources = []string{"bridge"}
+			}
+			lists, weights = append(lists, l), append(weights, 1)
+			names = append(names, "«"+bridges[i][1]+"»")
+		}
+		res.Chunks = FuseRRFWeighted(lists, weights)
+		bridgeNote = "; bridge hop with " + strings.Join(names, ", ")
+	}
 	sg := subgraph{nodes: map[string]ariadne.PathNode{}, deg: map[string]int{}, edges: edges}
 	for _, e := range edges {
 		sg.nodes[e.From.Key], sg.nodes[e.To.Key] = e.From, e.To
@@ -223,9 +259,12 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	if len(roots) == 0 {
 		roots = topEntities(wr.Entity, walkRoots)
 	}
-	res.Paths = evidencePaths(sg, roots, res.Chunks, r.cfg.MaxPaths)
-	return res, fmt.Sprintf("%s; walk over %d entities, %d chunks, %d relations, %d synonym edges, %d seeds%s; confidence %.2f, graph weight %.2f",
-		note, len(wr.Entity), len(wr.ChunkScore), len(edges), wr.Synonyms, wr.Seeds, nameNote, wr.Confidence, w), nil
+	// The paths explain the walk's fused list: the bridge hop's passages are found by text, not
+	// along the graph, and paths from them led the cited chain away from the walk's (measured:
+	// docs/multi-hop.md, "A second hop by a bridge entity").
+	res.Paths = evidencePaths(sg, roots, walked, r.cfg.MaxPaths)
+	return res, fmt.Sprintf("%s; walk over %d entities, %d chunks, %d relations, %d synonym edges, %d seeds%s; confidence %.2f, graph weight %.2f%s",
+		note, len(wr.Entity), len(wr.ChunkScore), len(edges), wr.Synonyms, wr.Seeds, nameNote, wr.Confidence, w, bridgeNote), nil
 }
 
 // WalkLists are the two rankings the multi_hop route fuses: hybrid's first pass and the walk's

@@ -25,6 +25,8 @@ type fitWalkCmd struct {
 	Highs   []float64 `name:"highs" default:"0.5,1,1.5,2,3,5" help:"Walk weights at full confidence to try (pairs with low > high are skipped)."`
 	Depths  []int     `name:"second-hop-depths" default:"1,2,3" help:"Second hop: first-pass chunks whose embeddings move the question's (agent.Retriever.SecondHop)."`
 	Betas   []float64 `name:"second-hop-betas" default:"0.5,1" help:"Second hop: weight of their mean embedding next to the question's 1."`
+	Bridges []int     `name:"bridges" default:"1,2,3" help:"Bridge hop: entities of the first pass's top chunks searched together with the question (agent.Retriever.BridgeHop); 0 skips it."`
+	BDepth  int       `name:"bridge-depth" default:"3" help:"Bridge hop: first-pass chunks whose entities are candidates."`
 }
 
 // fusedScore is one list's mean figures over the questions.
@@ -39,6 +41,9 @@ type walkExample struct {
 	gold  []string
 	lists *agent.WalkLists
 	hops  map[[2]float64][]ariadne.ScoredChunk // (depth, beta) → the second hop's list
+	// bridges: the bridge hop's lists, one per bridge entity, best bridge first (at most the
+	// largest of Bridges).
+	bridges [][]ariadne.ScoredChunk
 }
 
 func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
@@ -79,6 +84,13 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 					return fmt.Errorf("%s second hop: %w", q.ID, err)
 				}
 			}
+		}
+		if mb := slices.Max(append([]int{0}, f.Bridges...)); mb > 0 {
+			var names [][2]string
+			if x.bridges, names, err = e.retriever.BridgeHop(ctx, req, l.Hybrid, f.BDepth, mb, nil); err != nil {
+				return fmt.Errorf("%s bridge hop: %w", q.ID, err)
+			}
+			fmt.Fprintf(stderr, "fit-walk %s bridges %v\n", q.ID, names)
 		}
 		ex = append(ex, x)
 		fmt.Fprintf(stderr, "fit-walk %d/%d %s: confidence %.2f\n", i+1, len(qs), q.ID, l.Confidence)
@@ -152,6 +164,26 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			row(score(fmt.Sprintf("RRF(current fused list, second hop), depth %d, beta %.2g", d, b), func(x walkExample) []ariadne.ScoredChunk {
 				return agent.FuseRRFWeighted([][]ariadne.ScoredChunk{x.lists.Fuse(lo, hi, perDoc), x.hops[k]}, []float64{1, 1})
 			}))
+		}
+	}
+	// The bridge hop: its first n lists fused with hybrid's (weight 1 each, bridges at w each),
+	// or with the current fused list.
+	for _, n := range f.Bridges {
+		if n <= 0 {
+			continue
+		}
+		for _, w := range []float64{0.5, 1} {
+			with := func(base func(x walkExample) []ariadne.ScoredChunk) func(x walkExample) []ariadne.ScoredChunk {
+				return func(x walkExample) []ariadne.ScoredChunk {
+					lists, weights := [][]ariadne.ScoredChunk{base(x)}, []float64{1}
+					for _, b := range x.bridges[:min(n, len(x.bridges))] {
+						lists, weights = append(lists, b), append(weights, w)
+					}
+					return agent.FuseRRFWeighted(lists, weights)
+				}
+			}
+			row(score(fmt.Sprintf("RRF(hybrid, %d bridge hops at %.2g)", n, w), with(func(x walkExample) []ariadne.ScoredChunk { return x.lists.Hybrid })))
+			row(score(fmt.Sprintf("RRF(current fused list, %d bridge hops at %.2g)", n, w), with(func(x walkExample) []ariadne.ScoredChunk { return x.lists.Fuse(lo, hi, perDoc) })))
 		}
 	}
 	if i := slices.IndexFunc(grid, func(s fusedScore) bool { return s.lo == lo && s.hi == hi }); i >= 0 {

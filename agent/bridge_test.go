@@ -1,0 +1,120 @@
+package agent
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestBridgeCandidates(t *testing.T) {
+	first := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "a#0"}}, {Chunk: ariadne.Chunk{ID: "b#0"}}, {Chunk: ariadne.Chunk{ID: "c#0"}}}
+	ents := map[string][]string{
+		"a#0": {"journal", "press"},         // the question names the journal
+		"b#0": {"founder", "press", "city"}, // press is seen again: counted, not repeated
+		"c#0": {"city", "hidden"},           // hidden has no name this caller may see
+	}
+	names := map[string]string{"journal": "Journal of Tide Studies", "press": "Harbor Press", "founder": "Ada Kell", "city": "Port Wren"}
+	tests := []struct {
+		m    int
+		want [][2]string
+	}{
+		{1, [][2]string{{"press", "Harbor Press"}}},
+		// founder and city both first appear in rank 2; city is mentioned twice, founder once
+		{3, [][2]string{{"press", "Harbor Press"}, {"city", "Port Wren"}, {"founder", "Ada Kell"}}},
+		{0, nil},
+	}
+	for _, tc := range tests {
+		got := bridgeCandidates("Who founded the publisher of the Journal of Tide Studies?", first, ents, names, tc.m)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("m=%d: %v, want %v", tc.m, got, tc.want)
+		}
+	}
+}
+
+// bridgeGraph knows which entities two chunks mention and their names; it records the groups of
+// every read. A caller without "all" reads nothing.
+type bridgeGraph struct {
+	emptyGraph
+	mu     sync.Mutex
+	groups [][]string
+}
+
+func (g *bridgeGraph) saw(groups []string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.groups = append(g.groups, groups)
+	return slices.Contains(groups, "all")
+}
+
+func (g *bridgeGraph) EntitiesOfChunks(_ context.Context, ids, groups []string) (map[string][]string, error) {
+	if !g.saw(groups) {
+		return nil, nil
+	}
+	return map[string][]string{"journal#0": {"journal", "press"}}, nil
+}
+
+func (g *bridgeGraph) EntityMentions(_ context.Context, keys, groups []string, _, _ int) (map[string]ariadne.EntityMentions, error) {
+	if !g.saw(groups) {
+		return nil, nil
+	}
+	names := map[string]string{"journal": "Journal of Tide Studies", "press": "Harbor Press"}
+	out := map[string]ariadne.EntityMentions{}
+	for _, k := range keys {
+		out[k] = ariadne.EntityMentions{Node: ariadne.PathNode{Key: k, Name: names[k]}, Mentions: 1}
+	}
+	return out, nil
+}
+
+// recordingSearch returns the press page for a query that names the press and records every
+// query.
+type recordingSearch struct {
+	mu      sync.Mutex
+	queries []ariadne.SearchQuery
+}
+
+func (s *recordingSearch) Search(_ context.Context, _ ariadne.SearchMode, q ariadne.SearchQuery) ([]ariadne.ScoredChunk, error) {
+	s.mu.Lock()
+	s.queries = append(s.queries, q)
+	s.mu.Unlock()
+	if strings.Contains(q.Text, "Harbor Press") {
+		return []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "press#0", DocID: "press"}, Score: 1}}, nil
+	}
+	return nil, nil
+}
+
+// The bridge hop searches the question together with the name of an entity the first pass's top
+// chunk mentions and the question does not name, with the caller's groups on every read and
+// search; a caller who may read none of those mentions gets no bridge.
+func TestBridgeHop(t *testing.T) {
+	question := "Who founded the publisher of the Journal of Tide Studies?"
+	first := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "journal#0", DocID: "journal"}, Score: 1}}
+	g, s := &bridgeGraph{}, &recordingSearch{}
+	r := NewRetriever(s, g, fixedEmbedder{}, nil, RetrievalConfig{}, nil)
+	lists, bridges, err := r.BridgeHop(context.Background(), Request{Question: question, Groups: []string{"all"}}, first, 3, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(bridges, [][2]string{{"press", "Harbor Press"}}) {
+		t.Fatalf("bridges %v, want the press only (the question names the journal)", bridges)
+	}
+	if len(lists) != 1 || len(lists[0]) != 1 || lists[0][0].ID != "press#0" {
+		t.Fatalf("lists %v, want the press page", lists)
+	}
+	if len(s.queries) != 1 || s.queries[0].Text != "Harbor Press. "+question || !reflect.DeepEqual(s.queries[0].Groups, []string{"all"}) {
+		t.Errorf("queries %+v, want one hybrid search of the bridge and the question with the caller's groups", s.queries)
+	}
+	for _, gs := range g.groups {
+		if !reflect.DeepEqual(gs, []string{"all"}) {
+			t.Errorf("a graph read with groups %v, want the caller's", gs)
+		}
+	}
+	lists, bridges, err = r.BridgeHop(context.Background(), Request{Question: question, Groups: []string{"guests"}}, first, 3, 2, nil)
+	if err != nil || lists != nil || bridges != nil {
+		t.Errorf("a caller who reads nothing: lists %v, bridges %v, err %v; want none", lists, bridges, err)
+	}
+}

@@ -6,9 +6,9 @@ import (
 )
 
 // A qualifier is a name the question qualifies with a number — a product and its major version
-// ("Keycloak 26", "Python 3.12"), a model or a generation ("iPhone 15", "Windows 11") — so that the
+// ("Grafana 11", "Python 3.12"), a model or a generation ("iPhone 15", "Windows 11") — so that the
 // name alone does not say which thing is asked about. A unit that names the same thing only with
-// another number ("the upgrade to Keycloak 24 is planned for Q1") is about something else: a near
+// another number ("the upgrade to Grafana 10 is planned for March") is about something else: a near
 // miss (right subject, wrong fact) that term coverage cannot tell from an answer, since every term
 // but one digit matches. Versions of three or more parts are exact terms already (versionRE).
 type qualifier struct {
@@ -65,7 +65,7 @@ func questionQualifiers(question string) []qualifier {
 
 // contradicts reports whether text names q's name with numbers and never with q's own: it states
 // another version of the thing asked about. Numbers match when one is the other's prefix by parts
-// (a question about "Keycloak 26" matches "Keycloak 26.0.5"). Text that does not name the thing
+// (a question about "Grafana 11" matches "Grafana 11.0.5"). Text that does not name the thing
 // with a number does not contradict.
 func (q qualifier) contradicts(text string) bool {
 	found := false

@@ -19,11 +19,11 @@ type qualifier struct {
 
 // qualifierRE finds "Name N" in a question: a Latin word that starts with a capital letter (or
 // has one inside: iPhone) followed by a number of one to three digits, optionally with decimal
-// parts. questionQualifiers drops a number followed by a digit group ("45 000 RUB") and one of
+// parts. questionQualifiers drops a number followed by a digit group ("38 500 RUB") and one of
 // three or more parts (an exact term already).
 var qualifierRE = regexp.MustCompile(`\b([A-Z][A-Za-z]+|[a-z]+[A-Z][A-Za-z]*)\s+v?(\d+(?:\.\d+)*)\b`)
 
-// digitGroupRE: what follows the number of "45 000" — a space and three digits.
+// digitGroupRE: what follows the number of "38 500" — a space and three digits.
 var digitGroupRE = regexp.MustCompile(`^[\s\x{00a0}\x{202f}]\d{3}\b`)
 
 // qualifierStop are capitalized words that start a clause or name a month or a day rather than a

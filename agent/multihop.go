@@ -44,19 +44,21 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	// before its result is used cancels it and waits for it.
 	var bridgeLists [][]ariadne.ScoredChunk
 	var bridges [][2]string
-	bctx, cancelBridge := context.WithCancel(ctx)
-	bridge, bctx := errgroup.WithContext(bctx)
-	defer func() {
-		cancelBridge()
-		_ = bridge.Wait()
-	}()
+	waitBridge := func() error { return nil }
 	if n := r.cfg.bridgeHops(); n > 0 {
+		bctx, cancelBridge := context.WithCancel(ctx)
+		bridge, bctx := errgroup.WithContext(bctx)
 		bridge.Go(func() (err error) {
 			t0 := time.Now()
 			defer tr.time("bridge_hop", t0)
 			bridgeLists, bridges, err = r.BridgeHop(bctx, req, hybrid, bridgeDepth, n, tr)
 			return err
 		})
+		defer func() {
+			cancelBridge()
+			_ = bridge.Wait()
+		}()
+		waitBridge = bridge.Wait
 	}
 	// Passage seeds are hybrid's hits (its relative-score fusion is on [0, 1] for either
 	// embedder); vector hits only join the graph.
@@ -230,7 +232,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	w := graphWeight(wr.Confidence, r.cfg.GraphWeightMin, r.cfg.GraphWeight)
 	res.Chunks = res.walk.Fuse(r.cfg.GraphWeightMin, r.cfg.GraphWeight, r.cfg.PerDoc)
 	walked := res.Chunks
-	if err := bridge.Wait(); err != nil {
+	if err := waitBridge(); err != nil {
 		return res, "", err
 	}
 	bridgeNote := ""

@@ -74,8 +74,9 @@ func (r recording) Answer(ctx context.Context, req agent.Request, progress func(
 	tr := ans.Trace
 	// The model's attempts: a gated answerer's trace also holds the gate's (AnswerConfig.Gate).
 	var attempts []agent.Attempt
+	gate := r.a.GateName()
 	for _, at := range tr.Attempts {
-		if gate := r.a.GateName(); gate == "" || at.Generator != gate {
+		if gate == "" || at.Generator != gate {
 			attempts = append(attempts, at)
 		}
 	}

@@ -3,6 +3,7 @@ package vector
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 )
@@ -17,23 +18,29 @@ type IndexCheck struct {
 func (c IndexCheck) OK() bool { return len(c.Lost) == 0 }
 
 // SelfCheck tests the vector index against the objects it should hold: it reads up to n objects
-// of the class with their stored vectors (the first n in Weaviate's id order; ids are hashes of
-// chunk ids, so a spread sample) and searches each by its own vector, top 3. An object the HNSW
+// of the class with their stored vectors (n consecutive objects in Weaviate's id order from a
+// random offset, so that repeated checks — the API's guard runs one every minute — see different
+// objects; ids are hashes of chunk ids, so each sample is spread over the corpus) and searches each
+// by its own vector, top 3. An object the HNSW
 // index holds is its own nearest neighbour (distance 0; the top 3 leave room for chunks with the
 // same text). One that is not means the index lost its entry while the object survived: Weaviate
 // 1.29 restarted after kill -9 kept every object and stored vector of a class written minutes
 // before, but 40 of its 45 HNSW entries, so vector search answered every query with the same
 // few chunks (docs/reliability.md). Counts and stored vectors do not show that; this does. It
-// costs n+1 queries. An absent or empty class is a zero IndexCheck. Errors wrap
+// costs n+2 queries. An absent or empty class is a zero IndexCheck. Errors wrap
 // ariadne.ErrUnavailable when Weaviate does not answer.
 func (s *Store) SelfCheck(ctx context.Context, n int) (IndexCheck, error) {
 	ctx = withRetryAfter(ctx)
 	if n <= 0 {
 		n = 8
 	}
+	total, err := s.Count(ctx)
+	if err != nil {
+		return IndexCheck{}, err
+	}
 	resp, err := s.client.GraphQL().Get().WithClassName(s.class).
 		WithFields(graphql.Field{Name: "chunk_id"}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}}).
-		WithLimit(n).Do(ctx)
+		WithOffset(sampleOffset(total, n)).WithLimit(n).Do(ctx)
 	if err != nil {
 		if isNotFound(err) {
 			return IndexCheck{}, nil
@@ -63,6 +70,20 @@ func (s *Store) SelfCheck(ctx context.Context, n int) (IndexCheck, error) {
 		}
 	}
 	return out, nil
+}
+
+// maxQueryResults is Weaviate's default cap on offset + limit of one query
+// (QUERY_MAXIMUM_RESULTS).
+const maxQueryResults = 10000
+
+// sampleOffset picks where a sample of n of total objects starts: uniformly among the offsets
+// whose sample fits in the class and under Weaviate's result cap; 0 when all fit in one sample.
+func sampleOffset(total, n int) int {
+	last := min(total, maxQueryResults) - n
+	if last <= 0 {
+		return 0
+	}
+	return rand.IntN(last + 1)
 }
 
 // findsItself reports whether a nearVector search with vec returns the object id among the top 3.

@@ -3,6 +3,7 @@ package vector
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -38,6 +39,13 @@ func TestIntegrationSelfCheck(t *testing.T) {
 	}
 	if d := c.Describe(class); d != "4 sampled chunks found by their own vectors" {
 		t.Errorf("describe: %q", d)
+	}
+	// The check run before a sync or an evaluation: nothing lost, nothing written again.
+	if rep, err := s.CheckIndex(ctx, true, false, slog.New(slog.DiscardHandler)); err != nil || rep.Scanned != len(chunks) || len(rep.Lost) != 0 {
+		t.Fatalf("full check of a healthy index: %+v %v", rep, err)
+	}
+	if rep, err := s.CheckIndex(ctx, false, false, slog.New(slog.DiscardHandler)); err != nil || rep.Scanned != 0 {
+		t.Fatalf("sampled check of a healthy index: %+v %v (a passed sample starts no repair)", rep, err)
 	}
 	broken := IndexCheck{Sampled: 4, Lost: []string{"d1#0000-00000001"}}
 	if d := broken.Describe(class); d == "" || broken.OK() {

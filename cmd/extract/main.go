@@ -41,7 +41,6 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
-	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
 // cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
@@ -196,7 +195,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	if !c.Reindex {
-		if err := checkIndex(ctx, vs, c.Repair, c.DryRun, log); err != nil {
+		if _, err := vs.CheckIndex(ctx, c.Repair, c.DryRun, log); err != nil {
 			return &exitError{1, err}
 		}
 	}
@@ -264,44 +263,6 @@ func refreshStale(ctx context.Context, gs *graph.Store, stdout io.Writer, log *s
 	if n > 0 {
 		log.Info("refreshed entities written by an earlier version (once)", "entities", n, "took", time.Since(start).Round(time.Millisecond))
 		fmt.Fprintf(stdout, "  refreshed  %d entities written by an earlier version (once), %s\n", n, time.Since(start).Round(time.Millisecond))
-	}
-	return nil
-}
-
-// checkIndex self-checks the vector index before a sync writes: a sync re-writes only changed
-// documents, so HNSW entries Weaviate lost in a crash would stay lost under unchanged ones. full
-// checks every chunk (--repair-index); otherwise 32 are sampled and a failed sample starts the
-// full repair. A dry run checks and reports, and repairs nothing.
-func checkIndex(ctx context.Context, vs *vector.Store, full, dryRun bool, log *slog.Logger) error {
-	if !full || dryRun {
-		n := 32
-		if full {
-			n = 10000 // Weaviate's default cap on one query's results
-		}
-		ic, err := vs.SelfCheck(ctx, n)
-		if err != nil {
-			return err
-		}
-		switch {
-		case ic.OK():
-			log.Info("vector index self-check passed", "class", vs.Class(), "sampled", ic.Sampled)
-			return nil
-		case dryRun:
-			log.Warn("the vector index lost entries; a run without --dry-run repairs them", "class", vs.Class(),
-				"sampled", ic.Sampled, "lost", len(ic.Lost))
-			return nil
-		}
-		log.Warn("the vector index lost entries; repairing it before the sync", "class", vs.Class(), "sampled", ic.Sampled, "lost", len(ic.Lost))
-	}
-	start := time.Now()
-	rep, err := vs.RepairIndex(ctx)
-	if err != nil {
-		return fmt.Errorf("vector index repair (Weaviate): %w", err)
-	}
-	log.Info("vector index checked", "class", vs.Class(), "scanned", rep.Scanned, "lost", len(rep.Lost), "repaired", rep.Repaired,
-		"took", time.Since(start).Round(time.Millisecond))
-	if !rep.OK() {
-		return fmt.Errorf("vector index repair (Weaviate): %d of %d lost chunks still not found by their own vector: re-index (--reindex)", len(rep.Lost)-rep.Repaired, len(rep.Lost))
 	}
 	return nil
 }

@@ -268,6 +268,11 @@ func (c corpusCmd) measure(ctx context.Context, n int, log *slog.Logger, out io.
 	have, _ := vs.Count(ctx)
 	if c.Reuse && have == r.Chunks {
 		fmt.Fprintf(out, "[%s] --reuse: class %s already holds %d chunks; ingestion not re-timed\n", r.Label, vs.Class(), have)
+		// A kept index can have lost HNSW entries since (a crash of Weaviate): a random sample is
+		// checked and a failed one repairs the class before anything is timed on it.
+		if _, err := vs.CheckIndex(ctx, false, false, log); err != nil {
+			return r, err
+		}
 		r.WeaviateDiskMB = duMB(filepath.Join(home(), "weaviate", "data", strings.ToLower(vs.Class())))
 		r.WeaviateRSSMB[1], r.Neo4jRSSMB[1] = rssMB("weaviate"), rssMB("neo4j")
 	} else {

@@ -34,8 +34,8 @@ func parseEmbedding(desc string) (ariadne.Embedding, bool) {
 	return ariadne.Embedding{Name: m[1], Dim: dim}, true
 }
 
-// chunkProperties is the Chunk class schema: ids and filters as `field` tokens, prose as `word`
-// tokens, and search_text — Ariadne's own analysis, done by the caller (IndexedChunk.SearchText:
+// chunkProperties is the Chunk class schema: ids and filters as `field` tokens, prose stored
+// without an inverted index, and search_text — Ariadne's own analysis, done by the caller (IndexedChunk.SearchText:
 // textnorm.SearchTerms, Russian stems,
 // transliteration, joined codes) — as `whitespace` tokens for BM25.
 func chunkProperties() []*models.Property {
@@ -43,15 +43,21 @@ func chunkProperties() []*models.Property {
 		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: tok, Description: desc}
 	}
 	yes, no := true, false
+	// Read back with a hit, never searched or filtered on: BM25 runs over search_text only, so an
+	// inverted index of these (Weaviate builds a filterable and a searchable one for every text
+	// property unless told not to) would be written for every chunk and never read.
+	stored := func(name, desc string) *models.Property {
+		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: "word", IndexSearchable: &no, IndexFilterable: &no, Description: desc}
+	}
 	return []*models.Property{
 		text("chunk_id", "field", "Ariadne chunk id: <doc id>#<position>-<hash8>; the join key with Neo4j"),
 		text("doc_id", "field", "the document's id"),
 		{Name: "doc_version", DataType: []string{"int"}},
 		text("doc_type", "field", "the document's front matter type"),
 		{Name: "position", DataType: []string{"int"}},
-		text("title", "word", "document title"),
-		text("heading", "word", "heading path, ' > '-separated"),
-		text("text", "word", "the chunk's verbatim text"),
+		stored("title", "document title"),
+		stored("heading", "heading path, ' > '-separated"),
+		stored("text", "the chunk's verbatim text"),
 		{Name: "search_text", DataType: []string{"text"}, Tokenization: "whitespace", IndexSearchable: &yes,
 			IndexFilterable: &no, Description: "BM25 terms of title, heading and text (textnorm.SearchTerms)"},
 		text("lang", "field", "document language"),

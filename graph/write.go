@@ -428,7 +428,7 @@ SET e.latin_keys = row.latin`
 	entityNamesCypher = `
 UNWIND $keys AS key
 MATCH (e:Entity {key: key})
-RETURN e.key AS key, e.name AS name, e.aliases AS aliases`
+RETURN e.key AS key, e.name AS name, e.aliases AS aliases, e.latin_keys AS latin`
 
 	markDocumentsCypher = `
 UNWIND $docs AS d
@@ -653,7 +653,14 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	rows := make([]map[string]any, 0, len(recs))
 	for _, r := range recs {
 		names := append([]string{str(get(r, "name"))}, strs(get(r, "aliases"))...)
-		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": textnorm.LatinKeys(names)})
+		latin := textnorm.LatinKeys(names)
+		if l, ok := get(r, "latin").(string); ok && l == latin {
+			continue // most entities a batch touches gain mentions, not spellings: nothing to write
+		}
+		rows = append(rows, map[string]any{"key": str(get(r, "key")), "latin": latin})
+	}
+	if len(rows) == 0 {
+		return nil
 	}
 	return exec(ctx, tx, s.cy(setLatinKeysCypher), map[string]any{"rows": rows})
 }

@@ -597,6 +597,11 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		prevFingerprint = ""
 	}
 	faultPoint("before-first-batch", 0)
+	// Pages that define an entity go first: a batch refreshes the entities its documents define
+	// from all their mentions (graph.Store.WriteDocuments), so a hub's page written after the
+	// notes that mention it reads every one of those mentions, and one written before them reads
+	// none (the notes then only grow it). The order within each group is kept.
+	definingFirst(write)
 	if err := p.writeBatches(ctx, source, write, renames, opts, &sum); err != nil {
 		return sum, err
 	}
@@ -1284,4 +1289,18 @@ func uniq(xs []string) []string {
 // title, heading path and text, space-separated (questions get the same analysis).
 func SearchText(c ariadne.Chunk) string {
 	return strings.Join(textnorm.SearchTerms(c.Title+"\n"+c.HeadingPath()+"\n"+c.Text), " ")
+}
+
+// definingFirst orders documents that define an entity (a subject) before the others, keeping
+// the order within each group.
+func definingFirst(write []*docWork) {
+	slices.SortStableFunc(write, func(a, b *docWork) int {
+		switch da, db := a.subject != "", b.subject != ""; {
+		case da == db:
+			return 0
+		case da:
+			return -1
+		}
+		return 1
+	})
 }

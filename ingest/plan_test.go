@@ -165,3 +165,21 @@ func TestContentKey(t *testing.T) {
 		}
 	}
 }
+
+// TestDefiningFirst: pages that define an entity are written before the notes that only mention
+// entities, each group in its own order, so that a page's full entity refresh runs before the
+// mentions pile up.
+func TestDefiningFirst(t *testing.T) {
+	doc := func(id, subject string) *docWork { return &docWork{doc: ariadne.Document{ID: id}, subject: subject} }
+	write := []*docWork{doc("incidents/inc-1", ""), doc("notes/a", ""), doc("people/ann", "people/ann"),
+		doc("notes/b", ""), doc("teams/core", "teams/core"), doc("people/bob", "people/bob")}
+	definingFirst(write)
+	var got []string
+	for _, w := range write {
+		got = append(got, w.doc.ID)
+	}
+	want := []string{"people/ann", "teams/core", "people/bob", "incidents/inc-1", "notes/a", "notes/b"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}

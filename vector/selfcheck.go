@@ -19,7 +19,7 @@ func (c IndexCheck) OK() bool { return len(c.Lost) == 0 }
 
 // SelfCheck tests the vector index against the objects it should hold: it reads up to n objects
 // of the class with their stored vectors (n consecutive objects in Weaviate's id order from a
-// random offset, so that repeated checks — the API's guard runs one every minute — see different
+// random offset, so that repeated checks — the API's guard runs one every 15 s — see different
 // objects; ids are hashes of chunk ids, so each sample is spread over the corpus) and searches each
 // by its own vector, top 3. An object the HNSW
 // index holds is its own nearest neighbour (distance 0; the top 3 leave room for chunks with the

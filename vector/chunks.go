@@ -35,9 +35,9 @@ func parseEmbedding(desc string) (ariadne.Embedding, bool) {
 }
 
 // chunkProperties is the Chunk class schema: ids and filters as `field` tokens, prose stored
-// without an inverted index, and search_text — Ariadne's own analysis, done by the caller (IndexedChunk.SearchText:
-// textnorm.SearchTerms, Russian stems,
-// transliteration, joined codes) — as `whitespace` tokens for BM25.
+// without an inverted index, and search_text — Ariadne's own analysis, done by the caller
+// (IndexedChunk.SearchText: textnorm.SearchTerms, Russian stems, transliteration, joined codes) —
+// as `whitespace` tokens for BM25.
 func chunkProperties() []*models.Property {
 	text := func(name, tok, desc string) *models.Property {
 		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: tok, Description: desc}

@@ -1,11 +1,14 @@
 package ingest
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/chunking"
 )
 
 // TestPlanRun: one document of each kind — unchanged, changed, new, lost vectors, deleted — and
@@ -181,5 +184,35 @@ func TestDefiningFirst(t *testing.T) {
 	want := []string{"people/ann", "teams/core", "people/bob", "incidents/inc-1", "notes/a", "notes/b"}
 	if !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+// TestChunkAll: documents split by several workers get exactly the chunks one Split each gives,
+// in the source, and only the given documents are split.
+func TestChunkAll(t *testing.T) {
+	c, err := chunking.NewDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []ariadne.Document
+	given := map[string]bool{}
+	for i := range 9 {
+		d := ariadne.Document{ID: fmt.Sprintf("notes/n%d", i), Title: "Note", Type: "note", Lang: "en", ACL: []string{"all"},
+			Body: strings.Repeat(fmt.Sprintf("Sentence %d of a note about the Orbita project. ", i), 40*(i+1))}
+		docs = append(docs, d)
+		given[d.ID] = i != 4
+	}
+	got := (&Pipeline{chunker: c, workers: 3}).chunkAll(docs, given, "wiki")
+	if _, ok := got["notes/n4"]; ok || len(got) != 8 {
+		t.Fatalf("split %d documents (notes/n4 among them: %v), want the 8 given", len(got), ok)
+	}
+	for _, d := range docs[:4] {
+		want := c.Split(d)
+		for i := range want {
+			want[i].Source = "wiki"
+		}
+		if len(want) < 1 || !slices.EqualFunc(got[d.ID], want, func(a, b ariadne.Chunk) bool { return a.ID == b.ID && a.Text == b.Text && a.Source == b.Source }) {
+			t.Errorf("%s: %d chunks, want %d equal to a serial Split", d.ID, len(got[d.ID]), len(want))
+		}
 	}
 }

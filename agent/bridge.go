@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -48,19 +51,7 @@ func bridgeCandidates(question string, first []ariadne.ScoredChunk, chunkEnts ma
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *cand) int {
-		if a.rank != b.rank {
-			return a.rank - b.rank
-		}
-		if a.count != b.count {
-			return b.count - a.count
-		}
-		if a.key < b.key {
-			return -1
-		}
-		if a.key > b.key {
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.count, a.count), strings.Compare(a.key, b.key))
 	})
 	var out [][2]string
 	for _, x := range order[:min(m, len(order))] {
@@ -91,15 +82,13 @@ func (r *Retriever) BridgeHop(ctx context.Context, req Request, first []ariadne.
 	if err != nil {
 		return nil, nil, fmt.Errorf("agent: bridge entities: %w", err)
 	}
-	var keys []string
+	set := map[string]bool{}
 	for _, ks := range chunkEnts {
 		for _, k := range ks {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
+			set[k] = true
 		}
 	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(set))
 	if len(keys) == 0 {
 		return nil, nil, nil
 	}

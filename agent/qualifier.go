@@ -2,6 +2,7 @@ package agent
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -51,11 +52,7 @@ func questionQualifiers(question string) []qualifier {
 		if qualifierStop[name] || len(parts) > 2 || len(parts[0]) > 3 || digitGroupRE.MatchString(question[m[1]:]) {
 			continue
 		}
-		dup := false
-		for _, x := range out {
-			dup = dup || x.name == name && x.number == number
-		}
-		if !dup {
+		if !slices.ContainsFunc(out, func(x qualifier) bool { return x.name == name && x.number == number }) {
 			out = append(out, qualifier{name: name, number: number,
 				re: regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(name) + `\s*(?:v|version\s+|версии\s+|версия\s+)?(\d+(?:\.\d+)*)`)})
 		}

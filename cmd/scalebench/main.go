@@ -59,7 +59,7 @@ type corpusCmd struct {
 	Out      string `name:"out" default:"docs/performance" help:"Folder for scale.json and scale.png."`
 	Keep     bool   `name:"keep" help:"Keep the namespaces and classes (default: drop them at the end)."`
 	Replot   string `name:"replot" help:"Only redraw scale.png in --out from this scale.json; measure nothing."`
-	Reuse    bool   `name:"reuse" help:"Skip ingestion when the class already holds the size's chunks (for re-timing queries after a fix; needs --keep before)."`
+	Reuse    bool   `name:"reuse" help:"Skip ingestion when the class and the graph already hold the size's chunks (for re-timing queries after a fix; needs --keep before). Implies --keep."`
 	Workers  int    `name:"workers" default:"2" help:"Concurrent embedding/extraction calls while indexing."`
 	Batch    int    `name:"batch" default:"64" help:"Documents per write batch."`
 
@@ -215,7 +215,7 @@ func (c corpusCmd) measure(ctx context.Context, n int, log *slog.Logger, out io.
 	if err != nil {
 		return r, err
 	}
-	if !c.Keep {
+	if !c.Keep && !c.Reuse { // a re-timing run must not drop the index it came to re-time
 		defer func() {
 			dctx := context.WithoutCancel(ctx)
 			if err := vs.DropClass(dctx); err != nil {
@@ -266,7 +266,8 @@ func (c corpusCmd) measure(ctx context.Context, n int, log *slog.Logger, out io.
 	fmt.Fprintf(out, "[%s] generated %d documents, %d chunks, %d entities (%.1f MB) in %s\n", r.Label, r.Docs, r.Chunks, r.Entities, r.CorpusMB, dir)
 
 	have, _ := vs.Count(ctx)
-	if c.Reuse && have == r.Chunks {
+	graphHas, _ := gs.Count(ctx)
+	if c.Reuse && have == r.Chunks && graphHas.Chunks == r.Chunks {
 		fmt.Fprintf(out, "[%s] --reuse: class %s already holds %d chunks; ingestion not re-timed\n", r.Label, vs.Class(), have)
 		// A kept index can have lost HNSW entries since (a crash of Weaviate): a random sample is
 		// checked and a failed one repairs the class before anything is timed on it.

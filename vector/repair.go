@@ -26,7 +26,7 @@ const repairWorkers = 4
 
 // RepairIndex makes the vector index whole again after Weaviate lost HNSW entries (SelfCheck):
 // it reads every object of the class with its vector (a cursor, 200 at a time), searches each by
-// its own vector (top 3, repairWorkers at a time), and writes every object not found again — read
+// its own vector (findsItself, repairWorkers at a time), and writes every object not found again — read
 // with its properties and vector, deleted, created under the same id — which inserts it into the
 // HNSW graph anew (an update that leaves the vector equal may not). Then it searches for it
 // again: Repaired counts those now found. The properties and vector written are the stored ones,

@@ -11,7 +11,7 @@ import (
 // IndexCheck is the result of SelfCheck.
 type IndexCheck struct {
 	Sampled int      // objects queried by their own vector
-	Lost    []string // chunk ids of those the vector index did not return among the top 3
+	Lost    []string // chunk ids of those the vector index did not return (findsItself)
 }
 
 // OK reports whether every sampled object was found by its own vector.
@@ -21,9 +21,9 @@ func (c IndexCheck) OK() bool { return len(c.Lost) == 0 }
 // of the class with their stored vectors (n consecutive objects in Weaviate's id order from a
 // random offset, so that repeated checks — the API's guard runs one every 15 s — see different
 // objects; ids are hashes of chunk ids, so each sample is spread over the corpus) and searches each
-// by its own vector, top 3. An object the HNSW
+// by its own vector (findsItself: top 3, confirmed with a top 64). An object the HNSW
 // index holds is its own nearest neighbour (distance 0; the top 3 leave room for chunks with the
-// same text). One that is not means the index lost its entry while the object survived: Weaviate
+// same text, the top 64 for the approximate search's misses). One that is not means the index lost its entry while the object survived: Weaviate
 // 1.29 restarted after kill -9 kept every object and stored vector of a class written minutes
 // before, but 40 of its 45 HNSW entries, so vector search answered every query with the same
 // few chunks (docs/reliability.md). Counts and stored vectors do not show that; this does. It
@@ -86,24 +86,34 @@ func sampleOffset(total, n int) int {
 	return rand.IntN(last + 1)
 }
 
-// findsItself reports whether a nearVector search with vec returns the object id among the top 3.
+// findsItself reports whether a nearVector search with vec returns the object id: among the top
+// 3, or, failing that, among the top confirmLimit. HNSW search is approximate, and Weaviate's
+// dynamic ef follows the limit (8 × limit, at least 100, at most 500): at 100k chunks about 1 in
+// 400 objects is missed by a top-3 search (ef 100) and found at the top by a top-64 one (ef 500),
+// which a lost entry never is. Retrieval asks for Candidates hits, so its ef is the larger one.
 func (s *Store) findsItself(ctx context.Context, id string, vec []float32) (bool, error) {
-	resp, err := s.client.GraphQL().Get().WithClassName(s.class).
-		WithFields(graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}).
-		WithNearVector(s.client.GraphQL().NearVectorArgBuilder().WithVector(vec)).WithLimit(3).Do(ctx)
-	if err != nil {
-		return false, s.wrap(ctx, "index self-check", err)
-	}
-	if err := gqlErrors("index self-check", resp.Errors); err != nil {
-		return false, err
-	}
-	for _, h := range hitsOf(resp, s.class) {
-		if add, _ := h["_additional"].(map[string]any); str(add["id"]) == id {
-			return true, nil
+	for _, limit := range []int{3, confirmLimit} {
+		resp, err := s.client.GraphQL().Get().WithClassName(s.class).
+			WithFields(graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}).
+			WithNearVector(s.client.GraphQL().NearVectorArgBuilder().WithVector(vec)).WithLimit(limit).Do(ctx)
+		if err != nil {
+			return false, s.wrap(ctx, "index self-check", err)
+		}
+		if err := gqlErrors("index self-check", resp.Errors); err != nil {
+			return false, err
+		}
+		for _, h := range hitsOf(resp, s.class) {
+			if add, _ := h["_additional"].(map[string]any); str(add["id"]) == id {
+				return true, nil
+			}
 		}
 	}
 	return false, nil
 }
+
+// confirmLimit is the limit of findsItself's second search, whose dynamic ef is Weaviate's
+// largest by default (dynamicEfMax 500).
+const confirmLimit = 64
 
 // Describe says what a failed check means for an operator.
 func (c IndexCheck) Describe(class string) string {

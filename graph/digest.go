@@ -50,7 +50,8 @@ RETURN [c.id, c.doc_id, toString(c.position), c.heading, c.text_hash, toString(c
 MATCH (e:Entity)
 RETURN [e.key, e.type, e.name, e.doc_id, toString(e.degree)] AS row, e.aliases AS aliases, labels(e) AS labels,
        e.acl AS acl, e.name_acl AS name_acl,
-       [i IN range(0, size(coalesce(e.first_acls, [])) - 1) | e.first_acls[i] + '=' + e.first_chunks[i]] AS first_mentions`
+       [i IN range(0, size(coalesce(e.first_acls, [])) - 1) | e.first_acls[i] + '=' + e.first_chunks[i]] AS first_mentions,
+       [i IN range(0, size(coalesce(e.alias_acls, [])) - 1) | e.alias_acls[i] + '=' + e.alias_surfaces[i]] AS alias_pairs`
 	digestRelationsCypher = `
 MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
 RETURN [type(r), a.key, b.key] AS row, r.chunk_ids AS chunk_ids, r.acl AS acl`
@@ -114,7 +115,7 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 		return d, err
 	}
 	slices.Sort(d.ChunkIDs)
-	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels", "acl", "name_acl", "first_mentions"}, s.ns); err != nil {
+	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels", "acl", "name_acl", "first_mentions", "alias_pairs"}, s.ns); err != nil {
 		return d, err
 	}
 	if d.Relations, _, err = part(digestRelationsCypher, []string{"chunk_ids", "acl"}, ""); err != nil {

@@ -24,7 +24,14 @@ UNWIND $raw AS k
 MATCH (e:Entity {key: k})
 WHERE any(g IN coalesce(e.acl, []) WHERE g IN $groups)
 WITH e, any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) AS full
-WITH e, full, CASE WHEN full THEN e.name ELSE coalesce(head(COLLECT {
+WITH e, full, CASE WHEN full THEN e.name ELSE ` + opaqueName + ` END AS name
+WHERE name IS NOT NULL
+RETURN e.key AS raw, CASE WHEN full THEN e.key ELSE $uidPrefix + e.uid END AS key, name, e.type AS type,
+       CASE WHEN full THEN coalesce(e.doc_id, '') ELSE '' END AS doc_id, coalesce(e.degree, 0) AS degree`
+
+// opaqueName is the name an entity e shows a caller ($groups) who may not see its own: the first
+// surface of its smallest readable mention, looked up among e.first_chunks (see nodeViewsCypher).
+const opaqueName = `coalesce(head(COLLECT {
        UNWIND coalesce(e.first_chunks, []) AS cid
        MATCH (c:Chunk {id: cid})-[m:MENTIONS]->(e)
        WHERE any(g IN c.acl WHERE g IN $groups) AND size(coalesce(m.surfaces, [])) > 0
@@ -33,10 +40,7 @@ WITH e, full, CASE WHEN full THEN e.name ELSE coalesce(head(COLLECT {
        MATCH (c:Chunk)-[m:MENTIONS]->(e)
        WHERE any(g IN c.acl WHERE g IN $groups) AND size(coalesce(m.surfaces, [])) > 0
        WITH c, m ORDER BY c.id LIMIT 1
-       RETURN m.surfaces[0] })) END AS name
-WHERE name IS NOT NULL
-RETURN e.key AS raw, CASE WHEN full THEN e.key ELSE $uidPrefix + e.uid END AS key, name, e.type AS type,
-       CASE WHEN full THEN coalesce(e.doc_id, '') ELSE '' END AS doc_id, coalesce(e.degree, 0) AS degree`
+       RETURN m.surfaces[0] }))`
 
 // nodeViews is views without aliases, quoted aliases and context (see nodeViewsCypher).
 func (s *Store) nodeViews(ctx context.Context, raw, groups []string) (map[string]entityView, error) {

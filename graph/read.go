@@ -567,7 +567,7 @@ RETURN e.key AS raw`
 
 // EntityAliases returns, for each of keys (as the caller sees them: entity keys or opaque keys)
 // that the caller may see, the other names the caller's view gives it (Entity.Aliases: defined
-// aliases and the surfaces of readable mentions; at most 256 mentions read per entity), keyed as
+// aliases and the surfaces of readable mentions, see viewsCypher), keyed as
 // given. Keys the caller may not see are absent. A multi-hop answer's chain uses them to find the
 // sentence of a hop that names an end in the other script or language.
 func (s *Store) EntityAliases(ctx context.Context, keys, groups []string) (map[string][]string, error) {

@@ -42,23 +42,38 @@ func matchVisible(v string) string {
   AND any(g IN coalesce(` + v + `.acl, []) WHERE g IN $groups)`
 }
 
-// viewsCypher maps raw entity keys (never shown to callers) to the caller's views. Surfaces come
-// from at most 256 readable mentions per entity (all of them below that; for a hub, the first
-// 256 the store yields): reading every mention of a hub made entity linking grow with the corpus
-// (docs/performance.md). Spellings repeat, so 256 mentions carry practically all of them.
+// viewsCypher maps raw entity keys (never shown to callers) to the caller's views.
+//
+// The surfaces a caller may see come from the entity's alias lists (alias_acls, alias_surfaces:
+// one pair per distinct chunk ACL key and surface among its mentions, written with first_acls and
+// first_chunks by refreshEntitiesCypher and growEntitiesCypher): an ACL key is readable when the
+// first chunk kept for it (first_chunks) still mentions the entity and the caller may read it, so
+// an entity costs one index seek per distinct chunk ACL, whatever its degree, and every readable
+// spelling is shown. Before the lists, views read up to 256 mentions of every candidate entity
+// (at 100k chunks, 60 candidates per question: docs/performance.md); an entity of a graph written
+// before them (RefreshStale gives it them) still takes that path: surfaces from at most 256
+// readable mentions, for a hub the first 256 the store yields.
 const viewsCypher = `
 UNWIND $raw AS k
 MATCH (e:Entity {key: k})
 WHERE any(g IN coalesce(e.acl, []) WHERE g IN $groups)
-CALL (e) {
-  OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
-  WHERE any(g IN c.acl WHERE g IN $groups)
-  WITH c, m LIMIT 256
-  WITH c, m ORDER BY c.id
-  RETURN reduce(acc = [], l IN collect(m.surfaces) | acc + [x IN l WHERE NOT x IN acc]) AS surfaces
-}
-WITH e, surfaces, any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) AS full
-WITH e, surfaces, full, CASE WHEN full THEN e.name ELSE head(surfaces) END AS name
+WITH e, any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) AS full,
+     CASE WHEN e.alias_acls IS NOT NULL AND e.first_acls IS NOT NULL THEN
+       [i IN range(0, size(e.first_acls) - 1) WHERE EXISTS {
+          MATCH (c:Chunk {id: e.first_chunks[i]})-[:MENTIONS]->(e) WHERE any(g IN c.acl WHERE g IN $groups) } | e.first_acls[i]]
+     END AS readableKeys
+WITH e, full, CASE WHEN readableKeys IS NOT NULL THEN COLLECT {
+       UNWIND range(0, size(e.alias_acls) - 1) AS j
+       WITH j WHERE e.alias_acls[j] IN readableKeys
+       RETURN DISTINCT e.alias_surfaces[j] AS s ORDER BY s }
+     ELSE reduce(acc = [], s IN COLLECT {
+       MATCH (c:Chunk)-[m:MENTIONS]->(e)
+       WHERE any(g IN c.acl WHERE g IN $groups)
+       WITH c, m LIMIT 256
+       WITH c, m ORDER BY c.id
+       UNWIND m.surfaces AS s
+       RETURN s } | CASE WHEN s IN acc THEN acc ELSE acc + s END) END AS surfaces
+WITH e, surfaces, full, CASE WHEN full THEN e.name ELSE ` + opaqueName + ` END AS name
 WHERE name IS NOT NULL
 RETURN e.key AS raw, CASE WHEN full THEN e.key ELSE $uidPrefix + e.uid END AS key, name, e.type AS type,
        CASE WHEN full THEN coalesce(e.doc_id, '') ELSE '' END AS doc_id,

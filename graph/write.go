@@ -368,14 +368,19 @@ CALL (e) {
 CALL (e) {
   OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
   WHERE size(coalesce(m.surfaces, [])) > 0
-  WITH c, reduce(k = '', g IN COLLECT { UNWIND c.acl AS g RETURN DISTINCT g ORDER BY g } | k + g + '|') AS aclKey
+  WITH c, m, reduce(k = '', g IN COLLECT { UNWIND c.acl AS g RETURN DISTINCT g ORDER BY g } | k + g + '|') AS aclKey
   WHERE c IS NOT NULL
-  WITH aclKey, min(c.id) AS first ORDER BY aclKey
-  RETURN collect(aclKey) AS firstACLs, collect(first) AS firstChunks
+  WITH aclKey, min(c.id) AS first, reduce(acc = [], l IN collect(m.surfaces) | acc + [x IN l WHERE NOT x IN acc]) AS surfaces
+  ORDER BY aclKey
+  WITH collect(aclKey) AS keys, collect(first) AS firsts, collect(surfaces) AS lists
+  RETURN keys AS firstACLs, firsts AS firstChunks,
+         COLLECT { UNWIND range(0, size(keys) - 1) AS i UNWIND lists[i] AS x
+                   WITH keys[i] AS k, x ORDER BY k, x RETURN [k, x] } AS aliasPairs
 }
-WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks,
+WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks, aliasPairs,
      reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists | acc + [x IN l WHERE NOT x IN acc]) AS aliases
 SET e.first_acls = firstACLs, e.first_chunks = firstChunks,
+    e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
     e.aliases = [a IN aliases WHERE a <> e.name],
     e.acl = docACL + [g IN mentionACL WHERE NOT g IN docACL],
     e.name_acl = CASE WHEN described THEN docACL ELSE nameACL END,
@@ -394,9 +399,10 @@ RETURN count(*) AS deleted`
 	// it, which made ingestion quadratic in the hub's degree. The result is the same sets as a
 	// full refresh (TestIntegrationIncrementalRefresh compares them); the degree was counted by
 	// upsertRelationsCypher. The first mentions per chunk ACL (first_acls, first_chunks: the node
-	// views' first surface) take the batch's smaller chunk ids — for an entity that has the lists,
-	// or whose every mention is the batch's; an entity of a graph written before the lists keeps
-	// none (its views sort its mentions) until a full refresh gives it them.
+	// views' first surface) take the batch's smaller chunk ids, and the alias lists (alias_acls,
+	// alias_surfaces: the views' surfaces per chunk ACL) the batch's new pairs — for an entity
+	// that has the lists, or whose every mention is the batch's; an entity of a graph written
+	// before the lists keeps none (its views read its mentions) until a full refresh gives it them.
 	growEntitiesCypher = `
 UNWIND $rows AS row
 MATCH (e:Entity {key: row.key})
@@ -412,8 +418,15 @@ WITH e, al, ea, na, surfaces, mentionACL, nameACL,
        CASE WHEN NOT m.acl_key IN st.acls THEN {acls: st.acls + m.acl_key, chunks: st.chunks + m.chunk_id}
             ELSE {acls: st.acls, chunks: [i IN range(0, size(st.acls) - 1) |
                     CASE WHEN st.acls[i] = m.acl_key AND m.chunk_id < st.chunks[i] THEN m.chunk_id ELSE st.chunks[i] END]} END)
-     END AS first
+     END AS first,
+     CASE WHEN e.alias_acls IS NOT NULL OR COUNT { ()-[:MENTIONS]->(e) } = size(ms) THEN COLLECT {
+       UNWIND [i IN range(0, size(coalesce(e.alias_acls, [])) - 1) | [e.alias_acls[i], e.alias_surfaces[i]]] +
+              reduce(acc = [], m IN ms | acc + [x IN m.surfaces | [m.acl_key, x]]) AS p
+       WITH DISTINCT p[0] AS k, p[1] AS x ORDER BY k, x
+       RETURN [k, x] }
+     END AS aliasPairs
 SET e.first_acls = first.acls, e.first_chunks = first.chunks,
+    e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
     e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
     e.acl = ea + [g IN mentionACL WHERE NOT g IN ea],
     e.name_acl = CASE WHEN EXISTS { (e)-[:DESCRIBED_IN]->(:Document) } THEN na ELSE na + [g IN nameACL WHERE NOT g IN na] END,
@@ -603,7 +616,8 @@ func (s *Store) RefreshAll(ctx context.Context) error {
 }
 
 // RefreshStale gives the entities of a graph written before the node views' first-mention
-// lists (first_acls, first_chunks; see nodeViewsCypher) their lists, by the full recompute of
+// lists (first_acls, first_chunks; see nodeViewsCypher) or the views' alias lists (alias_acls,
+// alias_surfaces; see viewsCypher) their lists, by the full recompute of
 // RefreshAll for those entities only, and returns how many it refreshed. Every write since
 // keeps the lists (an entity with no mention gets empty ones), so a graph written by this
 // version has none stale and the call costs one label scan (~20 ms at 30 000 entities); the
@@ -611,7 +625,7 @@ func (s *Store) RefreshAll(ctx context.Context) error {
 // docs/performance.md). Until then such entities are still shown correctly, by a sort of their
 // mentions per read. cmd/extract calls it after every sync.
 func (s *Store) RefreshStale(ctx context.Context) (int, error) {
-	res, err := s.run(ctx, `MATCH (e:Entity) WHERE e.first_acls IS NULL RETURN collect(e.key) AS keys`, nil)
+	res, err := s.run(ctx, `MATCH (e:Entity) WHERE e.first_acls IS NULL OR e.alias_acls IS NULL RETURN collect(e.key) AS keys`, nil)
 	if err != nil {
 		return 0, translate("refresh stale: list entities", err)
 	}

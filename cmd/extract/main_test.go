@@ -241,7 +241,7 @@ func TestIntegrationRefreshStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer driver.Close(ctx)
-	res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (e:"+gs.Label("Entity")+") REMOVE e.first_acls, e.first_chunks RETURN count(e) AS n",
+	res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (e:"+gs.Label("Entity")+") REMOVE e.first_acls, e.first_chunks, e.alias_acls, e.alias_surfaces RETURN count(e) AS n",
 		nil, neo4j.EagerResultTransformer)
 	if err != nil {
 		t.Fatal(err)

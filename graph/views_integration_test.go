@@ -1,0 +1,114 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// TestIntegrationViewAliasLists: the surfaces a caller sees of an entity come from its alias lists
+// (alias_acls, alias_surfaces), one pair per chunk ACL and spelling, kept by the full refresh and
+// grown by batch writes to the same lists: every readable spelling is shown — also one that only
+// a hub's 301st mention uses, which the 256-mention read could miss — and none of a chunk the
+// caller may not read.
+func TestIntegrationViewAliasLists(t *testing.T) {
+	ctx := context.Background()
+	s := openNamespaced(t, "al")
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.run(ctx, `
+CREATE (e:Entity {key: 'client:vega', name: 'Vega Trans LLC', type: 'Client', uid: 'u1', defined_aliases: ['VT'],
+                  doc_id: 'clients/vega', acl: ['all', 'delivery', 'management'], name_acl: ['management']})
+CREATE (e)-[:DESCRIBED_IN]->(:Document {id: 'clients/vega', acl: ['management']})
+CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret Name']}]->(e),
+       (:Chunk {id: 'd#1', acl: ['delivery', 'all']})-[:MENTIONS {surfaces: ['Vega-D']}]->(e),
+       (:Chunk {id: 'h#300', acl: ['all']})-[:MENTIONS {surfaces: ['Vega', 'VEGA Trans']}]->(e)
+WITH e
+UNWIND range(0, 299) AS i
+CREATE (:Chunk {id: 'h#' + right('00' + toString(i), 3), acl: ['all']})-[:MENTIONS {surfaces: ['Vega']}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lists := func() string {
+		t.Helper()
+		res, err := s.run(ctx, `MATCH (e:Entity {key: 'client:vega'}) RETURN e.alias_acls AS acls, e.alias_surfaces AS surfaces`, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%q %q", strs(get(res.Records[0], "acls")), strs(get(res.Records[0], "surfaces")))
+	}
+	if got, want := lists(), `["all|" "all|" "all|delivery|" "management|"] ["VEGA Trans" "Vega" "Vega-D" "Secret Name"]`; got != want {
+		t.Errorf("alias lists after a refresh:\n%s\nwant\n%s", got, want)
+	}
+	type view struct{ key, name, aliases string }
+	check := func(step string, want map[string]view) {
+		t.Helper()
+		for groups, w := range want {
+			vs, err := s.views(ctx, []string{"client:vega"}, strings.Split(groups, ","))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, ok := vs["client:vega"]
+			if w.key == "" {
+				if ok {
+					t.Errorf("%s: groups %s see %+v, want nothing", step, groups, v.entity)
+				}
+				continue
+			}
+			got := view{v.entity.Key, v.entity.Name, strings.Join(v.entity.Aliases, ",")}
+			if got != w {
+				t.Errorf("%s: groups %s see %+v, want %+v", step, groups, got, w)
+			}
+		}
+	}
+	want := map[string]view{
+		"all":            {UIDPrefix + "u1", "Vega-D", "VEGA Trans,Vega"},
+		"delivery":       {UIDPrefix + "u1", "Vega-D", ""},
+		"management":     {"client:vega", "Vega Trans LLC", "VT,Secret Name"},
+		"all,management": {"client:vega", "Vega Trans LLC", "VT,Secret Name,VEGA Trans,Vega,Vega-D"},
+		"sales":          {},
+	}
+	check("refreshed", want)
+
+	// A batch adds a sales chunk with a new spelling: the lists grow by its pair, as a full
+	// refresh would make them.
+	if _, err := s.run(ctx, `MATCH (e:Entity {key: 'client:vega'})
+CREATE (:Chunk {id: 'b#1', acl: ['sales']})-[:MENTIONS {surfaces: ['Vega S', 'Vega']}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	row := map[string]any{"key": "client:vega", "mentions": []any{map[string]any{"surfaces": []any{"Vega S", "Vega"},
+		"acl": []any{"sales"}, "chunk_id": "b#1", "acl_key": aclKey([]string{"sales"})}}}
+	if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		return nil, exec(ctx, tx, s.cy(growEntitiesCypher), map[string]any{"rows": []any{row}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	grown := lists()
+	want["sales"] = view{UIDPrefix + "u1", "Vega S", "Vega"}
+	check("grown", want)
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if full := lists(); full != grown || !strings.Contains(full, `"sales|"`) {
+		t.Errorf("alias lists grown by a batch:\n%s\ndiffer from a full refresh:\n%s", grown, full)
+	}
+
+	// Without the lists (a graph written before them) the views read the mentions instead.
+	if _, err := s.run(ctx, `MATCH (e:Entity) REMOVE e.alias_acls, e.alias_surfaces`, nil); err != nil {
+		t.Fatal(err)
+	}
+	check("without lists", map[string]view{"delivery": {UIDPrefix + "u1", "Vega-D", ""}, "sales": want["sales"],
+		"management": {"client:vega", "Vega Trans LLC", "VT,Secret Name"}})
+	if n, err := s.RefreshStale(ctx); err != nil || n != 1 {
+		t.Fatalf("RefreshStale = %d, %v; want 1", n, err)
+	}
+	if got := lists(); got != grown {
+		t.Errorf("alias lists after RefreshStale %s, want %s", got, grown)
+	}
+}

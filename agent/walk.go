@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -131,12 +133,15 @@ func (g *wgraph) ppr(restart map[string]float64, d float64, iters int) map[strin
 	}
 	out := make([]float64, n)
 	nbrs := make([][]int, n)
+	wts := make([][]float64, n) // wts[i][x] = g.adj[i][nbrs[i][x]]: no map lookup per iteration
 	for i, m := range g.adj {
 		for j := range m {
 			nbrs[i] = append(nbrs[i], j)
 		}
 		sort.Slice(nbrs[i], func(a, b int) bool { return rank[nbrs[i][a]] < rank[nbrs[i][b]] })
-		for _, j := range nbrs[i] {
+		wts[i] = make([]float64, len(nbrs[i]))
+		for x, j := range nbrs[i] {
+			wts[i][x] = m[j]
 			out[i] += m[j]
 		}
 	}
@@ -150,8 +155,8 @@ func (g *wgraph) ppr(restart map[string]float64, d float64, iters int) map[strin
 				dangling += v
 				continue
 			}
-			for _, j := range nbrs[i] {
-				next[j] += d * v * g.adj[i][j] / out[i]
+			for x, j := range nbrs[i] {
+				next[j] += d * v * wts[i][x] / out[i]
 			}
 		}
 		for i := range next {
@@ -187,6 +192,43 @@ func minMax(m map[string]float64) map[string]float64 {
 	return out
 }
 
+// unitVector is v scaled to unit length in float64; nil for a zero or empty vector.
+func unitVector(v []float32) []float64 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		return nil
+	}
+	n = math.Sqrt(n)
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x) / n
+	}
+	return out
+}
+
+// unitDot is the cosine of two unitVector results: their dot product, 0 when either is nil or
+// their lengths differ (as cosine).
+func unitDot(a, b []float64) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
 // specificity is HippoRAG's node specificity, softened: an entity many passages mention says
 // little about which passage is meant. Counts stop one past the hub bound (graph.EntityMentions),
 // so every hub has the same, lowest specificity.
@@ -194,16 +236,25 @@ func specificity(mentions int) float64 { return 1 / (1 + math.Log(float64(max(me
 
 // synonymPairs returns entity pairs whose name embeddings have cosine ≥ min, at most k per
 // entity (nearest first), each pair once with its cosine. Keys are taken in sorted order.
+//
+// It compares every pair: n(n−1)/2 cosines, each one dot product of unit vectors normalised
+// once (a zero or mismatched vector has cosine 0 with everything). At 100k chunks a multi_hop
+// question's walk has ~220 names, ~24 000 pairs: recomputing both norms in every cosine made
+// this two thirds of the walk's time (docs/performance.md).
 func synonymPairs(vecs map[string][]float32, min float64, k int) []synonymPair {
 	keys := make([]string, 0, len(vecs))
 	for key := range vecs {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
+	units := make([][]float64, len(keys))
+	for i, key := range keys {
+		units[i] = unitVector(vecs[key])
+	}
 	best := map[string][]synonymPair{}
 	for i, a := range keys {
-		for _, b := range keys[i+1:] {
-			c := cosine(vecs[a], vecs[b])
+		for j, b := range keys[i+1:] {
+			c := unitDot(units[i], units[i+1+j])
 			if c >= min {
 				best[a] = append(best[a], synonymPair{a, b, c})
 				best[b] = append(best[b], synonymPair{a, b, c})
@@ -343,13 +394,16 @@ func walk(in walkInput, p walkParams) walkResult {
 			res.Entity[id[2:]] = s
 		}
 	}
-	sort.Slice(res.Chunks, func(i, j int) bool {
-		a, b := res.Chunks[i], res.Chunks[j]
-		if res.ChunkScore[a] != res.ChunkScore[b] {
-			return res.ChunkScore[a] > res.ChunkScore[b]
-		}
-		return a < b
+	ranked := make([]scoredID, len(res.Chunks))
+	for i, c := range res.Chunks {
+		ranked[i] = scoredID{c, res.ChunkScore[c]}
+	}
+	slices.SortFunc(ranked, func(a, b scoredID) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id))
 	})
+	for i, r := range ranked {
+		res.Chunks[i] = r.id
+	}
 	if chunkMass > 0 && entityMass > 0 {
 		var top float64
 		for i, c := range res.Chunks {
@@ -362,6 +416,12 @@ func walk(in walkInput, p walkParams) walkResult {
 		res.Confidence = min(1, (strong/entityMass)*(top/chunkMass))
 	}
 	return res
+}
+
+// scoredID is a chunk id with its walk score, for sorting.
+type scoredID struct {
+	id    string
+	score float64
 }
 
 func walkKeys[V any](m map[string]V) []string {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -95,17 +96,37 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	}
 	keys := walkKeys(entSet)
 	tr.time("walk_read_chunk_entities", t0)
-	// The entities' mentions and the relations among them are independent reads.
+	// Two independent chains run at once: the entities' mentions, their describing documents'
+	// chunks and the question–chunk cosines of every chunk those reach (one vector search
+	// restricted to them); and the relations among the entities. The chunks only a relation's
+	// provenance reaches (a few dozen of ~2 500 at 100k chunks) get their cosines after both.
+	in := walkInput{ChunkEntities: map[string][]string{}, DocChunks: map[string][]string{},
+		Mentions: map[string]int{}, Linked: linkedScore, Pool: pool, ChunkSim: map[string]float64{}}
+	for c, ks := range chunkEnts {
+		in.ChunkEntities[c] = append(in.ChunkEntities[c], ks...)
+	}
 	mentions := map[string]ariadne.EntityMentions{}
 	var edges []ariadne.Edge
+	var searched []string // chunk ids whose cosines the first search asked for
 	reads, rctx := errgroup.WithContext(ctx)
-	if mr, ok := r.graph.(MentionReader); ok {
-		reads.Go(func() (err error) {
-			mentions, err = mr.EntityMentions(rctx, keys, req.Groups, r.cfg.WalkMentions, r.cfg.WalkHub)
-			tr.time("walk_read_mentions", t0)
+	reads.Go(func() error {
+		if mr, ok := r.graph.(MentionReader); ok {
+			var err error
+			if mentions, err = mr.EntityMentions(rctx, keys, req.Groups, r.cfg.WalkMentions, r.cfg.WalkHub); err != nil {
+				return err
+			}
+		}
+		if err := r.addMentions(rctx, req, keys, mentions, &in); err != nil {
 			return err
-		})
-	}
+		}
+		tr.time("walk_read_mentions", t0)
+		t1 := time.Now()
+		searched = capIDs(walkReach(in, nil), r.cfg.WalkChunks)
+		sims, err := r.chunkCosines(rctx, req, vec, searched, tr)
+		maps.Copy(in.ChunkSim, sims)
+		tr.time("walk_chunk_cosines", t1)
+		return err
+	})
 	reads.Go(func() (err error) {
 		edges, err = r.graph.Edges(rctx, keys, req.Groups, r.cfg.RelTypes, 2000)
 		tr.time("walk_read_edges", t0)
@@ -117,75 +138,32 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	// The walk's graph and the evidence paths' BFS follow the edges' order: one order whatever
 	// order the store returned them in.
 	slices.SortStableFunc(edges, compareEdges)
-	in := walkInput{ChunkEntities: map[string][]string{}, DocChunks: map[string][]string{}, Edges: edges,
-		Mentions: map[string]int{}, Linked: linkedScore, Pool: pool}
-	for c, ks := range chunkEnts {
-		in.ChunkEntities[c] = append(in.ChunkEntities[c], ks...)
+	in.Edges = edges
+	tr.time("walk_graph_reads", t0)
+	t0 = time.Now()
+	// The same chunks as one search over every reached chunk would score: the first WalkChunks
+	// ids in order, of which the first search asked for all that the mentions and documents
+	// reach (those are a subset of every reached chunk, so its own first WalkChunks hold them).
+	reachIDs := capIDs(walkReach(in, edges), r.cfg.WalkChunks)
+	askedFirst := make(map[string]bool, len(searched))
+	for _, id := range searched {
+		askedFirst[id] = true
 	}
-	var docs []string
-	docEntity := map[string][]string{}
-	for _, k := range keys {
-		m, ok := mentions[k]
-		if !ok {
-			continue
-		}
-		in.Mentions[k] = m.Mentions
-		if m.Node.DocID != "" {
-			if len(docEntity[m.Node.DocID]) == 0 {
-				docs = append(docs, m.Node.DocID)
-			}
-			docEntity[m.Node.DocID] = append(docEntity[m.Node.DocID], k)
-		}
-		if m.Mentions > r.cfg.WalkHub {
-			continue // a hub: reached from the first pass, not expanded
-		}
-		for _, c := range m.ChunkIDs {
-			if !slices.Contains(in.ChunkEntities[c], k) {
-				in.ChunkEntities[c] = append(in.ChunkEntities[c], k)
-			}
+	kept := make(map[string]bool, len(reachIDs))
+	var rest []string
+	for _, id := range reachIDs {
+		kept[id] = true
+		if !askedFirst[id] {
+			rest = append(rest, id)
 		}
 	}
-	if len(docs) > 0 {
-		ids, err := r.graph.DocumentChunkIDs(ctx, docs, req.Groups)
+	maps.DeleteFunc(in.ChunkSim, func(id string, _ float64) bool { return !kept[id] })
+	if len(rest) > 0 {
+		sims, err := r.chunkCosines(ctx, req, vec, rest, tr)
 		if err != nil {
 			return res, "", err
 		}
-		for _, id := range ids {
-			for _, k := range docEntity[ariadne.DocIDOfChunk(id)] {
-				in.DocChunks[k] = append(in.DocChunks[k], id)
-			}
-		}
-	}
-	tr.time("walk_graph_reads", t0)
-	t0 = time.Now()
-	// Question–chunk cosine of every chunk the graph reaches (one vector search restricted to them).
-	reach := map[string]bool{}
-	for c := range in.ChunkEntities {
-		reach[c] = true
-	}
-	for _, cs := range in.DocChunks {
-		for _, c := range cs {
-			reach[c] = true
-		}
-	}
-	for _, e := range edges {
-		for _, c := range e.ChunkIDs {
-			reach[c] = true
-		}
-	}
-	reachIDs := walkKeys(reach)
-	if len(reachIDs) > r.cfg.WalkChunks {
-		reachIDs = reachIDs[:r.cfg.WalkChunks]
-	}
-	// Scores only: the text of the few chunks the walk ranks high is read after it (hydrate).
-	scored, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: len(reachIDs),
-		ChunkIDs: reachIDs, ScoresOnly: true}, tr)
-	if err != nil {
-		return res, "", err
-	}
-	in.ChunkSim = map[string]float64{}
-	for _, c := range scored {
-		in.ChunkSim[c.ID] = c.Score
+		maps.Copy(in.ChunkSim, sims)
 	}
 	tr.time("walk_chunk_cosines", t0)
 	t0 = time.Now()
@@ -452,4 +430,90 @@ func pathSignature(p ariadne.Path) string {
 		}
 	}
 	return b.String()
+}
+
+// addMentions adds to the walk's input what the entities' mentions give (in.Mentions, and for
+// each entity that is not a hub the chunks that mention it) and the chunks of the documents that
+// describe them (in.DocChunks).
+func (r *Retriever) addMentions(ctx context.Context, req Request, keys []string, mentions map[string]ariadne.EntityMentions, in *walkInput) error {
+	var docs []string
+	docEntity := map[string][]string{}
+	for _, k := range keys {
+		m, ok := mentions[k]
+		if !ok {
+			continue
+		}
+		in.Mentions[k] = m.Mentions
+		if m.Node.DocID != "" {
+			if len(docEntity[m.Node.DocID]) == 0 {
+				docs = append(docs, m.Node.DocID)
+			}
+			docEntity[m.Node.DocID] = append(docEntity[m.Node.DocID], k)
+		}
+		if m.Mentions > r.cfg.WalkHub {
+			continue // a hub: reached from the first pass, not expanded
+		}
+		for _, c := range m.ChunkIDs {
+			if !slices.Contains(in.ChunkEntities[c], k) {
+				in.ChunkEntities[c] = append(in.ChunkEntities[c], k)
+			}
+		}
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	ids, err := r.graph.DocumentChunkIDs(ctx, docs, req.Groups)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		for _, k := range docEntity[ariadne.DocIDOfChunk(id)] {
+			in.DocChunks[k] = append(in.DocChunks[k], id)
+		}
+	}
+	return nil
+}
+
+// walkReach is every chunk the walk's graph reaches — mentions, describing documents and the
+// edges' provenance — sorted by id.
+func walkReach(in walkInput, edges []ariadne.Edge) []string {
+	reach := map[string]bool{}
+	for c := range in.ChunkEntities {
+		reach[c] = true
+	}
+	for _, cs := range in.DocChunks {
+		for _, c := range cs {
+			reach[c] = true
+		}
+	}
+	for _, e := range edges {
+		for _, c := range e.ChunkIDs {
+			reach[c] = true
+		}
+	}
+	return walkKeys(reach)
+}
+
+// capIDs is the first n of ids.
+func capIDs(ids []string, n int) []string {
+	return ids[:min(len(ids), n)]
+}
+
+// chunkCosines is the question–chunk cosine of each of ids the caller may read, by one vector
+// search restricted to them (scores only: the text of the few chunks the walk ranks high is read
+// after it, by hydrate).
+func (r *Retriever) chunkCosines(ctx context.Context, req Request, vec []float32, ids []string, tr *Trace) (map[string]float64, error) {
+	out := map[string]float64{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	scored, err := r.search(ctx, ariadne.SearchVector, ariadne.SearchQuery{Vector: vec, Groups: req.Groups, Limit: len(ids),
+		ChunkIDs: ids, ScoresOnly: true}, tr)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range scored {
+		out[c.ID] = c.Score
+	}
+	return out, nil
 }

@@ -53,6 +53,9 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 	if limit <= 0 {
 		limit = 10
 	}
+	if mode == ariadne.SearchVector && q.ScoresOnly && !q.WithVectors && s.grpc != nil {
+		return s.grpc.scores(ctx, s, q, limit)
+	}
 	where := filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAny).WithValueText(q.Groups...)
 	if len(q.ChunkIDs) > 0 {
 		where = filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{

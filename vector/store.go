@@ -36,6 +36,7 @@ type Store struct {
 	client    *weaviate.Client
 	class     string
 	placement Placement
+	grpc      *grpcSearcher // scores-only vector searches; nil without Config.GRPCAddr
 }
 
 // Open builds a client for cfg and checks that Weaviate is ready. The error wraps
@@ -70,6 +71,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		class = DefaultClass
 	}
 	s := &Store{client: client, class: class, placement: cfg.Placement}
+	if cfg.GRPCAddr != "" {
+		if s.grpc, err = newGRPCSearcher(cfg.GRPCAddr, u.Scheme == "https", cfg.APIKey); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.Ping(ctx); err != nil {
 		return nil, err
 	}

@@ -3,8 +3,10 @@ package vector
 import (
 	"context"
 	"crypto/tls"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -56,11 +58,11 @@ func (g *grpcSearcher) scores(ctx context.Context, s *Store, q ariadne.SearchQue
 	req := &pb.SearchRequest{
 		Collection:  s.class,
 		Limit:       uint32(limit),
-		Uses_123Api: true, Uses_125Api: true, Uses_127Api: true,
-		Filters:    where,
-		NearVector: &pb.NearVector{Vector: q.Vector},
-		Properties: &pb.PropertiesRequest{NonRefProperties: []string{"chunk_id", "doc_id"}},
-		Metadata:   &pb.MetadataRequest{Distance: true},
+		Uses_127Api: true, // properties in the typed form (NonRefProps)
+		Filters:     where,
+		NearVector:  &pb.NearVector{VectorBytes: vectorBytes(q.Vector)},
+		Properties:  &pb.PropertiesRequest{NonRefProperties: []string{"chunk_id", "doc_id"}},
+		Metadata:    &pb.MetadataRequest{Distance: true},
 	}
 	if cl, ok := grpcConsistency[s.placement.Consistency]; ok {
 		req.ConsistencyLevel = &cl
@@ -84,6 +86,15 @@ func (g *grpcSearcher) scores(ctx context.Context, s *Store, q ariadne.SearchQue
 		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// vectorBytes is v as the gRPC API's vector_bytes: each float32 little-endian.
+func vectorBytes(v []float32) []byte {
+	out := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(x))
+	}
+	return out
 }
 
 // float32Decimal is a float32 as the float64 of its shortest decimal form — what GraphQL's JSON

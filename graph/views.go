@@ -47,7 +47,8 @@ func matchVisible(v string) string {
 // The surfaces a caller may see come from the entity's alias lists (alias_acls, alias_surfaces:
 // one pair per distinct chunk ACL key and surface among its mentions, written with first_acls and
 // first_chunks by refreshEntitiesCypher and growEntitiesCypher): an ACL key is readable when the
-// first chunk kept for it (first_chunks) still mentions the entity and the caller may read it, so
+// first chunk kept for it (first_chunks) still mentions the entity, still has exactly that ACL
+// (lists left stale by a hand edit hide spellings, never show them) and the caller may read it, so
 // an entity costs one index seek per distinct chunk ACL, whatever its degree, and every readable
 // spelling is shown. Before the lists, views read up to 256 mentions of every candidate entity
 // (at 100k chunks, 60 candidates per question: docs/performance.md); an entity of a graph written
@@ -60,7 +61,10 @@ WHERE any(g IN coalesce(e.acl, []) WHERE g IN $groups)
 WITH e, any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) AS full,
      CASE WHEN e.alias_acls IS NOT NULL AND e.first_acls IS NOT NULL THEN
        [i IN range(0, size(e.first_acls) - 1) WHERE EXISTS {
-          MATCH (c:Chunk {id: e.first_chunks[i]})-[:MENTIONS]->(e) WHERE any(g IN c.acl WHERE g IN $groups) } | e.first_acls[i]]
+          MATCH (c:Chunk {id: e.first_chunks[i]})-[:MENTIONS]->(e)
+          WHERE any(g IN c.acl WHERE g IN $groups)
+            AND reduce(ak = '', g IN COLLECT { UNWIND c.acl AS g RETURN DISTINCT g ORDER BY g } | ak + g + '|') = e.first_acls[i] }
+        | e.first_acls[i]]
      END AS readableKeys
 WITH e, full, CASE WHEN readableKeys IS NOT NULL THEN COLLECT {
        UNWIND range(0, size(e.alias_acls) - 1) AS j

@@ -99,6 +99,27 @@ CREATE (:Chunk {id: 'b#1', acl: ['sales']})-[:MENTIONS {surfaces: ['Vega S', 'Ve
 		t.Errorf("alias lists grown by a batch:\n%s\ndiffer from a full refresh:\n%s", grown, full)
 	}
 
+	// A chunk whose groups changed behind the lists' back (a hand edit; every write refreshes the
+	// lists) does not open its old ACL's other spellings to its new readers: a#1, the management
+	// ACL's kept chunk, becomes a sales chunk; sales may now read a#1's own spelling, never a#2's.
+	if _, err := s.run(ctx, `MATCH (e:Entity {key: 'client:vega'})
+CREATE (:Chunk {id: 'a#2', acl: ['management']})-[:MENTIONS {surfaces: ['Other Secret']}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.run(ctx, `MATCH (c:Chunk {id: 'a#1'}) SET c.acl = ['sales']`, nil); err != nil {
+		t.Fatal(err)
+	}
+	check("stale ACL", map[string]view{"sales": {UIDPrefix + "u1", "Secret Name", "Vega,Vega S"}, "delivery": want["delivery"]})
+	if _, err := s.run(ctx, `MATCH (c:Chunk {id: 'a#1'}) SET c.acl = ['management'] WITH 1 AS x MATCH (c:Chunk {id: 'a#2'}) DETACH DELETE c`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+
 	// Without the lists (a graph written before them) the views read the mentions instead.
 	if _, err := s.run(ctx, `MATCH (e:Entity) REMOVE e.alias_acls, e.alias_surfaces`, nil); err != nil {
 		t.Fatal(err)

@@ -21,13 +21,13 @@ func (c IndexCheck) OK() bool { return len(c.Lost) == 0 }
 // of the class with their stored vectors (n consecutive objects in Weaviate's id order from a
 // random offset, so that repeated checks — the API's guard runs one every 15 s — see different
 // objects; ids are hashes of chunk ids, so each sample is spread over the corpus) and searches each
-// by its own vector (findsItself: top 3, confirmed with a top 64). An object the HNSW
-// index holds is its own nearest neighbour (distance 0; the top 3 leave room for chunks with the
-// same text, the top 64 for the approximate search's misses). One that is not means the index lost its entry while the object survived: Weaviate
-// 1.29 restarted after kill -9 kept every object and stored vector of a class written minutes
-// before, but 40 of its 45 HNSW entries, so vector search answered every query with the same
-// few chunks (docs/reliability.md). Counts and stored vectors do not show that; this does. It
-// costs n+2 queries. An absent or empty class is a zero IndexCheck. Errors wrap
+// by its own vector (findsItself: top 3, confirmed with a top 64). An object the HNSW index
+// holds is its own nearest neighbour (distance 0; the top 3 leave room for chunks with the same
+// text, the top 64 for the approximate search's misses). One that is not means the index lost
+// its entry while the object survived: Weaviate 1.29 restarted after kill -9 kept every object
+// and stored vector of a class written minutes before, but 40 of its 45 HNSW entries, so vector
+// search answered every query with the same few chunks (docs/reliability.md). Counts and stored
+// vectors do not show that; this does. It costs n+2 queries, and one more per top-3 miss. An absent or empty class is a zero IndexCheck. Errors wrap
 // ariadne.ErrUnavailable when Weaviate does not answer.
 func (s *Store) SelfCheck(ctx context.Context, n int) (IndexCheck, error) {
 	ctx = withRetryAfter(ctx)

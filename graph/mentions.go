@@ -58,7 +58,7 @@ func (s *Store) EntityMentions(ctx context.Context, keys, groups []string, per, 
 		per = 50
 	}
 	plain, uids := splitKeys(keys)
-	res, err := s.read(ctx, entityMentionsCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups, "per": per,
+	res, err := s.readRows(ctx, entityMentionsCypher, []string{"raw", "mentions", "chunks"}, map[string]any{"keys": plain, "uids": uids, "groups": groups, "per": per,
 		"cap": countCap(per, expand), "expand": expand})
 	if err != nil {
 		return nil, translate("entity mentions", err)

@@ -48,7 +48,7 @@ func (s *Store) nodeViews(ctx context.Context, raw, groups []string) (map[string
 	if len(raw) == 0 {
 		return out, nil
 	}
-	res, err := s.read(ctx, nodeViewsCypher, map[string]any{"raw": dedupe(raw), "groups": groups, "uidPrefix": UIDPrefix})
+	res, err := s.readRows(ctx, nodeViewsCypher, []string{"raw", "key", "name", "type", "doc_id", "degree"}, map[string]any{"raw": dedupe(raw), "groups": groups, "uidPrefix": UIDPrefix})
 	if err != nil {
 		return nil, translate("entity node views", err)
 	}

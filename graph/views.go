@@ -101,7 +101,7 @@ func (s *Store) views(ctx context.Context, raw, groups []string) (map[string]ent
 	if len(raw) == 0 {
 		return out, nil
 	}
-	res, err := s.read(ctx, viewsCypher, map[string]any{"raw": dedupe(raw), "groups": groups, "uidPrefix": UIDPrefix})
+	res, err := s.readRows(ctx, viewsCypher, []string{"raw", "key", "name", "type", "doc_id", "aliases", "quoted", "context", "degree"}, map[string]any{"raw": dedupe(raw), "groups": groups, "uidPrefix": UIDPrefix})
 	if err != nil {
 		return nil, translate("entity views", err)
 	}

@@ -33,7 +33,7 @@ var instructionRE = regexp.MustCompile(`(?:` +
 
 // InstructionLike reports whether s reads as an instruction to the assistant (instructionRE).
 func InstructionLike(s string) bool {
-	return instructionRE.MatchString(textnorm.Fold(s).Text)
+	return instructionRE.MatchString(textnorm.FoldString(s))
 }
 
 // dropInstructions removes the claims whose text or any quote is InstructionLike and returns

@@ -30,7 +30,8 @@ var foldSeeds = []string{
 //     marks and dashes it unifies, the zero-width characters it drops);
 //   - Offsets has len(Text)+1 entries, non-decreasing, each where a rune of s starts (an invalid
 //     byte counts as one rune), the last len(s);
-//   - Fold is idempotent: FoldString(FoldString(s)) == FoldString(s);
+//   - FoldString(s) is Fold(s).Text (it skips the offsets), and Fold is idempotent:
+//     FoldString(FoldString(s)) == FoldString(s);
 //   - Fold applies NFKC, so canonically equivalent strings (s, its NFC and its NFD form) fold to
 //     the same text: a decomposed «ё» (е + U+0308) is «е» like the composed one — unless s has
 //     more than 30 combining marks in a row, where Go's norm makes NFC(s) stream-safe by
@@ -42,6 +43,9 @@ func FuzzFold(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		fo := Fold(s)
 		checkFolded(t, s, fo)
+		if text := FoldString(s); text != fo.Text {
+			t.Fatalf("FoldString(%q) = %q, Fold gives %q", s, text, fo.Text)
+		}
 		if again := FoldString(fo.Text); again != fo.Text {
 			t.Fatalf("not idempotent: Fold(%q) = %q, Fold of that = %q", s, fo.Text, again)
 		}

@@ -31,13 +31,23 @@ func foldRune(r rune) rune {
 		return '\''
 	case '‐', '‑', '‒', '–', '—', '―', '−', '⁃':
 		return '-'
-	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+	}
+	if droppedRune(r) {
 		return -1
 	}
 	if unicode.IsSpace(r) {
 		return ' '
 	}
 	return unicode.ToLower(r)
+}
+
+// droppedRune reports whether Fold drops r: zero-width characters, the soft hyphen, the BOM.
+func droppedRune(r rune) bool {
+	switch r {
+	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return true
+	}
+	return false
 }
 
 // Folded is a normalized text with, for every byte of Text, the byte offset in the original
@@ -56,19 +66,28 @@ type Folded struct {
 // runs of whitespace collapsed into one space; leading and trailing whitespace is dropped.
 // Canonically equivalent strings fold alike (a decomposed «ё», е + U+0308, is «е» too), invalid
 // UTF-8 bytes become U+FFFD, and Fold is idempotent.
-func Fold(s string) Folded {
+func Fold(s string) Folded { return fold(s, true) }
+
+// FoldString returns only the text of Fold(s), without computing the offsets (a fifth of the
+// lexical embedder's, resolver's and search terms' CPU at ingestion went to offsets nobody read).
+func FoldString(s string) string { return fold(s, false).Text }
+
+// fold is Fold; without offsets it leaves Offsets and ends nil.
+func fold(s string, offsets bool) Folded {
 	// First the zero-width characters go (so that a mark after one still composes with its base)
 	// and invalid bytes become U+FFFD. start and end keep, per byte of the cleaned text, where its
 	// rune starts and ends in s; they stay nil when nothing had to go (clean is s).
 	clean := s
 	var start, end []int
-	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return foldRune(r) < 0 }) {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, droppedRune) {
 		var cb strings.Builder
 		cb.Grow(len(s))
-		start = make([]int, 0, len(s))
-		end = make([]int, 0, len(s))
+		if offsets {
+			start = make([]int, 0, len(s))
+			end = make([]int, 0, len(s))
+		}
 		for i, r := range s {
-			if foldRune(r) < 0 {
+			if droppedRune(r) {
 				continue
 			}
 			size := utf8.RuneLen(r)
@@ -77,9 +96,11 @@ func Fold(s string) Folded {
 				_, orig = utf8.DecodeRuneInString(s[i:])
 			}
 			cb.WriteRune(r)
-			for range size {
-				start = append(start, i)
-				end = append(end, i+orig)
+			if offsets {
+				for range size {
+					start = append(start, i)
+					end = append(end, i+orig)
+				}
 			}
 		}
 		clean = cb.String()
@@ -99,9 +120,30 @@ func Fold(s string) Folded {
 
 	var b strings.Builder
 	b.Grow(len(clean))
-	offs := make([]int, 0, len(clean)+1)
-	ends := make([]int, 0, len(clean))
+	var offs, ends []int
+	if offsets {
+		offs = make([]int, 0, len(clean)+1)
+		ends = make([]int, 0, len(clean))
+	}
 	lastSpace := true // drop leading whitespace
+	emit := func(fr rune, o, e int) {
+		if fr == ' ' {
+			if lastSpace {
+				return
+			}
+			lastSpace = true
+		} else {
+			lastSpace = false
+		}
+		n := utf8.RuneLen(fr)
+		b.WriteRune(fr)
+		if offsets {
+			for range n {
+				offs = append(offs, o)
+				ends = append(ends, e)
+			}
+		}
+	}
 	for i := 0; i < len(clean); {
 		// One normalization segment: a starter and the combining marks that follow it. An ASCII
 		// or Cyrillic letter followed by another (or by nothing) is a segment of its own and its
@@ -111,7 +153,13 @@ func Fold(s string) Folded {
 		j := i + size
 		switch {
 		case simpleRune(r) && (j == len(clean) || clean[j] < utf8.RuneSelf || simpleRune(decodeRune(clean[j:]))):
-			folded = string(foldRune(r))
+			if offsets {
+				emit(foldRune(r), origStart(i), origEnd(j))
+			} else {
+				emit(foldRune(r), 0, 0)
+			}
+			i = j
+			continue
 		case compatHangul(r):
 			folded = width.Fold.String(clean[i:j])
 		default:
@@ -127,30 +175,25 @@ func Fold(s string) Folded {
 			}
 			folded = foldSegment(clean[i:j])
 		}
-		o, e := origStart(i), origEnd(j)
+		o, e := 0, 0
+		if offsets {
+			o, e = origStart(i), origEnd(j)
+		}
 		for _, fr := range folded {
-			if fr == ' ' {
-				if lastSpace {
-					continue
-				}
-				lastSpace = true
-			} else {
-				lastSpace = false
-			}
-			n := utf8.RuneLen(fr)
-			b.WriteRune(fr)
-			for range n {
-				offs = append(offs, o)
-				ends = append(ends, e)
-			}
+			emit(fr, o, e)
 		}
 		i = j
 	}
 	text := b.String()
 	if strings.HasSuffix(text, " ") {
 		text = text[:len(text)-1]
-		offs = offs[:len(offs)-1]
-		ends = ends[:len(ends)-1]
+		if offsets {
+			offs = offs[:len(offs)-1]
+			ends = ends[:len(ends)-1]
+		}
+	}
+	if !offsets {
+		return Folded{Text: text}
 	}
 	offs = append(offs, len(s))
 	// An end offset must point past the last character of the match, not at the next
@@ -215,9 +258,6 @@ func (f Folded) Span(original string, start, end int) (int, int) {
 	_, size := utf8.DecodeRuneInString(original[last:])
 	return f.Offsets[start], last + size
 }
-
-// FoldString returns only the text of Fold(s).
-func FoldString(s string) string { return Fold(s).Text }
 
 // Index finds the first occurrence of needle in haystack after folding both, and returns its
 // byte offsets in the original haystack, or ok=false.

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -47,13 +48,13 @@ RETURN i, toString(i) AS s, CASE WHEN i % 2 = 0 THEN null ELSE [i, i * 2] END AS
 		for i := range want.Records {
 			for _, c := range cols {
 				w, g := get(want.Records[i], c), get(got.Records[i], c)
-				if !sameValue(w, g) {
+				if !reflect.DeepEqual(w, g) {
 					t.Fatalf("n=%d record %d column %s: readRows %v, read %v", n, i, c, g, w)
 				}
 			}
 		}
 		if n == 5000 && (get(got.Records[0], "i") != int64(5000) || get(got.Records[0], "list") != nil ||
-			!sameValue(get(got.Records[4999], "list"), []any{int64(1), int64(2)})) {
+			!reflect.DeepEqual(get(got.Records[4999], "list"), []any{int64(1), int64(2)})) {
 			t.Fatalf("first record %v, last %v", got.Records[0].Values, got.Records[4999].Values)
 		}
 	}
@@ -62,34 +63,5 @@ RETURN i, toString(i) AS s, CASE WHEN i % 2 = 0 THEN null ELSE [i, i * 2] END AS
 	}
 	if _, err := s.readRows(ctx, "RETURN 1 AS x", []string{"x", "y"}, nil); err == nil || errors.Is(err, ariadne.ErrInvalid) {
 		t.Fatalf("a column the statement does not return: %v, want the server's error", err)
-	}
-}
-
-func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k := range x {
-			if !sameValue(x[k], y[k]) {
-				return false
-			}
-		}
-		return true
-	default:
-		return a == b
 	}
 }

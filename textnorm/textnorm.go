@@ -68,8 +68,9 @@ type Folded struct {
 // UTF-8 bytes become U+FFFD, and Fold is idempotent.
 func Fold(s string) Folded { return fold(s, true) }
 
-// FoldString returns only the text of Fold(s), without computing the offsets (a fifth of the
-// lexical embedder's, resolver's and search terms' CPU at ingestion went to offsets nobody read).
+// FoldString returns only the text of Fold(s), without computing the offsets: half the time of
+// Fold per word. Ingestion folds every chunk's words for the lexical embedder, the resolver and
+// the search terms, and a ninth of its Go CPU at 100k chunks was Fold (docs/performance.md).
 func FoldString(s string) string { return fold(s, false).Text }
 
 // fold is Fold; without offsets it leaves Offsets and ends nil.

@@ -27,8 +27,9 @@ func (c IndexCheck) OK() bool { return len(c.Lost) == 0 }
 // its entry while the object survived: Weaviate 1.29 restarted after kill -9 kept every object
 // and stored vector of a class written minutes before, but 40 of its 45 HNSW entries, so vector
 // search answered every query with the same few chunks (docs/reliability.md). Counts and stored
-// vectors do not show that; this does. It costs n+2 queries, and one more per top-3 miss. An absent or empty class is a zero IndexCheck. Errors wrap
-// ariadne.ErrUnavailable when Weaviate does not answer.
+// vectors do not show that; this does. It costs n+2 queries, and one more per top-3 miss. An
+// absent or empty class is a zero IndexCheck. Errors wrap ariadne.ErrUnavailable when Weaviate
+// does not answer.
 func (s *Store) SelfCheck(ctx context.Context, n int) (IndexCheck, error) {
 	ctx = withRetryAfter(ctx)
 	if n <= 0 {

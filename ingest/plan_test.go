@@ -173,15 +173,27 @@ func TestContentKey(t *testing.T) {
 // entities, each group in its own order, so that a page's full entity refresh runs before the
 // mentions pile up.
 func TestDefiningFirst(t *testing.T) {
-	doc := func(id, subject string) *docWork { return &docWork{doc: ariadne.Document{ID: id}, subject: subject} }
-	write := []*docWork{doc("incidents/inc-1", ""), doc("notes/a", ""), doc("people/ann", "people/ann"),
-		doc("notes/b", ""), doc("teams/core", "teams/core"), doc("people/bob", "people/bob")}
+	doc := func(id, subject string, mentions ...string) *docWork {
+		w := &docWork{doc: ariadne.Document{ID: id}, subject: subject}
+		for i, m := range mentions {
+			// two surfaces of one entity in one chunk count once
+			w.facts.Mentions = append(w.facts.Mentions, ariadne.Mention{ChunkID: fmt.Sprintf("%s#%d", id, i), EntityKey: m, Surface: "a"},
+				ariadne.Mention{ChunkID: fmt.Sprintf("%s#%d", id, i), EntityKey: m, Surface: "b"})
+		}
+		return w
+	}
+	inc := doc("incidents/inc-1", "incidents/inc-1", "people/bob", "teams/core")
+	inc.facts.Relations = []ariadne.Relation{{Source: "incidents/inc-1", Type: "AFFECTS", Target: "teams/core", ChunkIDs: []string{"incidents/inc-1#0"}}}
+	write := []*docWork{inc, doc("notes/a", "", "people/bob"), doc("people/ann", "people/ann"),
+		doc("notes/b", "", "people/ann", "incidents/inc-1"), doc("teams/core", "teams/core"), doc("people/bob", "people/bob")}
 	definingFirst(write)
 	var got []string
 	for _, w := range write {
 		got = append(got, w.doc.ID)
 	}
-	want := []string{"people/ann", "teams/core", "people/bob", "incidents/inc-1", "notes/a", "notes/b"}
+	// named: teams/core 2 (a mention and a relation), people/bob 2 (two documents), incidents/inc-1
+	// 2 (a mention and the relation), people/ann 1; ties keep their order.
+	want := []string{"incidents/inc-1", "teams/core", "people/bob", "people/ann", "notes/a", "notes/b"}
 	if !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}

@@ -213,3 +213,72 @@ func TestOverlapIsUsed(t *testing.T) {
 		}
 	}
 }
+
+// tallyCounter counts with cl100k_base and records how often each text was counted.
+type tallyCounter struct {
+	inner *CL100K
+	times map[string]int
+}
+
+func (t *tallyCounter) Count(s string) int {
+	t.times[s]++
+	return t.inner.Count(s)
+}
+
+// longDocument is a document of several sections whose paragraphs, lines and sentences are over
+// a 64-token budget, so that Split goes down every level and packs with overlap.
+func longDocument() ariadne.Document {
+	var b strings.Builder
+	for s := range 4 {
+		b.WriteString("## Раздел " + strings.Repeat("I", s+1) + "\n\n")
+		for p := range 3 {
+			for range 6 {
+				b.WriteString("Сервис маршрутизации грузов отвечает за расчёт тарифов. The routing service computes freight tariffs for every client. ")
+			}
+			b.WriteString("\n- пункт списка " + strings.Repeat("x", p+1) + "\n- another list item\n\n")
+		}
+	}
+	return ariadne.Document{ID: "notes/long", Title: "Long", Body: b.String(), ACL: []string{"all"}, Lang: "ru"}
+}
+
+// TestSplitCountsEachTextOnce: within one Split the tokenizer sees every distinct text once (the
+// memo), and the counts it remembers are exact.
+func TestSplitCountsEachTextOnce(t *testing.T) {
+	inner, err := NewCL100K()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{MaxTokens: 64, OverlapTokens: 16}
+	tally := &tallyCounter{inner: inner, times: map[string]int{}}
+	c, err := New(opts, tally)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := longDocument()
+	got := c.Split(doc)
+	for s, n := range tally.times {
+		if n != 1 {
+			t.Errorf("%q counted %d times, want 1", s, n)
+		}
+	}
+	if len(got) < 10 {
+		t.Fatalf("%d chunks, want at least 10 (the document must exceed the budget at every level)", len(got))
+	}
+	// Remembered counts are exact: each chunk's Tokens is its text's count, within the budget.
+	for _, ch := range got {
+		if ch.Tokens != inner.Count(ch.Text) || ch.Tokens > opts.MaxTokens {
+			t.Errorf("chunk %d: Tokens %d, cl100k_base counts %d (budget %d)", ch.Position, ch.Tokens, inner.Count(ch.Text), opts.MaxTokens)
+		}
+	}
+}
+
+// BenchmarkSplit splits a long bilingual document at the default budget; bytes/s is the
+// chunker's throughput.
+func BenchmarkSplit(b *testing.B) {
+	c := newTestChunker(b, DefaultOptions())
+	doc := longDocument()
+	b.SetBytes(int64(len(doc.Body)))
+	for b.Loop() {
+		c.Split(doc)
+	}
+}

@@ -234,27 +234,86 @@ func unitDot(a, b []float64) float64 {
 // so every hub has the same, lowest specificity.
 func specificity(mentions int) float64 { return 1 / (1 + math.Log(float64(max(mentions, 1)))) }
 
+// nameUnit is a name embedding normalised once (unitVector), with its non-zero coordinates listed
+// when they are few: hashed n-gram embeddings (embedding.Lexical) of a short name set a few dozen
+// of their 768 coordinates.
+type nameUnit struct {
+	dense []float64
+	idx   []int // non-zero coordinates in ascending order; nil when the vector is dense
+}
+
+// newNameUnit normalises v and lists its non-zero coordinates when at most a quarter are set.
+func newNameUnit(v []float32) nameUnit {
+	u := nameUnit{dense: unitVector(v)}
+	nz := 0
+	for _, x := range u.dense {
+		if x != 0 {
+			nz++
+		}
+	}
+	if len(u.dense) > 0 && nz*4 <= len(u.dense) {
+		u.idx = make([]int, 0, nz)
+		for i, x := range u.dense {
+			if x != 0 {
+				u.idx = append(u.idx, i)
+			}
+		}
+	}
+	return u
+}
+
+// nameCosine is unitDot(a.dense, b.dense), bit for bit, at the cost of the sparser operand's
+// non-zero coordinates when either has them listed: each product is added to the accumulator
+// unitDot adds it to (coordinate mod 4, the tail past the last multiple of 4 to the first), in the
+// same ascending order, and the coordinates skipped contribute products of zero.
+func nameCosine(a, b nameUnit) float64 {
+	n := len(a.dense)
+	if n != len(b.dense) || n == 0 {
+		return 0
+	}
+	if a.idx == nil && b.idx == nil {
+		return unitDot(a.dense, b.dense)
+	}
+	if a.idx == nil || b.idx != nil && len(b.idx) < len(a.idx) {
+		a, b = b, a // a is sparse (the sparser of two sparse operands)
+	}
+	body := n &^ 3
+	var acc [4]float64
+	for _, i := range a.idx {
+		if y := b.dense[i]; y != 0 {
+			k := i & 3
+			if i >= body {
+				k = 0
+			}
+			acc[k] += a.dense[i] * y
+		}
+	}
+	return (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
 // synonymPairs returns entity pairs whose name embeddings have cosine ≥ min, at most k per
 // entity (nearest first), each pair once with its cosine. Keys are taken in sorted order.
 //
-// It compares every pair: n(n−1)/2 cosines, each one dot product of unit vectors normalised
-// once (a zero or mismatched vector has cosine 0 with everything). At 100k chunks a multi_hop
-// question's walk has ~220 names, ~24 000 pairs: recomputing both norms in every cosine made
-// this two thirds of the walk's time (docs/performance.md).
+// It compares every pair: n(n−1)/2 cosines, each over unit vectors normalised once (a zero or
+// mismatched vector has cosine 0 with everything), and over the non-zero coordinates only where a
+// name's vector is sparse. At 100k chunks a multi_hop question's walk has ~220 names, ~24 000
+// pairs: recomputing both norms in every cosine made this two thirds of the walk's time, and
+// full 768-wide products of lexical vectors still about 8 of its 13 ms (BenchmarkSynonymPairs:
+// 6.4 → 2.1 ms with the sparse products; docs/performance.md).
 func synonymPairs(vecs map[string][]float32, min float64, k int) []synonymPair {
 	keys := make([]string, 0, len(vecs))
 	for key := range vecs {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
-	units := make([][]float64, len(keys))
+	units := make([]nameUnit, len(keys))
 	for i, key := range keys {
-		units[i] = unitVector(vecs[key])
+		units[i] = newNameUnit(vecs[key])
 	}
 	best := map[string][]synonymPair{}
 	for i, a := range keys {
 		for j, b := range keys[i+1:] {
-			c := unitDot(units[i], units[i+1+j])
+			c := nameCosine(units[i], units[i+1+j])
 			if c >= min {
 				best[a] = append(best[a], synonymPair{a, b, c})
 				best[b] = append(best[b], synonymPair{a, b, c})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/embedding"
 )
 
 func TestPPRTwoNodes(t *testing.T) {
@@ -336,5 +337,86 @@ func TestWalkListsFuse(t *testing.T) {
 		if got := ids(l.Fuse(0.5, 1.5, 2)); !slices.Equal(got, tc.want) {
 			t.Errorf("confidence %v: %v, want %v", tc.conf, got, tc.want)
 		}
+	}
+}
+
+// TestNameCosineIsUnitDot: the sparse cosine gives unitDot's result bit for bit, for dense and
+// sparse vectors of lengths with and without a tail past a multiple of 4, in either order.
+func TestNameCosineIsUnitDot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vec := func(n int, density float64) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			if rng.Float64() < density {
+				v[i] = float32(rng.NormFloat64())
+			}
+		}
+		return v
+	}
+	sparse := 0
+	for _, n := range []int{1, 3, 4, 13, 384, 767, 768} {
+		for _, da := range []float64{0.02, 0.1, 0.3, 1} {
+			for _, db := range []float64{0.02, 0.1, 0.3, 1} {
+				for range 20 {
+					a, b := newNameUnit(vec(n, da)), newNameUnit(vec(n, db))
+					if a.idx != nil {
+						sparse++
+					}
+					want := unitDot(a.dense, b.dense)
+					if got := nameCosine(a, b); math.Float64bits(got) != math.Float64bits(want) && !(got == 0 && want == 0) {
+						t.Fatalf("n %d: nameCosine %v, unitDot %v", n, got, want)
+					}
+					if got := nameCosine(b, a); math.Float64bits(got) != math.Float64bits(unitDot(b.dense, a.dense)) && !(got == 0 && want == 0) {
+						t.Fatalf("n %d, swapped: nameCosine %v, unitDot %v", n, got, unitDot(b.dense, a.dense))
+					}
+				}
+			}
+		}
+	}
+	if sparse == 0 {
+		t.Fatal("no vector took the sparse path")
+	}
+	if got := nameCosine(newNameUnit([]float32{1, 0}), newNameUnit([]float32{1, 0, 0})); got != 0 {
+		t.Errorf("mismatched lengths: %v, want 0", got)
+	}
+}
+
+// benchNames are 220 entity names, as many as a multi_hop question's walk has at 100k chunks,
+// embedded by the lexical embedder (sparse) and as dense unit-normal vectors of e5's width.
+func benchNames(b *testing.B) (lexical, dense map[string][]float32) {
+	lex := embedding.NewLexical(0)
+	rng := rand.New(rand.NewPCG(3, 4))
+	first := []string{"Anna", "Boris", "Clara", "Dmitri", "Elena", "Felix", "Galina", "Hugo", "Irina", "Jonas", "Ксения", "Лев"}
+	last := []string{"Ivanova", "Petrov", "Schmidt", "Orlova", "Nordic Freight", "Logistics", "Volkov", "Kuznetsova", "Терпласт", "Orbita", "Kedr", "Baltic", "Zenit", "Atlas", "Vega", "Sever", "Mira", "Delta", "Omega"}
+	lexical, dense = map[string][]float32{}, map[string][]float32{}
+	for i := range 220 {
+		name := first[i%len(first)] + " " + last[(i/len(first))%len(last)]
+		v, err := lex.EmbedQuery(b.Context(), name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		key := fmt.Sprintf("e%03d", i)
+		lexical[key] = v
+		d := make([]float32, 384)
+		for j := range d {
+			d[j] = float32(rng.NormFloat64())
+		}
+		dense[key] = d
+	}
+	return lexical, dense
+}
+
+// BenchmarkSynonymPairs times the synonym edges of one walk: 220 names, ~24 000 pairs.
+func BenchmarkSynonymPairs(b *testing.B) {
+	lexical, dense := benchNames(b)
+	for _, bc := range []struct {
+		name string
+		vecs map[string][]float32
+	}{{"lexical768", lexical}, {"dense384", dense}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				synonymPairs(bc.vecs, 0.95, 2)
+			}
+		})
 	}
 }

@@ -11,11 +11,12 @@ MATCH (e:Entity) WHERE ` + matchVisible("e") + `
 CALL (e) {
   WITH e WHERE e.first_counts IS NULL OR e.first_acls IS NULL OR e.first_chunks IS NULL
             OR size(e.first_counts) <> size(e.first_acls) OR size(e.first_chunks) <> size(e.first_acls)
-  MATCH (c:Chunk)-[:MENTIONS]->(e)
+  OPTIONAL MATCH (c:Chunk)-[:MENTIONS]->(e)
   WHERE any(g IN c.acl WHERE g IN $groups)
-  WITH c LIMIT $cap
-  RETURN count(c) AS mentions
-UNION
+  WITH e, c LIMIT $cap
+  WITH e, count(c) AS n
+  RETURN n AS mentions
+UNION ALL
   WITH e WHERE e.first_counts IS NOT NULL AND e.first_acls IS NOT NULL AND e.first_chunks IS NOT NULL
             AND size(e.first_counts) = size(e.first_acls) AND size(e.first_chunks) = size(e.first_acls)
   WITH reduce(n = 0, i IN [i IN range(0, size(e.first_acls) - 1) WHERE EXISTS {

@@ -40,6 +40,16 @@ FOREACH (_ IN CASE WHEN i % 500 = 0 THEN [1] ELSE [] END | CREATE (c)-[:MENTIONS
 	}
 	check := func(path string) {
 		t.Helper()
+		// one row per entity, whichever way it is counted
+		plain, uids := splitKeys([]string{"org:big", "org:small"})
+		res, err := s.readRows(ctx, entityMentionsCypher, []string{"raw", "mentions", "chunks"}, map[string]any{"keys": plain, "uids": uids,
+			"groups": []string{"all"}, "per": 3, "cap": 11, "expand": 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Records) != 2 {
+			t.Errorf("%s: %d rows for 2 entities", path, len(res.Records))
+		}
 		for _, tc := range cases {
 			got, err := s.EntityMentions(ctx, []string{"org:big", "org:small"}, tc.groups, tc.per, tc.expand)
 			if err != nil {

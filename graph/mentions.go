@@ -58,9 +58,9 @@ func countCap(per, expand int) int {
 // still mentions the entity, still has exactly that ACL and the caller may read it — the same
 // test the node views apply to the alias lists, one index seek per distinct chunk ACL whatever
 // the entity's degree. An entity without the counts (a graph written before them, or a mention
-// without surfaces) has its readable mentions counted one by one, up to the cap. At 100k chunks
-// reading the counts instead of each mention's chunk took this query from 20 to 8 ms for a
-// question's ~230 entities (docs/performance.md).
+// without surfaces) has its readable mentions counted one by one, up to the cap. At 100k chunks,
+// for a question's ~230 entities, reading the counts instead of each mention's chunk took this
+// query from 65 585 to 20 817 database hits (docs/performance.md).
 //
 // The query walk uses it to step from an entity to the passages that name it (HippoRAG's passage
 // nodes); it does not expand entities past its hub threshold (agent.RetrievalConfig.WalkHub,

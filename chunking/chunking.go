@@ -171,7 +171,7 @@ type span struct{ start, end int }
 // each of its blocks, lines and sentences that is over budget, and pack counts a chunk's text as
 // it nears the budget, before it is emitted, and once more for Chunk.Tokens: without it, the
 // tokenizer read 2.3 times the bytes it needed to (148 against 63 MB for a generated corpus of
-// 100 000 chunks), the largest share of ingestion's planning time (docs/performance.md).
+// 100 000 chunks), as much planning CPU as entity resolution took (docs/performance.md).
 // Counts depend on the text only, so equal texts share one entry.
 type memoCounter struct {
 	inner Counter

@@ -1291,7 +1291,7 @@ func SearchText(c ariadne.Chunk) string {
 // subject reads all of their mentions. Defining pages first kept notes from preceding them; the
 // order among pages matters as much, because incidents, meetings and projects define entities
 // too and mention people, teams and clients whose pages come later in id order: at 100k chunks,
-// the refreshes of the batches holding such hub pages took 5 s each, 38 s in all
+// the refreshes of the batches holding such hub pages took 5 s each, about 40 s in all
 // (docs/performance.md).
 func definingFirst(write []*docWork) {
 	named := map[string]int{} // entity key → chunks that mention it + relations that name it

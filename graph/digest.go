@@ -21,7 +21,7 @@ import (
 //	Chunks     id, doc_id, position, heading, text_hash, acl, start, end, and its document
 //	Entities   key, type, name, sorted aliases, doc_id, degree, sorted labels (namespace stripped),
 //	           sorted acl and name_acl (who may know it exists, who may see its name), sorted
-//	           first mentions (ACL key = smallest chunk id = mention count, per distinct chunk ACL)
+//	           first mentions (ACL key = smallest chunk id, per distinct chunk ACL)
 //	Relations  type, source key, target key, sorted chunk_ids (provenance), sorted acl
 //	Mentions   chunk id, entity key, sorted surfaces
 //	Links      NEXT_CHUNK and DESCRIBED_IN pairs
@@ -50,8 +50,7 @@ RETURN [c.id, c.doc_id, toString(c.position), c.heading, c.text_hash, toString(c
 MATCH (e:Entity)
 RETURN [e.key, e.type, e.name, e.doc_id, toString(e.degree)] AS row, e.aliases AS aliases, labels(e) AS labels,
        e.acl AS acl, e.name_acl AS name_acl,
-       [i IN range(0, size(coalesce(e.first_acls, [])) - 1) | e.first_acls[i] + '=' + e.first_chunks[i] +
-          coalesce('=' + toString(e.first_counts[i]), '')] AS first_mentions,
+       [i IN range(0, size(coalesce(e.first_acls, [])) - 1) | e.first_acls[i] + '=' + e.first_chunks[i]] AS first_mentions,
        [i IN range(0, size(coalesce(e.alias_acls, [])) - 1) | e.alias_acls[i] + '=' + e.alias_surfaces[i]] AS alias_pairs`
 	digestRelationsCypher = `
 MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL

@@ -9,22 +9,10 @@ import (
 var entityMentionsCypher = `
 MATCH (e:Entity) WHERE ` + matchVisible("e") + `
 CALL (e) {
-  WITH e WHERE e.first_counts IS NULL OR e.first_acls IS NULL OR e.first_chunks IS NULL
-            OR size(e.first_counts) <> size(e.first_acls) OR size(e.first_chunks) <> size(e.first_acls)
-  OPTIONAL MATCH (c:Chunk)-[:MENTIONS]->(e)
+  MATCH (c:Chunk)-[:MENTIONS]->(e)
   WHERE any(g IN c.acl WHERE g IN $groups)
-  WITH e, c LIMIT $cap
-  WITH e, count(c) AS n
-  RETURN n AS mentions
-UNION ALL
-  WITH e WHERE e.first_counts IS NOT NULL AND e.first_acls IS NOT NULL AND e.first_chunks IS NOT NULL
-            AND size(e.first_counts) = size(e.first_acls) AND size(e.first_chunks) = size(e.first_acls)
-  WITH reduce(n = 0, i IN [i IN range(0, size(e.first_acls) - 1) WHERE EXISTS {
-         MATCH (c:Chunk {id: e.first_chunks[i]})-[:MENTIONS]->(e)
-         WHERE any(g IN c.acl WHERE g IN $groups)
-           AND reduce(ak = '', g IN COLLECT { UNWIND c.acl AS g RETURN DISTINCT g ORDER BY g } | ak + g + '|') = e.first_acls[i] }]
-       | n + e.first_counts[i]) AS n
-  RETURN CASE WHEN n > $cap THEN $cap ELSE n END AS mentions
+  WITH c LIMIT $cap
+  RETURN count(c) AS mentions
 }
 RETURN e.key AS raw, mentions,
        CASE WHEN $expand <= 0 OR mentions <= $expand THEN COLLECT {
@@ -52,15 +40,6 @@ func countCap(per, expand int) int {
 // expand ≤ 0), ChunkIDs lists the first per of them by chunk id (default 50) — only for an entity
 // with at most expand mentions (a hub past it gets none; expand ≤ 0 lists them for every entity).
 // Chunks the caller may not read are neither counted nor listed. It runs in a read transaction.
-//
-// The count comes from the entity's mention counts per chunk ACL (first_counts, written with
-// first_acls and first_chunks by the graph writes): an ACL's count is added when its first chunk
-// still mentions the entity, still has exactly that ACL and the caller may read it — the same
-// test the node views apply to the alias lists, one index seek per distinct chunk ACL whatever
-// the entity's degree. An entity without the counts (a graph written before them, or a mention
-// without surfaces) has its readable mentions counted one by one, up to the cap. At 100k chunks,
-// for a question's ~230 entities, reading the counts instead of each mention's chunk took this
-// query from 65 585 to 20 817 database hits (docs/performance.md).
 //
 // The query walk uses it to step from an entity to the passages that name it (HippoRAG's passage
 // nodes); it does not expand entities past its hub threshold (agent.RetrievalConfig.WalkHub,

@@ -307,15 +307,11 @@ UNWIND $subjects AS s
 MATCH (e:Entity {key: s.key}), (d:Document {id: s.doc_id})
 MERGE (e)-[:DESCRIBED_IN]->(d)`
 
-	// upsertMentionsCypher returns the entities of mentions that already existed (a chunk the
-	// batch did not create anew), whose lists a full refresh must recompute.
 	upsertMentionsCypher = `
 UNWIND $mentions AS m
 MATCH (c:Chunk {id: m.chunk_id}), (e:Entity {key: m.key})
-WITH c, e, m, EXISTS { (c)-[:MENTIONS]->(e) } AS existed
 MERGE (c)-[r:MENTIONS]->(e)
-SET r.surfaces = m.surfaces
-RETURN collect(DISTINCT CASE WHEN existed THEN e.key END) AS existed`
+SET r.surfaces = m.surfaces`
 
 	// A relation's acl grows by the groups of the chunks this batch adds to its provenance
 	// (rel.acl, from the batch's own chunks), so the statement reads none of its older chunks:
@@ -374,17 +370,16 @@ CALL (e) {
   WHERE size(coalesce(m.surfaces, [])) > 0
   WITH c, m, reduce(k = '', g IN COLLECT { UNWIND c.acl AS g RETURN DISTINCT g ORDER BY g } | k + g + '|') AS aclKey
   WHERE c IS NOT NULL
-  WITH aclKey, min(c.id) AS first, count(c) AS n, reduce(acc = [], l IN collect(m.surfaces) | acc + [x IN l WHERE NOT x IN acc]) AS surfaces
+  WITH aclKey, min(c.id) AS first, reduce(acc = [], l IN collect(m.surfaces) | acc + [x IN l WHERE NOT x IN acc]) AS surfaces
   ORDER BY aclKey
-  WITH collect(aclKey) AS keys, collect(first) AS firsts, collect(n) AS counts, collect(surfaces) AS lists
-  RETURN keys AS firstACLs, firsts AS firstChunks, counts AS firstCounts,
+  WITH collect(aclKey) AS keys, collect(first) AS firsts, collect(surfaces) AS lists
+  RETURN keys AS firstACLs, firsts AS firstChunks,
          COLLECT { UNWIND range(0, size(keys) - 1) AS i UNWIND lists[i] AS x
                    WITH keys[i] AS k, x ORDER BY k, x RETURN [k, x] } AS aliasPairs
 }
-WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks, aliasPairs, firstCounts,
+WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks, aliasPairs,
      reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists | acc + [x IN l WHERE NOT x IN acc]) AS aliases
 SET e.first_acls = firstACLs, e.first_chunks = firstChunks,
-    e.first_counts = CASE WHEN EXISTS { (:Chunk)-[m:MENTIONS]->(e) WHERE size(coalesce(m.surfaces, [])) = 0 } THEN null ELSE firstCounts END,
     e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
     e.aliases = [a IN aliases WHERE a <> e.name],
     e.acl = docACL + [g IN mentionACL WHERE NOT g IN docACL],
@@ -408,11 +403,6 @@ RETURN count(*) AS deleted`
 	// alias_surfaces: the views' surfaces per chunk ACL) the batch's new pairs — for an entity
 	// that has the lists, or whose every mention is the batch's; an entity of a graph written
 	// before the lists keeps none (its views read its mentions) until a full refresh gives it them.
-	// The mention counts per chunk ACL (first_counts, parallel to first_acls: EntityMentions sums
-	// the readable ones instead of reading every mention's chunk) grow by the batch's mentions,
-	// which are all new: a mention that already existed (upsertMentionsCypher) sends its entity to
-	// the full refresh instead. An entity with a mention without surfaces has no counts (the lists
-	// do not cover that mention), and EntityMentions counts its mentions one by one.
 	growEntitiesCypher = `
 UNWIND $rows AS row
 MATCH (e:Entity {key: row.key})
@@ -421,29 +411,21 @@ WITH e, al, ea, na, ms,
      reduce(acc = [], m IN ms | acc + [x IN m.surfaces WHERE NOT x IN acc]) AS surfaces,
      reduce(acc = [], m IN ms | acc + [g IN m.acl WHERE NOT g IN acc]) AS mentionACL,
      reduce(acc = [], m IN ms | acc + CASE WHEN e.name IN m.surfaces THEN [g IN m.acl WHERE NOT g IN acc] ELSE [] END) AS nameACL
-WITH e, al, ea, na, ms, surfaces, mentionACL, nameACL,
-     COUNT { ()-[:MENTIONS]->(e) } = size(ms) AS allNew
-WITH e, al, ea, na, ms, surfaces, mentionACL, nameACL, allNew,
-     (allNew OR e.first_counts IS NOT NULL AND e.first_acls IS NOT NULL AND size(e.first_counts) = size(e.first_acls))
-       AND all(m IN ms WHERE size(m.surfaces) > 0) AS counted,
-     CASE WHEN e.first_acls IS NOT NULL OR allNew THEN
-     reduce(st = {acls: coalesce(e.first_acls, []), chunks: coalesce(e.first_chunks, []),
-                  counts: coalesce(e.first_counts, [a IN coalesce(e.first_acls, []) | 0])},
+WITH e, al, ea, na, surfaces, mentionACL, nameACL,
+     CASE WHEN e.first_acls IS NOT NULL OR COUNT { ()-[:MENTIONS]->(e) } = size(ms) THEN
+     reduce(st = {acls: coalesce(e.first_acls, []), chunks: coalesce(e.first_chunks, [])},
             m IN [m IN ms WHERE size(m.surfaces) > 0] |
-       CASE WHEN NOT m.acl_key IN st.acls THEN {acls: st.acls + m.acl_key, chunks: st.chunks + m.chunk_id, counts: st.counts + 1}
+       CASE WHEN NOT m.acl_key IN st.acls THEN {acls: st.acls + m.acl_key, chunks: st.chunks + m.chunk_id}
             ELSE {acls: st.acls, chunks: [i IN range(0, size(st.acls) - 1) |
-                    CASE WHEN st.acls[i] = m.acl_key AND m.chunk_id < st.chunks[i] THEN m.chunk_id ELSE st.chunks[i] END],
-                  counts: [i IN range(0, size(st.acls) - 1) |
-                    CASE WHEN st.acls[i] = m.acl_key THEN st.counts[i] + 1 ELSE st.counts[i] END]} END)
+                    CASE WHEN st.acls[i] = m.acl_key AND m.chunk_id < st.chunks[i] THEN m.chunk_id ELSE st.chunks[i] END]} END)
      END AS first,
-     CASE WHEN e.alias_acls IS NOT NULL OR allNew THEN COLLECT {
+     CASE WHEN e.alias_acls IS NOT NULL OR COUNT { ()-[:MENTIONS]->(e) } = size(ms) THEN COLLECT {
        UNWIND [i IN range(0, size(coalesce(e.alias_acls, [])) - 1) | [e.alias_acls[i], e.alias_surfaces[i]]] +
               reduce(acc = [], m IN ms | acc + [x IN m.surfaces | [m.acl_key, x]]) AS p
        WITH DISTINCT p[0] AS k, p[1] AS x ORDER BY k, x
        RETURN [k, x] }
      END AS aliasPairs
 SET e.first_acls = first.acls, e.first_chunks = first.chunks,
-    e.first_counts = CASE WHEN counted THEN first.counts END,
     e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
     e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
     e.acl = ea + [g IN mentionACL WHERE NOT g IN ea],
@@ -538,12 +520,12 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			if len(step.rows) == 0 {
 				continue
 			}
-			if col := map[string]string{upsertEntitiesCypher: "renamed", upsertMentionsCypher: "existed"}[step.cypher]; col != "" {
+			if step.cypher == upsertEntitiesCypher {
 				rec, err := single(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows})
 				if err != nil {
 					return nil, err
 				}
-				for _, k := range strs(get(rec, col)) {
+				for _, k := range strs(get(rec, "renamed")) {
 					touched[k] = true
 				}
 				continue

@@ -170,8 +170,8 @@ func TestContentKey(t *testing.T) {
 }
 
 // TestDefiningFirst: pages that define an entity are written before the notes that only mention
-// entities, each group in its own order, so that a page's full entity refresh runs before the
-// mentions pile up.
+// entities, the pages whose subject the run names most first (ties, and the notes, in their own
+// order), so that a page's full entity refresh runs before the mentions pile up.
 func TestDefiningFirst(t *testing.T) {
 	doc := func(id, subject string, mentions ...string) *docWork {
 		w := &docWork{doc: ariadne.Document{ID: id}, subject: subject}

@@ -46,9 +46,9 @@ type SearchQuery struct {
 	Groups   []string // the caller's permission groups; required
 	Limit    int      // default 10
 	ChunkIDs []string // optional: search only among these chunks
-	// ScoresOnly returns each hit's chunk id, document id and score, without its text and other
-	// properties: for scoring many chunks at once (the multi_hop walk), where reading every
-	// chunk's text costs more than the search.
+	// ScoresOnly returns each hit's chunk id and score (and its vector with WithVectors), without
+	// its document id, text and other properties: for scoring many chunks at once (the multi_hop
+	// walk), where reading every chunk's text costs more than the search.
 	ScoresOnly bool
 	// WithVectors also returns each hit's stored embedding (ScoredChunk.Vector): for query
 	// feedback from a few chunks, not for long lists (384–768 floats per hit).

@@ -53,8 +53,8 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 	if limit <= 0 {
 		limit = 10
 	}
-	if mode == ariadne.SearchVector && q.ScoresOnly && !q.WithVectors && s.grpc != nil {
-		return s.grpc.scores(ctx, s, q, limit)
+	if s.grpc != nil {
+		return s.grpc.search(ctx, s, mode, q, limit)
 	}
 	where := filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAny).WithValueText(q.Groups...)
 	if len(q.ChunkIDs) > 0 {
@@ -134,9 +134,8 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 }
 
 func resultFields() []graphql.Field {
-	names := []string{"chunk_id", "doc_id", "doc_version", "doc_type", "position", "title", "heading", "text", "lang", "acl", "updated"}
-	fields := make([]graphql.Field, 0, len(names)+1)
-	for _, n := range names {
+	fields := make([]graphql.Field, 0, len(resultProperties)+1)
+	for _, n := range resultProperties {
 		fields = append(fields, graphql.Field{Name: n})
 	}
 	return append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "score"}, {Name: "distance"}}})
@@ -154,9 +153,9 @@ func withVectorField(fields []graphql.Field) []graphql.Field {
 	return out
 }
 
-// scoreFields are the fields of a ScoresOnly search: the ids and the score.
+// scoreFields are the fields of a ScoresOnly search: the chunk id and the score.
 func scoreFields() []graphql.Field {
-	return []graphql.Field{{Name: "chunk_id"}, {Name: "doc_id"},
+	return []graphql.Field{{Name: "chunk_id"},
 		{Name: "_additional", Fields: []graphql.Field{{Name: "score"}, {Name: "distance"}}}}
 }
 

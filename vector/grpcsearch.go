@@ -89,24 +89,21 @@ func (g *grpcSearcher) search(ctx context.Context, s *Store, mode ariadne.Search
 		Properties:  &pb.PropertiesRequest{NonRefProperties: props},
 		Metadata:    &pb.MetadataRequest{Vector: q.WithVectors, Uuid: byObject != nil},
 	}
-	terms := strings.Join(q.Terms, " ")
+	terms, ok := keywordQuery(mode, q)
+	if !ok {
+		return nil, nil // only function words: BM25 has nothing to match
+	}
 	switch mode {
 	case ariadne.SearchVector:
 		req.NearVector = &pb.NearVector{VectorBytes: vectorBytes(q.Vector)}
 		req.Metadata.Distance = true
 	case ariadne.SearchBM25:
-		if terms == "" {
-			return nil, nil // only function words: BM25 has nothing to match
-		}
 		req.Bm25Search = &pb.BM25{Query: terms, Properties: []string{"search_text"}}
 		req.Metadata.Score = true
 	case ariadne.SearchHybrid:
 		fusion := pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE
 		if q.Fusion == ariadne.FusionRanked {
 			fusion = pb.Hybrid_FUSION_TYPE_RANKED
-		}
-		if terms == "" {
-			terms = q.Text
 		}
 		req.HybridSearch = &pb.Hybrid{Query: terms, Properties: []string{"search_text"}, VectorBytes: vectorBytes(q.Vector),
 			Alpha: float32(q.Alpha), FusionType: fusion}

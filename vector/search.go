@@ -72,22 +72,19 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 	}
 	get := s.client.GraphQL().Get().WithClassName(s.class).WithFields(fields...).WithWhere(where).WithLimit(limit).
 		WithConsistencyLevel(s.placement.Consistency)
-	terms := strings.Join(q.Terms, " ")
+	terms, ok := keywordQuery(mode, q)
+	if !ok {
+		return nil, nil // only function words: BM25 has nothing to match
+	}
 	switch mode {
 	case ariadne.SearchVector:
 		get = get.WithNearVector(s.client.GraphQL().NearVectorArgBuilder().WithVector(q.Vector))
 	case ariadne.SearchBM25:
-		if terms == "" {
-			return nil, nil // only function words: BM25 has nothing to match
-		}
 		get = get.WithBM25(s.client.GraphQL().Bm25ArgBuilder().WithQuery(terms).WithProperties("search_text"))
 	case ariadne.SearchHybrid:
 		fusion := graphql.RelativeScore
 		if q.Fusion == ariadne.FusionRanked {
 			fusion = graphql.Ranked
-		}
-		if terms == "" {
-			terms = q.Text
 		}
 		get = get.WithHybrid(s.client.GraphQL().HybridArgumentBuilder().WithQuery(terms).WithVector(q.Vector).
 			WithAlpha(float32(q.Alpha)).WithFusionType(fusion).WithProperties([]string{"search_text"}))
@@ -131,6 +128,22 @@ func (s *Store) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.S
 		out = append(out, sc)
 	}
 	return out, nil
+}
+
+// keywordQuery is the keyword side of a BM25 or hybrid search: q.Terms joined by spaces, or for
+// hybrid the question's text when no term is left. ok is false for a BM25 search with no term
+// (only function words), which has nothing to match.
+func keywordQuery(mode ariadne.SearchMode, q ariadne.SearchQuery) (terms string, ok bool) {
+	terms = strings.Join(q.Terms, " ")
+	switch {
+	case terms != "":
+		return terms, true
+	case mode == ariadne.SearchBM25:
+		return "", false
+	case mode == ariadne.SearchHybrid:
+		return q.Text, true
+	}
+	return "", true
 }
 
 func resultFields() []graphql.Field {

@@ -246,7 +246,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case c.Strict && (len(problems) > 0 || len(sum.VectorErrors) > 0):
 		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
 	case len(sum.Conflicts) > 0:
-		return &exitError{4, fmt.Errorf("%d documents skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
+		return &exitError{4, fmt.Errorf("%d document(s) skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
 	}
 	return nil
 }

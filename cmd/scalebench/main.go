@@ -644,4 +644,6 @@ func printTable(w io.Writer, rs []Result) {
 				rr.Answered, rr.N, rr.HitSubject, rr.N, r.QueryLoad[0], r.QueryLoad[1])
 		}
 	}
+	fmt.Fprintln(w, "\nWeaviate and Neo4j p95: a question's time in each store, summed over its calls; multi_hop runs some "+
+		"of them at once, so a sum can exceed the question's retrieval time.")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
+	"github.com/ariadne-graphrag/ariadne/ner"
 )
 
 // BenchmarkIngestMuSiQueNER measures ingestion of the MuSiQue-100 corpus of ../shared/datasets
@@ -22,7 +23,8 @@ import (
 // the real NER sidecar on and off: chunks/s (wall, Weaviate and Neo4j writes included), the
 // graph's entities and entity–entity relations per chunk, and CPU milliseconds per chunk of this
 // process and of the sidecar (its server and worker processes, from /proc), which do not depend
-// on what else the machine runs. The load average at the start is reported too.
+// on what else the machine runs. The load average at the start is reported too. The sidecar is
+// asked not to use its cache of recent texts, so every run pays the model.
 func BenchmarkIngestMuSiQueNER(b *testing.B) {
 	docs, _, err := evaluation.LoadMuSiQue(testrig.SharedOrSkip(b, "datasets/musique_100.json"))
 	if err != nil {
@@ -35,7 +37,8 @@ func BenchmarkIngestMuSiQueNER(b *testing.B) {
 				b.StopTimer()
 				var rig *testrig.Rig
 				if mode == "on" {
-					rig = testrig.NewWithNER(b, "")
+					// Uncached: the sidecar remembers the texts of earlier runs (deploy/ner).
+					rig = testrig.NewWithNERConfig(b, "", ner.Config{NoCache: true})
 				} else {
 					rig = testrig.New(b, "")
 				}

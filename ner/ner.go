@@ -72,6 +72,9 @@ type Config struct {
 	Retry        retry.Policy  // default retry.Default()
 	Logger       *slog.Logger  // default slog.Default()
 	HTTPClient   *http.Client  // default: one with Timeout
+	// NoCache asks the sidecar to answer from its model, neither reading nor filling its cache of
+	// recent texts (deploy/ner/README.md): for measuring the model's cost on texts it has seen.
+	NoCache bool
 }
 
 // Client talks to the NER sidecar. It is safe for concurrent use.
@@ -177,6 +180,7 @@ func (c *Client) setModel(m string) {
 type request struct {
 	Texts []string `json:"texts"`
 	Lang  string   `json:"lang"`
+	Cache *bool    `json:"cache,omitempty"` // nil: the sidecar's default (cached)
 }
 
 type wireMention struct {
@@ -242,7 +246,7 @@ func (c *Client) call(ctx context.Context, batch []string, lang string) ([][]wir
 		resp = response{}
 		ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout) // also when HTTPClient has no timeout
 		defer cancel()
-		return httpjson.Post(ctx, c.client, "ner", c.cfg.BaseURL+"/v1/ner", nil, request{Texts: batch, Lang: lang}, &resp)
+		return httpjson.Post(ctx, c.client, "ner", c.cfg.BaseURL+"/v1/ner", nil, c.request(batch, lang), &resp)
 	}, func(a retry.Attempt) {
 		c.mu.Lock()
 		c.retries++
@@ -301,4 +305,13 @@ func validUTF8(s string) string {
 		i += size
 	}
 	return string(b)
+}
+
+// request is the body of one /v1/ner call.
+func (c *Client) request(texts []string, lang string) request {
+	r := request{Texts: texts, Lang: lang}
+	if c.cfg.NoCache {
+		r.Cache = new(bool)
+	}
+	return r
 }

@@ -409,3 +409,19 @@ func TestValidUTF8(t *testing.T) {
 		}
 	}
 }
+
+func TestRecognizeNoCacheAsksTheSidecarToSkipItsCache(t *testing.T) {
+	for _, tc := range []struct {
+		noCache bool
+		want    *bool
+	}{{false, nil}, {true, new(bool)}} {
+		f := &fake{handle: func(_ int, req request, w http.ResponseWriter) { answer(w, req) }}
+		c := newClient(t, f, Config{NoCache: tc.noCache})
+		if _, err := c.Recognize(context.Background(), []string{"Jane Doe"}, English); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.requests[0].Cache; (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("NoCache %v: request cache %v, want %v", tc.noCache, got, tc.want)
+		}
+	}
+}

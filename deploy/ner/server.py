@@ -313,6 +313,11 @@ class Cache:
                 self.entries.popitem(last=False)
         return results, langs
 
+    def recognize_uncached(self, texts, lang):
+        """The model's answer, neither read from nor written to the cache (a request with
+        "cache": false: measurements of the model's own cost)."""
+        return self.inner.recognize(texts, lang)
+
     def close(self):
         self.inner.close()
 
@@ -352,7 +357,10 @@ def parse_request(body):
     lang = req.get("lang", "") or ""
     if lang not in ("", "ru", "en"):
         raise BadRequest('"lang" must be "ru", "en" or "" (detect), not %r' % (lang,))
-    return texts, lang
+    cache = req.get("cache", True)
+    if not isinstance(cache, bool):
+        raise BadRequest('"cache" must be true or false, not %r' % (cache,))
+    return texts, lang, cache
 
 
 def make_handler(rec):
@@ -361,6 +369,10 @@ def make_handler(rec):
     class Handler(BaseHTTPRequestHandler):
         server_version = "ariadne-ner/1"
         protocol_version = "HTTP/1.1"
+        # TCP_NODELAY on every connection: the headers and the body are two writes, and with
+        # Nagle's algorithm the body waits for the client's delayed ACK (~40 ms per request;
+        # docs/performance.md measured the same stall on the embedder).
+        disable_nagle_algorithm = True
 
         def log_message(self, fmt, *args):  # one line per request on stderr (the log file)
             sys.stderr.write("%s %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S"), fmt % args))
@@ -398,12 +410,13 @@ def make_handler(rec):
                 return
             body = self.rfile.read(n)
             try:
-                texts, lang = parse_request(body)
+                texts, lang, cache = parse_request(body)
             except BadRequest as e:
                 self.reply(400, {"error": str(e)})
                 return
             try:
-                results, langs = rec.recognize(texts, lang)
+                recognize = rec.recognize if cache else getattr(rec, "recognize_uncached", rec.recognize)
+                results, langs = recognize(texts, lang)
             except Exception as e:  # a model failure: the caller sees a 500 with the reason
                 self.log_message("ner failed: %r", e)
                 self.reply(500, {"error": "ner failed: %s" % e})

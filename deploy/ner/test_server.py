@@ -89,6 +89,16 @@ class TestCache(unittest.TestCase):
         c.recognize(["Anna met Bob", "Иван здесь"], "ru")
         self.assertEqual(inner.calls, [(["Anna met Bob", "Иван здесь"], "ru")])
 
+    def test_uncached_requests_skip_the_cache(self):
+        inner = CountingRecognizer()
+        c = server.Cache(inner, 3)
+        c.recognize(["Anna"], "en")
+        c.recognize_uncached(["Anna"], "en")
+        c.recognize_uncached(["Bob"], "en")
+        c.recognize(["Bob"], "en")
+        self.assertEqual([t for t, _ in inner.calls], [["Anna"], ["Anna"], ["Bob"], ["Bob"]])
+        self.assertEqual((c.hits, c.misses), (0, 2))
+
     def test_size_zero_is_off(self):
         inner = CountingRecognizer()
         c = server.Cache(inner, 0)
@@ -104,8 +114,9 @@ class TestRequest(unittest.TestCase):
         self.assertEqual(server.detect_lang("12345"), "en")
 
     def test_parse_request_limits(self):
-        self.assertEqual(server.parse_request(b'{"texts": ["a"], "lang": "ru"}'), (["a"], "ru"))
-        for body in (b"not json", b"[]", b'{"texts": "a"}', b'{"texts": [1]}', b'{"texts": [], "lang": "de"}',
+        self.assertEqual(server.parse_request(b'{"texts": ["a"], "lang": "ru"}'), (["a"], "ru", True))
+        self.assertEqual(server.parse_request(b'{"texts": ["a"], "cache": false}'), (["a"], "", False))
+        for body in (b"not json", b'{"texts": ["a"], "cache": "no"}', b"[]", b'{"texts": "a"}', b'{"texts": [1]}', b'{"texts": [], "lang": "de"}',
                      ('{"texts": ["%s"]}' % ("x" * (server.MAX_TEXT_CHARS + 1))).encode(),
                      ('{"texts": [%s]}' % ",".join(['"a"'] * (server.MAX_TEXTS + 1))).encode(),
                      b'{"texts": ["\\ud800"]}'):

@@ -15,8 +15,16 @@ import (
 // it skips, or fails when integration tests are required, when the sidecar does not answer.
 func NewWithNER(t testing.TB, corpusDir string) *Rig {
 	t.Helper()
+	return NewWithNERConfig(t, corpusDir, ner.Config{})
+}
+
+// NewWithNERConfig is NewWithNER with the sidecar client's settings (its BaseURL is always the
+// test environment's sidecar): NoCache makes every run pay the model, for benchmarks.
+func NewWithNERConfig(t testing.TB, corpusDir string, cfg ner.Config) *Rig {
+	t.Helper()
 	testenv.Need(t, "the NER sidecar ("+testenv.NERURL()+")", testenv.HTTPGet(testenv.NERURL()+"/health"))
-	client, err := ner.New(ner.Config{BaseURL: testenv.NERURL()})
+	cfg.BaseURL = testenv.NERURL()
+	client, err := ner.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,6 +132,9 @@ class FakeRecognizer:
             raise RuntimeError("model exploded")
         return [server.mentions(t, [(0, len(t), "PER")], server.RU_LABELS) for t in texts], [lang or "ru"] * len(texts)
 
+    def recognize_uncached(self, texts, lang):  # tells the two paths apart by the label
+        return [server.mentions(t, [(0, len(t), "LOC")], server.RU_LABELS) for t in texts], [lang or "ru"] * len(texts)
+
 
 class TestHTTP(unittest.TestCase):
     @classmethod
@@ -161,6 +164,11 @@ class TestHTTP(unittest.TestCase):
         self.assertEqual(code, 200)
         self.assertEqual(got["results"], [[{"start": 0, "end": 4, "text": "Ёж", "label": "PER", "source_label": "PER"}]])
         self.assertEqual(got["model"], "fake 1.0")
+
+    def test_cache_false_is_answered_uncached(self):
+        for cache, label in ((True, "PER"), (False, "LOC")):
+            code, got = self.call("POST", "/v1/ner", json.dumps({"texts": ["Ёж"], "cache": cache}).encode())
+            self.assertEqual((code, got["results"][0][0]["label"]), (200, label))
 
     def test_errors_are_json(self):
         for method, path, body, headers, want in (

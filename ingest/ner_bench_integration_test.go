@@ -22,9 +22,11 @@ import (
 // is not here) with the lexical embedder and the dictionary extractor, with entity recognition by
 // the real NER sidecar on and off: chunks/s (wall, Weaviate and Neo4j writes included), the
 // graph's entities and entity–entity relations per chunk, and CPU milliseconds per chunk of this
-// process and of the sidecar (its server and worker processes, from /proc), which do not depend
-// on what else the machine runs. The load average at the start is reported too. The sidecar is
-// asked not to use its cache of recent texts, so every run pays the model.
+// process and of the sidecar (its server and worker processes, from /proc). CPU time per chunk
+// depends on load too on this machine kind (the sidecar's 4.7–4.9 ms per MuSiQue chunk quiet
+// against 15.1 ms at load average 22–25; docs/evaluation.md), so the load average at the start is
+// reported with them. The sidecar is asked not to use its cache of recent texts, so every run pays
+// the model.
 func BenchmarkIngestMuSiQueNER(b *testing.B) {
 	docs, _, err := evaluation.LoadMuSiQue(testrig.SharedOrSkip(b, "datasets/musique_100.json"))
 	if err != nil {

@@ -14,10 +14,11 @@ downloaded at run time):
 
 API:
   GET  /health  -> {"status": "ok", "model": "...", "languages": ["ru", "en"]}
-  POST /v1/ner  {"texts": ["..."], "lang": "ru" | "en" | ""}
+  POST /v1/ner  {"texts": ["..."], "lang": "ru" | "en" | "", "cache": true | false}
        -> {"results": [[{"start", "end", "text", "label", "source_label"}]], "langs": [...], "model": "..."}
      start/end are UTF-8 byte offsets into the text as sent (text[start:end] in Go is "text").
-     lang "" picks ru or en per text by script (more Cyrillic than Latin letters: ru).
+     lang "" (or none) picks ru or en per text by script (more Cyrillic than Latin letters: ru).
+     cache false answers from the model, neither reading nor filling the cache (default true).
      Errors are JSON {"error": "..."} with HTTP 400 (bad request, limits) or 500.
 """
 import argparse
@@ -359,7 +360,7 @@ def parse_request(body):
         raise BadRequest('"lang" must be "ru", "en" or "" (detect), not %r' % (lang,))
     cache = req.get("cache", True)
     if not isinstance(cache, bool):
-        raise BadRequest('"cache" must be true or false, not %r' % (cache,))
+        raise BadRequest('"cache" must be true or false, not %s' % json.dumps(cache))
     return texts, lang, cache
 
 

@@ -186,6 +186,25 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			row(score(fmt.Sprintf("RRF(current fused list, %d bridge hops at %.2g)", n, w), with(func(x walkExample) []ariadne.ScoredChunk { return x.lists.Fuse(lo, hi, perDoc) })))
 		}
 	}
+	// Oracle: the best single bridge of each question's candidates (by recall@5 of the current
+	// fused list with it), the ceiling of any rule or model that picks one bridge.
+	if mb := slices.Max(append([]int{0}, f.Bridges...)); mb > 0 {
+		row(score(fmt.Sprintf("oracle: best single bridge of %d, RRF(current fused list, it at 1)", mb), func(x walkExample) []ariadne.ScoredChunk {
+			base := x.lists.Fuse(lo, hi, perDoc)
+			best, bestR := base, -1.0
+			for _, b := range x.bridges {
+				l := agent.FuseRRFWeighted([][]ariadne.ScoredChunk{base, b}, []float64{1, 1})
+				k := l
+				if len(k) > f.K {
+					k = k[:f.K]
+				}
+				if r := evaluation.RecallAt(evaluation.DocRanking(k), x.gold, 5); r > bestR {
+					best, bestR = l, r
+				}
+			}
+			return best
+		}))
+	}
 	if i := slices.IndexFunc(grid, func(s fusedScore) bool { return s.lo == lo && s.hi == hi }); i >= 0 {
 		grid = slices.Delete(grid, i, i+1) // printed above
 	}

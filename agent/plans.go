@@ -45,11 +45,11 @@ func (r *Retriever) runRoute(ctx context.Context, route ariadne.Route, req Reque
 // the second set 0.617 → 0.532 with hybrid for every simple question); in a corpus of one
 // language it breaks ties between similar passages that vector search confuses (XQuAD-ru hit@1
 // 0.913 → 0.931). The test is the script (Cyrillic or not) of the question and of every
-// candidate the vector search returned (Candidates chunks, the caller's groups); that search is
-// memoised, so the vector route pays nothing for it and the hybrid search is the prefetched
-// one. Languages that share a script (English and German) look alike to it.
-// docs/evaluation.md, "The simple route's search".
-// The reason, for the step's note, is empty for vector search.
+// candidate the vector search returned (Candidates chunks, the caller's groups). It adds no
+// search: the vector search is the one the route ran before (memoised, so the vector strategy
+// reuses it) and the hybrid search is the one prefetched for every question. Languages that share
+// a script (English and German) look alike to it. The returned reason is for the step's note
+// (empty for vector search). Measured in docs/evaluation.md, "The simple route's search".
 func (r *Retriever) simpleStrategy(ctx context.Context, req Request, vec []float32, tr *Trace) (Strategy, string, error) {
 	hits, err := r.questionSearch(ctx, ariadne.SearchVector, req, vec, tr)
 	if err != nil || len(hits) == 0 {

@@ -99,14 +99,14 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return fmt.Errorf("fit-walk: no question with gold documents")
 	}
 	lo, hi, perDoc := e.retriever.GraphWeights()
+	// docsAtK is the document ranking of a list's first K chunks, what every row scores.
+	docsAtK := func(chunks []ariadne.ScoredChunk) []string {
+		return evaluation.DocRanking(chunks[:min(f.K, len(chunks))])
+	}
 	score := func(name string, pick func(x walkExample) []ariadne.ScoredChunk) fusedScore {
 		s := fusedScore{name: name}
 		for _, x := range ex {
-			chunks := pick(x)
-			if len(chunks) > f.K {
-				chunks = chunks[:f.K]
-			}
-			ranked := evaluation.DocRanking(chunks)
+			ranked := docsAtK(pick(x))
 			s.r2 += evaluation.RecallAt(ranked, x.gold, 2)
 			s.r5 += evaluation.RecallAt(ranked, x.gold, 5)
 			s.r10 += evaluation.RecallAt(ranked, x.gold, 10)
@@ -194,11 +194,7 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			best, bestR := base, -1.0
 			for _, b := range x.bridges {
 				l := agent.FuseRRFWeighted([][]ariadne.ScoredChunk{base, b}, []float64{1, 1})
-				k := l
-				if len(k) > f.K {
-					k = k[:f.K]
-				}
-				if r := evaluation.RecallAt(evaluation.DocRanking(k), x.gold, 5); r > bestR {
+				if r := evaluation.RecallAt(docsAtK(l), x.gold, 5); r > bestR {
 					best, bestR = l, r
 				}
 			}

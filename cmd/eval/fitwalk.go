@@ -17,10 +17,13 @@ import (
 // pair of the grid fuses the same two lists, so the grid costs no retrieval. It also measures the
 // second hop by query feedback (agent.Retriever.SecondHop) at each depth and weight, alone and
 // fused. Fit on the fitting split (questions 1–50, --limit 50) and measure the held-out split
-// with --from 50; never on the golden dev set.
+// with --from 50; never on the golden dev set. --kind xquad fits on XQuAD-ru's single-hop
+// questions instead: the route receives those too whenever a router takes a question for
+// multi-hop, and its fused list must not lose what hybrid finds for them.
 type fitWalkCmd struct {
 	common
-	Dataset string    `name:"dataset" required:"" help:"MuSiQue JSON (its corpus must already be indexed in --neo4j-namespace and --weaviate-class)."`
+	Dataset string    `name:"dataset" required:"" help:"MuSiQue or XQuAD JSON (its corpus must already be indexed in --neo4j-namespace and --weaviate-class)."`
+	Kind    string    `name:"kind" default:"musique" enum:"musique,xquad,golden" help:"What --dataset is (golden: a question set in the golden format over an indexed corpus of our own)."`
 	Lows    []float64 `name:"lows" default:"0.25,0.5,1,1.5,2" help:"Walk weights at zero confidence to try."`
 	Highs   []float64 `name:"highs" default:"0.5,1,1.5,2,3,5" help:"Walk weights at full confidence to try (pairs with low > high are skipped)."`
 	Depths  []int     `name:"second-hop-depths" default:"1,2,3" help:"Second hop: first-pass chunks whose embeddings move the question's (agent.Retriever.SecondHop)."`
@@ -36,6 +39,30 @@ type fusedScore struct {
 	r2, r5, r10, mrr, h1 float64
 }
 
+// fitWalkRow is a fusedScore as `fit-walk --json` writes it and `fit-walk-mix` reads it: one
+// list's mean figures over N questions; Low and High are the walk's weights for the grid's rows
+// (both 0 on the other rows).
+type fitWalkRow struct {
+	Name     string  `json:"name"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+	Hit1     float64 `json:"hit1"`
+	Recall2  float64 `json:"recall2"`
+	Recall5  float64 `json:"recall5"`
+	Recall10 float64 `json:"recall10"`
+	MRR10    float64 `json:"mrr10"`
+	N        int     `json:"n"`
+}
+
+// fitWalkReport is what `fit-walk --json` writes.
+type fitWalkReport struct {
+	Dataset string       `json:"dataset"`
+	Kind    string       `json:"kind"`
+	From    int          `json:"from"`
+	Limit   int          `json:"limit"`
+	Rows    []fitWalkRow `json:"rows"`
+}
+
 // walkExample is one question: its gold documents, the walk's lists and the second hop's lists.
 type walkExample struct {
 	gold  []string
@@ -47,7 +74,16 @@ type walkExample struct {
 }
 
 func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	_, qs, err := evaluation.LoadMuSiQue(f.Dataset)
+	var qs []evaluation.Question
+	var err error
+	switch f.Kind {
+	case "xquad":
+		_, qs, err = evaluation.LoadXQuAD(f.Dataset, "ru")
+	case "golden":
+		qs, err = evaluation.LoadGolden(f.Dataset)
+	default:
+		_, qs, err = evaluation.LoadMuSiQue(f.Dataset)
+	}
 	if err != nil {
 		return err
 	}
@@ -59,7 +95,7 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	defer e.closeAll()
 	var ex []walkExample
 	for i, q := range qs {
-		if len(q.GoldDocs) == 0 {
+		if len(q.GoldDocs) == 0 || q.Type == "acl" { // as RunRetrieval scores them
 			continue
 		}
 		req := agent.Request{Question: q.Question, Groups: q.UserGroups, TopK: f.K}
@@ -143,8 +179,11 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		f.Dataset, len(ex), f.From, e.embedder, f.K, lo, hi)
 	fmt.Fprintln(stdout, "| list | hit@1 | recall@2 | recall@5 | recall@10 | MRR@10 |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|")
+	rep := fitWalkReport{Dataset: f.Dataset, Kind: f.Kind, From: f.From, Limit: f.Limit}
 	row := func(s fusedScore) {
 		fmt.Fprintf(stdout, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s.name, s.h1, s.r2, s.r5, s.r10, s.mrr)
+		rep.Rows = append(rep.Rows, fitWalkRow{Name: s.name, Low: s.lo, High: s.hi, Hit1: s.h1, Recall2: s.r2, Recall5: s.r5,
+			Recall10: s.r10, MRR10: s.mrr, N: len(ex)})
 	}
 	row(score("hybrid alone", func(x walkExample) []ariadne.ScoredChunk { return x.lists.Hybrid }))
 	row(score("walk alone", func(x walkExample) []ariadne.ScoredChunk {
@@ -153,7 +192,9 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 		return x.lists.Walk
 	}))
-	row(score(fmt.Sprintf("current weights %.2g–%.2g", lo, hi), func(x walkExample) []ariadne.ScoredChunk { return x.lists.Fuse(lo, hi, perDoc) }))
+	cur := score(fmt.Sprintf("current weights %.2g–%.2g", lo, hi), func(x walkExample) []ariadne.ScoredChunk { return x.lists.Fuse(lo, hi, perDoc) })
+	cur.lo, cur.hi = lo, hi
+	row(cur)
 	for _, d := range f.Depths {
 		for _, b := range f.Betas {
 			k := [2]float64{float64(d), b}
@@ -207,5 +248,5 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	for _, s := range grid {
 		row(s)
 	}
-	return nil
+	return writeJSON(f.JSONOut, rep)
 }

@@ -6,6 +6,7 @@
 //	eval musique   --dataset musique_100.json             MuSiQue: retrieval recall
 //	eval xquad     --dataset xquad_ru.json                XQuAD: hit@1/5 and citation validity
 //	eval fit-walk  --dataset musique_100.json --limit 50  the multi_hop fusion weights, fitted
+//	eval fit-walk-mix a.json b.json …                 the fusion weights over several fit-walk grids
 //
 // Tables go to stdout (Markdown), --json writes the report. Indexing (--index, and always for the
 // datasets) replaces the graph of the Neo4j label namespace "Eval" (--neo4j-namespace; never the
@@ -93,15 +94,16 @@ type datasetCmd struct {
 }
 
 type cli struct {
-	Golden    goldenCmd      `cmd:"" help:"Retrieval and answer metrics on a golden set."`
-	Retrieval retrievalCmd   `cmd:"" help:"Retrieval metrics per strategy and question type, and router accuracy."`
-	Musique   datasetCmd     `cmd:"" help:"MuSiQue (JSON): retrieval recall per strategy."`
-	Xquad     datasetCmd     `cmd:"" help:"XQuAD (SQuAD JSON): retrieval hit@k and answer citation validity."`
-	RouteData routeDataCmd   `cmd:"" name:"route-data" help:"Record the learned router's features and each route's recall per question (training data)."`
-	Train     trainRouterCmd `cmd:"" name:"train-router" help:"Fit the learned router on route-data files; report cross-validated accuracy."`
-	Extract   extractionCmd  `cmd:"" name:"extraction" help:"Extractors side by side on a corpus with an entity variant table: resolution, mentions and relations per chunk, chunks/s."`
-	FitWalk   fitWalkCmd     `cmd:"" name:"fit-walk" help:"Fit the multi_hop route's fusion weights (walk vs hybrid) on a MuSiQue split; the walk runs once per question."`
-	FitBars   fitBarsCmd     `cmd:"" name:"fit-bars" help:"Fit the term-coverage generator's thresholds on a question set of our own (never the golden dev set)."`
+	Golden     goldenCmd      `cmd:"" help:"Retrieval and answer metrics on a golden set."`
+	Retrieval  retrievalCmd   `cmd:"" help:"Retrieval metrics per strategy and question type, and router accuracy."`
+	Musique    datasetCmd     `cmd:"" help:"MuSiQue (JSON): retrieval recall per strategy."`
+	Xquad      datasetCmd     `cmd:"" help:"XQuAD (SQuAD JSON): retrieval hit@k and answer citation validity."`
+	RouteData  routeDataCmd   `cmd:"" name:"route-data" help:"Record the learned router's features and each route's recall per question (training data)."`
+	Train      trainRouterCmd `cmd:"" name:"train-router" help:"Fit the learned router on route-data files; report cross-validated accuracy."`
+	Extract    extractionCmd  `cmd:"" name:"extraction" help:"Extractors side by side on a corpus with an entity variant table: resolution, mentions and relations per chunk, chunks/s."`
+	FitWalk    fitWalkCmd     `cmd:"" name:"fit-walk" help:"Fit the multi_hop route's fusion weights (walk vs hybrid) on a MuSiQue split; the walk runs once per question."`
+	FitWalkMix fitWalkMixCmd  `cmd:"" name:"fit-walk-mix" help:"Rank the fusion weight pairs of several fit-walk --json grids by their mean over the sets."`
+	FitBars    fitBarsCmd     `cmd:"" name:"fit-bars" help:"Fit the term-coverage generator's thresholds on a question set of our own (never the golden dev set)."`
 }
 
 type usageError struct{ error }
@@ -171,6 +173,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return c.FitBars.run(ctx, stdout, stderr)
 	case "fit-walk":
 		return c.FitWalk.run(ctx, stdout, stderr)
+	case "fit-walk-mix <run>":
+		return c.FitWalkMix.run(stdout)
 	}
 	return usageError{fmt.Errorf("unknown command %q", kctx.Command())}
 }

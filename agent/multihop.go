@@ -102,6 +102,9 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	// provenance reaches (a few dozen of ~2 500 at 100k chunks) get their cosines after both.
 	in := walkInput{ChunkEntities: map[string][]string{}, DocChunks: map[string][]string{},
 		Mentions: map[string]int{}, Linked: linkedScore, Pool: pool, ChunkSim: map[string]float64{}}
+	for _, c := range append(append([]ariadne.ScoredChunk(nil), hybrid...), dense...) {
+		in.First = append(in.First, c.ID)
+	}
 	for c, ks := range chunkEnts {
 		in.ChunkEntities[c] = append(in.ChunkEntities[c], ks...)
 	}
@@ -474,9 +477,18 @@ func (r *Retriever) addMentions(ctx context.Context, req Request, keys []string,
 	return nil
 }
 
-// walkReach is every chunk the walk's graph reaches — mentions, describing documents and the
-// edges' provenance — sorted by id.
+// walkReach is every chunk the walk's graph reaches: the first pass's chunks in their order
+// (in.First), then the chunks of mentions, describing documents and the edges' provenance sorted
+// by id. A cap on it (capIDs) keeps what the first pass found before anything the graph adds.
 func walkReach(in walkInput, edges []ariadne.Edge) []string {
+	out := make([]string, 0, len(in.First))
+	first := make(map[string]bool, len(in.First))
+	for _, c := range in.First {
+		if !first[c] {
+			first[c] = true
+			out = append(out, c)
+		}
+	}
 	reach := map[string]bool{}
 	for c := range in.ChunkEntities {
 		reach[c] = true
@@ -491,7 +503,12 @@ func walkReach(in walkInput, edges []ariadne.Edge) []string {
 			reach[c] = true
 		}
 	}
-	return walkKeys(reach)
+	for _, c := range walkKeys(reach) {
+		if !first[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // capIDs is the first n of ids.

@@ -31,6 +31,10 @@ type walkInput struct {
 	NameVec       map[string][]float32 // entity key → name embedding (synonym edges)
 	Linked        map[string]float64   // entity key → link score of an entity the question names (0..1)
 	Pool          map[string]float64   // first-pass chunk id → relevance (passage seeds)
+	// First: the first pass's chunk ids, hybrid's order then vector's. They are always in the
+	// walk's reach (a passage seed that mentions no entity still ranks by its restart mass) and
+	// come first under the WalkChunks cap.
+	First []string
 }
 
 // walkParams tune the walk. Values: defaultWalkParams, fitted as docs/multi-hop.md says.

@@ -420,3 +420,27 @@ func BenchmarkSynonymPairs(b *testing.B) {
 		})
 	}
 }
+
+// TestWalkReachKeepsFirstPass: the first pass's chunks lead the walk's reach in their order, a
+// chunk that mentions no entity among them, and a cap keeps them before anything the graph adds
+// (before this, reach was sorted by id: "a#…" chunks the graph added pushed a first-pass "z#…"
+// chunk out under the cap, and a first-pass chunk without entities was never in it, so the
+// walk's ranking dropped hybrid's best hit whenever it named nothing).
+func TestWalkReachKeepsFirstPass(t *testing.T) {
+	in := walkInput{
+		First:         []string{"z#0001", "m#0000", "z#0001", "q#0003"}, // q#0003 mentions no entity
+		ChunkEntities: map[string][]string{"z#0001": {"e1"}, "m#0000": {"e2"}},
+		DocChunks:     map[string][]string{"e1": {"b#0000", "a#0000"}},
+	}
+	edges := []ariadne.Edge{{ChunkIDs: []string{"c#0002", "a#0000"}}}
+	if got, want := walkReach(in, nil), []string{"z#0001", "m#0000", "q#0003", "a#0000", "b#0000"}; !slices.Equal(got, want) {
+		t.Errorf("reach %v, want %v", got, want)
+	}
+	got := walkReach(in, edges)
+	if want := []string{"z#0001", "m#0000", "q#0003", "a#0000", "b#0000", "c#0002"}; !slices.Equal(got, want) {
+		t.Errorf("reach with edges %v, want %v", got, want)
+	}
+	if capped, want := capIDs(got, 4), []string{"z#0001", "m#0000", "q#0003", "a#0000"}; !slices.Equal(capped, want) {
+		t.Errorf("cap 4: %v, want %v", capped, want)
+	}
+}

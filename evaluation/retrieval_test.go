@@ -12,7 +12,7 @@ import (
 // a table; the routed list is the list of the route's strategy.
 type fakeRetriever struct {
 	lists map[agent.Strategy][]string // document ids, best first
-	route map[string]ariadne.Route   // question → route
+	route map[string]ariadne.Route    // question → route
 }
 
 func (f fakeRetriever) chunks(s agent.Strategy) []ariadne.ScoredChunk {

@@ -26,7 +26,7 @@ const Routed RetrieverName = "routed"
 // RetrievalRow holds the metrics of one retriever on one group of questions.
 type RetrievalRow struct {
 	Retriever RetrieverName      `json:"retriever"`
-	Group     string             `json:"group"` // a question type, "cross_language", or "all"
+	Group     string             `json:"group"` // a question type, "cross_language", "all", or "via <route>" (the router's first decision, before any escalation)
 	N         int                `json:"n"`
 	Hit       map[int]float64    `json:"hit"`    // hit@k
 	Recall    map[int]float64    `json:"recall"` // recall@k

@@ -101,7 +101,7 @@ type cli struct {
 	RouteData  routeDataCmd   `cmd:"" name:"route-data" help:"Record the learned router's features and each route's recall per question (training data)."`
 	Train      trainRouterCmd `cmd:"" name:"train-router" help:"Fit the learned router on route-data files; report cross-validated accuracy."`
 	Extract    extractionCmd  `cmd:"" name:"extraction" help:"Extractors side by side on a corpus with an entity variant table: resolution, mentions and relations per chunk, chunks/s."`
-	FitWalk    fitWalkCmd     `cmd:"" name:"fit-walk" help:"Fit the multi_hop route's fusion weights (walk vs hybrid) on a MuSiQue split; the walk runs once per question."`
+	FitWalk    fitWalkCmd     `cmd:"" name:"fit-walk" help:"Fit the multi_hop route's fusion weights (walk vs hybrid) on a split of MuSiQue, XQuAD-ru or a golden-format set; the walk runs once per question."`
 	FitWalkMix fitWalkMixCmd  `cmd:"" name:"fit-walk-mix" help:"Rank the fusion weight pairs of several fit-walk --json grids by their mean over the sets."`
 	FitBars    fitBarsCmd     `cmd:"" name:"fit-bars" help:"Fit the term-coverage generator's thresholds on a question set of our own (never the golden dev set)."`
 }

@@ -65,6 +65,13 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 				Body: "# Travel policy\n\nText.\n"},
 			name:    "Travel policy",
 			aliases: []string{"travel-v1"},
+		}, {
+			// A cue deep in a paragraph of narrative announces nothing: the lead is the first three
+			// sentences (here «просто» in the fourth would have made "Vortex" an alias of the page).
+			doc: ariadne.Document{ID: "articles/volna", Type: "article", Title: "Волна",
+				Body: "# Волна\n\nВолна — проект 2019 года. Его начали двое. Потом команда выросла. Спор с компанией Vortex возник, просто потому что Vortex подал иск.\n"},
+			name:    "Волна",
+			aliases: nil,
 		},
 	}
 	for _, tc := range tests {

@@ -416,8 +416,12 @@ func leadSentences(body string) []string {
 			out = append(out, rest)
 		}
 	}
-	return out
+	return out[:min(len(out), maxLeadSentences)]
 }
+
+// maxLeadSentences bounds the lead: a document introduces its subject's other names when it
+// introduces the subject, not deep into a paragraph of narrative.
+const maxLeadSentences = 3
 
 var (
 	quotedRE = regexp.MustCompile(`«([^«»]{1,60}(?:«[^«»]{1,40}»[^«»]{0,20})?)»|"([^"]{1,60})"|“([^”]{1,60})”`)

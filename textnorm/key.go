@@ -96,15 +96,43 @@ func inflected(a, b string) bool {
 		p++
 	}
 	short := min(len(a), len(b))
-	return p >= 4 && len(a)-p <= 3 && len(b)-p <= 3 && p >= short-2
+	if !(p >= 4 && len(a)-p <= 3 && len(b)-p <= 3 && p >= short-2) {
+		return false
+	}
+	if p == len(a) || p == len(b) {
+		return true // one word extends the other
+	}
+	// Both words change their ending. A long shared stem that leaves one letter of the shorter
+	// word is a spelling variant (keikloak ~ keiklok, platforma ~ platforms); otherwise the two
+	// tails must be inflectional endings of one stem (Донской ~ Донского: donsk+oi / donsk+ogo),
+	// not arbitrary letters (markoni / markos / markus).
+	if p >= 6 && p >= short-1 {
+		return true
+	}
+	for q := p; q >= 4 && q >= short-2; q-- {
+		if inflectionEndings[a[q:]] && inflectionEndings[b[q:]] {
+			return true
+		}
+	}
+	return false
 }
+
+// inflectionEndings are the Russian noun, adjective and pronoun endings in phonetic Latin form
+// (Latin of the Cyrillic ending), plus "" (a zero ending).
+var inflectionEndings = func() map[string]bool {
+	m := map[string]bool{"": true}
+	for _, e := range strings.Fields("а я о е ё ы и у ю ой ей ий ый ая яя ое ее ые ие ую юю ом ем ём ым им ам ям ах ях ами ями ов ев ёв ого его ому ему ых их ыми ими ою ею ья ье ьи ью ьё ьям ьях ьев ьем ьём ии ия ие ию ием ией иям иях ей") {
+		m[Latin(e)] = true
+	}
+	return m
+}()
 
 // fleeting reports whether dropping one 'e' or 'o' from the last three letters of a leaves a stem
 // that b extends by at most 2 letters.
 func fleeting(a, b string) bool {
 	for i := max(2, len(a)-3); i < len(a); i++ {
-		if a[i] != 'e' && a[i] != 'o' {
-			continue
+		if a[i] != 'e' && a[i] != 'o' || strings.ContainsAny(a[i+1:], "aeiouy") {
+			continue // a fleeting vowel is in the last syllable, closed by consonants (ветер, огонь)
 		}
 		stem := a[:i] + a[i+1:]
 		if len(stem) >= 3 && strings.HasPrefix(b, stem) && len(b)-len(stem) <= 2 {

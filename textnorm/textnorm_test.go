@@ -119,6 +119,12 @@ func TestTokenMatch(t *testing.T) {
 		{"ogon", "ogni", true},                 // огонь ~ огни
 		{"sever", "svet", false},
 		{"sokolov", "sokolova", true},
+		{"kafka", "kafki", true},      // Kafka ~ Кафки: both endings are inflections
+		{"keikloak", "keiklok", true}, // a spelling variant: a long stem, one letter apart
+		{"markoni", "markos", false},  // Маркони / Маркос: the tails are not endings
+		{"markoni", "markus", false},  // Маркони / Маркус
+		{"maroko", "markoni", false},  // Марокко: its o is not a fleeting vowel (a vowel follows)
+		{"mobile", "mobilnoi", false}, // an English word against a Russian adjective's ending
 	}
 	for _, tc := range tests {
 		if got := TokenMatch(tc.a, tc.b); got != tc.want {

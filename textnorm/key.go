@@ -114,6 +114,32 @@ func inflected(a, b string) bool {
 			return true
 		}
 	}
+	// A spelling variant that is also inflected: a Cyrillic spelling of a Latin name in an
+	// oblique case («в кейклоке»: keikloke ~ keikloak) is the variant once its ending is off.
+	return variantOnceInflected(a, b) || variantOnceInflected(b, a)
+}
+
+// variantOnceInflected reports whether a, less an inflectional ending, leaves a stem of 6 letters
+// or more that b extends by at most 2 letters or differs from in at most its last letter (b's
+// last two): keikloke → keiklok ~ keikloak. Stems of 6 letters keep short names apart
+// (markoni → markon against markos).
+func variantOnceInflected(a, b string) bool {
+	for e := range inflectionEndings {
+		if e == "" || !strings.HasSuffix(a, e) || len(a)-len(e) < 6 {
+			continue
+		}
+		stem := a[:len(a)-len(e)]
+		p := 0
+		for p < len(stem) && p < len(b) && stem[p] == b[p] {
+			p++
+		}
+		if p == len(stem) && len(b)-p <= 2 {
+			return true
+		}
+		if p >= 6 && p >= min(len(stem), len(b))-1 && len(stem)-p <= 1 && len(b)-p <= 2 {
+			return true
+		}
+	}
 	return false
 }
 

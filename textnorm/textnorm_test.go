@@ -119,8 +119,11 @@ func TestTokenMatch(t *testing.T) {
 		{"ogon", "ogni", true},                 // огонь ~ огни
 		{"sever", "svet", false},
 		{"sokolov", "sokolova", true},
-		{"kafka", "kafki", true},      // Kafka ~ Кафки: both endings are inflections
-		{"keikloak", "keiklok", true}, // a spelling variant: a long stem, one letter apart
+		{"kafka", "kafki", true},       // Kafka ~ Кафки: both endings are inflections
+		{"keikloak", "keiklok", true},  // a spelling variant: a long stem, one letter apart
+		{"keikloak", "keikloke", true}, // «в кейклоке»: the variant, inflected
+		{"keikloke", "keikloak", true},
+		{"markoni", "markoso", false}, // a stem of 6 (markon) is not the other name
 		{"markoni", "markos", false},  // Маркони / Маркос: the tails are not endings
 		{"markoni", "markus", false},  // Маркони / Маркус
 		{"maroko", "markoni", false},  // Марокко: its o is not a fleeting vowel (a vowel follows)

@@ -389,8 +389,9 @@ func slugAliases(id string, names []string) []string {
 	return nil
 }
 
-// leadSentences returns the sentences of the first paragraph of body text (skipping headings,
-// tables and lists), where documents introduce their subject and its other names.
+// leadSentences returns the first maxLeadSentences sentences of the first paragraph of body text
+// (skipping headings, tables and lists), where documents introduce their subject and its other
+// names.
 func leadSentences(body string) []string {
 	var paras []string
 	for _, block := range strings.Split(body, "\n\n") {

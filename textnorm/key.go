@@ -75,9 +75,11 @@ func CompactKey(name string) string { return strings.Join(KeyTokens(name), "") }
 // TokenMatch reports whether two phonetic Latin words (KeyTokens elements) are the same word up
 // to an inflectional ending: equal, or sharing a prefix of at least 4 letters that leaves at most
 // 3 letters on either side and covers all but at most 2 letters of the shorter word
-// ("kamski" ~ "kamskogo", "bereg" ~ "berega", "maks" ~ "maksim"), or equal that way once a
-// fleeting vowel is dropped from the stem ("veter" ~ "vetra", as in «ветер» / «ветра»). Words
-// shorter than 4 letters must be equal.
+// ("kamski" ~ "kamskogo", "bereg" ~ "berega", "maks" ~ "maksim") — where, when both words change
+// their ending, both endings are Russian inflections or the words are a spelling variant of a
+// stem of 6 letters or more (inflected), so "markoni" is not "markos" — or equal that way once a
+// fleeting vowel of the closed last syllable is dropped ("veter" ~ "vetra", as in «ветер» /
+// «ветра»). Words shorter than 4 letters must be equal.
 func TokenMatch(a, b string) bool {
 	if a == b {
 		return true

@@ -77,7 +77,7 @@ func CompactKey(name string) string { return strings.Join(KeyTokens(name), "") }
 // 3 letters on either side and covers all but at most 2 letters of the shorter word
 // ("kamski" ~ "kamskogo", "bereg" ~ "berega", "maks" ~ "maksim") — where, when both words change
 // their ending, both endings are Russian inflections or the words are a spelling variant of a
-// stem of 6 letters or more (inflected), so "markoni" is not "markos" — or equal that way once a
+// stem of 6 letters or more (inflected), so "valenti" is not "valens" — or equal that way once a
 // fleeting vowel of the closed last syllable is dropped ("veter" ~ "vetra", as in «ветер» /
 // «ветра»). Words shorter than 4 letters must be equal.
 func TokenMatch(a, b string) bool {
@@ -93,10 +93,7 @@ func TokenMatch(a, b string) bool {
 // inflected is TokenMatch's prefix rule on ASCII words (KeyTokens of Latin and Cyrillic text are
 // ASCII).
 func inflected(a, b string) bool {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
+	p := commonPrefix(a, b)
 	short := min(len(a), len(b))
 	if !(p >= 4 && len(a)-p <= 3 && len(b)-p <= 3 && p >= short-2) {
 		return false
@@ -107,7 +104,7 @@ func inflected(a, b string) bool {
 	// Both words change their ending. A long shared stem that leaves one letter of the shorter
 	// word is a spelling variant (keikloak ~ keiklok, platforma ~ platforms); otherwise the two
 	// tails must be inflectional endings of one stem (Донской ~ Донского: donsk+oi / donsk+ogo),
-	// not arbitrary letters (markoni / markos / markus).
+	// not arbitrary letters (valenti / valens / valenus).
 	if p >= 6 && p >= short-1 {
 		return true
 	}
@@ -124,17 +121,14 @@ func inflected(a, b string) bool {
 // variantOnceInflected reports whether a, less an inflectional ending, leaves a stem of 6 letters
 // or more that b extends by at most 2 letters or differs from in at most its last letter (b's
 // last two): keikloke → keiklok ~ keikloak. Stems of 6 letters keep short names apart
-// (markoni → markon against markos).
+// (valenti → valent against valenoso).
 func variantOnceInflected(a, b string) bool {
 	for e := range inflectionEndings {
 		if e == "" || !strings.HasSuffix(a, e) || len(a)-len(e) < 6 {
 			continue
 		}
 		stem := a[:len(a)-len(e)]
-		p := 0
-		for p < len(stem) && p < len(b) && stem[p] == b[p] {
-			p++
-		}
+		p := commonPrefix(stem, b)
 		if p == len(stem) && len(b)-p <= 2 {
 			return true
 		}
@@ -145,18 +139,27 @@ func variantOnceInflected(a, b string) bool {
 	return false
 }
 
+// commonPrefix is the length of the longest common prefix of a and b (bytes).
+func commonPrefix(a, b string) int {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	return p
+}
+
 // inflectionEndings are the Russian noun, adjective and pronoun endings in phonetic Latin form
 // (Latin of the Cyrillic ending), plus "" (a zero ending).
 var inflectionEndings = func() map[string]bool {
 	m := map[string]bool{"": true}
-	for _, e := range strings.Fields("а я о е ё ы и у ю ой ей ий ый ая яя ое ее ые ие ую юю ом ем ём ым им ам ям ах ях ами ями ов ев ёв ого его ому ему ых их ыми ими ою ею ья ье ьи ью ьё ьям ьях ьев ьем ьём ии ия ие ию ием ией иям иях ей") {
+	for _, e := range strings.Fields("а я о е ё ы и у ю ой ей ий ый ая яя ое ее ые ие ую юю ом ем ём ым им ам ям ах ях ами ями ов ев ёв ого его ому ему ых их ыми ими ою ею ья ье ьи ью ьё ьям ьях ьев ьем ьём ии ия ие ию ием ией иям иях") {
 		m[Latin(e)] = true
 	}
 	return m
 }()
 
-// fleeting reports whether dropping one 'e' or 'o' from the last three letters of a leaves a stem
-// that b extends by at most 2 letters.
+// fleeting reports whether dropping one 'e' or 'o' of a's closed last syllable (among its last
+// three letters, no vowel after it) leaves a stem that b extends by at most 2 letters.
 func fleeting(a, b string) bool {
 	for i := max(2, len(a)-3); i < len(a); i++ {
 		if a[i] != 'e' && a[i] != 'o' || strings.ContainsAny(a[i+1:], "aeiouy") {

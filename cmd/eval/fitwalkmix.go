@@ -41,7 +41,7 @@ func (m fitWalkMixCmd) run(stdout io.Writer) error {
 	fmt.Fprintf(stdout, "## fit-walk-mix: %d sets, each weighing the same\n\n", len(reps))
 	fmt.Fprint(stdout, "| walk weight (zero–full confidence) | mean hit@1 | mean recall@2 | mean recall@5 | mean recall@10 | mean MRR@10 |")
 	for _, r := range reps {
-		fmt.Fprintf(stdout, " recall@5 %s (%s, %d) |", filepath.Base(r.Dataset), r.Kind, firstN(r))
+		fmt.Fprintf(stdout, " recall@5 %s (%s, %d) |", filepath.Base(r.Dataset), r.Kind, questionsScored(r))
 	}
 	fmt.Fprint(stdout, "\n|---|---|---|---|---|---|")
 	for range reps {
@@ -62,8 +62,8 @@ func (m fitWalkMixCmd) run(stdout io.Writer) error {
 	return nil
 }
 
-// firstN is how many questions a fit-walk run scored.
-func firstN(r fitWalkReport) int {
+// questionsScored is how many questions a fit-walk run scored.
+func questionsScored(r fitWalkReport) int {
 	if len(r.Rows) == 0 {
 		return 0
 	}

@@ -42,6 +42,20 @@ type RetrievalReport struct {
 	RouterConfusion map[string]int `json:"router_confusion"` // "gold→predicted" counts of misses
 	ACLLeaks        int            `json:"acl_leaks"`        // returned chunks the asker may not read
 	Misrouted       []string       `json:"misrouted"`        // question ids
+	// RoutedBehind lists the questions where routed recall@5 is below the best strategy's on the
+	// same question: where "routed ≥ the best single strategy" is lost, to be traced.
+	RoutedBehind []RoutedLoss `json:"routed_behind"`
+}
+
+// RoutedLoss is one question where a single strategy retrieved more of the gold documents in the
+// top 5 than the router did.
+type RoutedLoss struct {
+	ID       string        `json:"id"`
+	Route    ariadne.Route `json:"route"`     // the router's first decision
+	Routed   float64       `json:"routed"`    // routed recall@5
+	Best     RetrieverName `json:"best"`      // the first strategy (in the order run) with the highest recall@5
+	BestR5   float64       `json:"best_r5"`   // its recall@5
+	GoldRank int           `json:"gold_rank"` // rank (1-based) of the first gold document routed missed in the top 5; 0 when not in the top 10
 }
 
 // Retriever is what RunRetrieval evaluates (agent.Retriever).
@@ -125,6 +139,19 @@ func RunRetrieval(ctx context.Context, r Retriever, qs []Question, strategies []
 		for i, s := range strategies {
 			record(RetrieverName(s), q, route, runs[i].res, runs[i].dur)
 		}
+		if len(q.GoldDocs) > 0 && q.Type != "acl" {
+			routed := DocRanking(res.Chunks)
+			loss := RoutedLoss{ID: q.ID, Route: route, Routed: RecallAt(routed, q.GoldDocs, 5)}
+			for i, s := range strategies {
+				if r5 := RecallAt(DocRanking(runs[i].res.Chunks), q.GoldDocs, 5); r5 > loss.BestR5 {
+					loss.Best, loss.BestR5 = RetrieverName(s), r5
+				}
+			}
+			if loss.BestR5 > loss.Routed {
+				loss.GoldRank = missedGoldRank(routed, q.GoldDocs, 5, 10)
+				rep.RoutedBehind = append(rep.RoutedBehind, loss)
+			}
+		}
 		if ariadne.Route(q.Type).Valid() {
 			rep.RouterN++
 			if string(res.Trace.Router.Route) == q.Type {
@@ -173,6 +200,20 @@ func RunRetrieval(ctx context.Context, r Retriever, qs []Question, strategies []
 		}
 	}
 	return rep, nil
+}
+
+// missedGoldRank is the 1-based rank in ranked of the first gold document not among the top k,
+// or 0 when none is within the top limit.
+func missedGoldRank(ranked, gold []string, k, limit int) int {
+	for i, d := range ranked {
+		if i >= limit {
+			break
+		}
+		if i >= k && slices.Contains(gold, d) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // viaGroup names the group of the questions the router sent to route: every retriever's row in
@@ -224,6 +265,17 @@ func (rep RetrievalReport) Markdown(w io.Writer) {
 		}
 		slices.Sort(parts)
 		fmt.Fprintf(w, " (misses: %s; %s)", strings.Join(parts, ", "), firstN(rep.Misrouted, 20))
+	}
+	if len(rep.RoutedBehind) > 0 {
+		parts := make([]string, 0, len(rep.RoutedBehind))
+		for _, l := range rep.RoutedBehind {
+			rank := "not in top 10"
+			if l.GoldRank > 0 {
+				rank = fmt.Sprintf("gold at %d", l.GoldRank)
+			}
+			parts = append(parts, fmt.Sprintf("%s (via %s: %.2f < %s %.2f, %s)", l.ID, l.Route, l.Routed, l.Best, l.BestR5, rank))
+		}
+		fmt.Fprintf(w, "\nRouted below the best strategy at recall@5 on %d questions: %s", len(parts), firstN(parts, 20))
 	}
 	fmt.Fprintf(w, "\nACL leaks (returned chunks the asker may not read): %d\n", rep.ACLLeaks)
 }

@@ -2,6 +2,7 @@ package evaluation
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -86,6 +87,11 @@ func TestRunRetrievalViaRouteGroups(t *testing.T) {
 			t.Errorf("%v: n %d hit@1 %.2f recall@5 %.2f, want %d %.2f %.2f", w.k, r.N, r.Hit[1], r.Recall[5], w.n, w.hit1, w.recall5)
 		}
 	}
+	// Question 2 lost on the multi_hop route what hybrid found: it is listed to be traced.
+	wantBehind := []RoutedLoss{{ID: "2", Route: ariadne.RouteMultiHop, Routed: 0, Best: "hybrid", BestR5: 1, GoldRank: 0}}
+	if !reflect.DeepEqual(rep.RoutedBehind, wantBehind) {
+		t.Errorf("routed behind %+v, want %+v", rep.RoutedBehind, wantBehind)
+	}
 	// The route groups come after the question types.
 	wantOrder := []key{{"hybrid", "all"}, {"hybrid", "simple"}, {"hybrid", "via multi_hop"}, {"hybrid", "via simple"},
 		{Routed, "all"}, {Routed, "simple"}, {Routed, "via multi_hop"}, {Routed, "via simple"}}
@@ -96,5 +102,25 @@ func TestRunRetrievalViaRouteGroups(t *testing.T) {
 		if order[i] != wantOrder[i] {
 			t.Fatalf("rows %v, want %v", order, wantOrder)
 		}
+	}
+}
+
+func TestMissedGoldRank(t *testing.T) {
+	ranked := []string{"a", "b", "c", "d", "e", "f", "g"}
+	for _, tc := range []struct {
+		gold []string
+		want int
+	}{
+		{[]string{"a"}, 0},      // in the top 5: nothing missed
+		{[]string{"a", "g"}, 7}, // the second gold document sits at 7
+		{[]string{"f", "g"}, 6},
+		{[]string{"z"}, 0}, // not retrieved at all
+	} {
+		if got := missedGoldRank(ranked, tc.gold, 5, 10); got != tc.want {
+			t.Errorf("missedGoldRank(%v) = %d, want %d", tc.gold, got, tc.want)
+		}
+	}
+	if got := missedGoldRank(ranked, []string{"g"}, 5, 6); got != 0 {
+		t.Errorf("beyond the limit: %d, want 0", got)
 	}
 }

@@ -349,6 +349,16 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				return out
 			}
 		}
+		// A question for a sum of money is not answered by quotes that state none, whatever
+		// wrote them: they are on its subject and miss the fact (amount.go). (A percentage is
+		// often written in words, «более половины»: it ranks units, it does not refuse.)
+		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind) {
+			att.Outcome = "not_found"
+			tr.Attempts = append(tr.Attempts, att)
+			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kind})
+			out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("the question asks for %s and no verified quote states one", amountName(kind))
+			return out
+		}
 		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})
 		if len(v.Claims) == 0 {
 			att.Outcome = "unverified"

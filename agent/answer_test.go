@@ -426,3 +426,27 @@ func TestGatedAnswerability(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerAmountNotStated: a question for a sum of money whose verified quotes state none is a
+// near miss (right subject, missing fact) and gets not_found, from the model and the extractive
+// generator alike; the same question over a unit that states the fee is answered.
+func TestAnswerAmountNotStated(t *testing.T) {
+	lease := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "contracts/lease#0000-cccccccc", DocID: "contracts/lease",
+		Title: "Аренда склада", ACL: []string{"all"},
+		Text: "Договор аренды склада в Твери заключён на три года. Арендная плата пересматривается ежегодно по согласованию сторон."}}
+	q := "Какая ежемесячная арендная плата за склад в Твери?"
+	onSubject := `{"status":"answer","claims":[{"text":"Арендная плата пересматривается ежегодно.","citations":[{"fragment":1,"chunk_id":"contracts/lease#0000-cccccccc","quote":"Арендная плата пересматривается ежегодно по согласованию сторон"}]}]}`
+	s := &scripted{replies: []string{onSubject}}
+	for name, gen := range map[string]Generator{"model": LLMGenerator{Model: s.server(t)}, "extractive": TermExtractive{}} {
+		ans := ask(t, answerer(t, gen, AnswerConfig{}, lease), q)
+		if ans.Status != ariadne.StatusNotFound || ans.Reason != "the question asks for a sum of money and no verified quote states one" {
+			t.Errorf("%s: %s %q (%s)", name, ans.Status, ans.Answer, ans.Reason)
+		}
+	}
+	priced := lease
+	priced.Text = "Договор аренды склада в Твери заключён на три года. Арендная плата — 180 000 ₽ в месяц."
+	ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, priced), q)
+	if ans.Status != ariadne.StatusAnswered || len(ans.Citations) == 0 || ans.Citations[0].Quote != "Арендная плата — 180 000 ₽ в месяц." {
+		t.Errorf("stated fee: %s %+v", ans.Status, ans.Citations)
+	}
+}

@@ -55,8 +55,12 @@ var (
 	injectionRE = regexp.MustCompile(`(?i)(ignore|disregard|forget)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier)\s+(instructions|rules|prompts?)|игнорируй|не\s+обращай\s+внимания\s+на\s+(предыдущие|инструкции)|(для|to the)\s+(ии|ai)[- ](ассистент|assistant)|(ии|ai)[- ](ассистент|assistant)\W|system\s+prompt|jailbreak`)
 )
 
-// askFor returns what kind of value a question asks for: "number", "person", "date" or "".
+// askFor returns what kind of value a question asks for: kindMoney, kindPercent (askedAmount),
+// "number", "person", "date" or "".
 func askFor(q string) string {
+	if k := askedAmount(q); k != "" {
+		return k
+	}
 	f := textnorm.FoldString(q)
 	has := func(words ...string) bool {
 		for _, w := range words {
@@ -191,6 +195,8 @@ func hasKind(s, kind string) bool {
 		return dateRE.MatchString(s)
 	case "person":
 		return nameRE.MatchString(s)
+	case kindMoney, kindPercent:
+		return hasAmount(s, kind)
 	}
 	return false
 }

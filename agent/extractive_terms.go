@@ -186,10 +186,15 @@ func (c termCandidates) choose(bars TermBars, maxClaims int, route ariadne.Route
 		return nil
 	}
 	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
-	// many"): if no chosen unit does, add the most relevant unit that does.
+	// many"): if no chosen unit does, add the most relevant unit that does. A sum or a percentage
+	// must come from the best claim's own document (off the multi_hop route): the price in the
+	// next contract on the list is not this contract's.
 	if c.want != "" && !slices.ContainsFunc(chosen, func(u termUnit) bool { return hasKind(u.text, c.want) }) {
+		amount := c.want == kindMoney || c.want == kindPercent
 		for _, u := range c.units {
-			if u.cover > 0 && hasKind(u.text, c.want) && (route == ariadne.RouteMultiHop || onSubjectV1(chosen[0], u)) && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
+			related := route == ariadne.RouteMultiHop || onSubjectV1(chosen[0], u) &&
+				(!amount || u.frag.Chunk.DocID == chosen[0].frag.Chunk.DocID)
+			if u.cover > 0 && hasKind(u.text, c.want) && related && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
 				chosen = append(chosen, u)
 				break
 			}

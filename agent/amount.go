@@ -1,0 +1,281 @@
+package agent
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// Amount kinds: a question that asks for a sum of money or a percentage can only be answered by
+// evidence that states one. They refine "number" (askFor) the way the answer types of question
+// classification do (NUM:money, NUM:perc in Li & Roth, "Learning Question Classifiers", COLING
+// 2002). The rule they serve is a near miss check: a sentence on the asked subject that states no
+// amount ("changes to limits go through the SRE team", "the contract is under negotiation") does
+// not answer "what is the fee", however many of the question's words it shares.
+const (
+	kindMoney   = "money"
+	kindPercent = "percent"
+)
+
+// moneyNouns are stems of nouns that name a sum of money, English and Russian (folded: lower case,
+// ё as е). They count only as the head of what the question asks for (askedAmount), so «за счёт
+// бюджета» in "which certificate did … get at the expense of the budget" asks for no sum. Nouns
+// that also name something else are left out: «премия» and "premium" are awards and tiers too.
+var moneyNouns = []string{
+	// English
+	"price", "cost", "fee", "salar", "wage", "pay", "payment", "compensation", "reimburse", "budget", "penalt",
+	"fine", "bonus", "allowance", "stipend", "rent", "charge", "payout", "remuneration", "earning",
+	"income", "revenue", "money", "expense", "spend", "refund", "discount",
+	// Russian
+	"цен", "стоимост", "плат", "оплат", "доплат", "выплат", "зарплат", "оклад", "штраф",
+	"компенсац", "возмещ", "бюджет", "сумм", "вознагражд", "гонорар", "аренд", "пособи", "надбавк",
+	"неустойк", "доход", "выручк", "скидк", "взнос", "пошлин", "стипенди",
+}
+
+// notMoney are words that start like a money noun and are not one («платформа», "feed").
+var notMoney = []string{"платформ", "платье", "платк", "платок", "суммариз", "feed", "feel", "finish", "finite",
+	"finer"}
+
+// measureNouns head a noun phrase whose next word says what is measured («размер штрафа», «вилка
+// оклада», "the amount of the fine", "the rate of pay"; "salary range" needs no help).
+var measureNouns = map[string]bool{
+	"размер": true, "размеры": true, "вилка": true, "вилку": true, "вилки": true, "уровень": true,
+	"диапазон": true, "величина": true, "величину": true, "amount": true, "size": true, "range": true,
+	"level": true, "band": true, "rate": true,
+}
+
+// moneyVerbs follow «сколько» / "how much" when the question asks what something costs or pays.
+var moneyVerbs = []string{"стои", "стоят", "плат", "доплач", "выплач", "заплат", "зарабат", "трат", "обойд", "обходит",
+	"cost", "pay", "paid", "charge", "earn", "spend", "spent", "reimburse", "owe"}
+
+// whWords open the noun phrase of what a question asks for; the value says whether it is Russian.
+var whWords = map[string]bool{
+	"какой": true, "какая": true, "какую": true, "какое": true, "какие": true, "каков": true, "какова": true,
+	"каково": true, "каковы": true, "каким": true, "какого": true,
+	"what": false, "what's": false, "which": false,
+}
+
+// englishGlue are the words between "what" and its noun phrase ("what is the", "what's our").
+var englishGlue = map[string]bool{"is": true, "are": true, "was": true, "were": true, "the": true, "a": true,
+	"an": true, "our": true, "my": true, "your": true, "their": true, "its": true}
+
+// englishStop end an English noun phrase: prepositions, auxiliaries, relative words.
+var englishStop = map[string]bool{"of": true, "for": true, "does": true, "do": true, "did": true, "is": true,
+	"are": true, "was": true, "were": true, "will": true, "can": true, "could": true, "should": true, "would": true,
+	"in": true, "on": true, "per": true, "to": true, "that": true, "which": true, "with": true, "at": true, "by": true,
+	"from": true, "under": true, "if": true, "when": true, "has": true, "have": true, "had": true, "must": true,
+	"may": true, "and": true, "or": true}
+
+var wordRE = regexp.MustCompile(`[\p{L}\p{N}'-]+`)
+
+// askedAmount returns kindPercent when the question asks for a percentage, kindMoney when it asks
+// for a sum of money, else "". A question asks for money when the head of its wh-phrase is a
+// money noun («какая ежемесячная плата», "what monthly fee", «размер штрафа»), when «сколько» /
+// "how much" goes with a money verb within the next six words («сколько стоит», "how much is
+// paid"), or "how much" with a money noun ("how much compensation"). A yes/no question ("does the
+// company pay for lunches?") asks for no amount.
+func askedAmount(question string) string {
+	f := strings.ReplaceAll(textnorm.FoldString(question), "’", "'")
+	words := wordRE.FindAllString(f, -1)
+	asks := func(i int) bool { // words[i] opens a question for a quantity or a value
+		w := words[i]
+		_, wh := whWords[w]
+		return wh || w == "сколько" || (w == "much" || w == "many") && i > 0 && words[i-1] == "how"
+	}
+	for i := range words {
+		if !asks(i) {
+			continue
+		}
+		for _, v := range words[i+1 : min(len(words), i+4)] {
+			if strings.HasPrefix(v, "процент") || strings.HasPrefix(v, "percent") {
+				return kindPercent
+			}
+		}
+	}
+	for i, w := range words {
+		if russian, wh := whWords[w]; wh {
+			if amountHead(words[i+1:], russian) {
+				return kindMoney
+			}
+			continue
+		}
+		if asks(i) && w != "many" {
+			// «сколько» is also "how many": «сколько премий» counts awards, so after it only a
+			// money verb or «денег» asks for a sum; "how much" + a noun is a mass ("how much
+			// compensation").
+			for _, v := range words[i+1 : min(len(words), i+7)] {
+				if moneyWord(v, moneyVerbs) || v == "денег" || w == "much" && moneyWord(v, moneyNouns) {
+					return kindMoney
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// amountHead reports whether the noun phrase that opens words names a sum of money: in Russian,
+// the first word that is not an adjective (and the word after it when that one is a measure
+// noun); in English, every word up to the first preposition, auxiliary or relative word.
+func amountHead(words []string, russian bool) bool {
+	if !russian {
+		i := 0
+		for i < len(words) && englishGlue[words[i]] {
+			i++
+		}
+		for n := 0; i < len(words) && n < 5; i, n = i+1, n+1 {
+			if words[i] == "of" && i > 0 && measureNouns[words[i-1]] {
+				continue // "the rate of pay", "the amount of the fine"
+			}
+			if englishStop[words[i]] {
+				break
+			}
+			if moneyWord(words[i], moneyNouns) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, w := range words {
+		if i >= 5 {
+			break
+		}
+		if russianAdjective(w) {
+			continue
+		}
+		if moneyWord(w, moneyNouns) {
+			return true
+		}
+		return measureNouns[w] && i+1 < len(words) && moneyWord(words[i+1], moneyNouns)
+	}
+	return false
+}
+
+// russianAdjective reports whether w ends like a Russian adjective or participle in any case
+// («ежемесячная», «годовую», «максимального»).
+func russianAdjective(w string) bool {
+	if !cyrillicText(w) || len([]rune(w)) < 5 {
+		return false
+	}
+	for _, e := range []string{"ый", "ий", "ой", "ая", "яя", "ое", "ее", "ые", "ие", "ую", "юю", "ого", "его", "ому", "ему", "ым", "им", "ых", "их", "ыми", "ими"} {
+		if strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// moneyWord reports whether w starts with one of stems (and is not in notMoney). Stems of three
+// letters match only whole words or their inflections (a stem of «цен» matches «цена», «цену»,
+// not «ценность»).
+func moneyWord(w string, stems []string) bool {
+	for _, s := range notMoney {
+		if strings.HasPrefix(w, s) {
+			return false
+		}
+	}
+	for _, s := range stems {
+		if !strings.HasPrefix(w, s) {
+			continue
+		}
+		if len([]rune(s)) > 3 || len([]rune(w))-len([]rune(s)) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// currencyRE: a currency sign, code or word next to an amount.
+	// (Go's \b is ASCII-only, so the Russian words follow the number instead.)
+	currencyRE = regexp.MustCompile(`(?i)[₽$€£¥]|\b(rub|usd|eur|gbp|cny|chf|dollars?|euros?|pounds?|roubles?|rubles?|yuan)\b|\d[\d\s\x{00a0}.,]*((тыс|млн|млрд|миллион|миллиард|тысяч)\p{L}*\.?\s*)?(руб|долл|евро|юан|фунт|тенге)`)
+	// groupedNumberRE: an amount written with digit groups (210 000; 1,500,000).
+	groupedNumberRE = regexp.MustCompile(`\d{1,3}(?:[\s\x{00a0}\x{202f},]\d{3})+\b`)
+	// shareRE: a percentage or a share in words («от шести до девяти процентов», «более половины»,
+	// "a third"), which answers "what percentage" as well as a figure does.
+	shareRE   = regexp.MustCompile(`(?i)процент(а|ов)?([^\p{L}]|$)|\bper\s?cent\b|половин|трет(ь|и)\b|четверт(ь|и)\b|\bhalf\b|\bthirds?\b|\bquarters?\b`)
+	countedRE = regexp.MustCompile(`^[\s\x{00a0}]*\p{L}`)
+	percentRE = regexp.MustCompile(`(?i)\d\s*%|\d[\d.,]*\s*(процент|percent|per cent|п\.\s?п\.|pp\b)`)
+)
+
+// hasAmount reports whether s states an amount of the kind. A percentage is a number with "%" or
+// «процент» / "percent", or a share in words (shareRE). A sum of money is a number with a currency; or a percentage followed
+// within five words by a money noun ("15% of the annual salary", «50% стоимости»); or a number
+// in digit groups that no word follows (a table cell, "210 000 – 290 000") in a text that names
+// money or names nothing else («27 000 компаний» counts companies; a row «Машин в сутки | до
+// 2 300» counts machines). For a table row, pass its header too (quotesAmount does).
+func hasAmount(s, kind string) bool {
+	if kind == kindPercent && shareRE.MatchString(s) {
+		return true
+	}
+	if !numberRE.MatchString(s) {
+		return false
+	}
+	percent := percentRE.MatchString(s)
+	if kind != kindMoney {
+		return percent
+	}
+	if currencyRE.MatchString(s) {
+		return true
+	}
+	if percent {
+		// "15% of the annual salary", «50% стоимости», «20% от оклада»
+		for _, m := range percentRE.FindAllStringIndex(s, -1) {
+			after := wordRE.FindAllString(textnorm.FoldString(s[m[1]:]), 5)
+			for _, w := range after {
+				if moneyWord(w, moneyNouns) {
+					return true
+				}
+			}
+		}
+	}
+	namesMoney, namesOther := false, false
+	for _, w := range wordRE.FindAllString(textnorm.FoldString(s), -1) {
+		switch {
+		case moneyWord(w, moneyNouns):
+			namesMoney = true
+		case len([]rune(w)) >= 4 && !numberRE.MatchString(w):
+			namesOther = true
+		}
+	}
+	for _, m := range groupedNumberRE.FindAllStringIndex(s, -1) {
+		if !countedRE.MatchString(s[m[1]:]) && (namesMoney || !namesOther) {
+			return true
+		}
+	}
+	return false
+}
+
+// quotesAmount reports whether a verified quote of claims states an amount of the kind. A quote
+// that is a table row is read with its table's header row (frags give the cited chunks), which
+// says what the row's numbers are: «| Стажёр | 60 000 – 80 000 |» under «| Грейд | Вилка оклада |».
+func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string) bool {
+	for _, c := range claims {
+		for _, cit := range c.Citations {
+			text := cit.Quote
+			for _, f := range frags {
+				if f.Chunk.ID != cit.ChunkID {
+					continue
+				}
+				row := strings.TrimSpace(cit.Quote)
+				if h := tableHeaders(f.Chunk.Text)[row]; h != "" && h != row {
+					text = h + "\n" + text
+				}
+				break
+			}
+			if hasAmount(text, kind) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// amountName says what an amount kind is, for a refusal's reason.
+func amountName(kind string) string {
+	if kind == kindPercent {
+		return "a percentage"
+	}
+	return "a sum of money"
+}

@@ -1,0 +1,104 @@
+package agent
+
+import (
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestAskedAmount(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want string
+	}{
+		{"Какая годовая арендная плата за склад в Твери?", kindMoney},
+		{"Какой размер неустойки за просрочку поставки?", kindMoney},
+		{"Какова вилка оклада у стажёра?", kindMoney},
+		{"Сколько стоит подписка на корпоративный тариф?", kindMoney},
+		{"Сколько нам заплатил подрядчик за аудит?", kindMoney},
+		{"What is the annual licence fee for the scanner?", kindMoney},
+		{"What's the hourly rate of pay for weekend shifts?", kindMoney},
+		{"How much does the courier service cost?", kindMoney},
+		{"How much travel compensation do interns get?", kindMoney},
+		{"Which penalty applies to late invoices?", kindMoney},
+		{"На сколько процентов выросла выручка?", kindPercent},
+		{"What percentage of tickets is closed within a day?", kindPercent},
+		// Not an amount: another head noun, a yes/no question, a count, a platform.
+		{"Какой сертификат оплатила компания из бюджета на обучение?", ""},
+		{"Какая платформа используется для сборки?", ""},
+		{"Does the company pay for taxis at night?", ""},
+		{"How many engineers work on the billing service?", ""},
+		{"Сколько человек в команде поддержки?", ""},
+		{"Сколько наград и премий получил этот фильм?", ""}, // «сколько» + a noun counts
+		{"Какую премию получил роман в 1998 году?", ""},     // an award, not a bonus
+		{"Сколько денег собрали на ремонт?", kindMoney},
+		{"Who approves the budget of the marketing team?", ""},
+		{"What is the value of the ценность field?", ""},
+	} {
+		if got := askedAmount(tc.q); got != tc.want {
+			t.Errorf("askedAmount(%q) = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestHasAmount(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		kind string
+		want bool
+	}{
+		{"Плата составляет 45 000 ₽ в месяц.", kindMoney, true},
+		{"The fee is 120 EUR per seat.", kindMoney, true},
+		{"| Стажёр | 60 000 – 80 000 |", kindMoney, false}, // a row without its header: 60 000 of what?
+		{"| Грейд | Вилка оклада |\n| Стажёр | 60 000 – 80 000 |", kindMoney, true},
+		{"Премия — до 20% годового оклада.", kindMoney, true},
+		{"The share of flagged payments grew from 40% to 55%.", kindMoney, false}, // a share of payments, not of a sum
+		{"| Грузовиков в сутки | до 4 100 |", kindMoney, false},                   // counts trucks
+		{"| Salary band | 150 000 – 210 000 |", kindMoney, true},
+		{"Бюджет на проект — 3,5 млн рублей.", kindMoney, true},
+		{"Cost: $1,200 a year.", kindMoney, true},
+		{"Сумма пока не согласована.", kindMoney, false},
+		{"Договор CTR-2031-007 подписан 01.02.2031.", kindMoney, false},
+		{"The team moved to Europe in 2019.", kindMoney, false},
+		{"Работы ведутся в Европе с 2020 года.", kindMoney, false},
+		{"Выручка выросла на 12 процентов.", kindPercent, true},
+		{"Revenue grew by 12 percent.", kindPercent, true},
+		{"Revenue grew by 12 000 roubles.", kindPercent, false},
+		{"Отрасль даёт от шести до девяти процентов продукта.", kindPercent, true},
+		{"Лес занимает более половины бассейна.", kindPercent, true},
+		{"Процентная ставка обсуждается.", kindPercent, false},
+		{"Сделка принесла 30 миллионов фунтов стерлингов.", kindMoney, true},
+		{"Город вырос до 2 миллионов человек.", kindMoney, false},
+	} {
+		if got := hasAmount(tc.text, tc.kind); got != tc.want {
+			t.Errorf("hasAmount(%q, %s) = %v, want %v", tc.text, tc.kind, got, tc.want)
+		}
+	}
+}
+
+func TestHasAmountCounts(t *testing.T) {
+	if hasAmount("Системой пользуются около 27 000 компаний.", kindMoney) {
+		t.Error("a count of companies is not a sum")
+	}
+	if !hasAmount("| 150 000 – 210 000 |", kindMoney) {
+		t.Error("a table cell range is a sum")
+	}
+}
+
+// TestQuotesAmountReadsTheTableHeader: a quoted table row is read with its header.
+func TestQuotesAmountReadsTheTableHeader(t *testing.T) {
+	chunk := ariadne.Chunk{ID: "hr/grades#0000-dddddddd", Text: "Вилки по грейдам.\n\n| Грейд | Вилка оклада |\n|---|---|\n| Стажёр | 60 000 – 80 000 |\n| Инженер | 120 000 – 170 000 |"}
+	frags := []Fragment{{N: 1, Chunk: chunk}}
+	claim := func(quote string) []ariadne.Claim {
+		return []ariadne.Claim{{Text: quote, Citations: []ariadne.Citation{{ChunkID: chunk.ID, Quote: quote}}}}
+	}
+	if !quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), frags, kindMoney) {
+		t.Error("a salary row under its header states a sum")
+	}
+	if quotesAmount(claim("Вилки по грейдам."), frags, kindMoney) {
+		t.Error("a sentence without a number states no sum")
+	}
+	if quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), nil, kindMoney) {
+		t.Error("without its chunk the row says 60 000 of nothing named")
+	}
+}

@@ -308,6 +308,38 @@ func cyrillicText(text string) bool {
 	return cyr > other
 }
 
+// questionFunctionWords are the question words and auxiliaries that say which language a question
+// is asked in, whatever it names: «Кто написал Liber servitoris?» is a Russian question about a
+// Latin title, though most of its letters are Latin.
+var questionFunctionWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`кто что как какой какая какое какие каков какова каким какую каком где когда куда откуда
+		сколько почему зачем чей чья чьё чьи ли есть был была было были`) {
+		questionFunctionWords[w] = true // Cyrillic
+	}
+	for _, w := range strings.Fields(`who what how which where when why whose whom is are was were do does did can could
+		should will has have`) {
+		questionFunctionWords[w] = false // Latin
+	}
+}
+
+// cyrillicQuestion reports whether a question is asked in a Cyrillic-script language: by its
+// function words when it has any of one script only, else by the share of its letters
+// (cyrillicText).
+func cyrillicQuestion(q string) bool {
+	var ru, en bool
+	for _, w := range wordRE.FindAllString(strings.ToLower(q), -1) {
+		if cyr, ok := questionFunctionWords[w]; ok {
+			ru, en = ru || cyr, en || !cyr
+		}
+	}
+	if ru != en {
+		return ru
+	}
+	return cyrillicText(q)
+}
+
 // questionNames returns the Latin keys of what the question names: the given names (linked
 // entities), its capitalised words other than the first, its codes and numbers.
 func questionNames(question string, names []string) []string {

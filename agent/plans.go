@@ -45,7 +45,9 @@ func (r *Retriever) runRoute(ctx context.Context, route ariadne.Route, req Reque
 // the second set 0.617 → 0.532 with hybrid for every simple question); in a corpus of one
 // language it breaks ties between similar passages that vector search confuses (XQuAD-ru hit@1
 // 0.913 → 0.931). The test is the script (Cyrillic or not) of the question and of every
-// candidate the vector search returned (Candidates chunks, the caller's groups). It adds no
+// candidate the vector search returned (Candidates chunks, the caller's groups; the question's
+// script is that of its function words, so a Russian question quoting a Latin title is Russian:
+// cyrillicQuestion). It adds no
 // search: the vector search is the one the route ran before (memoised, so the vector strategy
 // reuses it) and the hybrid search is the one prefetched for every question. Languages that share
 // a script (English and German) look alike to it. The returned reason is for the step's note
@@ -55,7 +57,7 @@ func (r *Retriever) simpleStrategy(ctx context.Context, req Request, vec []float
 	if err != nil || len(hits) == 0 {
 		return StrategyVector, "", err
 	}
-	q := cyrillicText(req.Question)
+	q := cyrillicQuestion(req.Question)
 	for _, c := range hits {
 		if cyrillicText(c.Text) != q {
 			return StrategyVector, "", nil

@@ -44,6 +44,7 @@ func TestSimpleRouteSearchByScriptOfCandidates(t *testing.T) {
 	ruSick := scoredChunk("policies/sick-ru#0000-bbbbbbbb", "Больничный", "Больничный лист оформляется в первый день болезни.", 0.8)
 	enLeave := scoredChunk("policies/leave-en#0000-cccccccc", "Annual leave", "Annual leave lasts 28 calendar days.", 0.85)
 	enSick := scoredChunk("policies/sick-en#0000-dddddddd", "Sick leave", "Sick leave starts on the first day of illness.", 0.8)
+	ruRegula := scoredChunk("history/regula#0000-eeeeeeee", "Трактаты", "Трактат Regula sanitatis vacationis написал Иван Отпускной.", 0.7)
 	for _, tc := range []struct {
 		name           string
 		question       string
@@ -59,6 +60,9 @@ func TestSimpleRouteSearchByScriptOfCandidates(t *testing.T) {
 			[]ariadne.ScoredChunk{enSick, enLeave}, []ariadne.ScoredChunk{enLeave, enSick}, StrategyHybrid, enLeave.ID},
 		{"english question, a candidate in russian", "How many days does annual leave last?",
 			[]ariadne.ScoredChunk{enLeave, ruLeave}, []ariadne.ScoredChunk{ruLeave, enLeave}, StrategyVector, enLeave.ID},
+		// Most of the letters are Latin (a quoted title), the question is Russian.
+		{"russian question quoting a latin title, russian candidates", "Кто написал Regula sanitatis vacationis?",
+			[]ariadne.ScoredChunk{ruSick, ruRegula}, []ariadne.ScoredChunk{ruRegula, ruSick}, StrategyHybrid, ruRegula.ID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &modeSearch{calls: map[ariadne.SearchMode]int{}, hits: map[ariadne.SearchMode][]ariadne.ScoredChunk{
@@ -92,5 +96,24 @@ func TestSimpleRouteSearchByScriptOfCandidates(t *testing.T) {
 				t.Errorf("hybrid searches: %d, want %s", n, map[bool]string{true: "1", false: "at most 1"}[tc.strategy == StrategyHybrid])
 			}
 		})
+	}
+}
+
+func TestCyrillicQuestion(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want bool
+	}{
+		{"Кто автор Regula sanitatis vacationis?", true},
+		{"Как настроить Keycloak Admin Console?", true},
+		{"Who maintains «Северный поток»?", false},
+		{"Сколько стоит Enterprise Support of the Platform?", true},
+		{"Что значит «What is done cannot be undone»?", false}, // function words of both languages: by its letters
+		{"Keycloak SSO LDAP", false},
+		{"INC-845", false},
+	} {
+		if got := cyrillicQuestion(tc.q); got != tc.want {
+			t.Errorf("cyrillicQuestion(%q) = %v, want %v", tc.q, got, tc.want)
+		}
 	}
 }

@@ -22,16 +22,17 @@ const (
 // moneyNouns are stems of nouns that name a sum of money, English and Russian (folded: lower case,
 // ё as е). They count only as the head of what the question asks for (askedAmount), so «за счёт
 // бюджета» in "which certificate did … get at the expense of the budget" asks for no sum. Nouns
-// that also name something else are left out: «премия» and "premium" are awards and tiers too.
+// that also name something else are left out: «премия» and "premium" are awards and tiers too,
+// and a discount («скидка») is as often a share as a sum.
 var moneyNouns = []string{
 	// English
 	"price", "cost", "fee", "salar", "wage", "pay", "payment", "compensation", "reimburse", "budget", "penalt",
 	"fine", "bonus", "allowance", "stipend", "rent", "charge", "payout", "remuneration", "earning",
-	"income", "revenue", "money", "expense", "spend", "refund", "discount",
+	"income", "revenue", "money", "expense", "spend", "refund",
 	// Russian
 	"цен", "стоимост", "плат", "оплат", "доплат", "выплат", "зарплат", "оклад", "штраф",
 	"компенсац", "возмещ", "бюджет", "сумм", "вознагражд", "гонорар", "аренд", "пособи", "надбавк",
-	"неустойк", "доход", "выручк", "скидк", "взнос", "пошлин", "стипенди",
+	"неустойк", "доход", "выручк", "взнос", "пошлин", "стипенди",
 }
 
 // notMoney are words that start like a money noun and are not one («платформа», "feed").

@@ -26,6 +26,7 @@ func TestAskedAmount(t *testing.T) {
 		// Not an amount: another head noun, a yes/no question, a count, a platform.
 		{"Какой сертификат оплатила компания из бюджета на обучение?", ""},
 		{"Какая платформа используется для сборки?", ""},
+		{"Какую скидку можно дать постоянному клиенту?", ""}, // a share as often as a sum
 		{"Does the company pay for taxis at night?", ""},
 		{"How many engineers work on the billing service?", ""},
 		{"Сколько человек в команде поддержки?", ""},

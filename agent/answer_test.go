@@ -305,7 +305,7 @@ func TestExtractiveStaysOnSubject(t *testing.T) {
 		{Chunk: c("policies/sport", "Спорт", "Право на компенсацию появляется после испытательного срока.")},
 		{Chunk: c("clients/plant", "Завод", "Завод производит насосы, на нём работает около 2 100 сотрудников.")},
 	})
-	q := "Какой размер компенсации обедов для сотрудников в офисе?"
+	q := "Какова компенсация обедов сотрудникам в офисе?"
 	for _, tc := range []struct {
 		route ariadne.Route
 		want  bool // answered
@@ -344,7 +344,7 @@ func TestTermExtractiveStaysOnSubject(t *testing.T) {
 		{Chunk: c("policies/sport", "Спорт", "Право на компенсацию появляется после испытательного срока.")},
 		{Chunk: c("clients/plant", "Завод", "Завод производит насосы, на нём работает около 2 100 сотрудников.")},
 	})
-	q := "Какой размер компенсации обедов для сотрудников в офисе?"
+	q := "Какова компенсация обедов сотрудникам в офисе?"
 	for _, tc := range []struct {
 		route ariadne.Route
 		want  bool // answered

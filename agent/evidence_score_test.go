@@ -199,7 +199,7 @@ func TestEmbeddedEvidenceModel(t *testing.T) {
 		chunkFrag(2, "policies/equipment", "Оборудование", "По запросу выдаётся монитор для дома или офиса."),
 		chunkFrag(3, "clients/plant", "Завод", "Завод производит насосы, на нём работает около 2 100 сотрудников."),
 	}
-	units, err := EvidenceRanker{}.RankUnits(context.Background(), "Какой размер компенсации обедов для сотрудников в офисе?", frags, nil)
+	units, err := EvidenceRanker{}.RankUnits(context.Background(), "Какова компенсация обедов сотрудникам в офисе?", frags, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestEmbeddedEvidenceModel(t *testing.T) {
 		t.Fatalf("threshold %.4f; units %v %.4f, %v %.4f", s.Threshold, units[0].Text, units[0].Score, units[1].Text, units[1].Score)
 	}
 	// the figures of the shipped weights (a refit changes them: update with the new file)
-	for i, want := range []float64{0.618002, 0.018119, 0.017478} {
+	for i, want := range []float64{0.870029, 0.023097, 0.015611} {
 		if math.Abs(units[i].Score-want) > 5e-7 {
 			t.Errorf("unit %d %q scores %.6f, want %.6f", i, units[i].Text, units[i].Score, want)
 		}

@@ -139,7 +139,7 @@ func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 		}
 	})
 	t.Run("not_found", func(t *testing.T) {
-		code, qr, _ := a.query(t, "", "Какой размер компенсации обедов для сотрудников в офисе?")
+		code, qr, _ := a.query(t, "", "Какова компенсация обедов сотрудникам в офисе?")
 		if code != 200 || qr.Status != ariadne.StatusNotFound || qr.Answer != "" || len(qr.Citations) != 0 {
 			t.Fatalf("%d %+v", code, qr)
 		}

@@ -72,6 +72,24 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 				Body: "# Волна\n\nВолна — проект 2019 года. Его начали двое. Потом команда выросла. Спор с компанией Vortex возник, просто потому что Vortex подал иск.\n"},
 			name:    "Волна",
 			aliases: nil,
+		}, {
+			// A Wikipedia page name: underscores for spaces, a disambiguator in parentheses. The
+			// country qualifies the name; it is not another name of the region.
+			doc: ariadne.Document{ID: "articles/galicia", Type: "article", Title: "Galicia_(Spain)",
+				Body: "# Galicia_(Spain)\n\nGalicia is a region in the north-west.\n"},
+			name:    "Galicia",
+			aliases: nil,
+		}, {
+			// Parentheticals that are other names: another script, a shared word, the initials.
+			doc: ariadne.Document{ID: "teams/assembly", Type: "team", Title: "Сборочная команда (Assembly team)",
+				Body: "# Сборочная команда (СК)\n\nКоманда собирает релизы.\n"},
+			name:    "Сборочная команда",
+			aliases: []string{"Assembly team", "СК", "Assembly"}, // and the team name without "team"
+		}, {
+			doc: ariadne.Document{ID: "technologies/x-relay", Type: "technology", Title: "x-relay (Relay)",
+				Body: "# x-relay (Relay)\n\nA message relay.\n"},
+			name:    "x-relay",
+			aliases: []string{"Relay"},
 		},
 	}
 	for _, tc := range tests {

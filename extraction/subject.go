@@ -273,9 +273,16 @@ func keeperOrder(a, b SubjectInfo) int {
 var identifierRE = regexp.MustCompile(`\b(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:-[0-9]{1,5})*\b`)
 
 // splitName cuts a title into the name and the aliases it carries: the part before " — "
-// (a description follows), without parenthetical remarks, whose name-like parts are aliases.
+// (a description follows), without parenthetical remarks, whose name-like parts are aliases when
+// they are another name of the same thing (parentheticalAlias: «Команда эксплуатации (SRE)»,
+// "sv-tokenguard (TokenGuard)") and not a disambiguator ("Galicia (Spain)", "Victoria
+// (Australia)": Spain is not another name of Galicia). A title written with underscores for
+// spaces ("Victoria_(Australia)", a Wikipedia page name) is read with spaces.
 func splitName(title string) (string, []string) {
 	t := strings.TrimSpace(title)
+	if !strings.ContainsAny(t, " \t") {
+		t = strings.TrimSpace(strings.ReplaceAll(t, "_", " "))
+	}
 	for _, sep := range []string{" — ", " – ", " | ", " - "} {
 		if i := strings.Index(t, sep); i > 0 {
 			t = t[:i]
@@ -300,8 +307,33 @@ func splitName(title string) (string, []string) {
 		t = strings.TrimSpace(t[:open] + t[open+end+1:])
 	}
 	name := strings.Join(strings.Fields(t), " ")
+	aliases = slices.DeleteFunc(aliases, func(a string) bool { return !parentheticalAlias(name, a) })
 	aliases = append(aliases, conjoined(name)...)
 	return name, aliases
+}
+
+// parentheticalAlias reports whether a name-like parenthetical of a title is another name of the
+// title's subject: written in the other script (a translation or transliteration: «Команда данных
+// (Data team)»), sharing a word with the name by its Latin key ("sv-tokenguard (TokenGuard)",
+// "Fonarik (Fonarik EdTech)"), or the initials of the name's words («Команда эксплуатации (КЭ)»,
+// "Site Reliability Engineering (SRE)"). Otherwise it qualifies the name — a place, a kind, a
+// work's author ("Galicia (Spain)", "Brother (Pearl Jam song)") — and naming that is not naming
+// the subject. A one-word name with an all-capital parenthetical in the other script («Команда
+// эксплуатации (SRE)») passes by the script.
+func parentheticalAlias(name, part string) bool {
+	if name == "" || cyrillicShare(name) > 0.5 != (cyrillicShare(part) > 0.5) {
+		return true
+	}
+	nk, pk := textnorm.KeyTokens(name), textnorm.KeyTokens(part)
+	for _, a := range pk {
+		for _, b := range nk {
+			if len(a) >= 3 && len(b) >= 3 && (strings.Contains(a, b) || strings.Contains(b, a)) {
+				return true
+			}
+		}
+	}
+	a := textnorm.Acronym(name)
+	return len(a) >= 2 && textnorm.Latin(strings.Join(strings.Fields(part), "")) == a
 }
 
 // conjoined returns the parts of a name that joins single-word names with "and" / «и» / "&"

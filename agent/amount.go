@@ -8,12 +8,12 @@ import (
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
-// Amount kinds: a question that asks for a sum of money or a percentage can only be answered by
-// evidence that states one. They refine "number" (askFor) the way the answer types of question
-// classification do (NUM:money, NUM:perc in Li & Roth, "Learning Question Classifiers", COLING
-// 2002). The rule they serve is a near miss check: a sentence on the asked subject that states no
-// amount ("changes to limits go through the SRE team", "the contract is under negotiation") does
-// not answer "what is the fee", however many of the question's words it shares.
+// Amount kinds refine "number" (askFor) the way the answer types of question classification do
+// (NUM:money, NUM:perc in Li & Roth, "Learning Question Classifiers", COLING 2002). Both rank
+// evidence units; money also serves a near miss check (Answerer): a sentence on the asked subject
+// that states no sum ("changes to limits go through the SRE team", "the contract is under
+// negotiation") does not answer "what is the fee", however many of the question's words it
+// shares. Percentages are often written in words («более половины»), so none is required.
 const (
 	kindMoney   = "money"
 	kindPercent = "percent"
@@ -201,11 +201,12 @@ var (
 )
 
 // hasAmount reports whether s states an amount of the kind. A percentage is a number with "%" or
-// «процент» / "percent", or a share in words (shareRE). A sum of money is a number with a currency; or a percentage followed
-// within five words by a money noun ("15% of the annual salary", «50% стоимости»); or a number
-// in digit groups that no word follows (a table cell, "210 000 – 290 000") in a text that names
-// money or names nothing else («27 000 компаний» counts companies; a row «Машин в сутки | до
-// 2 300» counts machines). For a table row, pass its header too (quotesAmount does).
+// «процент» / "percent", or a share in words (shareRE). A sum of money is a number with a
+// currency; or a percentage followed within five words by a money noun ("15% of the annual
+// salary", «50% стоимости»); or a number in digit groups that no word follows (a table cell,
+// "210 000 – 290 000") in a text that names money or names nothing else («27 000 компаний»
+// counts companies; a row «Машин в сутки | до 2 300» counts machines). For a table row, pass its
+// header too (quotesAmount does).
 func hasAmount(s, kind string) bool {
 	if kind == kindPercent && shareRE.MatchString(s) {
 		return true
@@ -271,12 +272,4 @@ func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string) bool {
 		}
 	}
 	return false
-}
-
-// amountName says what an amount kind is, for a refusal's reason.
-func amountName(kind string) string {
-	if kind == kindPercent {
-		return "a percentage"
-	}
-	return "a sum of money"
 }

@@ -356,7 +356,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			att.Outcome = "not_found"
 			tr.Attempts = append(tr.Attempts, att)
 			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kind})
-			out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("the question asks for %s and no verified quote states one", amountName(kind))
+			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks for a sum of money and no verified quote states one"
 			return out
 		}
 		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})

@@ -47,9 +47,9 @@ func (r *Retriever) runRoute(ctx context.Context, route ariadne.Route, req Reque
 // 0.913 → 0.931). The test is the script (Cyrillic or not) of the question and of every
 // candidate the vector search returned (Candidates chunks, the caller's groups; the question's
 // script is that of its function words, so a Russian question quoting a Latin title is Russian:
-// cyrillicQuestion). It adds no
-// search: the vector search is the one the route ran before (memoised, so the vector strategy
-// reuses it) and the hybrid search is the one prefetched for every question. Languages that share
+// cyrillicQuestion). It adds no search: the vector search is the one the route ran before
+// (memoised, so the vector strategy reuses it) and the hybrid search is the one prefetched for
+// every question. Languages that share
 // a script (English and German) look alike to it. The returned reason is for the step's note
 // (empty for vector search). Measured in docs/evaluation.md, "The simple route's search".
 func (r *Retriever) simpleStrategy(ctx context.Context, req Request, vec []float32, tr *Trace) (Strategy, string, error) {

@@ -11,9 +11,8 @@ import (
 // Amount kinds refine "number" (askFor) the way the answer types of question classification do
 // (NUM:money, NUM:perc in Li & Roth, "Learning Question Classifiers", COLING 2002). Both rank
 // evidence units; money also serves a near miss check (Answerer): a sentence on the asked subject
-// that states no sum ("changes to limits go through the SRE team", "the contract is under
-// negotiation") does not answer "what is the fee", however many of the question's words it
-// shares. Percentages are often written in words («более половины»), so none is required.
+// that states no sum ("the rent is reviewed every year", "the price is still being negotiated")
+// does not answer "what is the fee", however many of the question's words it shares. Percentages are often written in words («более половины»), so none is required.
 const (
 	kindMoney   = "money"
 	kindPercent = "percent"
@@ -204,8 +203,8 @@ var (
 // «процент» / "percent", or a share in words (shareRE). A sum of money is a number with a
 // currency; or a percentage followed within five words by a money noun ("15% of the annual
 // salary", «50% стоимости»); or a number in digit groups that no word follows (a table cell,
-// "210 000 – 290 000") in a text that names money or names nothing else («27 000 компаний»
-// counts companies; a row «Машин в сутки | до 2 300» counts machines). For a table row, pass its
+// "210 000 – 290 000") in a text that names money or names nothing else («12 000 клиентов»
+// counts customers; a row «Машин в сутки | до 2 300» counts machines). For a table row, pass its
 // header too (quotesAmount does).
 func hasAmount(s, kind string) bool {
 	if kind == kindPercent && shareRE.MatchString(s) {

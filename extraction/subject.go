@@ -274,9 +274,9 @@ var identifierRE = regexp.MustCompile(`\b(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[
 
 // splitName cuts a title into the name and the aliases it carries: the part before " — "
 // (a description follows), without parenthetical remarks, whose name-like parts are aliases when
-// they are another name of the same thing (parentheticalAlias: «Команда эксплуатации (SRE)»,
-// "sv-tokenguard (TokenGuard)") and not a disambiguator ("Galicia (Spain)", "Victoria
-// (Australia)": Spain is not another name of Galicia). A title written with underscores for
+// they are another name of the same thing (parentheticalAlias: «Сборочная команда (Assembly
+// team)», "x-relay (Relay)") and not a disambiguator ("Galicia (Spain)", "Victoria (Australia)":
+// Spain is not another name of Galicia). A title written with underscores for
 // spaces ("Victoria_(Australia)", a Wikipedia page name) is read with spaces.
 func splitName(title string) (string, []string) {
 	t := strings.TrimSpace(title)
@@ -313,13 +313,11 @@ func splitName(title string) (string, []string) {
 }
 
 // parentheticalAlias reports whether a name-like parenthetical of a title is another name of the
-// title's subject: written in the other script (a translation or transliteration: «Команда данных
-// (Data team)»), sharing a word with the name by its Latin key ("sv-tokenguard (TokenGuard)",
-// "Fonarik (Fonarik EdTech)"), or the initials of the name's words («Команда эксплуатации (КЭ)»,
-// "Site Reliability Engineering (SRE)"). Otherwise it qualifies the name — a place, a kind, a
-// work's author ("Galicia (Spain)", "Brother (Pearl Jam song)") — and naming that is not naming
-// the subject. A one-word name with an all-capital parenthetical in the other script («Команда
-// эксплуатации (SRE)») passes by the script.
+// title's subject: written in the other script (a translation or transliteration: «Сборочная
+// команда (Assembly team)», «Группа выпуска (RE)»), sharing a word with the name by its Latin key
+// ("x-relay (Relay)"), or the initials of the name's words («Сборочная команда (СК)», "Release
+// Engineering (RE)"). Otherwise it qualifies the name — a place, a kind, a work's author
+// ("Galicia (Spain)", "Brother (Pearl Jam song)") — and naming that is not naming the subject.
 func parentheticalAlias(name, part string) bool {
 	if name == "" || cyrillicShare(name) > 0.5 != (cyrillicShare(part) > 0.5) {
 		return true

@@ -220,6 +220,7 @@ func hasAmount(s, kind string) bool {
 	if currencyRE.MatchString(s) {
 		return true
 	}
+	folded := textnorm.FoldString(s)
 	if percent {
 		// "15% of the annual salary", «50% стоимости», «20% от оклада»
 		for _, m := range percentRE.FindAllStringIndex(s, -1) {
@@ -232,7 +233,7 @@ func hasAmount(s, kind string) bool {
 		}
 	}
 	namesMoney, namesOther := false, false
-	for _, w := range wordRE.FindAllString(textnorm.FoldString(s), -1) {
+	for _, w := range wordRE.FindAllString(folded, -1) {
 		switch {
 		case moneyWord(w, moneyNouns):
 			namesMoney = true
@@ -259,9 +260,10 @@ func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string) bool {
 				if f.Chunk.ID != cit.ChunkID {
 					continue
 				}
-				row := strings.TrimSpace(cit.Quote)
-				if h := tableHeaders(f.Chunk.Text)[row]; h != "" && h != row {
-					text = h + "\n" + text
+				if row := strings.TrimSpace(cit.Quote); strings.HasPrefix(row, "|") {
+					if h := tableHeaders(f.Chunk.Text)[row]; h != "" && h != row {
+						text = h + "\n" + text
+					}
 				}
 				break
 			}

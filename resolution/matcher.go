@@ -360,6 +360,7 @@ func (e *entry) wordMatch(words []word, i int) int {
 	if i+len(e.tokens) > len(words) {
 		return 0
 	}
+	loose := 0
 	for k, t := range e.tokens {
 		w := words[i+k]
 		if len(t) == 1 || len(w.lat) == 1 { // initials must be equal
@@ -371,6 +372,12 @@ func (e *entry) wordMatch(words []word, i int) int {
 		if !e.tokenMatch(k, t, w) {
 			return 0
 		}
+		if e.looseLatin(k, t, w) {
+			loose++
+		}
+	}
+	if loose == len(e.tokens) {
+		return 0 // every word only a longer form: no word of the name is as written
 	}
 	return len(e.tokens)
 }
@@ -397,13 +404,22 @@ func (e *entry) compactMatch(words []word, i int) int {
 	return 0
 }
 
-// tokenMatch compares alias token k (or its remainder t) with a text word: Latin against Latin by
-// English endings, anything involving Cyrillic by Russian inflection (see textnorm).
+// tokenMatch compares alias token k (or its remainder t) with a text word: anything involving
+// Cyrillic by Russian inflection (textnorm.TokenMatch); Latin against Latin by English plural
+// endings (textnorm.StrictTokenMatch), so the one-word name "Roman" does not match "Romania" or
+// "Romantic". A word of a longer name may also be a longer form ("Max Fedotov" ~ "Maxim
+// Fedotov"), provided another word of the name matches as written (wordMatch, looseLatin).
 func (e *entry) tokenMatch(k int, t string, w word) bool {
 	if e.latin[k] && !hasCyrillic(w.Text) {
-		return textnorm.StrictTokenMatch(t, w.lat)
+		return textnorm.StrictTokenMatch(t, w.lat) || len(e.tokens) > 1 && textnorm.TokenMatch(t, w.lat)
 	}
 	return textnorm.TokenMatch(t, w.lat)
+}
+
+// looseLatin reports whether alias token k (t) and w, both Latin, match only as a longer form of
+// a word of a longer name (tokenMatch), not by StrictTokenMatch.
+func (e *entry) looseLatin(k int, t string, w word) bool {
+	return e.latin[k] && !hasCyrillic(w.Text) && !textnorm.StrictTokenMatch(t, w.lat)
 }
 
 // adjacent reports whether the gap between two words is at most 3 bytes of spaces, hyphens,

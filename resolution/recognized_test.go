@@ -35,6 +35,17 @@ func TestResolveRecognized(t *testing.T) {
 		{"a short form the documented name extends joins it (matching is not symmetric)", []step{
 			{Candidate{Name: "Max Fedotov", Type: "person"}, "people/fedotov", true},
 		}},
+		{"a one-word Latin name joins its plural only, not a longer word", []step{
+			{Candidate{Name: "Roman", Type: "person"}, "person:roman", false},
+			{Candidate{Name: "Romania", Type: "location"}, "location:romania", false},
+			{Candidate{Name: "Romantic", Type: "organization"}, "organization:romantik", false},
+			{Candidate{Name: "Romanian", Type: "location"}, "location:romanian", false},
+			{Candidate{Name: "Romans", Type: "person"}, "person:roman", true},
+			{Candidate{Name: "Parises", Type: "location"}, "wiki/paris", true},
+		}},
+		{"longer forms of a full name need one word as written", []step{
+			{Candidate{Name: "Max Fedotova", Type: "person"}, "person:maks fedotova", false},
+		}},
 		{"several documented entities: the one of the candidate's type, else ambiguous", []step{
 			{Candidate{Name: "Mercury", Type: "technology"}, "tech/mercury", true},
 			{Candidate{Name: "Mercury", Type: "organization"}, "", false},

@@ -51,8 +51,11 @@ func KeyTokens(name string) []string {
 }
 
 // StrictTokenMatch is TokenMatch for two words that are both written in Latin script, where
-// endings are English: the text word may add up to 3 letters to the alias word ("routes" for
-// "route") or drop one ("Network" for "Networks"), but "routes" is not "routemaster".
+// endings are English: besides being equal, the text word may add a plural ending to the alias
+// word ("routes" for "route", "boxes" for "box") or drop one ("Network" for "Networks"). Any
+// other added letters make another word, not a form of this one: "Roman" is not "Romania" or
+// "Romantic", "Cappy" (phonetic "kapi") is not "Capital", "Brazil" is not "Brazilian". Arguments
+// are phonetic Latin words (KeyTokens elements); words shorter than 4 letters must be equal.
 func StrictTokenMatch(alias, text string) bool {
 	if alias == text {
 		return true
@@ -60,8 +63,11 @@ func StrictTokenMatch(alias, text string) bool {
 	if len(alias) < 4 || len(text) < 4 {
 		return false
 	}
-	return strings.HasPrefix(text, alias) && len(text)-len(alias) <= 3 ||
-		strings.HasPrefix(alias, text) && len(alias)-len(text) <= 1
+	plural := func(long, short string) bool {
+		rest, ok := strings.CutPrefix(long, short)
+		return ok && (rest == "s" || rest == "es")
+	}
+	return plural(text, alias) || plural(alias, text)
 }
 
 // Key is the resolution key of a name: KeyTokens joined with single spaces. Two names with the

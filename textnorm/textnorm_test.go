@@ -203,3 +203,35 @@ func TestLatinKeepsOtherScriptsValid(t *testing.T) {
 		t.Errorf("Latin(Zürich) = %q", got)
 	}
 }
+
+func TestStrictTokenMatch(t *testing.T) {
+	tests := []struct {
+		alias, text string
+		want        bool
+	}{
+		{"route", "route", true},
+		{"route", "routes", true},     // plural
+		{"Network", "Networks", true}, // plural
+		{"Networks", "Network", true}, // the alias's plural dropped
+		{"Class", "Classes", true},    // -es plural
+		{"Roman", "Romania", false},   // another word, not a form of it
+		{"Roman", "Romantic", false},
+		{"Roman", "Romance", false},
+		{"Cappy", "Capital", false},
+		{"Brazil", "Brazilian", false}, // a demonym is not its country
+		{"Baker", "Bakers", true},
+		{"Bake", "Baker", false},
+		{"Dave", "Davies", false},
+		{"Box", "Boxes", true}, // phonetic "boks" has 4 letters
+		{"Tom", "Toms", false}, // words shorter than 4 letters must be equal
+	}
+	for _, tt := range tests {
+		a, b := KeyTokens(tt.alias), KeyTokens(tt.text)
+		if len(a) != 1 || len(b) != 1 {
+			t.Fatalf("%q / %q: want one key token each, got %v / %v", tt.alias, tt.text, a, b)
+		}
+		if got := StrictTokenMatch(a[0], b[0]); got != tt.want {
+			t.Errorf("StrictTokenMatch(%q → %s, %q → %s) = %v, want %v", tt.alias, a[0], tt.text, b[0], got, tt.want)
+		}
+	}
+}

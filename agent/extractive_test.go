@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -40,5 +41,38 @@ func TestExtractiveExactTerms(t *testing.T) {
 				t.Errorf("%s, %q: not_found=%v claims=%d, want answered=%v", g.Name(), tc.q, out.NotFound, len(out.Claims), tc.answer)
 			}
 		}
+	}
+}
+
+// The second sentence of a passage that states the answer in two (a rule and its exception) is
+// quoted too: greedy cover alone skips it, since it adds no question term the first lacks. A
+// sentence of the same passage that states too little of the question is not.
+func TestTermExtractiveQuotesTheSiblingSentence(t *testing.T) {
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "policies/leave#0000-aaaaaaaa", DocID: "policies/leave", Title: "Leave",
+		Text: "Every employee gets 20 days of paid leave a year. Employees with more than three years of service get 3 extra days of leave. Leave requests go to the team lead."}}})
+	in := GenerationInput{Question: "How many days of paid leave does an employee get?", Fragments: frags, Route: ariadne.RouteSimple}
+	quotes := func(g TermExtractive) []string {
+		raw, err := g.Generate(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := ParseOutput(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var qs []string
+		for _, c := range out.Claims {
+			qs = append(qs, c.Citations[0].Quote)
+		}
+		return qs
+	}
+	want := []string{"Every employee gets 20 days of paid leave a year.", "Employees with more than three years of service get 3 extra days of leave."}
+	if got := quotes(TermExtractive{}); !slices.Equal(got, want) {
+		t.Errorf("default bars: quotes %q, want %q", got, want)
+	}
+	noSibling := DefaultTermBars
+	noSibling.Sibling = 0
+	if got := quotes(TermExtractive{Bars: noSibling}); !slices.Equal(got, want[:1]) {
+		t.Errorf("Sibling 0: quotes %q, want %q", got, want[:1])
 	}
 }

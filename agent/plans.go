@@ -10,7 +10,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ariadne-graphrag/ariadne"
-	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // runRoute runs one route's plan and appends its step.
@@ -118,7 +117,7 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	note := ""
 	switch s {
 	case StrategyBM25:
-		res.Chunks, err = r.search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
+		res.Chunks, err = r.search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: req.Question, Terms: keywordTerms(req.Question, r.cfg.Lexicon, r.cfg.Translations), Groups: req.Groups, Limit: r.cfg.Candidates}, tr)
 	case StrategyVector:
 		res.Chunks, err = r.questionSearch(ctx, ariadne.SearchVector, req, vec, tr)
 	case StrategyHybrid:
@@ -151,6 +150,6 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 }
 
 func (r *Retriever) hybrid(ctx context.Context, req Request, vec []float32, ids []string, tr *Trace) ([]ariadne.ScoredChunk, error) {
-	return r.search(ctx, ariadne.SearchHybrid, ariadne.SearchQuery{Text: req.Question, Terms: textnorm.SearchTerms(req.Question), Vector: vec, Alpha: r.cfg.Alpha,
+	return r.search(ctx, ariadne.SearchHybrid, ariadne.SearchQuery{Text: req.Question, Terms: keywordTerms(req.Question, r.cfg.Lexicon, r.cfg.Translations), Vector: vec, Alpha: r.cfg.Alpha,
 		Fusion: r.cfg.Fusion, Groups: req.Groups, Limit: r.cfg.Candidates, ChunkIDs: ids}, tr)
 }

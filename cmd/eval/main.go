@@ -43,25 +43,26 @@ import (
 )
 
 type common struct {
-	K          int           `name:"k" default:"10" help:"Chunks retrieved per question."`
-	Alpha      float64       `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
-	PerDoc     int           `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
-	GraphW     float64       `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
-	Strategies []string      `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
-	GraphWMin  float64       `name:"graph-weight-min" default:"0" help:"Multi-hop: RRF weight of the walk's list at zero confidence (0: default)."`
-	WalkPass   float64       `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
-	WalkFloor  float64       `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
-	WalkSyn    float64       `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`
-	BridgeHops int           `name:"bridge-hops" default:"0" help:"Multi-hop: bridge entities searched together with the question and fused into the route's list (0: none, the default; docs/multi-hop.md)."`
-	Limit      int           `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
-	From       int           `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
-	JSONOut    string        `name:"json" help:"Also write the report as JSON to this file."`
-	UnitVecs   string        `name:"unit-vectors" help:"JSON file that keeps evidence unit vectors between runs (empty: memory only)."`
-	Warm       bool          `name:"warm-unit-vectors" help:"Embed every indexed chunk's evidence units before the questions (as a deployment precomputes them)."`
-	LogLevel   string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
-	Generators []string      `name:"generators" help:"Answer generators compared side by side (extractive, llm, llm-units, llm-quotes; an llm one with -nojudge skips the support judge); empty: llm when a chat model is configured, else extractive."`
-	Deadline   time.Duration `name:"answer-deadline" default:"0s" help:"Budget per question for generation and verification (0: the answerer's default, 60s)."`
-	Router     string        `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model; falls back to rules); auto: llm with a chat model that is not small, else rules (agent.AutoRouter)."`
+	K            int           `name:"k" default:"10" help:"Chunks retrieved per question."`
+	Alpha        float64       `name:"alpha" default:"0" help:"Hybrid alpha (0: the embedder's default)."`
+	PerDoc       int           `name:"per-doc" default:"0" help:"Multi-hop: chunks of one document ahead of other documents (0: default)."`
+	GraphW       float64       `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
+	Strategies   []string      `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
+	GraphWMin    float64       `name:"graph-weight-min" default:"0" help:"Multi-hop: RRF weight of the walk's list at zero confidence (0: default)."`
+	Translations int           `name:"keyword-translations" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss); 0: default (off); negative: off."`
+	WalkPass     float64       `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
+	WalkFloor    float64       `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
+	WalkSyn      float64       `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`
+	BridgeHops   int           `name:"bridge-hops" default:"0" help:"Multi-hop: bridge entities searched together with the question and fused into the route's list (0: none, the default; docs/multi-hop.md)."`
+	Limit        int           `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
+	From         int           `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
+	JSONOut      string        `name:"json" help:"Also write the report as JSON to this file."`
+	UnitVecs     string        `name:"unit-vectors" help:"JSON file that keeps evidence unit vectors between runs (empty: memory only)."`
+	Warm         bool          `name:"warm-unit-vectors" help:"Embed every indexed chunk's evidence units before the questions (as a deployment precomputes them)."`
+	LogLevel     string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"warn" enum:"debug,info,warn,error" help:"Log level."`
+	Generators   []string      `name:"generators" help:"Answer generators compared side by side (extractive, llm, llm-units, llm-quotes; an llm one with -nojudge skips the support judge); empty: llm when a chat model is configured, else extractive."`
+	Deadline     time.Duration `name:"answer-deadline" default:"0s" help:"Budget per question for generation and verification (0: the answerer's default, 60s)."`
+	Router       string        `name:"router" default:"auto" enum:"auto,rules,learned,llm" help:"Router of the routed row: rules, learned (the versioned model, rules as fallback), llm (needs a chat model; falls back to rules); auto: llm with a chat model that is not small, else rules (agent.AutoRouter)."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -313,7 +314,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	}
 	e.retriever = agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
 		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn, BridgeHops: c.BridgeHops,
-		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: e.lexicon}, log)
+		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: e.lexicon, Translations: c.Translations}, log)
 	acfg := agent.AnswerConfig{Chunks: gs, Deadline: c.Deadline, Lexicon: e.lexicon}
 	if _, ok := gen.(agent.LLMGenerator); ok {
 		acfg.Gate = agent.AnswerabilityGate(c.Chat.Answerability, model, agent.TermExtractive{Lexicon: e.lexicon})

@@ -7,41 +7,23 @@ import (
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/internal/lexicontest"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
-// testLexicon is a small English–Russian dictionary of invented entries in the dictd layout.
+// testLexicon is a small English–Russian dictionary of invented entries.
 func testLexicon(t *testing.T) *lexicon.Lexicon {
 	t.Helper()
-	entries := []struct{ head, body string }{
-		{"lighthouse", "lighthouse\n   [↗laɪthaʊs] _n. маяк"},
-		{"keeper", "keeper\n   [↗ki:pɜ] _n.\n   1) хранитель, смотритель\n   2) сторож"},
-		{"built", "built\n   _p. и _p-p. от build"},
-		{"build", "build\n   [bɪld] _v.\n   1) строить, сооружать\n   2) создавать"},
-		{"harbour", "harbour\n   [↗hɑ:bɜ] _n. гавань, порт"},
-		{"year", "year\n   [jɜ:] _n. год"},
-		{"allow", "allow\n   [əˈlaʊ] _v. разрешать, позволять"},
-	}
-	var index, dict strings.Builder
-	for _, e := range entries {
-		index.WriteString(e.head + "\t" + dictdNumber(dict.Len()) + "\t" + dictdNumber(len(e.body)) + "\n")
-		dict.WriteString(e.body + "\n")
-	}
-	lex, err := lexicon.ReadDictd("test", strings.NewReader(index.String()), strings.NewReader(dict.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lex
-}
-
-func dictdNumber(n int) string {
-	const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	out := []byte{digits[n%64]}
-	for n /= 64; n > 0; n /= 64 {
-		out = append([]byte{digits[n%64]}, out...)
-	}
-	return string(out)
+	return lexicontest.New(t,
+		lexicontest.Entry{Head: "lighthouse", Body: "lighthouse\n   [↗laɪthaʊs] _n. маяк"},
+		lexicontest.Entry{Head: "keeper", Body: "keeper\n   [↗ki:pɜ] _n.\n   1) хранитель, смотритель\n   2) сторож"},
+		lexicontest.Entry{Head: "built", Body: "built\n   _p. и _p-p. от build"},
+		lexicontest.Entry{Head: "build", Body: "build\n   [bɪld] _v.\n   1) строить, сооружать\n   2) создавать"},
+		lexicontest.Entry{Head: "harbour", Body: "harbour\n   [↗hɑ:bɜ] _n. гавань, порт"},
+		lexicontest.Entry{Head: "year", Body: "year\n   [jɜ:] _n. год"},
+		lexicontest.Entry{Head: "allow", Body: "allow\n   [əˈlaʊ] _v. разрешать, позволять"},
+	)
 }
 
 func TestQuestionTermsAcrossLanguages(t *testing.T) {

@@ -6,7 +6,7 @@ SHELL := /bin/bash
 GO ?= go
 SIZES ?= 1k,10k,100k
 
-.PHONY: help up down status install prereqs test unit integration lint demo eval bench reliability scale ui
+.PHONY: help up down status install prereqs test lint demo eval bench reliability scale ui
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"

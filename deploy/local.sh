@@ -552,8 +552,7 @@ llm_describe() {
 
 llm_env() {
 	# ARIADNE_LOCAL_LLM is passed on only when the caller set it: unset, the programs stay offline.
-	printf 'export %q\n' "ARIADNE_LOCAL_LLM_URL=${ARIADNE_LOCAL_LLM_URL:-http://127.0.0.1:$LLM_PORT/v1}" \
-		"ARIADNE_LOCAL_LLM_MODEL=$LLM_MODEL"
+	printf 'export %q\n' "ARIADNE_LOCAL_LLM_URL=${ARIADNE_LOCAL_LLM_URL:-http://127.0.0.1:$LLM_PORT/v1}"
 	if [ -n "${ARIADNE_LOCAL_LLM:-}" ]; then
 		printf 'export %q\n' "ARIADNE_LOCAL_LLM=$ARIADNE_LOCAL_LLM"
 	fi

@@ -150,6 +150,10 @@ func (f *BarsFitter) Fit(keep func(int) bool) TermBars {
 			pair(grid(0.05, 0.5), grid(0.1, 0.8), func(b *TermBars, best, union float64) { b.BestCross, b.UnionCross = best, union })
 		}
 	}
+	// Sibling changes which units of the best claim's chunk are quoted, never a status or the
+	// documents cited, so the objective cannot choose it: it is carried over (chosen by evidence
+	// coverage, see DefaultTermBars).
+	best.Sibling = DefaultTermBars.Sibling
 	return best
 }
 

@@ -12,7 +12,8 @@ import (
 // (NUM:money, NUM:perc in Li & Roth, "Learning Question Classifiers", COLING 2002). Both rank
 // evidence units; money also serves a near miss check (Answerer): a sentence on the asked subject
 // that states no sum ("the rent is reviewed every year", "the price is still being negotiated")
-// does not answer "what is the fee", however many of the question's words it shares. Percentages are often written in words («более половины»), so none is required.
+// does not answer "what is the fee", however many of the question's words it shares.
+// Percentages are often written in words («более половины»), so none is required.
 const (
 	kindMoney   = "money"
 	kindPercent = "percent"
@@ -220,7 +221,6 @@ func hasAmount(s, kind string) bool {
 	if currencyRE.MatchString(s) {
 		return true
 	}
-	folded := textnorm.FoldString(s)
 	if percent {
 		// "15% of the annual salary", «50% стоимости», «20% от оклада»
 		for _, m := range percentRE.FindAllStringIndex(s, -1) {
@@ -233,7 +233,7 @@ func hasAmount(s, kind string) bool {
 		}
 	}
 	namesMoney, namesOther := false, false
-	for _, w := range wordRE.FindAllString(folded, -1) {
+	for _, w := range wordRE.FindAllString(textnorm.FoldString(s), -1) {
 		switch {
 		case moneyWord(w, moneyNouns):
 			namesMoney = true

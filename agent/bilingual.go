@@ -7,9 +7,6 @@ import (
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
-// defaultTranslations is RetrievalConfig.Translations' default.
-const defaultTranslations = -1
-
 // keywordTerms returns the BM25 terms of a question (textnorm.SearchTerms, the analysis the
 // chunks' search_text was indexed with) followed, with a lexicon, by the question's words in the
 // other language: for an English word, the match keys of at most n of its most usual Russian

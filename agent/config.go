@@ -44,17 +44,15 @@ type RetrievalConfig struct {
 	// trained without.
 	Lexicon *lexicon.Lexicon
 	// Translations: with a Lexicon, how many of each English question word's Russian
-	// translations BM25 also searches (keywordTerms; a Russian word adds its English gloss). 0:
-	// defaultTranslations; negative: the question's own words only.
+	// translations BM25 also searches (keywordTerms; a Russian word adds its English gloss); 0 or
+	// negative: the question's own words only (the default: docs/evaluation.md, "Opt-in, off by
+	// default").
 	Translations int
 }
 
 func (c RetrievalConfig) withDefaults() RetrievalConfig {
 	if c.Alpha == 0 {
 		c.Alpha = 0.5
-	}
-	if c.Translations == 0 {
-		c.Translations = defaultTranslations
 	}
 	if c.Fusion == "" {
 		c.Fusion = ariadne.FusionRelativeScore

@@ -298,7 +298,8 @@ func (e *entry) firstTokenMatches(w word) bool {
 	if t := e.tokens[0]; len(t) == 1 || len(w.lat) == 1 {
 		return t == w.lat
 	}
-	return e.tokenMatch(0, e.tokens[0], w)
+	ok, _ := e.tokenMatch(0, e.tokens[0], w)
+	return ok
 }
 
 // longestAt returns the entries that match the longest span starting at word i, and its length
@@ -369,10 +370,11 @@ func (e *entry) wordMatch(words []word, i int) int {
 			}
 			continue
 		}
-		if !e.tokenMatch(k, t, w) {
+		ok, longer := e.tokenMatch(k, t, w)
+		if !ok {
 			return 0
 		}
-		if e.looseLatin(k, t, w) {
+		if longer {
 			loose++
 		}
 	}
@@ -393,7 +395,7 @@ func (e *entry) compactMatch(words []word, i int) int {
 		w := words[k].lat
 		n := k - i + 1
 		sameShape := n == len(e.tokens) // the word-by-word rule already tried this shape
-		if !sameShape && (rest == w || (pos >= lastStart && len(rest) >= 4 && e.tokenMatch(len(e.tokens)-1, rest, words[k]))) {
+		if !sameShape && (rest == w || (pos >= lastStart && len(rest) >= 4 && e.lastTokenMatch(rest, words[k]))) {
 			return n
 		}
 		if !strings.HasPrefix(rest, w) || len(rest) <= len(w) {
@@ -408,18 +410,25 @@ func (e *entry) compactMatch(words []word, i int) int {
 // Cyrillic by Russian inflection (textnorm.TokenMatch); Latin against Latin by English plural
 // endings (textnorm.StrictTokenMatch), so the one-word name "Roman" does not match "Romania" or
 // "Romantic". A word of a longer name may also be a longer form ("Max Fedotov" ~ "Maxim
-// Fedotov"), provided another word of the name matches as written (wordMatch, looseLatin).
-func (e *entry) tokenMatch(k int, t string, w word) bool {
-	if e.latin[k] && !hasCyrillic(w.Text) {
-		return textnorm.StrictTokenMatch(t, w.lat) || len(e.tokens) > 1 && textnorm.TokenMatch(t, w.lat)
+// Fedotov"); longer reports such a match, which wordMatch accepts only when another word of the
+// name matches as written.
+func (e *entry) tokenMatch(k int, t string, w word) (ok, longer bool) {
+	if !e.latin[k] || hasCyrillic(w.Text) {
+		return textnorm.TokenMatch(t, w.lat), false
 	}
-	return textnorm.TokenMatch(t, w.lat)
+	if textnorm.StrictTokenMatch(t, w.lat) {
+		return true, false
+	}
+	if len(e.tokens) > 1 && textnorm.TokenMatch(t, w.lat) {
+		return true, true
+	}
+	return false, false
 }
 
-// looseLatin reports whether alias token k (t) and w, both Latin, match only as a longer form of
-// a word of a longer name (tokenMatch), not by StrictTokenMatch.
-func (e *entry) looseLatin(k int, t string, w word) bool {
-	return e.latin[k] && !hasCyrillic(w.Text) && !textnorm.StrictTokenMatch(t, w.lat)
+// lastTokenMatch is tokenMatch for the remainder t of the alias's last token.
+func (e *entry) lastTokenMatch(t string, w word) bool {
+	ok, _ := e.tokenMatch(len(e.tokens)-1, t, w)
+	return ok
 }
 
 // adjacent reports whether the gap between two words is at most 3 bytes of spaces, hyphens,

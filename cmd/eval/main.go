@@ -49,7 +49,7 @@ type common struct {
 	GraphW       float64       `name:"graph-weight" default:"0" help:"Multi-hop: RRF weight of each graph list (0: default)."`
 	Strategies   []string      `name:"strategies" default:"bm25,vector,hybrid,graph+hybrid" help:"Strategies compared next to the router."`
 	GraphWMin    float64       `name:"graph-weight-min" default:"0" help:"Multi-hop: RRF weight of the walk's list at zero confidence (0: default)."`
-	Translations int           `name:"keyword-translations" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss); 0: default (off); negative: off."`
+	Translations int           `name:"keyword-translations" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss); 0 or negative: off, the default."`
 	WalkPass     float64       `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
 	WalkFloor    float64       `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
 	WalkSyn      float64       `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`

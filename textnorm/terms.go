@@ -65,7 +65,9 @@ func hasDigitOrHyphenCode(f string) bool {
 }
 
 // IsStopword reports whether a folded word is a Russian or English function word (prepositions,
-// conjunctions, pronouns, auxiliaries): no lexical signal.
+// conjunctions, pronouns, auxiliaries): no lexical signal. Interrogative, personal, demonstrative
+// and determiner pronouns are listed in every case form («кто», «кого», «кому», «кем», «ком»);
+// possessives other than «свою» are not, since idioms give them meaning («на свой счёт»).
 func IsStopword(w string) bool {
 	_, ok := stopwords[w]
 	return ok
@@ -84,12 +86,16 @@ var stopwords = func() map[string]struct{} {
 им более всегда конечно всю между это также какие каком какое какую каких который которая
 которое которые которой которого которых сколько каков какова каково каковы чей чья чьё чье чьи
 каким какого какому какими нужно надо почему зачем ли
+кого кому кем ком чему чём мной мною тебе тобой тобою нём нем ею нею нами вами ими ними собой собою
+эта этому этим этих этими та те тому теми ту такая такое такие такого такому таким таких такими
+такую таком весь вся всё всему всем всеми всей всём чьего чьей чьему чьим чьих чьими чью чьём
 the a an and or but if then else of to in on at by for with from as is are was were be been
 being am do does did doing have has had having it its this that these those there here what which
 who whom whose when where why how all any both each few more most other some such no nor not
 only own same so than too very can will just should now i me my we our you your he him his she
 her they them their into over under again further once about against between through during
-before after above below up down out off many much often does did`) {
+before after above below up down out off many much often does did myself ourselves yourself
+yourselves himself herself itself themselves yours hers ours theirs`) {
 		m[w] = struct{}{}
 	}
 	return m

@@ -192,6 +192,31 @@ func TestSearchTerms(t *testing.T) {
 	}
 }
 
+// TestSearchTermsPronounForms: every case form of the interrogative, personal, demonstrative and
+// determiner pronouns is a function word, as their nominative is ("кто" and "whom" were; "кем"
+// and "кому" were content terms that no answer sentence states). Possessives keep their meaning
+// in idioms («записал на свой счёт») and stay terms.
+func TestSearchTermsPronounForms(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Кем работает Томас Пикетти?", []string{"rabota", "tomas", "piket"}},
+		{"С кем объединялись норманны?", []string{"obedinia", "norman"}},
+		{"Для кого был написан отчёт?", []string{"napisa", "otchet"}},
+		{"К чему крепятся статоры?", []string{"krep", "stator"}},
+		{"Кто такие Миланович и Стиглиц?", []string{"milanovich", "stiglits"}},
+		{"всем этим нами ими собой", nil},
+		{"who did it themselves", nil},
+		{"записал на свой счёт", []string{"zapisa", "svo", "schet"}},
+	}
+	for _, tc := range tests {
+		if got := SearchTerms(tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("SearchTerms(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
 func TestLatinKeepsOtherScriptsValid(t *testing.T) {
 	for _, w := range []string{"第二十四届冬季奥林匹克运动会", "Ελληνικά", "naïve", "Zürich"} {
 		got := Latin(w)

@@ -249,11 +249,49 @@ func textCognates(text string, cyrillic bool) []string {
 // prefix of the other, the shorter has at least 5 letters and the longer adds at most 2. Russian
 // terms are stems and English ones are not (textnorm.SearchTerms), so a name in Latin letters
 // ("svetlova") meets its Russian stem ("svetlov"), and an English plural its singular.
+//
+// A Russian stem whose last syllable has a fleeting vowel («суперкубок», «блокировок»,
+// «владелец») matches the forms that drop it («суперкубка», «блокировки», «владельца»): the term
+// without that vowel (fleeting) is compared the same way.
 func inflectionOf(a, b string) bool {
+	if prefixInflection(a, b) {
+		return true
+	}
+	if f, ok := fleeting(a); ok && (f == b || prefixInflection(f, b)) {
+		return true
+	}
+	f, ok := fleeting(b)
+	return ok && (f == a || prefixInflection(a, f))
+}
+
+func prefixInflection(a, b string) bool {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
 	return len(a) >= 5 && len(b)-len(a) <= 2 && len(b) > len(a) && strings.HasPrefix(b, a)
+}
+
+// fleeting returns the term without the fleeting vowel of its last syllable — an o or e between
+// a consonant and a final one or two consonants (Latin transliteration of a Russian stem:
+// "superkubok" → "superkubk", "vladelets" → "vladelts") — when at least five letters remain.
+func fleeting(t string) (string, bool) {
+	consonant := func(c byte) bool { return c >= 'a' && c <= 'z' && !strings.ContainsRune("aeiouy", rune(c)) }
+	n := len(t)
+	for k := 1; k <= 2; k++ {
+		i := n - k - 1 // the vowel's index
+		if i < 1 || n-1 < 5 {
+			return "", false
+		}
+		tail := t[i+1:]
+		ok := true
+		for j := 0; j < len(tail); j++ {
+			ok = ok && consonant(tail[j])
+		}
+		if ok && (t[i] == 'o' || t[i] == 'e') && consonant(t[i-1]) {
+			return t[:i] + tail, true
+		}
+	}
+	return "", false
 }
 
 // termIDF returns the IDF of each question term over the fragments, log(1 + (N+1)/(df+1)) with N

@@ -188,14 +188,20 @@ func TestInflectionOf(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{"svetlova", "svetlov", true},   // "Svetlova" and the stem of «Светловой»
-		{"managers", "manager", true},   // an English plural
-		{"manager", "managers", true},   // either order
-		{"manager", "manager", false},   // equal terms match directly, not here
-		{"form", "forms", false},        // too short to tell
-		{"kazan", "kazanskaia", false},  // a different word
-		{"office", "officer", true},     // the rule's cost: one letter apart
-		{"svetlov", "sokolovsk", false}, // not a prefix
+		{"svetlova", "svetlov", true},      // "Svetlova" and the stem of «Светловой»
+		{"managers", "manager", true},      // an English plural
+		{"manager", "managers", true},      // either order
+		{"manager", "manager", false},      // equal terms match directly, not here
+		{"form", "forms", false},           // too short to tell
+		{"kazan", "kazanskaia", false},     // a different word
+		{"office", "officer", true},        // the rule's cost: one letter apart
+		{"svetlov", "sokolovsk", false},    // not a prefix
+		{"superkubok", "superkubk", true},  // «Суперкубок» and «Суперкубка»: a fleeting vowel
+		{"blokirovk", "blokirovok", true},  // «блокировки» and «блокировок»
+		{"vladelets", "vladelts", true},    // «владелец» and «владельца»
+		{"vladelets", "vladeltsam", true},  // and «владельцам»
+		{"zashchitnik", "zashchit", false}, // «защитник» and «защита»: another word
+		{"srok", "srk", false},             // too short to tell
 	} {
 		if got := inflectionOf(tc.a, tc.b); got != tc.want {
 			t.Errorf("inflectionOf(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)

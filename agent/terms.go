@@ -260,8 +260,48 @@ func inflectionOf(a, b string) bool {
 	if f, ok := fleeting(a); ok && (f == b || prefixInflection(f, b)) {
 		return true
 	}
-	f, ok := fleeting(b)
-	return ok && (f == a || prefixInflection(a, f))
+	if f, ok := fleeting(b); ok && (f == a || prefixInflection(a, f)) {
+		return true
+	}
+	for _, v := range alternants(a) {
+		if v == b || prefixInflection(v, b) {
+			return true
+		}
+	}
+	for _, v := range alternants(b) {
+		if v == a || prefixInflection(a, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// stemAlternations are the consonant alternations of Russian verb stems between aspects and in
+// participles, in Latin transliteration (the form with the alternation → the plain stem):
+// подтверждать / подтвердить, освещать / осветить, отвечать / ответить, выражать / выразить,
+// брошен / бросить, установлен / установить.
+var stemAlternations = [][2]string{
+	{"zhd", "d"}, {"shch", "t"}, {"shch", "st"}, {"ch", "t"}, {"ch", "k"}, {"zh", "z"}, {"zh", "g"},
+	{"zh", "d"}, {"sh", "s"}, {"sh", "kh"}, {"vl", "v"}, {"pl", "p"}, {"bl", "b"}, {"ml", "m"}, {"fl", "f"},
+}
+
+// alternants returns t with one consonant alternation of its last syllable undone
+// (stemAlternations): the alternating consonants followed by nothing, a vowel, or a participle's
+// "en"/"enn" (and a vowel) — "podtverzhda" → "podtverda", "ustanovlen" → "ustanoven".
+func alternants(t string) []string {
+	var out []string
+	for _, alt := range stemAlternations {
+		i := strings.LastIndex(t, alt[0])
+		if i < 1 {
+			continue
+		}
+		rest := t[i+len(alt[0]):]
+		ending := strings.TrimPrefix(strings.TrimPrefix(rest, "enn"), "en")
+		if strings.TrimRight(ending, "aeiouy") == "" && len(rest) <= 4 {
+			out = append(out, t[:i]+alt[1]+rest)
+		}
+	}
+	return out
 }
 
 func prefixInflection(a, b string) bool {

@@ -202,6 +202,10 @@ func TestInflectionOf(t *testing.T) {
 		{"vladelets", "vladeltsam", true},  // and «владельцам»
 		{"zashchitnik", "zashchit", false}, // «защитник» and «защита»: another word
 		{"srok", "srk", false},             // too short to tell
+		{"podtverd", "podtverzhda", true},  // «подтвердить» and «подтверждать»: д / жд
+		{"otvecha", "otvet", true},         // «отвечать» and «ответить»: т / ч
+		{"ustanovlen", "ustanov", true},    // «установлен» and «установить»: в / вл
+		{"nachal", "natal", false},         // an alternation only at the stem's end
 	} {
 		if got := inflectionOf(tc.a, tc.b); got != tc.want {
 			t.Errorf("inflectionOf(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)

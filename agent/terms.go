@@ -252,7 +252,9 @@ func textCognates(text string, cyrillic bool) []string {
 //
 // A Russian stem whose last syllable has a fleeting vowel («суперкубок», «блокировок»,
 // «владелец») matches the forms that drop it («суперкубка», «блокировки», «владельца»): the term
-// without that vowel (fleeting) is compared the same way.
+// without that vowel (fleeting) is compared the same way. So is a verb stem with a consonant
+// alternation at its end undone («подтверждать» → «подтвердать», alternants), which meets the
+// other aspect («подтвердить»).
 func inflectionOf(a, b string) bool {
 	if prefixInflection(a, b) {
 		return true

@@ -67,7 +67,8 @@ func hasDigitOrHyphenCode(f string) bool {
 // IsStopword reports whether a folded word is a Russian or English function word (prepositions,
 // conjunctions, pronouns, auxiliaries): no lexical signal. Interrogative, personal, demonstrative
 // and determiner pronouns are listed in every case form («кто», «кого», «кому», «кем», «ком»);
-// possessives other than «свою» are not, since idioms give them meaning («на свой счёт»).
+// possessives only in the few forms the list always had («мой», «моя», «свою»), since idioms give
+// them meaning («на свой счёт»).
 func IsStopword(w string) bool {
 	_, ok := stopwords[w]
 	return ok

@@ -259,6 +259,11 @@ func inflectionOf(a, b string) bool {
 	if prefixInflection(a, b) {
 		return true
 	}
+	// Neither rule below changes a term's first letter: most pairs end here, without building
+	// the variants (stated calls this for every question term and word of every unit).
+	if a == "" || b == "" || a[0] != b[0] {
+		return false
+	}
 	if f, ok := fleeting(a); ok && (f == b || prefixInflection(f, b)) {
 		return true
 	}

@@ -60,6 +60,7 @@ type IndexedChunk struct {
 	Chunk
 	Vector     []float32
 	SearchText string // space-separated BM25 terms of title, heading path and text
+	Analysis   string // the analysis SearchText was made with (textnorm.AnalysisVersion)
 	ContentKey string // Chunk.ContentKey of the embedder that computed Vector
 }
 
@@ -74,8 +75,9 @@ func (e Embedding) String() string { return fmt.Sprintf("embedder=%s; dim=%d", e
 
 // StoredVector is one chunk object of the index as planning sees it.
 type StoredVector struct {
-	ChunkID string
-	Source  string // DefaultSource for objects written before sources
+	ChunkID  string
+	Source   string // DefaultSource for objects written before sources
+	Analysis string // the analysis of its BM25 terms (textnorm.AnalysisVersion); "" before versions were stored
 }
 
 // UpsertResult counts a batch write to the chunk index.

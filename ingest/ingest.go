@@ -130,6 +130,9 @@ type VectorStore interface {
 	// VectorsByContentKey returns stored vectors by content key (ariadne.Chunk.ContentKey) for
 	// the keys it holds; absent keys are absent from the map.
 	VectorsByContentKey(ctx context.Context, keys []string) (map[string][]float32, error)
+	// Reanalyze rewrites the BM25 terms of stored chunks with analyze, marks them with version,
+	// and keeps their vectors; it returns how many it rewrote.
+	Reanalyze(ctx context.Context, chunkIDs []string, version string, analyze func(ariadne.Chunk) string) (int, error)
 }
 
 // Pipeline indexes documents. Build it with New.
@@ -219,12 +222,15 @@ type Summary struct {
 	Embedded       int // chunk texts sent to the embedder
 	VectorErrors   []ariadne.ObjectError
 	VectorsDeleted int
-	Entities       int // entities in the registry after resolution (the whole graph: for operators)
-	DocEntities    int // distinct entities the written documents reference (what a writer may be told)
-	Relations      int // relations stated by the written documents
-	Merges         int // candidates merged into an existing entity
-	Graph          ariadne.WriteStats
-	Stopped        bool // the run was stopped between batches
+	// Reanalyzed counts chunks of unchanged documents whose BM25 terms a sync rewrote because an
+	// older analysis made them (Plan.Reanalyze; in a dry run, those it would rewrite).
+	Reanalyzed  int
+	Entities    int // entities in the registry after resolution (the whole graph: for operators)
+	DocEntities int // distinct entities the written documents reference (what a writer may be told)
+	Relations   int // relations stated by the written documents
+	Merges      int // candidates merged into an existing entity
+	Graph       ariadne.WriteStats
+	Stopped     bool // the run was stopped between batches
 	// Conflicts are given documents not written because another source holds their id.
 	Conflicts []ariadne.SourceConflict
 	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
@@ -263,7 +269,7 @@ type Phases struct {
 // Writes is the number of objects the run wrote or deleted in either store.
 func (s Summary) Writes() int {
 	g := s.Graph
-	return s.Vectors + s.VectorsDeleted + g.Documents + g.Chunks + g.Entities + g.Relations + g.Mentions +
+	return s.Vectors + s.VectorsDeleted + s.Reanalyzed + g.Documents + g.Chunks + g.Entities + g.Relations + g.Mentions +
 		g.DeletedChunks + g.DeletedEntities + g.DeletedRelations
 }
 
@@ -573,6 +579,11 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	}
 	sum.DocsDeleted = len(deleted)
 	sum.Restored.Docs = len(restored)
+	if full {
+		// Only a sync rewrites terms an older analysis made: it may touch every chunk of the
+		// source once after an upgrade, which a single document's write should not wait for.
+		sum.Reanalyzed = len(plan.Reanalyze)
+	}
 	if opts.DryRun {
 		sum.Elapsed = time.Since(start)
 		return sum, nil
@@ -635,6 +646,17 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		p.log.Info("deleted vectors no stored document owns", "source", source, "count", n)
 		sum.VectorsDeleted += n
+	}
+	if !sum.Stopped && sum.Reanalyzed > 0 {
+		t := time.Now()
+		n, err := p.vectors.Reanalyze(ctx, plan.Reanalyze, textnorm.AnalysisVersion, SearchText)
+		sum.Phases.Vectors += time.Since(t)
+		sum.Reanalyzed = n
+		if err != nil {
+			return sum, weaviateErr(err)
+		}
+		p.log.Info("rewrote the BM25 terms of unchanged chunks an older analysis made (vectors kept)", "source", source,
+			"chunks", n, "analysis", textnorm.AnalysisVersion, "took", time.Since(t).Round(time.Millisecond))
 	}
 	if !sum.Stopped {
 		if err := p.graph.MarkSourceSynced(ctx, source); err != nil {
@@ -1239,7 +1261,7 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 	var texts []string
 	slot := map[string]int{} // content key → its text's index in texts (each new key embedded once)
 	for i, c := range chunks {
-		indexed[i] = ariadne.IndexedChunk{Chunk: c, SearchText: SearchText(c), ContentKey: keys[i]}
+		indexed[i] = ariadne.IndexedChunk{Chunk: c, SearchText: SearchText(c), Analysis: textnorm.AnalysisVersion, ContentKey: keys[i]}
 		if v, ok := found[keys[i]]; ok && len(v) == p.dim {
 			indexed[i].Vector = v
 			sum.VectorsReused++

@@ -16,6 +16,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 	"github.com/ariadne-graphrag/ariadne/vector"
 )
 
@@ -227,6 +228,63 @@ func TestIntegrationExtractCorpus(t *testing.T) {
 		c2, v2 := r.counts(t)
 		if c2 != counts || v2 != vectors {
 			t.Fatalf("counts changed: %+v/%d → %+v/%d", counts, vectors, c2, v2)
+		}
+	})
+
+	t.Run("a sync rewrites BM25 terms an older analysis made, keeping vectors", func(t *testing.T) {
+		states, _ := r.graph.DocumentStates(ctx)
+		ids := states["technologies/doughmill"].ChunkIDs
+		term := textnorm.SearchTerms("doughmill")
+		bm25 := func() []string {
+			hits, err := r.vector.Search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: "doughmill", Terms: term,
+				Groups: []string{"all", "delivery", "sales", "management"}, Limit: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, h := range hits {
+				if h.DocID == "technologies/doughmill" {
+					out = append(out, h.ID)
+				}
+			}
+			slices.Sort(out)
+			return out
+		}
+		found := bm25()
+		if len(found) == 0 {
+			t.Fatalf("BM25 %v finds no chunk of technologies/doughmill before the test", term)
+		}
+		// An index an older Ariadne wrote: other terms, another analysis, the same vectors.
+		n, err := r.vector.Reanalyze(ctx, ids, "2000-01-01", func(ariadne.Chunk) string { return "unrelated" })
+		if err != nil || n != len(ids) {
+			t.Fatalf("staging old terms: rewrote %d of %d: %v", n, len(ids), err)
+		}
+		if got := bm25(); len(got) != 0 {
+			t.Fatalf("old terms still found by %v: %v", term, got)
+		}
+		_, v1 := r.counts(t)
+		sum := r.sync(t)
+		if sum.Reanalyzed != len(ids) || sum.Writes() != len(ids) || sum.DocsWritten != 0 || sum.Embedded != 0 {
+			t.Fatalf("sync after an analysis change: reanalyzed %d (want %d), writes %d, written %d, embedded %d",
+				sum.Reanalyzed, len(ids), sum.Writes(), sum.DocsWritten, sum.Embedded)
+		}
+		if got := bm25(); !slices.Equal(got, found) {
+			t.Errorf("BM25 after the sync finds %v, want %v", got, found)
+		}
+		stored, err := r.vector.StoredVectors(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range stored {
+			if v.Analysis != textnorm.AnalysisVersion {
+				t.Errorf("chunk %s has analysis %q after the sync", v.ChunkID, v.Analysis)
+			}
+		}
+		if _, v2 := r.counts(t); v2 != v1 {
+			t.Errorf("vectors %d → %d", v1, v2)
+		}
+		if again := r.sync(t); again.Writes() != 0 || again.Reanalyzed != 0 {
+			t.Errorf("the next sync wrote %d (reanalyzed %d)", again.Writes(), again.Reanalyzed)
 		}
 	})
 

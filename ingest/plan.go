@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // Plan is what a run over one source must do to the stores, decided before anything is extracted
@@ -16,6 +17,11 @@ type Plan struct {
 	Unchanged []string            // content and vectors as stored; the graph may still be relinked after extraction
 	Deleted   map[string][]string // full sync: stored documents of the source absent from the run → their chunk ids
 	Orphans   []string            // full sync: vectors of the source no stored or given document owns, sorted
+	// Reanalyze are chunks of Unchanged documents whose stored BM25 terms were made by another
+	// analysis than the running one (textnorm.AnalysisVersion; "" before versions were stored),
+	// sorted: their terms are rewritten from the stored text, their vectors kept. Changed and Lost
+	// documents are written with the running analysis anyway.
+	Reanalyze []string
 	// Conflicts are given documents whose id another source holds: they are not written, and
 	// the other source's document stays as it is.
 	Conflicts []ariadne.SourceConflict
@@ -43,8 +49,10 @@ func PlanRun(source string, docs []ariadne.Document, chunks map[string][]ariadne
 		source = ariadne.DefaultSource
 	}
 	inVectors := make(map[string]bool, len(stored))
+	analysis := make(map[string]string, len(stored))
 	for _, v := range stored {
 		inVectors[v.ChunkID] = true
+		analysis[v.ChunkID] = v.Analysis
 	}
 	p := Plan{Deleted: map[string][]string{}}
 	present := map[string]bool{}
@@ -62,8 +70,14 @@ func PlanRun(source string, docs []ariadne.Document, chunks map[string][]ariadne
 			p.Lost = append(p.Lost, d.ID)
 		default:
 			p.Unchanged = append(p.Unchanged, d.ID)
+			for _, id := range st.ChunkIDs {
+				if analysis[id] != textnorm.AnalysisVersion {
+					p.Reanalyze = append(p.Reanalyze, id)
+				}
+			}
 		}
 	}
+	slices.Sort(p.Reanalyze)
 	if !full {
 		return p
 	}

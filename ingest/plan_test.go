@@ -9,6 +9,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/chunking"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // TestPlanRun: one document of each kind — unchanged, changed, new, lost vectors, deleted — and
@@ -58,6 +59,33 @@ func vectors(source string, ids ...string) []ariadne.StoredVector {
 		out = append(out, ariadne.StoredVector{ChunkID: id, Source: source})
 	}
 	return out
+}
+
+// TestPlanRunReanalyze: chunks of unchanged documents whose stored terms another analysis made
+// (or no recorded one: an index from before versions) are to be re-analyzed; those of changed,
+// lost and deleted documents are not (they are written or deleted anyway).
+func TestPlanRunReanalyze(t *testing.T) {
+	doc := func(id, body string) ariadne.Document { return ariadne.Document{ID: id, Title: id, Body: body} }
+	cur, old, none, edited := doc("d/current", "c"), doc("d/old", "o"), doc("d/none", "n"), doc("d/edited", "new")
+	states := map[string]ariadne.DocState{
+		"d/current": {ContentHash: cur.ContentHash(), ChunkIDs: []string{"d/current#0"}},
+		"d/old":     {ContentHash: old.ContentHash(), ChunkIDs: []string{"d/old#0", "d/old#1"}},
+		"d/none":    {ContentHash: none.ContentHash(), ChunkIDs: []string{"d/none#0"}},
+		"d/edited":  {ContentHash: "before", ChunkIDs: []string{"d/edited#0"}},
+		"d/gone":    {ContentHash: "g", ChunkIDs: []string{"d/gone#0"}},
+	}
+	v := func(id, analysis string) ariadne.StoredVector {
+		return ariadne.StoredVector{ChunkID: id, Source: ariadne.DefaultSource, Analysis: analysis}
+	}
+	stored := []ariadne.StoredVector{v("d/current#0", textnorm.AnalysisVersion), v("d/old#0", "1999-01-01"),
+		v("d/old#1", textnorm.AnalysisVersion), v("d/none#0", ""), v("d/edited#0", "1999-01-01"), v("d/gone#0", "")}
+	p := PlanRun("", []ariadne.Document{cur, old, none, edited}, nil, states, stored, true)
+	if want := []string{"d/none#0", "d/old#0"}; !slices.Equal(p.Reanalyze, want) {
+		t.Errorf("reanalyze %v, want %v", p.Reanalyze, want)
+	}
+	if !slices.Equal(p.Changed, []string{"d/edited"}) || len(p.Deleted) != 1 {
+		t.Errorf("changed %v deleted %v", p.Changed, p.Deleted)
+	}
 }
 
 // TestPlanRunPerSource: a run over one source never deletes another source's documents or

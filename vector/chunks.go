@@ -65,6 +65,7 @@ func chunkProperties() []*models.Property {
 		text("updated", "field", "document date, ISO"),
 		text("source", "field", "the document's source; absent on objects written before sources (read as 'default')"),
 		text("content_key", "field", "sha256 of embedder, title, heading path and text (ariadne.Chunk.ContentKey): reuse the vector"),
+		text("analysis", "field", "the analysis search_text was made with (textnorm.AnalysisVersion); absent on objects written before it was stored"),
 	}
 }
 
@@ -209,7 +210,7 @@ func chunkToProperties(c ariadne.IndexedChunk) map[string]any {
 		"chunk_id": c.ID, "doc_id": c.DocID, "doc_version": c.DocVersion, "doc_type": c.DocType,
 		"position": c.Position, "title": c.Title, "heading": c.HeadingPath(), "text": c.Text,
 		"search_text": search, "lang": c.Lang, "acl": acl, "updated": c.Updated,
-		"source": sourceName(c.Source), "content_key": c.ContentKey,
+		"source": sourceName(c.Source), "content_key": c.ContentKey, "analysis": c.Analysis,
 	}
 }
 
@@ -269,16 +270,17 @@ func (s *Store) ChunkTexts(ctx context.Context) ([]string, error) {
 	return out, err
 }
 
-// StoredVectors lists every chunk object in the class with its source (cursor over all objects),
-// sorted by chunk id. Objects written before sources have the source ariadne.DefaultSource.
+// StoredVectors lists every chunk object in the class with its source and analysis (cursor over
+// all objects), sorted by chunk id. Objects written before sources have the source
+// ariadne.DefaultSource; those written before analyses were stored have the analysis "".
 func (s *Store) StoredVectors(ctx context.Context) ([]ariadne.StoredVector, error) {
 	ctx = withRetryAfter(ctx)
 	var out []ariadne.StoredVector
 	err := s.scan(ctx, "list stored vectors", 1000,
-		[]graphql.Field{{Name: "chunk_id"}, {Name: "source"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}},
+		[]graphql.Field{{Name: "chunk_id"}, {Name: "source"}, {Name: "analysis"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}},
 		func(hits []map[string]any) error {
 			for _, h := range hits {
-				out = append(out, ariadne.StoredVector{ChunkID: str(h["chunk_id"]), Source: sourceName(str(h["source"]))})
+				out = append(out, ariadne.StoredVector{ChunkID: str(h["chunk_id"]), Source: sourceName(str(h["source"])), Analysis: str(h["analysis"])})
 			}
 			return nil
 		})

@@ -293,8 +293,8 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed tim
 	fmt.Fprintf(&b, "  source     %s\n", c.Source)
 	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
 		s.DocsRead, skipped, s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
-	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d\n",
-		s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors))
+	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
+		s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
 	fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
 		s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
 		s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)

@@ -348,9 +348,36 @@ func sourceName(s string) string {
 
 // Count returns how many chunk objects the class holds (0 when it does not exist).
 func (s *Store) Count(ctx context.Context) (int, error) {
+	return s.count(ctx, nil)
+}
+
+// StaleAnalysis returns how many of the class's chunk objects hold BM25 terms made by another
+// analysis than version (textnorm.AnalysisVersion; objects from before analyses were recorded
+// count as stale), and how many objects it holds: two aggregate queries. A sync rewrites them
+// (ingest: Plan.Reanalyze).
+func (s *Store) StaleAnalysis(ctx context.Context, version string) (stale, total int, err error) {
+	if total, err = s.count(ctx, nil); err != nil || total == 0 {
+		return 0, total, err
+	}
+	current, err := s.count(ctx, filters.Where().WithPath([]string{"analysis"}).WithOperator(filters.Equal).WithValueText(version))
+	if err != nil {
+		if strings.Contains(err.Error(), "no such prop") {
+			return total, total, nil // a class from before analyses were recorded (EnsureClass adds the property)
+		}
+		return 0, total, err
+	}
+	return total - current, total, nil
+}
+
+// count is Count of the objects where selects (all when nil).
+func (s *Store) count(ctx context.Context, where *filters.WhereBuilder) (int, error) {
 	ctx = withRetryAfter(ctx)
-	resp, err := s.client.GraphQL().Aggregate().WithClassName(s.class).
-		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}}).Do(ctx)
+	q := s.client.GraphQL().Aggregate().WithClassName(s.class).
+		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}})
+	if where != nil {
+		q = q.WithWhere(where)
+	}
+	resp, err := q.Do(ctx)
 	if err != nil {
 		if isNotFound(err) {
 			return 0, nil

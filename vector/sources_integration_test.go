@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func TestIntegrationSourcesMigration(t *testing.T) {
 	emb := ariadne.Embedding{Name: "lexical-ngram-v1/4", Dim: 4}
 	var old []*models.Property
 	for _, p := range chunkProperties() {
-		if p.Name != "source" && p.Name != "content_key" {
+		if p.Name != "source" && p.Name != "content_key" && p.Name != "analysis" {
 			old = append(old, p)
 		}
 	}
@@ -42,23 +43,30 @@ func TestIntegrationSourcesMigration(t *testing.T) {
 		p := chunkToProperties(ariadne.IndexedChunk{Chunk: c, SearchText: c.Text})
 		delete(p, "source")
 		delete(p, "content_key")
+		delete(p, "analysis")
 		objs = append(objs, &models.Object{Class: class, ID: strfmt.UUID(ObjectID(c.ID)), Vector: []float32{float32(i + 1), 0, 0, 1}, Properties: p})
 	}
 	if _, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx); err != nil {
 		t.Fatal(err)
 	}
+	if stale, total, err := s.StaleAnalysis(ctx, "v2"); err != nil || stale != 2 || total != 2 {
+		t.Errorf("a class without analyses: %d of %d stale, %v; want 2 of 2", stale, total, err)
+	}
 	if err := s.EnsureClass(ctx, emb); err != nil {
 		t.Fatalf("EnsureClass on an old class: %+v", errors.Unwrap(err))
 	}
 	fresh := ariadne.Chunk{ID: "c#0000-3", DocID: "c", Title: "Queue", Text: "Restart.", ACL: []string{"all"}, Source: "ops"}
-	if res, err := s.Upsert(ctx, []ariadne.IndexedChunk{{Chunk: fresh, Vector: []float32{0, 1, 0, 0}, ContentKey: fresh.ContentKey(emb.Name)}}); err != nil || res.Written != 1 {
+	if res, err := s.Upsert(ctx, []ariadne.IndexedChunk{{Chunk: fresh, Vector: []float32{0, 1, 0, 0}, ContentKey: fresh.ContentKey(emb.Name), Analysis: "v2"}}); err != nil || res.Written != 1 {
 		t.Fatalf("upsert: %+v %v", res, err)
+	}
+	if stale, total, err := s.StaleAnalysis(ctx, "v2"); err != nil || stale != 2 || total != 3 {
+		t.Errorf("after the upsert: %d of %d stale, %v; want 2 of 3", stale, total, err)
 	}
 	stored, err := s.StoredVectors(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ariadne.StoredVector{{ChunkID: "a#0000-1", Source: "default"}, {ChunkID: "b#0000-2", Source: "default"}, {ChunkID: "c#0000-3", Source: "ops"}}
+	want := []ariadne.StoredVector{{ChunkID: "a#0000-1", Source: "default"}, {ChunkID: "b#0000-2", Source: "default"}, {ChunkID: "c#0000-3", Source: "ops", Analysis: "v2"}}
 	if !slices.Equal(stored, want) {
 		t.Errorf("stored vectors %v, want %v", stored, want)
 	}
@@ -70,5 +78,20 @@ func TestIntegrationSourcesMigration(t *testing.T) {
 	if len(got) != 3 || !slices.Equal(got[keys[0]], []float32{1, 0, 0, 1}) || !slices.Equal(got[keys[1]], []float32{2, 0, 0, 1}) ||
 		!slices.Equal(got[keys[2]], []float32{0, 1, 0, 0}) {
 		t.Errorf("vectors by content key: %v", got)
+	}
+	// Reanalyze: new terms and analysis, the same vectors and other properties.
+	n, err := s.Reanalyze(ctx, []string{"a#0000-1", "b#0000-2", "no-such#0"}, "v2", func(c ariadne.Chunk) string { return strings.ToLower("re " + c.Title + " " + c.HeadingPath()) })
+	if err != nil || n != 2 {
+		t.Fatalf("reanalyze: %d, %v; want 2", n, err)
+	}
+	if stale, total, err := s.StaleAnalysis(ctx, "v2"); err != nil || stale != 0 || total != 3 {
+		t.Errorf("after reanalyze: %d of %d stale, %v; want 0 of 3", stale, total, err)
+	}
+	hits, err := s.Search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Text: "rules", Terms: []string{"rules"}, Groups: []string{"all"}})
+	if err != nil || len(hits) != 1 || hits[0].ID != "a#0000-1" || hits[0].Text != "28 days." || hits[0].HeadingPath() != "Leave > Rules" {
+		t.Errorf("BM25 over the new terms: %+v, %v", hits, err)
+	}
+	if again, err := s.VectorsByContentKey(ctx, keys[:2]); err != nil || !slices.Equal(again[keys[0]], got[keys[0]]) || !slices.Equal(again[keys[1]], got[keys[1]]) {
+		t.Errorf("vectors after reanalyze: %v, %v", again, err)
 	}
 }

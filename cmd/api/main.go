@@ -30,6 +30,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 	"github.com/ariadne-graphrag/ariadne/vector"
 	"github.com/ariadne-graphrag/ariadne/web"
 )
@@ -248,6 +249,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 			} else {
 				checks["vector_index"] = httpapi.Check{OK: ok, Detail: detail}
 			}
+			checks["bm25_analysis"] = analysisCheck(ctx, vs)
 		}
 		return checks
 	}
@@ -295,6 +297,22 @@ func browserURL(flag string) string {
 		return strings.TrimRight(cmp.Or(os.Getenv("ARIADNE_NEO4J_HTTP"), "http://127.0.0.1:7474"), "/") + "/browser/"
 	}
 	return flag
+}
+
+// analysisCheck reports whether the index's BM25 terms were made by the analysis queries use
+// (textnorm.AnalysisVersion). Terms of an older analysis still answer, with misses, so the check
+// is optional: the API is degraded, not unready, until a sync rewrites them.
+func analysisCheck(ctx context.Context, vs *vector.Store) httpapi.Check {
+	stale, total, err := vs.StaleAnalysis(ctx, textnorm.AnalysisVersion)
+	switch {
+	case err != nil:
+		return httpapi.Check{OK: false, Optional: true, Detail: err.Error()}
+	case stale > 0:
+		return httpapi.Check{OK: false, Optional: true, Detail: fmt.Sprintf(
+			"%d of %d chunks hold BM25 terms of an older analysis than this build's (%s): keyword search misses terms until a sync (cmd/extract, each source) rewrites them",
+			stale, total, textnorm.AnalysisVersion)}
+	}
+	return httpapi.Check{OK: true, Optional: true, Detail: "BM25 analysis " + textnorm.AnalysisVersion}
 }
 
 func check(err error, target string) httpapi.Check {

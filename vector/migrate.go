@@ -19,11 +19,7 @@ import (
 func (s *Store) backfillSources(ctx context.Context, e ariadne.Embedding) (int, error) {
 	props := []string{"chunk_id", "doc_id", "doc_version", "doc_type", "position", "title", "heading", "text",
 		"search_text", "lang", "acl", "updated", "content_key"}
-	fields := make([]graphql.Field, 0, len(props)+1)
-	for _, p := range props {
-		fields = append(fields, graphql.Field{Name: p})
-	}
-	fields = append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}})
+	fields := withIDAndVector(props)
 	done := 0
 	err := s.scan(ctx, "backfill sources", 500, fields, func(hits []map[string]any) error {
 		var objs []*models.Object
@@ -49,6 +45,15 @@ func (s *Store) backfillSources(ctx context.Context, e ariadne.Embedding) (int, 
 		return nil
 	})
 	return done, err
+}
+
+// withIDAndVector is the GraphQL fields of props with each object's id and vector.
+func withIDAndVector(props []string) []graphql.Field {
+	fields := make([]graphql.Field, 0, len(props)+1)
+	for _, p := range props {
+		fields = append(fields, graphql.Field{Name: p})
+	}
+	return append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}})
 }
 
 // storedProperties turns the properties props of an object as GraphQL returned it (h) into the
@@ -100,11 +105,7 @@ func (s *Store) Reanalyze(ctx context.Context, chunkIDs []string, version string
 	ctx = withRetryAfter(ctx)
 	props := []string{"chunk_id", "doc_id", "doc_version", "doc_type", "position", "title", "heading", "text",
 		"lang", "acl", "updated", "source", "content_key"}
-	fields := make([]graphql.Field, 0, len(props)+1)
-	for _, p := range props {
-		fields = append(fields, graphql.Field{Name: p})
-	}
-	fields = append(fields, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "vector"}}})
+	fields := withIDAndVector(props)
 	done := 0
 	for start := 0; start < len(chunkIDs); start += 100 {
 		batch := chunkIDs[start:min(start+100, len(chunkIDs))]

@@ -66,9 +66,12 @@ func hasDigitOrHyphenCode(f string) bool {
 
 // IsStopword reports whether a folded word is a Russian or English function word (prepositions,
 // conjunctions, pronouns, auxiliaries): no lexical signal. Interrogative, personal, demonstrative
-// and determiner pronouns are listed in every case form («кто», «кого», «кому», «кем», «ком»);
-// possessives only in the few forms the list always had («мой», «моя», «свою»), since idioms give
-// them meaning («на свой счёт»).
+// and determiner pronouns are listed in every case form («кто», «кого», «кому», «кем», «ком»;
+// «один», «одну»; «другой», «других»; «сам», «сами»), and so are the Russian counterparts of
+// the English list's determiners and adverbs («самый» for "most", «некоторый» for "some",
+// «каждый» for "each", «очень», «снова», «слишком»); possessives only in the few forms the
+// list always had («мой», «моя», «свою»), since idioms give them meaning («на свой счёт»).
+// «другом» stays a term: it is also «друг» ("friend").
 func IsStopword(w string) bool {
 	_, ok := stopwords[w]
 	return ok
@@ -90,6 +93,13 @@ var stopwords = func() map[string]struct{} {
 кого кому кем ком чему чём мной мною тебе тобой тобою нём нем ею нею нами вами ими ними собой собою
 эта этому этим этих этими та те тому теми ту такая такое такие такого такому таким таких такими
 такую таком весь вся всё всему всем всеми всей всём чьего чьей чьему чьим чьих чьими чью чьём
+одна одно одни одну одной одного одному одним одних одними одном одною той тех
+другая другое другие другую другого другому другим других другими
+сама само сами самого самому самим самих самой саму самом самими
+самый самая самое самые самым самых самыми самую
+некоторый некоторая некоторое некоторые некоторого некоторому некоторым некоторых некоторыми некоторую некоторой некотором
+каждый каждая каждое каждые каждого каждому каждым каждых каждыми каждую каждой каждом
+очень снова слишком
 the a an and or but if then else of to in on at by for with from as is are was were be been
 being am do does did doing have has had having it its this that these those there here what which
 who whom whose when where why how all any both each few more most other some such no nor not

@@ -209,6 +209,12 @@ func TestSearchTermsPronounForms(t *testing.T) {
 		{"всем этим нами ими собой", nil},
 		{"who did it themselves", nil},
 		{"записал на свой счёт", []string{"zapisa", "svo", "schet"}},
+		{"Назовите одну из причин", []string{"nazov", "prichin"}},
+		{"как они сами себя назвали", []string{"nazva"}},
+		{"в других странах снова", []string{"stran"}},
+		{"самый крупный город, каждый год", []string{"krupn", "gorod", "god"}},
+		{"некоторые очень старые", []string{"star"}},
+		{"встреча с другом", []string{"vstrech", "drug"}},
 	}
 	for _, tc := range tests {
 		if got := SearchTerms(tc.text); !slices.Equal(got, tc.want) {

@@ -262,8 +262,8 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stderr, "indexed: %d documents written, %d relinked (same text, changed graph facts), %d unchanged, %d chunks, %d vectors in %s, %d entities (embedder %s, %.1f s, %.0f chunks/s)\n",
-			sum.DocsWritten, sum.DocsRelinked, sum.DocsUnchanged, sum.Chunks, sum.Vectors, vs.Class(), sum.Entities, emb.Name(), sum.Elapsed.Seconds(),
+		fmt.Fprintf(stderr, "indexed: %d documents written, %d relinked (same text, changed graph facts), %d unchanged, %d chunks, %d vectors in %s, %d chunks' BM25 terms re-analyzed, %d entities (embedder %s, %.1f s, %.0f chunks/s)\n",
+			sum.DocsWritten, sum.DocsRelinked, sum.DocsUnchanged, sum.Chunks, sum.Vectors, vs.Class(), sum.Reanalyzed, sum.Entities, emb.Name(), sum.Elapsed.Seconds(),
 			float64(sum.Chunks)/max(sum.Elapsed.Seconds(), 1e-9))
 	}
 	// Question and unit vectors are cached: the evidence ranker reuses the retriever's question

@@ -71,7 +71,8 @@ func hasDigitOrHyphenCode(f string) bool {
 // the English list's determiners and adverbs («самый» for "most", «некоторый» for "some",
 // «каждый» for "each", «очень», «снова», «слишком»); possessives only in the few forms the
 // list always had («мой», «моя», «свою»), since idioms give them meaning («на свой счёт»).
-// «другом» stays a term: it is also «друг» ("friend").
+// «другом» stays a term: it is also «друг» ("friend"); "us" and "mine" stay terms too (the US,
+// a coal mine).
 func IsStopword(w string) bool {
 	_, ok := stopwords[w]
 	return ok
@@ -93,7 +94,7 @@ var stopwords = func() map[string]struct{} {
 кого кому кем ком чему чём мной мною тебе тобой тобою нём нем ею нею нами вами ими ними собой собою
 эта этому этим этих этими та те тому теми ту такая такое такие такого такому таким таких такими
 такую таком весь вся всё всему всем всеми всей всём чьего чьей чьему чьим чьих чьими чью чьём
-одна одно одни одну одной одного одному одним одних одними одном одною той тех
+одна одно одни одну одной одного одному одним одних одними одном одною той тех нему оно нам
 другая другое другие другую другого другому другим других другими
 сама само сами самого самому самим самих самой саму самом самими
 самый самая самое самые самым самых самыми самую

@@ -215,6 +215,8 @@ func TestSearchTermsPronounForms(t *testing.T) {
 		{"самый крупный город, каждый год", []string{"krupn", "gorod", "god"}},
 		{"некоторые очень старые", []string{"star"}},
 		{"встреча с другом", []string{"vstrech", "drug"}},
+		{"Что показывают нам потерянные хлоропласты? К нему оно шло.", []string{"pokaziva", "poteria", "hloroplast", "shlo"}},
+		{"the US mine", []string{"us", "mine"}},
 	}
 	for _, tc := range tests {
 		if got := SearchTerms(tc.text); !slices.Equal(got, tc.want) {

@@ -36,6 +36,7 @@ type questionTerms struct {
 	cog   map[string]cognate  // term → its cognate skeleton and script; empty without a lexicon
 	ents  []entityTerms       // linked entities with the terms of their words in the question
 	lex   *lexicon.Lexicon    // for the text's words translated back (stated); nil without a lexicon
+	ru    map[string]bool     // terms of Russian (Cyrillic) question words: derivationOf applies to them
 }
 
 // entityTerms is a linked entity: the question terms of the words that name it, and the matcher
@@ -75,17 +76,22 @@ type cognate struct {
 
 // newQuestionTerms analyzes a question; lex may be nil (no translations).
 func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
-	q := questionTerms{terms: dedupeStrings(textnorm.SearchTerms(question))}
-	if lex == nil {
-		return q
+	q := questionTerms{terms: dedupeStrings(textnorm.SearchTerms(question)), ru: map[string]bool{}}
+	if lex != nil {
+		q.tr, q.cog, q.lex = map[string][]string{}, map[string]cognate{}, lex
 	}
-	q.tr, q.cog, q.lex = map[string][]string{}, map[string]cognate{}, lex
 	for _, w := range textnorm.Words(question) {
 		ts := textnorm.SearchTerms(w.Text)
 		if len(ts) == 0 {
 			continue
 		}
 		t := ts[len(ts)-1]
+		if hasCyrillic(w.Text) {
+			q.ru[t] = true
+		}
+		if lex == nil {
+			continue
+		}
 		q.cog[t] = cognate{form: textnorm.CognateForm(t), cyrillic: hasCyrillic(w.Text)}
 		for _, k := range lex.Translate(w.Text) {
 			if !slices.Contains(q.tr[t], k) {
@@ -98,7 +104,7 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 
 // only returns the same question terms restricted to keep.
 func (q questionTerms) only(keep func(string) bool) questionTerms {
-	out := questionTerms{tr: q.tr, cog: q.cog, ents: q.ents, lex: q.lex}
+	out := questionTerms{tr: q.tr, cog: q.cog, ents: q.ents, lex: q.lex, ru: q.ru}
 	for _, t := range q.terms {
 		if keep(t) {
 			out.terms = append(out.terms, t)
@@ -108,7 +114,9 @@ func (q questionTerms) only(keep func(string) bool) questionTerms {
 }
 
 // stated returns the question terms text states: among its own search terms, as the same word
-// with another ending (inflectionOf: «Светловой» and "Svetlova", "manager" and "managers"), or
+// with another ending (inflectionOf: «Светловой» and "Svetlova", "manager" and "managers"), for a
+// Russian question word as a word of the same root with another suffix (derivationOf:
+// «классифицирует» and «классификация»), or
 // (lexicon) as a translation among its words' match keys.
 func (q questionTerms) stated(text string) map[string]bool {
 	terms := textnorm.SearchTerms(text)
@@ -118,6 +126,10 @@ func (q questionTerms) stated(text string) map[string]bool {
 	var cogs, back scriptLists // the other script's words' cognate skeletons, and their translations' keys
 	for _, t := range q.terms {
 		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {
+			out[t] = true
+			continue
+		}
+		if q.ru[t] && slices.ContainsFunc(terms, func(u string) bool { return derivationOf(t, u) }) {
 			out[t] = true
 			continue
 		}
@@ -309,6 +321,23 @@ func alternants(t string) []string {
 		}
 	}
 	return out
+}
+
+// derivationOf reports whether two terms (Latin forms of Snowball stems) are words of one root
+// with different derivational suffixes — a noun and its verb or adjective, which Snowball stems
+// apart: «классифицирует» / «классификация» (klasifitsir / klasifikats), «маршрутизация» /
+// «маршрутизируются», «преступность» / «преступление», «афроамериканцы» / «афроамериканский».
+// They must share their first seven letters, and those must be at least 0.6 of the shorter term,
+// so «спутник» / «спутница» (six) do not match. Both bounds were set before measuring, not fitted.
+// stated applies it to terms of Russian question words only: English words are not stemmed, and
+// seven shared letters join unrelated ones ("university" / "universe", "community" /
+// "communication").
+func derivationOf(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 7 && float64(n) >= 0.6*float64(min(len(a), len(b)))
 }
 
 func prefixInflection(a, b string) bool {

@@ -213,6 +213,44 @@ func TestInflectionOf(t *testing.T) {
 	}
 }
 
+// TestDerivationOf: one root with another derivational suffix, which Snowball stems apart.
+func TestDerivationOf(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"klasifitsir", "klasifikats", true},       // «классифицирует» and «классификация»
+		{"marshrutizats", "marshrutizir", true},    // «маршрутизация» and «маршрутизируются»
+		{"prestupn", "prestuplen", true},           // «преступность» and «преступление»
+		{"afroamerikants", "afroamerikansk", true}, // «афроамериканцы» and «афроамериканский»
+		{"zashchitnik", "zashchit", true},          // «защитник» and «защита»: the rule's cost, a related word
+		{"sputnik", "sputnits", false},             // «спутник» and «спутница»: six letters only
+		{"sepsis", "septichesk", false},            // «сепсис» and «септический»: three
+		{"predstavitel", "predsta", true},          // seven of seven: «представитель» and «представление»'s stem
+		{"kompensats", "kom", false},               // too short
+	} {
+		if got := derivationOf(tc.a, tc.b); got != tc.want {
+			t.Errorf("derivationOf(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestStatedDerivation: a Russian question word is stated by a word of its root with another
+// suffix, with or without a lexicon; an English one is not (its words are not stemmed).
+func TestStatedDerivation(t *testing.T) {
+	q := newQuestionTerms("На основе какого признака классифицирует задачи теория?", nil)
+	got := q.stated("Теория сложности проводит классификацию задач по признаку трудности.")
+	for _, term := range []string{"klasifitsir", "priznak", "zadach", "teor"} {
+		if !got[term] {
+			t.Errorf("term %q not stated (stated: %v; question terms %v)", term, got, q.terms)
+		}
+	}
+	en := newQuestionTerms("Which university did she attend?", nil)
+	if got := en.stated("The universe is old."); got["university"] {
+		t.Errorf("an English word matched by its first letters: %v", got)
+	}
+}
+
 // TestHasKindDate: what answers "when" — dates, years, times of day and weekdays, not any number.
 func TestHasKindDate(t *testing.T) {
 	for _, tc := range []struct {

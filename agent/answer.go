@@ -246,7 +246,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		att := Attempt{N: n, Generator: label}
 		var dec EvidenceDecision
 		raw, err := gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Linked: res.Linked, Attempt: n, Previous: lastReason, Decision: &dec})
-		if dec.ChunkID != "" {
+		if dec.ChunkID != "" || dec.Reason != "" {
 			tr.Evidence = &dec
 		}
 		tr.time("generation", start)

@@ -91,16 +91,20 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 		bars = DefaultTermBars
 	}
 	cands := g.candidates(in)
-	chosen := cands.choose(bars, g.maxClaims(), in.Route)
+	chosen, why := cands.decide(bars, g.maxClaims(), in.Route)
 	// A version the question names must be in the answer, not only somewhere in the fragments
 	// (the incident that names Tern 3.2.2 does not make "3.2.4 was released on …" its release).
 	for _, v := range versionRE.FindAllString(in.Question, -1) {
-		if !slices.ContainsFunc(chosen, func(u termUnit) bool {
+		if len(chosen) > 0 && !slices.ContainsFunc(chosen, func(u termUnit) bool {
 			_, _, ok := textnorm.Index(u.text+" "+u.frag.Chunk.Title+" "+u.frag.Chunk.HeadingPath(), v)
 			return ok
 		}) {
-			chosen = nil
+			chosen, why.Reason = nil, "the version "+v+" is in no chosen sentence"
 		}
+	}
+	if in.Decision != nil {
+		why.Answered = len(chosen) > 0
+		*in.Decision = why
 	}
 	if len(chosen) == 0 {
 		return `{"status":"not_found","claims":[]}`, nil
@@ -129,6 +133,7 @@ type termCandidates struct {
 	idf   map[string]float64
 	total float64
 	want  string
+	empty string // why there are no units, when there are none
 }
 
 // candidates scores every unit of the fragments; none when the question has no search term, a
@@ -136,8 +141,11 @@ type termCandidates struct {
 func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	question, frags := in.Question, in.Fragments
 	q := newQuestionTerms(question, g.Lexicon).withLinked(in.Linked)
-	if len(q.terms) == 0 || len(frags) == 0 {
-		return termCandidates{}
+	switch {
+	case len(q.terms) == 0:
+		return termCandidates{empty: "the question has no search term"}
+	case len(frags) == 0:
+		return termCandidates{empty: "no fragment"}
 	}
 	// Codes and ids the question names must be in the evidence.
 	all := ""
@@ -146,7 +154,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	}
 	for _, code := range exactTerms(question) {
 		if _, _, ok := textnorm.Index(all, code); !ok {
-			return termCandidates{}
+			return termCandidates{empty: "the code " + code + " is in no fragment"}
 		}
 	}
 	c := termCandidates{want: askFor(question)}
@@ -174,14 +182,24 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	}
 	sort.SliceStable(c.units, func(i, j int) bool { return c.units[i].score > c.units[j].score })
 	c.units = dropOtherVersions(question, c.units, func(u termUnit) string { return u.text })
+	if len(c.units) == 0 {
+		c.empty = "no sentence to quote"
+	}
 	return c
 }
 
 // choose returns the claims under bars, or none (NOT_FOUND) when the best unit or the chosen
 // units together cover too little of the question.
 func (c termCandidates) choose(bars TermBars, maxClaims int, route ariadne.Route) []termUnit {
+	chosen, _ := c.decide(bars, maxClaims, route)
+	return chosen
+}
+
+// decide is choose, with what it decided from: the best unit's cover against its bar, the greedy
+// union's against its bar, the question terms the union does not state, and for a refusal why.
+func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route) ([]termUnit, EvidenceDecision) {
 	if len(c.units) == 0 {
-		return nil
+		return nil, EvidenceDecision{Reason: c.empty}
 	}
 	// A multi-hop answer is spread over documents: no single unit covers much of the question,
 	// so the per-unit bar is lower and the chain as a whole must cover it.
@@ -196,8 +214,21 @@ func (c termCandidates) choose(bars TermBars, maxClaims int, route ariadne.Route
 	// one of the question's terms with it (sentences of unrelated documents that each share
 	// another word with the question do not add up to an answer).
 	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.want, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
-	if chosen[0].cover < needBest || union < needUnion {
-		return nil
+	best := chosen[0]
+	dec := EvidenceDecision{ChunkID: best.frag.Chunk.ID, Unit: best.text, UnitScore: best.cover, UnitThreshold: needBest,
+		Value: union, Threshold: needUnion}
+	for _, t := range sortedKeys(c.idf) {
+		if !slices.ContainsFunc(chosen, func(u termUnit) bool { return u.covered[t] > 0 }) {
+			dec.Missing = append(dec.Missing, t)
+		}
+	}
+	switch {
+	case best.cover < needBest:
+		dec.Reason = "the best sentence states too little of the question"
+		return nil, dec
+	case union < needUnion:
+		dec.Reason = "the chosen sentences together state too little of the question"
+		return nil, dec
 	}
 	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
 	// many"): if no chosen unit does, add the most relevant unit that does. A sum or a percentage
@@ -214,7 +245,7 @@ func (c termCandidates) choose(bars TermBars, maxClaims int, route ariadne.Route
 			}
 		}
 	}
-	return chosen
+	return chosen, dec
 }
 
 // withSiblings adds to chosen the units of the best claim's own fragment (chunk) that state at

@@ -38,15 +38,23 @@ type GenerationInput struct {
 
 // EvidenceDecision is a generator's answer-or-refuse decision over the candidate units: the best
 // unit (a verbatim substring of a fragment the caller may read), its score, the value compared
-// with the threshold (the answerability model's probability, or the best unit's score when the
-// weights have no answerability model) and the threshold.
+// with the threshold and the threshold. For extractive-v2 the value is the answerability model's
+// probability (or the best unit's score when the weights have no answerability model); for
+// extractive-v1 the unit score is the share of the question's IDF-weighted terms the best unit
+// states (against UnitThreshold) and the value the share the chosen units state together.
 type EvidenceDecision struct {
-	ChunkID   string  `json:"chunk_id"`
-	Unit      string  `json:"unit"`
-	UnitScore float64 `json:"unit_score"`
-	Value     float64 `json:"value"`
-	Threshold float64 `json:"threshold"`
-	Answered  bool    `json:"answered"`
+	ChunkID       string  `json:"chunk_id,omitempty"`
+	Unit          string  `json:"unit,omitempty"`
+	UnitScore     float64 `json:"unit_score"`
+	UnitThreshold float64 `json:"unit_threshold,omitempty"`
+	Value         float64 `json:"value"`
+	Threshold     float64 `json:"threshold"`
+	Answered      bool    `json:"answered"`
+	// Missing are the question's search terms (textnorm.SearchTerms: stems, lower case) that no
+	// chosen unit states, in the text or its chunk's title and section (extractive-v1).
+	Missing []string `json:"missing_terms,omitempty"`
+	// Reason says why the generator refused, when it did (extractive-v1).
+	Reason string `json:"reason,omitempty"`
 }
 
 // LLMGenerator generates with a chat model, in one of two citation modes (see CitationMode).

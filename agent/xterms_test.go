@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -310,5 +312,39 @@ func BenchmarkQuestionTermsStated(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		q.stated(text)
+	}
+}
+
+// extractive-v1 says what it decided from: the best unit's cover and the union's against their
+// bars, the question terms no chosen unit states, and why it refused.
+func TestTermExtractiveDecision(t *testing.T) {
+	frags := Fragments([]ariadne.ScoredChunk{
+		{Chunk: ariadne.Chunk{ID: "notes/light#0", DocID: "notes/light", Title: "North light", Text: "The lighthouse keeper is Ada Morn. She lives in the old tower."}},
+		{Chunk: ariadne.Chunk{ID: "notes/harbour#0", DocID: "notes/harbour", Title: "Port", Text: "The harbour opens at six."}},
+	})
+	// IDF over the two fragments: log(1 + 3/(df+1)).
+	once, never := math.Log(1+3.0/2), math.Log(1+3.0/1)
+	for _, tc := range []struct {
+		question string
+		want     EvidenceDecision
+	}{
+		{"Who is the lighthouse keeper?", EvidenceDecision{ChunkID: "notes/light#0", Unit: "The lighthouse keeper is Ada Morn.",
+			UnitScore: 1, UnitThreshold: 0.3, Value: 1, Threshold: 0.4, Answered: true}},
+		{"When did the harbour master retire from the navy?", EvidenceDecision{ChunkID: "notes/harbour#0", Unit: "The harbour opens at six.",
+			UnitScore: once / (once + 3*never), UnitThreshold: 0.3, Value: once / (once + 3*never), Threshold: 0.4,
+			Missing: []string{"master", "navi", "retire"}, Reason: "the best sentence states too little of the question"}},
+		{"What does ERR-7713 mean for the harbour?", EvidenceDecision{Reason: "the code ERR-7713 is in no fragment"}},
+	} {
+		var got EvidenceDecision
+		raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: tc.question, Fragments: frags, Route: ariadne.RouteSimple, Decision: &got})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got.UnitScore-tc.want.UnitScore) < 1e-9 && math.Abs(got.Value-tc.want.Value) < 1e-9 {
+			got.UnitScore, got.Value = tc.want.UnitScore, tc.want.Value
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: decision\n%+v, want\n%+v (%s)", tc.question, got, tc.want, raw)
+		}
 	}
 }

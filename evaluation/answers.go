@@ -76,7 +76,8 @@ type QuestionOutcome struct {
 	TopScore  float64 `json:"top_score"`
 	Coverage  float64 `json:"coverage"`
 	LatencyMS float64 `json:"latency_ms"`
-	// Evidence is the generator's answerability decision (extractive-v2): its best unit and scores.
+	// Evidence is the generator's answerability decision (extractive-v1 and -v2): its best unit,
+	// scores and, for extractive-v1, the question terms left unstated and why it refused.
 	Evidence *agent.EvidenceDecision `json:"evidence,omitempty"`
 }
 
@@ -351,11 +352,27 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 				what = "answered: " + q.Answer
 			}
 			if e := q.Evidence; e != nil {
-				what += fmt.Sprintf(" [best unit %.3f, answerability %.3f vs %.3f: %s: %s]", e.UnitScore, e.Value, e.Threshold, e.ChunkID, e.Unit)
+				what += " " + describeDecision(e)
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.3f | %.2f | %s |\n", q.ID, q.Type, yesNo(q.CrossLanguage), q.Status, q.Route, q.TopScore, q.Coverage, cell(what, 320))
 		}
 	}
+}
+
+// describeDecision is a miss's evidence decision in one bracket: extractive-v1's covers against
+// their bars with the question terms left unstated, or extractive-v2's answerability.
+func describeDecision(e *agent.EvidenceDecision) string {
+	if e.UnitThreshold == 0 && e.Reason == "" {
+		return fmt.Sprintf("[best unit %.3f, answerability %.3f vs %.3f: %s: %s]", e.UnitScore, e.Value, e.Threshold, e.ChunkID, e.Unit)
+	}
+	if e.ChunkID == "" {
+		return "[" + e.Reason + "]"
+	}
+	missing := ""
+	if len(e.Missing) > 0 {
+		missing = "; unstated: " + strings.Join(e.Missing, ", ")
+	}
+	return fmt.Sprintf("[best unit %.3f vs %.2f, together %.3f vs %.2f%s: %s: %s]", e.UnitScore, e.UnitThreshold, e.Value, e.Threshold, missing, e.ChunkID, e.Unit)
 }
 
 func orZero(x float64) float64 {

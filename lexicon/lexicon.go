@@ -35,6 +35,7 @@ type Lexicon struct {
 	enGl   map[string]string   // English headword (lower case) → its first translation, as written
 	enStGl map[string]string   // English key → the first translation of the first headword with that key
 	ruGl   map[string]string   // Russian key → the English headword ruEn lists first, as written
+	syn    *Thesaurus          // Russian synonyms (WithThesaurus); nil: none
 }
 
 // Name says which dictionary the lexicon was read from ("" for nil).

@@ -35,3 +35,28 @@ func TestIntegrationMuellerLexicon(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrationThesaurus reads the synonym sets deploy/local.sh writes from wiki-ru-wordnet's
+// database and checks their size and a few everyday synonyms.
+func TestIntegrationThesaurus(t *testing.T) {
+	path := testenv.ThesaurusPath()
+	testenv.Need(t, "the thesaurus (deploy/local.sh install lexicon)", func(context.Context) error {
+		_, err := os.Stat(path)
+		return err
+	})
+	th, err := lexicon.LoadThesaurus(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sets, keys := th.Size(); sets < 6000 || keys < 10000 {
+		t.Fatalf("Size() = %d sets, %d keys; want the whole export (6 304 sets)", sets, keys)
+	}
+	key := func(w string) string { k, _ := lexicon.Key(w); return k }
+	for _, tc := range []struct{ word, synonym string }{
+		{"использовать", "применять"}, {"изменение", "перемена"}, {"версия", "редакция"}, {"получить", "взять"},
+	} {
+		if got := th.Synonyms(key(tc.word)); !slices.Contains(got, key(tc.synonym)) {
+			t.Errorf("Synonyms(%q) = %q, want it to hold %q", tc.word, got, key(tc.synonym))
+		}
+	}
+}

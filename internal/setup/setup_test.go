@@ -4,10 +4,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/llm"
 )
 
@@ -113,5 +115,52 @@ func TestLexiconLoad(t *testing.T) {
 	}
 	if _, err := (Lexicon{Path: bad}).Load(log); err == nil {
 		t.Error("a malformed dictionary loaded without an error")
+	}
+}
+
+// The thesaurus goes with the lexicon: loaded when its file is there, left out with a warning
+// when it is missing or set to none, an error when it is there and not a thesaurus.
+func TestLexiconLoadThesaurus(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dir := t.TempDir()
+	body := "harbour\n   _n. гавань"
+	// dictd index: headword, offset and length in dictd's base64 digits (0 = "A", 27 = "b").
+	if len(body) != 27 {
+		t.Fatalf("body is %d bytes", len(body))
+	}
+	if err := os.WriteFile(dir+"/d.index", []byte("harbour\tA\tb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/d.dict", []byte(body+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/syn.tsv", []byte("гавань\tпорт\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/bad.tsv", []byte("harbour\tport\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	key := func(w string) string { k, _ := lexicon.Key(w); return k }
+	for _, tc := range []struct {
+		thesaurus string
+		want      []string // synonyms of «гавань»
+	}{
+		{dir + "/syn.tsv", []string{key("порт")}},
+		{dir + "/missing.tsv", nil},
+		{"none", nil},
+	} {
+		lex, err := Lexicon{Path: dir + "/d", Thesaurus: tc.thesaurus}.Load(log)
+		if err != nil || lex == nil {
+			t.Fatalf("Load(thesaurus %q) = %v, %v", tc.thesaurus, lex, err)
+		}
+		if got := lex.Synonyms(key("гавань")); !slices.Equal(got, tc.want) {
+			t.Errorf("thesaurus %q: Synonyms(гавань) = %q, want %q", tc.thesaurus, got, tc.want)
+		}
+		if got := lex.Translate("harbour"); !slices.Equal(got, []string{key("гавань")}) {
+			t.Errorf("thesaurus %q: Translate(harbour) = %q", tc.thesaurus, got)
+		}
+	}
+	if _, err := (Lexicon{Path: dir + "/d", Thesaurus: dir + "/bad.tsv"}).Load(log); err == nil {
+		t.Error("a file without Russian synonym sets loaded without an error")
 	}
 }

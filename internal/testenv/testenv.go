@@ -123,6 +123,15 @@ func Home() string {
 	}
 }
 
+// ThesaurusPath is the Russian synonym sets' file: $ARIADNE_THESAURUS, else
+// <Home>/lexicon/ru-wiktionary-synsets.tsv (deploy/local.sh install lexicon).
+func ThesaurusPath() string {
+	if p := os.Getenv("ARIADNE_THESAURUS"); p != "" {
+		return p
+	}
+	return filepath.Join(Home(), "lexicon", "ru-wiktionary-synsets.tsv")
+}
+
 // LexiconPath is the bilingual dictionary's prefix: $ARIADNE_LEXICON, else
 // <Home>/lexicon/mueller7 (deploy/local.sh install lexicon).
 func LexiconPath() string {

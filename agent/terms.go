@@ -133,6 +133,10 @@ func (q questionTerms) stated(text string) map[string]bool {
 			out[t] = true
 			continue
 		}
+		if q.ru[t] && slices.ContainsFunc(q.lex.Synonyms(t), func(u string) bool { return have[u] }) {
+			out[t] = true
+			continue
+		}
 		if tr := q.tr[t]; len(tr) > 0 {
 			if keys == nil {
 				keys = lexicon.Keys(text)

@@ -12,6 +12,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/internal/lexicontest"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // testLexicon is a small English–Russian dictionary of invented entries.
@@ -306,7 +307,17 @@ func TestTermExtractiveWhenAndWho(t *testing.T) {
 // BenchmarkQuestionTermsStated measures term coverage of a Russian paragraph for a Russian
 // question with the lexicon on (the extractive path's inner loop: once per unit per question).
 func BenchmarkQuestionTermsStated(b *testing.B) {
-	q := newQuestionTerms("В каком офисе сидит аккаунт-менеджер клиента и кто его заместитель?", testLexicon(&testing.T{}))
+	b.Run("lexicon", func(b *testing.B) { benchmarkStated(b, testLexicon(&testing.T{})) })
+	// With a thesaurus that knows synonyms of three of the question's words, none in the text.
+	th, err := lexicon.ReadThesaurus("bench", strings.NewReader("офис\tконтора\tбюро\nсидеть\tнаходиться\tпребывать\nзаместитель\tпомощник\tдублёр\tсменщик\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("lexicon+thesaurus", func(b *testing.B) { benchmarkStated(b, testLexicon(&testing.T{}).WithThesaurus(th)) })
+}
+
+func benchmarkStated(b *testing.B, lex *lexicon.Lexicon) {
+	q := newQuestionTerms("В каком офисе сидит аккаунт-менеджер клиента и кто его заместитель?", lex)
 	text := "Аккаунт-менеджер от «Белой совы» — Ксения Морозова; она же ведёт ежеквартальные встречи по качеству сервиса. " +
 		"Клиент работает с нами с 2019 года, договор продлевается ежегодно, отчёты уходят каждый второй четверг (Sales wiki)."
 	b.ReportAllocs()
@@ -345,6 +356,30 @@ func TestTermExtractiveDecision(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q: decision\n%+v, want\n%+v (%s)", tc.question, got, tc.want, raw)
+		}
+	}
+}
+
+// A Russian question word is stated by its synonyms when the lexicon has a thesaurus.
+func TestStatedSynonym(t *testing.T) {
+	th, err := lexicon.ReadThesaurus("test", strings.NewReader("использовать\tприменять\tупотреблять\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	question, text := "Какие методы применяют аналитики?", "Аналитики могут использовать три метода."
+	for _, tc := range []struct {
+		name string
+		lex  *lexicon.Lexicon
+		want bool
+	}{
+		{"no lexicon", nil, false},
+		{"lexicon without a thesaurus", testLexicon(t), false},
+		{"lexicon with a thesaurus", testLexicon(t).WithThesaurus(th), true},
+	} {
+		q := newQuestionTerms(question, tc.lex)
+		verb := textnorm.SearchTerms("применяют")[0]
+		if got := q.stated(text)[verb]; got != tc.want {
+			t.Errorf("%s: «применяют» stated %v, want %v (terms %q)", tc.name, got, tc.want, q.terms)
 		}
 	}
 }

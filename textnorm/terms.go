@@ -72,7 +72,9 @@ func hasDigitOrHyphenCode(f string) bool {
 // «каждый» for "each", «очень», «снова», «слишком»); possessives only in the few forms the
 // list always had («мой», «моя», «свою»), since idioms give them meaning («на свой счёт»).
 // «другом» stays a term: it is also «друг» ("friend"); "us" and "mine" stay terms too (the US,
-// a coal mine).
+// a coal mine). The pieces an apostrophe leaves of English contractions ("what's" → "s",
+// "don't" → "don", "t"; "we'll", "they've", "I'd", "I'm") are function words, as NLTK's list
+// has them ("won" stays a term: it is also the past of "win").
 func IsStopword(w string) bool {
 	_, ok := stopwords[w]
 	return ok
@@ -107,7 +109,8 @@ who whom whose when where why how all any both each few more most other some suc
 only own same so than too very can will just should now i me my we our you your he him his she
 her they them their into over under again further once about against between through during
 before after above below up down out off many much often does did myself ourselves yourself
-yourselves himself herself itself themselves yours hers ours theirs`) {
+yourselves himself herself itself themselves yours hers ours theirs
+s t d ll m re ve don doesn didn isn aren wasn weren hasn haven hadn couldn wouldn shouldn mustn needn mightn shan`) {
 		m[w] = struct{}{}
 	}
 	return m

@@ -217,6 +217,7 @@ func TestSearchTermsPronounForms(t *testing.T) {
 		{"встреча с другом", []string{"vstrech", "drug"}},
 		{"Что показывают нам потерянные хлоропласты? К нему оно шло.", []string{"pokaziva", "poteria", "hloroplast", "shlo"}},
 		{"the US mine", []string{"us", "mine"}},
+		{"What's the company's policy? I don't know, we'll see; they've won", []string{"kompani", "polisi", "knov", "se", "von"}},
 	}
 	for _, tc := range tests {
 		if got := SearchTerms(tc.text); !slices.Equal(got, tc.want) {

@@ -19,7 +19,7 @@ func SearchTerms(text string) []string {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;:()[]{}<>«»\"“”„|!?`*", r)
 	}) {
 		words := Words(f)
-		if len(words) > 1 && hasDigitOrHyphenCode(f) {
+		if len(words) > 1 && hasDigitOrHyphenCode(f) && !allStopwords(words) {
 			var joined strings.Builder
 			for _, w := range words {
 				joined.WriteString(Latin(w.Text))
@@ -33,6 +33,17 @@ func SearchTerms(text string) []string {
 		}
 	}
 	return out
+}
+
+// allStopwords reports whether every word is a function word: a compound preposition or pronoun
+// («из-за», «из-под», «кто-то», «какой-либо») joins into no term of its own.
+func allStopwords(words []Token) bool {
+	for _, w := range words {
+		if !IsStopword(FoldString(w.Text)) {
+			return false
+		}
+	}
+	return true
 }
 
 // term is one word's search term, or "" for a function word.
@@ -72,7 +83,9 @@ func hasDigitOrHyphenCode(f string) bool {
 // «каждый» for "each", «очень», «снова», «слишком»); possessives only in the few forms the
 // list always had («мой», «моя», «свою»), since idioms give them meaning («на свой счёт»).
 // «другом» stays a term: it is also «друг» ("friend"); "us" and "mine" stay terms too (the US,
-// a coal mine). The pieces an apostrophe leaves of English contractions ("what's" → "s",
+// a coal mine). A hyphenated compound of function words («из-за», «из-под», «кто-то»,
+// «какой-либо», «кое-что») gives no term; the particles «либо», «нибудь», «кое» and «таки» are
+// function words. The pieces an apostrophe leaves of English contractions ("what's" → "s",
 // "don't" → "don", "t"; "we'll", "they've", "I'd", "I'm") are function words, as NLTK's list
 // has them ("won" stays a term: it is also the past of "win").
 func IsStopword(w string) bool {
@@ -96,6 +109,7 @@ var stopwords = func() map[string]struct{} {
 кого кому кем ком чему чём мной мною тебе тобой тобою нём нем ею нею нами вами ими ними собой собою
 эта этому этим этих этими та те тому теми ту такая такое такие такого такому таким таких такими
 такую таком весь вся всё всему всем всеми всей всём чьего чьей чьему чьим чьих чьими чью чьём
+либо кое таки
 одна одно одни одну одной одного одному одним одних одними одном одною той тех нему оно нам
 другая другое другие другую другого другому другим других другими
 сама само сами самого самому самим самих самой саму самом самими

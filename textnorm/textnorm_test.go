@@ -218,6 +218,8 @@ func TestSearchTermsPronounForms(t *testing.T) {
 		{"Что показывают нам потерянные хлоропласты? К нему оно шло.", []string{"pokaziva", "poteria", "hloroplast", "shlo"}},
 		{"the US mine", []string{"us", "mine"}},
 		{"What's the company's policy? I don't know, we'll see; they've won", []string{"kompani", "polisi", "knov", "se", "von"}},
+		{"Из-за чего сбой? Из-под земли кто-то какой-либо кое-что, всё-таки во-первых", []string{"sbo", "zeml", "vopervih", "perv"}},
+		{"svc-ledger ERR-7713", []string{"svkledger", "svk", "ledger", "er7713", "er", "7713"}},
 	}
 	for _, tc := range tests {
 		if got := SearchTerms(tc.text); !slices.Equal(got, tc.want) {

@@ -66,7 +66,9 @@ type TermExtractive struct {
 	// MaxClaims bounds the answer; default 4.
 	MaxClaims int
 	// Lexicon, when set, lets a sentence in the other language state a question term by one of
-	// its translations (questionTerms); nil matches terms in the question's language only.
+	// its translations (questionTerms) and, when it has a thesaurus (Lexicon.WithThesaurus), a
+	// sentence state a Russian question word by one of its synonyms; nil matches terms in the
+	// question's language only.
 	Lexicon *lexicon.Lexicon
 	// Bars are the thresholds; the zero value is DefaultTermBars.
 	Bars TermBars

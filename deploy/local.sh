@@ -674,12 +674,14 @@ install_lexicon() {
 }
 
 # The Russian thesaurus that goes with the lexicon: synonym sets of the Russian Wiktionary, from
-# the SQLite database the PyPI package wiki-ru-wordnet carries (deploy/thesaurus/requirements.txt,
-# pinned by hash). The sdist is only downloaded and unpacked; deploy/thesaurus/export_synsets.py
-# reads its database with Python's own sqlite3 and writes $THESAURUS_FILE (ARIADNE_THESAURUS).
+# the SQLite database the PyPI package wiki-ru-wordnet carries. deploy/thesaurus/fetch_sdist.py
+# takes the sdist from PyPI's simple index, checks its pinned SHA-256 and reads the database out
+# of the archive (not pip: pip would run the package's setup.py to prepare its metadata);
+# deploy/thesaurus/export_synsets.py reads the database with Python's own sqlite3 and writes
+# $THESAURUS_FILE (ARIADNE_THESAURUS). None of the package's code runs.
 
 THESAURUS_FILE=$LEXICON_DIR/ru-wiktionary-synsets.tsv
-thesaurus_stamp() { cat "$REPO_ROOT"/deploy/thesaurus/{requirements.txt,export_synsets.py} | sha256sum | cut -c1-16; }
+thesaurus_stamp() { cat "$REPO_ROOT"/deploy/thesaurus/{fetch_sdist.py,export_synsets.py} | sha256sum | cut -c1-16; }
 
 thesaurus_installed() {
 	[ -f "$THESAURUS_FILE" ] && [ "$(cat "$LEXICON_DIR/.thesaurus" 2>/dev/null)" = "$(thesaurus_stamp)" ]
@@ -691,14 +693,12 @@ install_thesaurus() {
 		return 0
 	fi
 	local tmp n
-	llm_pip
+	command -v python3 >/dev/null || { say "no python3 here: cannot read wiki-ru-wordnet's database"; return 1; }
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ariadne-thesaurus.XXXXXX")
-	say "fetching wiki-ru-wordnet 1.0.3 from PyPI (21 MB, pinned by hash; its database only)"
-	"$LLM_VENV/bin/pip" download -q --disable-pip-version-check --no-cache-dir --no-deps --no-binary :all: --require-hashes \
-		-r "$REPO_ROOT/deploy/thesaurus/requirements.txt" -d "$tmp" || { rm -rf "$tmp"; return 1; }
-	tar -xzf "$tmp/wiki_ru_wordnet-1.0.3.tar.gz" -C "$tmp" wiki_ru_wordnet-1.0.3/wiki_ru_wordnet/database/wikiwordnet.db || { rm -rf "$tmp"; return 1; }
+	say "fetching wiki-ru-wordnet 1.0.3's sdist from PyPI (21 MB, pinned by SHA-256; its database only)"
+	python3 "$REPO_ROOT/deploy/thesaurus/fetch_sdist.py" "$tmp/wikiwordnet.db" >/dev/null || { rm -rf "$tmp"; return 1; }
 	mkdir -p "$LEXICON_DIR"
-	n=$(python3 "$REPO_ROOT/deploy/thesaurus/export_synsets.py" "$tmp/wiki_ru_wordnet-1.0.3/wiki_ru_wordnet/database/wikiwordnet.db" "$THESAURUS_FILE.tmp") || { rm -rf "$tmp"; return 1; }
+	n=$(python3 "$REPO_ROOT/deploy/thesaurus/export_synsets.py" "$tmp/wikiwordnet.db" "$THESAURUS_FILE.tmp") || { rm -rf "$tmp"; return 1; }
 	mv "$THESAURUS_FILE.tmp" "$THESAURUS_FILE"
 	rm -rf "$tmp"
 	thesaurus_stamp >"$LEXICON_DIR/.thesaurus"

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
@@ -57,12 +56,11 @@ func ReadThesaurus(name string, r io.Reader) (*Thesaurus, error) {
 		}
 		var keys []string
 		for _, w := range strings.Split(line, "\t") {
-			if strings.IndexFunc(w, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) < 0 {
-				continue
+			if len(textnorm.SearchTerms(w)) != 1 {
+				continue // a phrase or a function word
 			}
-			ts := textnorm.SearchTerms(w)
-			if len(ts) == 1 && !slices.Contains(keys, ts[0]) {
-				keys = append(keys, ts[0])
+			if k, ru := Key(w); ru && k != "" && !slices.Contains(keys, k) {
+				keys = append(keys, k)
 			}
 		}
 		if len(keys) < 2 {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/resolution"
@@ -97,8 +98,9 @@ var (
 	// ofChainEN: "the spouse of the director of X", two frames in a row.
 	ofChainEN = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of the (?:[a-z]+ ){1,3}?of\b`)
 	// ofFrameEN and possessiveEN are relational frames, each one hop from a named thing: "the
-	// author of Brand", "the first president of X", "Big Eye's director".
-	ofFrameEN    = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of (?:the )?(?:["«A-Z]|[0-9]+-[a-z])`)
+	// author of Brand", "the first president of X", "the director of film X" (one lowercase noun
+	// may say what the name is), "Big Eye's director".
+	ofFrameEN    = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of (?:the )?(?:[a-z]+ )?(?:["«A-Z]|[0-9]+-[a-z])`)
 	possessiveEN = regexp.MustCompile(`\b[A-Z][\w.-]*(?:'s|’s|s') [a-z]+`)
 	// contractionEN: "What's", "It's" — a verb, not a possessive.
 	contractionEN = regexp.MustCompile(`^(?i:what|who|where|when|how|why|which|it|that|there|here|let|he|she)(?:'s|’s)`)
@@ -122,6 +124,14 @@ var (
 	// lowerPossessiveEN: "the Lekar chain's project", "the team's lead": a possessive whose owner is
 	// itself a described thing (possessiveEN takes the capitalised names).
 	lowerPossessiveEN = regexp.MustCompile(`\bthe (?:[A-Z][\w-]*\s+)*[a-z]+(?:'s|’s) (?:[a-z]+ )?(?:` + rolesEN + `|` + thingsEN + `)s?\b`)
+	// eventAfterFrameEN: a question that ends in the frame's filler's own event ("Where was the
+	// director of film X born?", "When was the capital of X founded?") asks about that filler,
+	// not the frame: copulaLookupEN does not hold.
+	eventAfterFrameEN = regexp.MustCompile(`\s(?:born|buried|married|raised|educated|baptized|baptised|killed|murdered|executed|founded|established|created|formed|built|released|published|elected|appointed)\s*\?\s*$`)
+	// kinshipEN, kinshipRU: kin two relations away ("the paternal grandfather of X", "X's
+	// mother-in-law", «дед X»): a chain of parent, sibling and spouse pages, whatever the wording.
+	kinshipEN = regexp.MustCompile(`(?i)\b(?:(?:paternal|maternal)\s+[a-z]+|grandfather|grandmother|grandparents?|grandson|granddaughter|grandchild(?:ren)?|uncle|aunt|nephew|niece|cousin|stepfather|stepmother|stepson|stepdaughter|half-brother|half-sister|[a-z]+-in-law)\b`)
+	kinshipRU = regexp.MustCompile(`(?i)(?:^|[\s«"(])(?:дед|дедушк|бабушк|внук|внучк|дяд|тёт|тет[яиеюей]|племянни|свёк|свек|тест[яюь]|тещ|тёщ|зят|невестк|шурин|деверь|двоюродн|прадед|прабабушк|отчим|мачех|пасын|падчериц)[а-яё]*`)
 	// copulaPrefixEN: "Who is " before a frame makes the frame the question itself.
 	copulaPrefixEN = regexp.MustCompile(`^(?i:who|what|which|where|when)\s+(?:is|are|was|were)\s+$`)
 	// correlativeRU: «тот, кто …», «того, кто …» — a person picked out by what they did.
@@ -133,7 +143,99 @@ var (
 	subClauseRU = regexp.MustCompile(`(?i),\s*когда\s`)
 	subClauseEN = regexp.MustCompile(`^(?i)(?:after|before|during|when|since)\s+(?:the|a|an|our)\b`)
 	sentenceEnd = regexp.MustCompile(`[.!?…](?:\s+|$)`)
+	// Comparisons: two (or more) named things set side by side, each described on its own page —
+	// named alternatives at the end of the question ("Who was born first, Alfred Hitchcock or
+	// Orson Welles?", «Кто пришёл раньше: X или Y?»), a choice among named things ("Between A and
+	// B, which …", «Кто из X и Y …»; not «игра между X и Y», a single event), one attribute said the
+	// same of both ("Were A and B of the same nationality?", «X и Y из одного города?») and a
+	// comparative with its standard ("Is A older than B?", «X старше, чем Y?»). A name starts with
+	// a capital, a quote or a digit.
+	comparisonAltEN = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*(?:the\s+)?` + nameStart + `[^,?]*?\s+or\s+(?:the\s+)?` + nameStart + `[^?]*\?\s*$`)
+	comparisonAltRU = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*(?:(?:у|в|на|с|из|от|для|за|о|об)\s+)?` + nameStartRU + `[^,?]*?\s+или\s+(?:(?:у|в|на|с|из|от|для|за|о|об)\s+)?` + nameStartRU + `[^?]*\?\s*$`)
+	betweenEN       = regexp.MustCompile(`^(?i:between|of)\s+(?:the\s+)?` + nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart + `[^,?]*,`)
+	betweenRU       = regexp.MustCompile(`(?i:(?:^|\s)(?:кто|что|как(?:ой|ая|ое|ие|ого|ую)|котор(?:ый|ая|ое|ые|ого|ую))\s+из)\s+` + nameStart + `[^?]*?\s+и\s+` + nameStart)
+	sameEN          = regexp.MustCompile(`\b(?:the same|both)\b`)
+	sameRU          = regexp.MustCompile(`(?i)(?:^|\s)(?:(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))(?:\s+и\s+т(?:от|ой|ого|ом|ому|у|а|о|е|ех)\s+же)?\s+[а-яё]+|оба|обе|обоих|обеих|одинаков[а-яё]*)(?:[\s,.?!]|$)`)
+	oneOfRU         = regexp.MustCompile(`(?i)(?:^|\s)(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))\s+из\s`)
+	namesAndEN      = regexp.MustCompile(nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart)
+	namesAndRU      = regexp.MustCompile(nameStartRU + `[^?]*?\s+и\s+(?:(?:у|в|на|с|из|от|для|за)\s+)?` + nameStartRU)
+	// sameAsEN: "Is the manager of A the same person as on B?"
+	sameAsEN    = regexp.MustCompile(`\bthe same (?:[a-z]+ ){0,2}?as (?:(?:on|in|at|for|of|with|by|that of)\s+)?(?:the\s+)?` + nameStart)
+	thanEN      = regexp.MustCompile(`\b(?:[a-z]+er|more\s+[a-z]+|less\s+[a-z]+|earlier|later)\s+than\s+(?:the\s+)?` + nameStart)
+	nameStartRE = regexp.MustCompile(nameStart)
+	thanRU      = regexp.MustCompile(`(?i)(?:^|\s)(?:[а-яё]+(?:ее|ей|ше|же)|раньше|позже|больше|меньше|дольше|старше|моложе|младше)\s*,?\s+чем\s+(?:(?:у|в|на|с|из|от|для|за)\s+)?` + nameStart)
 )
+
+// nameStart is how a name in a question starts: a capital, an opening quote or a digit;
+// nameStartRU also takes a lowercase Latin word, which in Russian text is a name or an
+// identifier («telemetry-gw»).
+const (
+	nameStart   = `["«“„A-ZА-ЯЁ0-9]`
+	nameStartRU = `["«“„A-ZА-ЯЁ0-9a-z]`
+)
+
+// comparison reports whether a question compares named things (see comparisonAltEN): each is
+// described in its own document, so the question needs two lookups. The capital that starts the
+// sentence does not count as a name; a quote there does.
+func comparison(q string) bool {
+	_, _, ok := comparedSpan(q)
+	return ok
+}
+
+// comparedSpan returns the byte span of q that names the compared things (the alternatives "A or
+// B", the names joined by "and", or from the first name to the comparative's standard), and
+// whether q is a comparison at all.
+func comparedSpan(q string) (start, end int, ok bool) {
+	body := q
+	if r, n := utf8.DecodeRuneInString(q); unicode.IsUpper(r) {
+		if lower := string(unicode.ToLower(r)) + q[n:]; len(lower) == len(q) {
+			body = lower
+		}
+	}
+	span := func(s string, re *regexp.Regexp) (int, int, bool) {
+		if m := re.FindStringIndex(s); m != nil {
+			return m[0], m[1], true
+		}
+		return 0, 0, false
+	}
+	fromName := func(re *regexp.Regexp) (int, int, bool) {
+		m := re.FindStringIndex(body)
+		if m == nil {
+			return 0, 0, false
+		}
+		n := nameStartRE.FindStringIndex(body[:m[0]])
+		if n == nil {
+			return 0, 0, false
+		}
+		return n[0], m[1], true
+	}
+	for _, c := range []func() (int, int, bool){
+		func() (int, int, bool) { return span(body, comparisonAltEN) },
+		func() (int, int, bool) { return span(body, comparisonAltRU) },
+		func() (int, int, bool) { return span(q, betweenEN) },
+		func() (int, int, bool) { return span(q, betweenRU) },
+		func() (int, int, bool) { return fromName(thanEN) },
+		func() (int, int, bool) { return fromName(thanRU) },
+		func() (int, int, bool) {
+			if !sameEN.MatchString(body) {
+				return 0, 0, false
+			}
+			return span(body, namesAndEN)
+		},
+		func() (int, int, bool) { return fromName(sameAsEN) },
+		func() (int, int, bool) {
+			if !sameRU.MatchString(body) || oneOfRU.MatchString(body) {
+				return 0, 0, false
+			}
+			return span(body, namesAndRU)
+		},
+	} {
+		if start, end, ok = c(); ok {
+			return start, end, true
+		}
+	}
+	return 0, 0, false
+}
 
 // Features computes the router's features for a question and the entities linked in it.
 func Features(question string, linked []Linked) map[string]int {
@@ -173,8 +275,14 @@ func Features(question string, linked []Linked) map[string]int {
 			f["nested_relation"] = 3
 		}
 	}
-	if frames >= 2 || frames == 1 && !copulaLookupEN.MatchString(q) {
+	if frames >= 2 || frames == 1 && (!copulaLookupEN.MatchString(q) || eventAfterFrameEN.MatchString(q)) {
 		f["nested_relation"] = 3
+	}
+	if kinshipEN.MatchString(q) || kinshipRU.MatchString(q) {
+		f["nested_relation"] = 3
+	}
+	if comparison(q) {
+		f["comparison"] = 3
 	}
 	if correlativeRU.MatchString(q) {
 		f["relative_clause"] = 3
@@ -283,7 +391,7 @@ func namesLinked(s string, linked []Linked) bool {
 
 // multiHopWeight and lexicalWeight sum the two feature families.
 func multiHopWeight(f map[string]int) int {
-	return f["relative_clause"] + f["nested_relation"] + f["scenario_then_question"] + f["subordinate_clause"] +
+	return f["relative_clause"] + f["nested_relation"] + f["comparison"] + f["scenario_then_question"] + f["subordinate_clause"] +
 		f["anaphoric_second_question"] + f["linked_entity_types"]
 }
 
@@ -299,7 +407,7 @@ func (RuleRouter) Route(_ context.Context, question string, linked []Linked) Dec
 	switch {
 	case mh >= 3:
 		d.Route = ariadne.RouteMultiHop
-		d.Reasons = fired(f, "relative_clause", "nested_relation", "scenario_then_question", "subordinate_clause", "anaphoric_second_question", "linked_entity_types")
+		d.Reasons = fired(f, "relative_clause", "nested_relation", "comparison", "scenario_then_question", "subordinate_clause", "anaphoric_second_question", "linked_entity_types")
 		d.Reasons = append(d.Reasons, fmt.Sprintf("multi-hop weight %d >= 3", mh))
 	case lex > 0:
 		d.Route = ariadne.RouteHybrid

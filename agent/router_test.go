@@ -78,6 +78,35 @@ func TestRuleRouter(t *testing.T) {
 		{"Где сидит автор отчёта, срок по которому сорвал подрядчик?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
 		// «у него» (him) is not an anaphoric chain
 		{"В каком городе офис клиента и сколько у него складов?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		// comparisons of named things, each on its own page (HotpotQA's and 2WikiMultiHopQA's
+		// comparison questions, and ours)
+		{"Who was born first, Alfred Hitchcock or Orson Welles?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Which project started earlier: FleetPulse or the GrainFlow platform?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Were Scott Derrickson and Ed Wood of the same nationality?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Do both Lekar and Kamtrans have a contract with us?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Is Mount Elbrus higher than Mont Blanc?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Between Orion and Helios, which has the larger team?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Кто пришёл в компанию раньше — Садыков или Гурьева?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"У какого проекта бюджет больше: у «Севера» или у «Меридиана»?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"«Волга-Агро» и «Лекарь» находятся в одном городе?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Кто из Садыкова и Гурьевой дольше работает в компании?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Инцидент INC-1 длился дольше, чем INC-2?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		// not comparisons: one event between two names, alternatives that are not names, one of
+		// a group, a comparative without a second name
+		{"Какой был счёт игры между «Бронкос» и «Стилерс»?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Наставничество в этой традиции имеет высокое или низкое значение?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Является ли «Север» одним из проектов «Меридиана»?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Is it higher than Mont Blanc?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"What was the final score of the game between the Broncos and the Steelers?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		// 2WikiMultiHopQA's compositional and inference templates: a frame whose name is typed
+		// ("of film X"), the frame's filler's own event, kin two relations away
+		{"What nationality is the performer of song Bluebell?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Where was the director of film Ronnie Rocket born?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Who is the director of film Ronnie Rocket?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Who is the paternal grandfather of Edward VII?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Who is Anna Berg's father-in-law?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Как звали деда Пушкина по матери?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Какие тесты запускает CI?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 	}
 	for _, tc := range tests {
 		d := RuleRouter{}.Route(context.Background(), tc.q, tc.linked)

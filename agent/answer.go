@@ -199,15 +199,27 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	defer cancel()
 	// On the multi_hop route the generator also sees the chunks of the evidence path that follows
 	// the question best, so that a link retrieval ranked low is still in front of it (chain.go).
+	// A comparison ("Who joined earlier, A or B?") cites one sentence about each thing it compares
+	// (compare.go) rather than a path between them.
 	var plan chainPlan
-	if res.Route == ariadne.RouteMultiHop && len(res.Paths) > 0 {
+	var cmp comparePlan
+	if ents := comparedEntities(req.Question, res.Linked); len(ents) > 0 {
+		pages, err := a.comparisonPages(gctx, req, ents, frags)
+		if err != nil {
+			a.log.Warn("compared pages not read", "err", err)
+		}
+		if cmp = planComparisonOver(req.Question, ents, append(append([]Fragment(nil), frags...), pages...), a.cfg.Lexicon); len(cmp.units) > 0 {
+			frags = withUnits(frags, cmp.units)
+		}
+	}
+	if len(cmp.units) == 0 && res.Route == ariadne.RouteMultiHop && len(res.Paths) > 0 {
 		var err error
 		if plan, err = a.planChain(gctx, req, res.Paths, frags); err != nil {
 			a.log.Warn("evidence chain not planned", "err", err)
 		}
 		frags = withChain(frags, plan)
 	}
-	g := generation{req: req, res: res, frags: frags, plan: plan}
+	g := generation{req: req, res: res, frags: frags, plan: plan, cmp: cmp}
 	if a.cfg.Gate == nil {
 		return a.generate(ctx, gctx, a.gen, a.cfg.Judge, g, tr, out, emit, ""), nil
 	}
@@ -232,6 +244,7 @@ type generation struct {
 	res   Result
 	frags []Fragment
 	plan  chainPlan
+	cmp   comparePlan
 }
 
 // generate runs gen's attempts (generation, verification, judge) on one question and returns out
@@ -377,6 +390,14 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			}
 			if len(chain) > 0 {
 				out.Chain = chain
+				out.Claims = mergeClaims(claims, v.Claims)
+			}
+		} else if len(g.cmp.units) > 0 {
+			// Each compared thing's sentence leads the answer; a unit that does not verify drops
+			// the comparison, not the answer.
+			if claims, err := verifyUnits(gctx, g.cmp.units, frags); err != nil {
+				a.log.Warn("comparison not claimed", "err", err)
+			} else if len(claims) > 0 {
 				out.Claims = mergeClaims(claims, v.Claims)
 			}
 		}

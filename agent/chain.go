@@ -238,8 +238,14 @@ func lastUnit(terms questionTerms, got map[string]float64, page []Fragment, hops
 // withChain returns the fragments followed by the plan's hop chunks that are not among them yet
 // (numbered on), so that the generator sees each link of the chain it may be asked to answer along.
 func withChain(frags []Fragment, plan chainPlan) []Fragment {
+	return withUnits(frags, plan.units())
+}
+
+// withUnits returns the fragments followed by the units' chunks that are not among them yet
+// (numbered on).
+func withUnits(frags []Fragment, units []hopUnit) []Fragment {
 	out := append([]Fragment(nil), frags...)
-	for _, h := range plan.units() {
+	for _, h := range units {
 		if !slices.ContainsFunc(out, func(f Fragment) bool { return f.Chunk.ID == h.frag.Chunk.ID }) {
 			f := h.frag
 			f.N = len(out) + 1
@@ -256,21 +262,8 @@ func chainClaims(ctx context.Context, plan chainPlan, frags []Fragment) ([]ariad
 	if len(plan.hops) == 0 {
 		return nil, nil, nil
 	}
-	byID := map[string]Fragment{}
-	for _, f := range frags {
-		byID[f.Chunk.ID] = f
-	}
-	out := Output{}
-	units := plan.units()
-	for _, h := range units {
-		f, ok := byID[h.frag.Chunk.ID]
-		if !ok {
-			return nil, nil, nil
-		}
-		out.Claims = append(out.Claims, OutputClaim{Text: h.quote, Citations: []OutputCitation{{Fragment: f.N, ChunkID: f.Chunk.ID, Quote: h.quote}}})
-	}
-	v, err := Verify(ctx, out, frags, nil)
-	if err != nil || len(v.Claims) != len(units) {
+	claims, err := verifyUnits(ctx, plan.units(), frags)
+	if err != nil || claims == nil {
 		return nil, nil, err // a hop that does not verify: the chain is not claimed
 	}
 	names := map[string]string{}
@@ -279,9 +272,32 @@ func chainClaims(ctx context.Context, plan chainPlan, frags []Fragment) ([]ariad
 	}
 	var chain []ChainHop
 	for i, e := range plan.path.Edges {
-		chain = append(chain, ChainHop{From: names[e.From], To: names[e.To], Type: e.Type, Citation: v.Claims[i].Citations[0]})
+		chain = append(chain, ChainHop{From: names[e.From], To: names[e.To], Type: e.Type, Citation: claims[i].Citations[0]})
 	}
-	return v.Claims, chain, nil
+	return claims, chain, nil
+}
+
+// verifyUnits verifies units (each quoted verbatim from its fragment) against frags, which must
+// hold their chunks, and returns them as claims in order; nil when any unit's chunk is not among
+// frags or a unit does not verify.
+func verifyUnits(ctx context.Context, units []hopUnit, frags []Fragment) ([]ariadne.Claim, error) {
+	byID := map[string]Fragment{}
+	for _, f := range frags {
+		byID[f.Chunk.ID] = f
+	}
+	out := Output{}
+	for _, h := range units {
+		f, ok := byID[h.frag.Chunk.ID]
+		if !ok {
+			return nil, nil
+		}
+		out.Claims = append(out.Claims, OutputClaim{Text: h.quote, Citations: []OutputCitation{{Fragment: f.N, ChunkID: f.Chunk.ID, Quote: h.quote}}})
+	}
+	v, err := Verify(ctx, out, frags, nil)
+	if err != nil || len(v.Claims) != len(units) {
+		return nil, err
+	}
+	return v.Claims, nil
 }
 
 type hopUnit struct {

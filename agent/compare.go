@@ -1,0 +1,198 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// maxCompared bounds the named things one comparison answer cites a sentence for.
+const maxCompared = 4
+
+// timeRE: a comparison of times or durations ("who joined earlier", «что дольше длилось»): its
+// evidence states a year, a date, a clock time or a duration, which the question never repeats.
+// quantityRE: a comparison of amounts ("which has more engineers", «у кого больше грузовиков»):
+// its evidence states a number.
+var (
+	timeRE     = regexp.MustCompile(`(?i)\b(?:first|earlier|later|sooner|longer|shorter|older|newer|younger|before|after)\b|(?:^|[\s,])(?:раньше|ранее|позже|позднее|дольше|старше|моложе|младше|первым|первой|первое|первыми|новее)(?:[\s,.?!]|$)`)
+	quantityRE = regexp.MustCompile(`(?i)\b(?:more|fewer|less|bigger|larger|smaller|higher|lower|faster|slower|often|cheaper|dearer|[a-z]+er than)\b|(?:^|[\s,])(?:больше|меньше|быстрее|медленнее|выше|ниже|чаще|реже|длиннее|короче|дороже|дешевле)(?:[\s,.?!]|$)`)
+	// timeValueRE: a year (1800–2099), a date, a clock time or a number with a unit of time.
+	timeValueRE = regexp.MustCompile(`(?i)\b(?:1[89]|20)[0-9]{2}\b|\b[0-9]{1,2}[:.][0-9]{2}\b|[0-9]+\s*(?:ч|час|мин|сек|дн|день|дня|недел|мес|год|лет|h\b|hours?|min|sec|days?|weeks?|months?|years?)`)
+	digitRE     = regexp.MustCompile(`[0-9]`)
+)
+
+// comparePlan is the evidence a comparison cites: for each named thing the question sets side by
+// side ("Who joined earlier, A or B?"), in the order the question names them, the sentence that
+// states the compared attribute about it. Empty when the question compares nothing, names fewer
+// than two linked entities, or one of them has no such sentence.
+type comparePlan struct {
+	units []hopUnit
+}
+
+// planComparison picks a comparison's evidence from the fragments (comparison in router.go says
+// whether the question is one). The compared things are the question's linked entities named
+// inside the compared span (comparedSpan: the alternatives, not the context — "with White Owl" in
+// "Who has been with White Owl longer, A or B?"; at most maxCompared, distinct keys, in linking
+// order); the attribute is what the question says besides
+// their names (its search terms minus the names' terms). For each entity, the candidates are the
+// units of the fragments that name it — in their own text, or by the chunk's title when the chunk
+// is the entity's own page (the resolver's matcher that linked it, so any script or spelling the
+// caller may see counts) — and the chosen one covers most of the attribute (termCover,
+// IDF-weighted over the fragments; a table row's header and the chunk's title and section count
+// half), stating at least one attribute term in its own text; ties go to a unit of the entity's
+// own page, then to the earlier fragment, then to the shorter unit of one fragment. When the question compares a time (timeRE), a unit that states one
+// (timeValueRE) ranks before one that does not and counts as stating the attribute; likewise a
+// number for an amount (quantityRE). A unit that names several of the entities may serve each of them once.
+// Nothing when any entity has no candidate: a comparison with one side missing is not claimed.
+func planComparison(question string, linked []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
+	return planComparisonOver(question, comparedEntities(question, linked), frags, lex)
+}
+
+// comparedEntities returns the linked entities named inside the question's compared span
+// (comparedSpan), at most maxCompared, distinct keys, in linking order; nil when fewer than two.
+func comparedEntities(question string, linked []Linked) []Linked {
+	start, end, ok := comparedSpan(question)
+	if !ok {
+		return nil
+	}
+	var ents []Linked
+	for _, l := range linked {
+		i := strings.Index(question[start:end], l.Surface)
+		if l.names != nil && l.Surface != "" && i >= 0 && !slices.ContainsFunc(ents, func(e Linked) bool { return e.Key == l.Key }) {
+			ents = append(ents, l)
+		}
+	}
+	if len(ents) < 2 {
+		return nil
+	}
+	if len(ents) > maxCompared {
+		ents = ents[:maxCompared]
+	}
+	return ents
+}
+
+// comparisonPages returns the chunks of the compared entities' own pages (documented entities are
+// keyed by their document id) that frags lack, read as the caller may read them, numbered on after
+// frags; nothing without a reader.
+func (a *Answerer) comparisonPages(ctx context.Context, req Request, ents []Linked, frags []Fragment) ([]Fragment, error) {
+	dr, ok := a.cfg.Chunks.(DocumentChunkReader)
+	if !ok || a.cfg.Chunks == nil {
+		return nil, nil
+	}
+	var docs []string
+	for _, e := range ents {
+		if strings.Contains(e.Key, "/") && !slices.Contains(docs, e.Key) {
+			docs = append(docs, e.Key)
+		}
+	}
+	if len(docs) == 0 {
+		return nil, nil
+	}
+	ids, err := dr.DocumentChunkIDs(ctx, docs, req.Groups)
+	if err != nil {
+		return nil, fmt.Errorf("agent: read compared pages: %w", err)
+	}
+	var missing []string
+	for _, id := range ids {
+		if !slices.ContainsFunc(frags, func(f Fragment) bool { return f.Chunk.ID == id }) {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	cs, err := a.cfg.Chunks.Chunks(ctx, missing, req.Groups)
+	if err != nil {
+		return nil, fmt.Errorf("agent: read compared pages: %w", err)
+	}
+	var out []Fragment
+	for _, c := range cs {
+		if ariadne.CanRead(c.ACL, req.Groups) { // defence in depth: the reader already filters
+			out = append(out, Fragment{N: len(frags) + len(out) + 1, Chunk: c})
+		}
+	}
+	return out, nil
+}
+
+// planComparisonOver picks one unit per compared entity from frags (planComparison).
+func planComparisonOver(question string, ents []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
+	if len(ents) < 2 {
+		return comparePlan{}
+	}
+	names := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range textnorm.SearchTerms(e.Surface + " " + e.Name) {
+			names[t] = true
+		}
+	}
+	attr := newQuestionTerms(question, lex).only(func(t string) bool { return !names[t] })
+	if len(attr.terms) == 0 {
+		return comparePlan{}
+	}
+	idf, sum := termIDF(attr, frags)
+	valueRE := (*regexp.Regexp)(nil)
+	switch {
+	case timeRE.MatchString(question):
+		valueRE = timeValueRE
+	case quantityRE.MatchString(question):
+		valueRE = digitRE
+	}
+	var plan comparePlan
+	for _, e := range ents {
+		var best hopUnit
+		var bestCover float64
+		var bestPage bool
+		for _, f := range frags {
+			page := namesKey(e, f.Chunk.Title)
+			ctxTerms, headers := contextTerms(attr, f), tableHeaders(f.Chunk.Text)
+			for _, u := range splitUnits(f.Chunk.Text) {
+				if injectionRE.MatchString(u) || !page && !namesKey(e, u) {
+					continue
+				}
+				uctx, claim := unitContext(attr, ctxTerms, headers, u)
+				if !claim {
+					continue
+				}
+				covered, cover := termCover(attr, u, uctx, idf, sum)
+				value := valueRE != nil && valueRE.MatchString(u)
+				own := value
+				for _, w := range covered {
+					own = own || w == 1
+				}
+				if value {
+					cover++ // a stated value outranks any share of the terms
+				}
+				const eps = 1e-9
+				better := best.quote == "" || cover > bestCover+eps
+				if !better && cover > bestCover-eps {
+					// a tie: the entity's own page, then the shorter unit of the same fragment
+					better = page && !bestPage || page == bestPage && f.N == best.frag.N && len(u) < len(best.quote)
+				}
+				if own && better {
+					best, bestCover, bestPage = hopUnit{f, u}, cover, page
+				}
+			}
+		}
+		if best.quote == "" {
+			return comparePlan{}
+		}
+		plan.units = append(plan.units, best)
+	}
+	return plan
+}
+
+// namesKey reports whether text names the linked entity e by any of the names its matcher knows.
+func namesKey(e Linked, text string) bool {
+	for _, m := range e.names.Find(text) {
+		if slices.Contains(m.Keys, e.Key) {
+			return true
+		}
+	}
+	return false
+}

@@ -62,7 +62,9 @@ type RuleRouter struct{}
 // entity: whoever fills it usually has a page of their own, so a question about them is a hop
 // away from the entity the question names.
 const (
-	rolesRU = `аккаунт-менеджер|менеджер|руководител|тимлид|техлид|владел|автор|создател|основател|директор|начальник|заместител|куратор|архитектор|координатор|администратор|спонсор|заказчик|подрядчик|разработчик`
+	rolesRU = `аккаунт-менеджер|менеджер|руководител|тимлид|техлид|владел|автор|создател|основател|директор|начальник|заместител|куратор|архитектор|координатор|администратор|спонсор|заказчик|подрядчик|разработчик|режиссёр|режиссер|композитор|продюсер|сценарист|исполнител|тренер`
+	// kinRU: kin and spouses, in full (their stems begin other words: «муж» and «мужчина»).
+	kinRU = `жена|жены|жене|жену|женой|муж|мужа|мужу|мужем|отец|отца|отцу|отцом|мать|матери|матерью|сын|сына|сыну|сыном|дочь|дочери|дочерью|брат|брата|брату|братом|сестра|сестры|сестре|сестру|сестрой|супруг|супруга|супруги|супругу|супругой|супругом|вдова|вдовы|вдову|вдовой`
 	// genitiveRU: a lowercase word with a genitive-looking ending (or another oblique case that
 	// ends the same way), the dependent of a role noun.
 	genitiveRU = `[а-яё]+(?:ого|его|ой|ей|ых|их|ов|ев|а|я|ы|и)`
@@ -111,6 +113,19 @@ var (
 	// Latin word, or a genitive-looking word with more after it: «аккаунт-менеджер «КамТранса»»,
 	// «руководитель команды интеграции», «автор фреймворка Tern» (not «… руководитель команды?»,
 	// a role in general). It is a hop unless the question asks the role itself (asksRoleRU).
+	// kinWordRU and frameTailRU: a kin noun (kinRU) and what must follow it for a frame — the
+	// same as after a role noun; matched at every kin word, so «отцом жены Пушкина» is two frames.
+	kinWordRU   = longest(regexp.MustCompile(`(?i)(?:^|[\s«"(-])(` + kinRU + `)`))
+	frameTailRU = regexp.MustCompile(`^\s*(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
+	// participleRU: a participial phrase after its noun, with a named agent (a capitalised word in
+	// the instrumental) — «мессенджера, основанного Павлом Дуровым», «романа, написанного
+	// Толстым»: the thing is picked out by another entity's act («, получившим Нобелевскую
+	// премию» has an object, not an agent).
+	participleRU = regexp.MustCompile(`,\s*[а-яё]+(?:нн|вш|ющ|ящ|ем|им)(?:ый|ого|ому|ым|ом|ая|ой|ую|ое|ые|ых|ыми|ий|его|ему|им|ем|ее|ие|их|ими)\s+[«"]?[А-ЯЁA-Z][а-яё]*(?:ом|ем|ой|ей|ым|им|ами|ями)(?:[\s,.?!»"]|$)`)
+	// spatialOfEN: "to the west of Portugal", "the rest of Europe" — a place or part, not a relation.
+	spatialOfEN = regexp.MustCompile(`^the (?:north|south|east|west|northeast|northwest|southeast|southwest|north-east|north-west|south-east|south-west|center|centre|middle|rest|edge|coast|heart|outskirts) of\b`)
+	// anyFrameEN: "the composer of the score for X" — a frame whatever follows it.
+	anyFrameEN  = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of\b`)
 	roleFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:` + rolesRU + `)[а-яё]*)\s+(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
 	// roleFrameEN: the same frame as an English compound, "the GrainFlow tech lead", "the Acme
 	// account manager" (the "X of Y" and "Y's X" forms are ofFrameEN and possessiveEN).
@@ -165,6 +180,12 @@ var (
 	nameStartRE = regexp.MustCompile(nameStart)
 	thanRU      = regexp.MustCompile(`(?i)(?:^|\s)(?:[а-яё]+(?:ее|ей|ше|же)|раньше|позже|больше|меньше|дольше|старше|моложе|младше)\s*,?\s+чем\s+(?:(?:у|в|на|с|из|от|для|за)\s+)?` + nameStart)
 )
+
+// longest makes re prefer the longest alternative («мужа», not «муж»).
+func longest(re *regexp.Regexp) *regexp.Regexp {
+	re.Longest()
+	return re
+}
 
 // nameStart is how a name in a question starts: a capital, an opening quote or a digit;
 // nameStartRU also takes a lowercase Latin word, which in Russian text is a name or an
@@ -251,7 +272,12 @@ func Features(question string, linked []Linked) map[string]int {
 	// Relational frames: two are a chain ("the spouse of the director of X"); one is a hop
 	// inside another question ("What did the author of X study?") unless the question only asks
 	// the frame ("Who is the CEO of X?").
-	frames := len(ofFrameEN.FindAllString(q, -1))
+	frames := 0
+	for _, m := range ofFrameEN.FindAllString(q, -1) {
+		if !spatialOfEN.MatchString(m) {
+			frames++
+		}
+	}
 	for _, m := range possessiveEN.FindAllString(q, -1) {
 		if !contractionEN.MatchString(m) {
 			frames++
@@ -277,6 +303,25 @@ func Features(question string, linked []Linked) map[string]int {
 	}
 	if frames >= 2 || frames == 1 && (!copulaLookupEN.MatchString(q) || eventAfterFrameEN.MatchString(q)) {
 		f["nested_relation"] = 3
+	}
+	if eventAfterFrameEN.MatchString(q) {
+		for _, m := range anyFrameEN.FindAllString(q, -1) {
+			if !spatialOfEN.MatchString(m) {
+				f["nested_relation"] = 3
+			}
+		}
+	}
+	for _, m := range kinWordRU.FindAllStringSubmatchIndex(q, -1) {
+		rest := q[m[3]:]
+		if rest != "" && !unicode.IsSpace([]rune(rest)[0]) {
+			continue // a longer word («мужчина»)
+		}
+		if frameTailRU.MatchString(rest) && !asksRoleRU(q[:m[2]]) {
+			f["nested_relation"] = 3
+		}
+	}
+	if participleRU.MatchString(q) {
+		f["relative_clause"] = 3
 	}
 	if kinshipEN.MatchString(q) || kinshipRU.MatchString(q) {
 		f["nested_relation"] = 3
@@ -346,9 +391,9 @@ func asksRoleRU(prefix string) bool {
 		return false
 	}
 	switch strings.ToLower(words[0].Text) {
-	case "кто", "кого", "какой", "какая", "какого", "какую", "каков", "какова", "чей", "чья":
+	case "кто", "кого", "кем", "какой", "какая", "какого", "какую", "каков", "какова", "чей", "чья":
 	case "как":
-		if len(words) < 2 || strings.ToLower(words[1].Text) != "зовут" {
+		if len(words) < 2 || strings.ToLower(words[1].Text) != "зовут" && strings.ToLower(words[1].Text) != "звали" {
 			return false
 		}
 		words = words[1:]
@@ -371,7 +416,7 @@ func asksRoleRU(prefix string) bool {
 
 // lookupWordsRU may stand between a "who" word and the role it asks: a copula, "now", "also",
 // "appointed (as)".
-var lookupWordsRU = map[string]bool{"зовут": true, "является": true, "являлся": true, "являлась": true, "являются": true,
+var lookupWordsRU = map[string]bool{"зовут": true, "звали": true, "является": true, "являлся": true, "являлась": true, "являются": true,
 	"был": true, "была": true, "были": true, "стал": true, "стала": true, "сейчас": true, "теперь": true, "также": true,
 	"такой": true, "такая": true, "такие": true, "назначили": true, "назначен": true, "назначена": true, "на": true, "должность": true}
 

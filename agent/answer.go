@@ -121,8 +121,12 @@ type Answer struct {
 	Paths     []ariadne.Path     `json:"paths"`
 	// Chain: on the multi_hop route, one verified sentence per hop of the best evidence path, in
 	// path order (their claims lead Claims); empty when some hop has no readable sentence.
-	Chain []ChainHop   `json:"chain,omitempty"`
-	Trace *AnswerTrace `json:"trace,omitempty"`
+	Chain []ChainHop `json:"chain,omitempty"`
+	// Compared: for a comparison ("Who joined earlier, A or B?"), each compared thing with the
+	// verified sentence about it, in the question's order (their claims lead Claims); empty when
+	// one of them has no readable sentence that states the compared attribute.
+	Compared []ComparedItem `json:"compared,omitempty"`
+	Trace    *AnswerTrace   `json:"trace,omitempty"`
 }
 
 // AnswerTrace is the retrieval trace plus the generation attempts.
@@ -399,6 +403,9 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				a.log.Warn("comparison not claimed", "err", err)
 			} else if len(claims) > 0 {
 				out.Claims = mergeClaims(claims, v.Claims)
+				for i, c := range claims {
+					out.Compared = append(out.Compared, ComparedItem{Entity: g.cmp.entities[i], Citation: c.Citations[0]})
+				}
 			}
 		}
 		out.Answer, out.Citations = render(out.Claims)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
@@ -18,21 +20,48 @@ const maxCompared = 4
 // timeRE: a comparison of times or durations ("who joined earlier", «что дольше длилось»): its
 // evidence states a year, a date, a clock time or a duration, which the question never repeats.
 // quantityRE: a comparison of amounts ("which has more engineers", «у кого больше грузовиков»):
-// its evidence states a number.
+// its evidence states an amount (statesAmount).
 var (
 	timeRE     = regexp.MustCompile(`(?i)\b(?:first|earlier|later|sooner|longer|shorter|older|newer|younger|before|after)\b|(?:^|[\s,])(?:раньше|ранее|позже|позднее|дольше|старше|моложе|младше|первым|первой|первое|первыми|новее)(?:[\s,.?!]|$)`)
 	quantityRE = regexp.MustCompile(`(?i)\b(?:more|fewer|less|bigger|larger|smaller|higher|lower|faster|slower|often|cheaper|dearer|[a-z]+er than)\b|(?:^|[\s,])(?:больше|меньше|быстрее|медленнее|выше|ниже|чаще|реже|длиннее|короче|дороже|дешевле)(?:[\s,.?!]|$)`)
 	// timeValueRE: a year (1800–2099), a date, a clock time or a number with a unit of time.
 	timeValueRE = regexp.MustCompile(`(?i)\b(?:1[89]|20)[0-9]{2}\b|\b[0-9]{1,2}[:.][0-9]{2}\b|[0-9]+\s*(?:ч|час|мин|сек|дн|день|дня|недел|мес|год|лет|h\b|hours?|min|sec|days?|weeks?|months?|years?)`)
-	digitRE     = regexp.MustCompile(`[0-9]`)
+	numberRE2   = regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`)
 )
+
+// statesAmount reports whether u states an amount: a number that is not a year (1800–2099), a
+// date (01.06.2025) or a piece of a code (AGR-2024-17, P1, v2).
+func statesAmount(u string) bool {
+	for _, m := range numberRE2.FindAllStringIndex(u, -1) {
+		n := u[m[0]:m[1]]
+		before, _ := utf8.DecodeLastRuneInString(u[:m[0]])
+		after, _ := utf8.DecodeRuneInString(u[m[1]:])
+		switch {
+		case unicode.IsLetter(before) || before == '-' || unicode.IsLetter(after) || after == '-' || after == '_':
+			continue // a code
+		case strings.Count(n, ".") >= 2:
+			continue // a date
+		case len(n) == 4 && (strings.HasPrefix(n, "18") || strings.HasPrefix(n, "19") || strings.HasPrefix(n, "20")):
+			continue // a year
+		}
+		return true
+	}
+	return false
+}
 
 // comparePlan is the evidence a comparison cites: for each named thing the question sets side by
 // side ("Who joined earlier, A or B?"), in the order the question names them, the sentence that
 // states the compared attribute about it. Empty when the question compares nothing, names fewer
 // than two linked entities, or one of them has no such sentence.
 type comparePlan struct {
-	units []hopUnit
+	units    []hopUnit
+	entities []string // the compared things' names as the caller may see them, one per unit
+}
+
+// ComparedItem is one thing a comparison sets side by side and the verified sentence about it.
+type ComparedItem struct {
+	Entity   string           `json:"entity"` // as the caller may see it
+	Citation ariadne.Citation `json:"citation"`
 }
 
 // planComparison picks a comparison's evidence from the fragments (comparison in router.go says
@@ -47,8 +76,8 @@ type comparePlan struct {
 // IDF-weighted over the fragments; a table row's header and the chunk's title and section count
 // half), stating at least one attribute term in its own text; ties go to a unit of the entity's
 // own page, then to the earlier fragment, then to the shorter unit of one fragment. When the question compares a time (timeRE), a unit that states one
-// (timeValueRE) ranks before one that does not and counts as stating the attribute; likewise a
-// number for an amount (quantityRE). A unit that names several of the entities may serve each of them once.
+// (timeValueRE) ranks before one that does not and counts as stating the attribute; likewise an
+// amount (quantityRE, statesAmount). A unit that names several of the entities may serve each of them once.
 // Nothing when any entity has no candidate: a comparison with one side missing is not claimed.
 func planComparison(question string, linked []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
 	return planComparisonOver(question, comparedEntities(question, linked), frags, lex)
@@ -136,12 +165,12 @@ func planComparisonOver(question string, ents []Linked, frags []Fragment, lex *l
 		return comparePlan{}
 	}
 	idf, sum := termIDF(attr, frags)
-	valueRE := (*regexp.Regexp)(nil)
+	var states func(string) bool // the compared value, when the question says which kind
 	switch {
 	case timeRE.MatchString(question):
-		valueRE = timeValueRE
+		states = timeValueRE.MatchString
 	case quantityRE.MatchString(question):
-		valueRE = digitRE
+		states = statesAmount
 	}
 	var plan comparePlan
 	for _, e := range ents {
@@ -160,7 +189,7 @@ func planComparisonOver(question string, ents []Linked, frags []Fragment, lex *l
 					continue
 				}
 				covered, cover := termCover(attr, u, uctx, idf, sum)
-				value := valueRE != nil && valueRE.MatchString(u)
+				value := states != nil && states(u)
 				own := value
 				for _, w := range covered {
 					own = own || w == 1
@@ -183,6 +212,7 @@ func planComparisonOver(question string, ents []Linked, frags []Fragment, lex *l
 			return comparePlan{}
 		}
 		plan.units = append(plan.units, best)
+		plan.entities = append(plan.entities, e.Name)
 	}
 	return plan
 }

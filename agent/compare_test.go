@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -62,5 +63,70 @@ func TestPlanComparison(t *testing.T) {
 	}
 	if ents := comparedEntities("Who joined Orion earlier, Anna Berg or Ivan Lee?", linked); len(ents) != 2 || ents[0].Key != "people/anna-berg" || ents[1].Key != "people/ivan-lee" {
 		t.Errorf("compared entities %v, want Anna Berg and Ivan Lee", ents)
+	}
+}
+
+// Through Answer's reads: a compared thing's sentence may come from its own page, read as the
+// caller may read it — a chunk of another group is never a candidate, and without it the
+// comparison is not claimed.
+func TestComparisonPagesACL(t *testing.T) {
+	reg := resolution.NewRegistry(nil)
+	reg.Load(ariadne.Entity{Key: "people/anna-berg", Name: "Anna Berg", Type: "person", Aliases: []string{"Anna Berg"}}, "", nil)
+	reg.Load(ariadne.Entity{Key: "people/ivan-lee", Name: "Ivan Lee", Type: "person", Aliases: []string{"Ivan Lee"}}, "", nil)
+	names := reg.Matcher()
+	linked := []Linked{
+		{Key: "people/anna-berg", Name: "Anna Berg", Type: "person", Surface: "Anna Berg", names: names},
+		{Key: "people/ivan-lee", Name: "Ivan Lee", Type: "person", Surface: "Ivan Lee", names: names},
+	}
+	anna := ariadne.Chunk{ID: "people/anna-berg#0000-bbbbbbbb", DocID: "people/anna-berg", Title: "Anna Berg", ACL: []string{"all"},
+		Text: "Anna Berg is a backend developer. She joined in 2018."}
+	ivan := ariadne.Chunk{ID: "people/ivan-lee#0000-cccccccc", DocID: "people/ivan-lee", Title: "Ivan Lee", ACL: []string{"all"},
+		Text: "Ivan Lee leads the data team."}
+	ivanHR := ariadne.Chunk{ID: "people/ivan-lee#0001-dddddddd", DocID: "people/ivan-lee", Title: "Ivan Lee", ACL: []string{"hr"},
+		Text: "He joined in 2021 on a fixed-term contract."}
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{anna, ivan, ivanHR}}}}
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: anna}})
+	question := "Who joined earlier, Anna Berg or Ivan Lee?"
+	plan := func(groups []string) []string {
+		req := Request{Question: question, Groups: groups}
+		ents := comparedEntities(question, linked)
+		pages, err := a.comparisonPages(context.Background(), req, ents, frags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, u := range planComparisonOver(question, ents, append(append([]Fragment(nil), frags...), pages...), nil).units {
+			out = append(out, u.frag.Chunk.ID+": "+u.quote)
+		}
+		return out
+	}
+	if got := plan([]string{"all"}); got != nil {
+		t.Errorf("caller without hr: %q, want no comparison (Ivan Lee's year is in an hr chunk)", got)
+	}
+	got := plan([]string{"all", "hr"})
+	want := []string{anna.ID + ": She joined in 2018.", ivanHR.ID + ": He joined in 2021 on a fixed-term contract."}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("caller with hr: %q, want %q", got, want)
+	}
+}
+
+func TestStatesAmount(t *testing.T) {
+	for _, tc := range []struct {
+		unit string
+		want bool
+	}{
+		{"Orbita Clinic is a chain of 12 dental clinics in Kazan and Samara.", true},
+		{"ООО «Пекарня Заря» — сеть из 37 пекарен в Твери и Клину.", true},
+		{"В команде 6 инженеров.", true},
+		{"The budget is 1,5 million.", true},
+		{"Our work is covered by contract AGR-2024-17.", false},
+		{"Клиент «Янтарного моста» с 2022 года.", false},
+		{"| Запуск | 01.06.2025 |", false},
+		{"Приоритет инцидента — P2.", false},
+		{"No numbers here.", false},
+	} {
+		if got := statesAmount(tc.unit); got != tc.want {
+			t.Errorf("statesAmount(%q) = %v, want %v", tc.unit, got, tc.want)
+		}
 	}
 }

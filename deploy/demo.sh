@@ -75,6 +75,8 @@ ask "Сколько календарных дней ежегодного отп�
 	"Who is the account manager of the client whose refrigerated trucks were hit by the delayed SMS alerts of INC-845?"
 echo "--- multi_hop in Russian, across an incident, a library, a team:"
 ask "Какая команда владеет библиотекой, которая стала причиной INC-812?"
+echo "--- a comparison: one verified sentence about each compared incident (\`compared\` in the API's answer):"
+ask "Какой инцидент случился раньше: INC-812 или INC-845?"
 echo "--- no answer in the documents:"
 ask "Какой бюджет выделен на новогодний корпоратив в 2025 году?"
 acl_q="Какой штраф платит «Кварц Системс» по договору CTR-2025-07, если доступность ниже 99,5%?"

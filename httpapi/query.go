@@ -118,9 +118,12 @@ type QueryResponse struct {
 	Paths     []ariadne.Path     `json:"paths"`
 	// Chain: on the multi_hop route, the evidence path the answer follows, one verified sentence
 	// per hop in path order (its claims lead Claims); absent when no path could be claimed.
-	Chain     []agent.ChainHop   `json:"chain,omitempty"`
-	Trace     *agent.AnswerTrace `json:"trace,omitempty"`
-	RequestID string             `json:"request_id"`
+	Chain []agent.ChainHop `json:"chain,omitempty"`
+	// Compared: for a comparison of named things, each one with the verified sentence about it
+	// (its claims lead Claims); absent when one of them has no such sentence.
+	Compared  []agent.ComparedItem `json:"compared,omitempty"`
+	Trace     *agent.AnswerTrace   `json:"trace,omitempty"`
+	RequestID string               `json:"request_id"`
 }
 
 func (h *handlers) query(c *gin.Context) {
@@ -151,7 +154,7 @@ func (h *handlers) query(c *gin.Context) {
 
 func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryResponse {
 	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
-		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, RequestID: c.GetString(requestIDKey)}
+		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, RequestID: c.GetString(requestIDKey)}
 	if ans.Status == ariadne.StatusUnavailable {
 		resp.Reason = "a store or model is unavailable; retry later"
 	}

@@ -136,6 +136,9 @@ func Print(w io.Writer, question string, qr httpapi.QueryResponse, took time.Dur
 	for i, h := range qr.Chain {
 		fmt.Fprintf(w, "   chain %d/%d: %s -[%s]-> %s  [%s]\n", i+1, len(qr.Chain), h.From, h.Type, h.To, h.Citation.ChunkID)
 	}
+	for _, c := range qr.Compared {
+		fmt.Fprintf(w, "   compared: %s — «%s»  [%s]\n", c.Entity, oneLine(c.Citation.Quote), c.Citation.ChunkID)
+	}
 	for i, p := range qr.Paths {
 		if i == 3 {
 			fmt.Fprintf(w, "   … %d more paths\n", len(qr.Paths)-3)

@@ -1,0 +1,39 @@
+package agent_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/internal/testrig"
+)
+
+// A comparison over the real stores: routed to multi_hop, answered with one verified sentence
+// about each compared client, each from the client's own page, in the question's order.
+func TestIntegrationComparison(t *testing.T) {
+	rig := testrig.New(t, testrig.KB)
+	r := newRetriever(rig, agent.RetrievalConfig{})
+	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{Chunks: rig.Graph}, agent.Hooks{}, nil)
+	ans, err := a.Answer(context.Background(), agent.Request{Question: "У какой сети больше точек — у «Пекарни Заря» или у «Клиники Орбита»?", Groups: []string{"all"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Status != ariadne.StatusAnswered || ans.Route != ariadne.RouteMultiHop || len(ans.Compared) != 2 {
+		t.Fatalf("status %s route %s compared %+v (answer %q)", ans.Status, ans.Route, ans.Compared, ans.Answer)
+	}
+	want := []struct{ doc, quote string }{
+		{"clients/zarya-bakery", "сеть из 37 пекарен"},
+		{"clients/orbita-clinic", "a chain of 12 dental clinics"},
+	}
+	for i, w := range want {
+		c := ans.Compared[i].Citation
+		if c.DocID != w.doc || !strings.Contains(c.Quote, w.quote) || !c.Verified {
+			t.Errorf("compared %d (%s): %s %q verified=%v, want %s quoting %q", i, ans.Compared[i].Entity, c.DocID, c.Quote, c.Verified, w.doc, w.quote)
+		}
+		if ans.Claims[i].Citations[0].ChunkID != c.ChunkID {
+			t.Errorf("claim %d cites %s, want the compared sentence first", i, ans.Claims[i].Citations[0].ChunkID)
+		}
+	}
+}

@@ -76,6 +76,9 @@ var canaryQuestions = []string{
 	"Who is Wexford Quillane?",
 	"Who curates the contract of the client whose project the Ops Team runs?",
 	"mgmttitleqx mgmtaliasqx salestitleqx",
+	// comparisons read the compared things' own pages (agent/compare.go)
+	"Which contract has the bigger penalty, CTR-7731 or CTR-7740?",
+	"Who joined earlier, Wexford Quillane or the Ops Team lead?",
 }
 
 // canaryEntityQueries are sent to /v1/entities: codes public documents use, canaries, names only
@@ -232,7 +235,7 @@ func TestIntegrationCanaryEveryEndpoint(t *testing.T) {
 	var logs httpapi.LockedLog
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(rig.Embedder.Name())}, log)
-	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{}, agent.Hooks{}, log)
+	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{Chunks: rig.Graph}, agent.Hooks{}, log)
 	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, Documents: rig.Pipe,
 		Keys: keys, Ready: func(context.Context) map[string]httpapi.Check { return nil }, Metrics: httpapi.NewMetrics(), Log: log},
 		httpapi.Limits{QueryTimeout: 60 * time.Second})

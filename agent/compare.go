@@ -26,13 +26,13 @@ var (
 	quantityRE = regexp.MustCompile(`(?i)\b(?:more|fewer|less|bigger|larger|smaller|higher|lower|faster|slower|often|cheaper|dearer|[a-z]+er than)\b|(?:^|[\s,])(?:больше|меньше|быстрее|медленнее|выше|ниже|чаще|реже|длиннее|короче|дороже|дешевле)(?:[\s,.?!]|$)`)
 	// timeValueRE: a year (1800–2099), a date, a clock time or a number with a unit of time.
 	timeValueRE = regexp.MustCompile(`(?i)\b(?:1[89]|20)[0-9]{2}\b|\b[0-9]{1,2}[:.][0-9]{2}\b|[0-9]+\s*(?:ч|час|мин|сек|дн|день|дня|недел|мес|год|лет|h\b|hours?|min|sec|days?|weeks?|months?|years?)`)
-	numberRE2   = regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`)
+	amountRE    = regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`)
 )
 
 // statesAmount reports whether u states an amount: a number that is not a year (1800–2099), a
 // date (01.06.2025) or a piece of a code (AGR-2024-17, P1, v2).
 func statesAmount(u string) bool {
-	for _, m := range numberRE2.FindAllStringIndex(u, -1) {
+	for _, m := range amountRE.FindAllStringIndex(u, -1) {
 		n := u[m[0]:m[1]]
 		before, _ := utf8.DecodeLastRuneInString(u[:m[0]])
 		after, _ := utf8.DecodeRuneInString(u[m[1]:])
@@ -64,39 +64,40 @@ type ComparedItem struct {
 	Citation ariadne.Citation `json:"citation"`
 }
 
-// planComparison picks a comparison's evidence from the fragments (comparison in router.go says
-// whether the question is one). The compared things are the question's linked entities named
-// inside the compared span (comparedSpan: the alternatives, not the context — "with White Owl" in
-// "Who has been with White Owl longer, A or B?"; at most maxCompared, distinct keys, in linking
-// order); the attribute is what the question says besides
-// their names (its search terms minus the names' terms). For each entity, the candidates are the
-// units of the fragments that name it — in their own text, or by the chunk's title when the chunk
-// is the entity's own page (the resolver's matcher that linked it, so any script or spelling the
-// caller may see counts) — and the chosen one covers most of the attribute (termCover,
-// IDF-weighted over the fragments; a table row's header and the chunk's title and section count
-// half), stating at least one attribute term in its own text; ties go to a unit of the entity's
-// own page, then to the earlier fragment, then to the shorter unit of one fragment. When the question compares a time (timeRE), a unit that states one
-// (timeValueRE) ranks before one that does not and counts as stating the attribute; likewise an
-// amount (quantityRE, statesAmount). A unit that names several of the entities may serve each of them once.
-// Nothing when any entity has no candidate: a comparison with one side missing is not claimed.
+// planComparison picks a comparison's evidence from the fragments. The compared things are
+// comparedEntities; the attribute is what the question says besides their names (its search
+// terms minus the names' terms). For each entity, the candidates are the units of the fragments
+// that name it — in their own text, or by the chunk's title when the chunk is the entity's own
+// page (the resolver's matcher that linked it, so any script or spelling the caller may see
+// counts) — and the chosen one covers most of the attribute (termCover, IDF-weighted over the
+// fragments; a table row's header and the chunk's title and section count half), stating at
+// least one attribute term in its own text. When the question compares a time (timeRE), a unit
+// that states one (timeValueRE) ranks before one that does not and counts as stating the
+// attribute; likewise an amount (quantityRE, statesAmount). Ties go to a unit of the entity's own
+// page, then to the earlier fragment, then to the shorter unit of one fragment. A unit that names
+// several of the entities may serve each of them. Nothing when any entity has no candidate: a
+// comparison with one side missing is not claimed.
 func planComparison(question string, linked []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
 	return planComparisonOver(question, comparedEntities(question, linked), frags, lex)
 }
 
 // comparedEntities returns the linked entities named inside the question's compared span
-// (comparedSpan), at most maxCompared, distinct keys, in linking order; nil when fewer than two.
+// (comparedSpan: the alternatives, not the context — not "White Owl" in "Who has been with White
+// Owl longer, A or B?"), in the order the question names them, distinct keys, at most
+// maxCompared; nil when fewer than two.
 func comparedEntities(question string, linked []Linked) []Linked {
 	start, end, ok := comparedSpan(question)
 	if !ok {
 		return nil
 	}
+	span := question[start:end]
 	var ents []Linked
 	for _, l := range linked {
-		i := strings.Index(question[start:end], l.Surface)
-		if l.names != nil && l.Surface != "" && i >= 0 && !slices.ContainsFunc(ents, func(e Linked) bool { return e.Key == l.Key }) {
+		if l.names != nil && l.Surface != "" && strings.Contains(span, l.Surface) && !slices.ContainsFunc(ents, func(e Linked) bool { return e.Key == l.Key }) {
 			ents = append(ents, l)
 		}
 	}
+	slices.SortStableFunc(ents, func(a, b Linked) int { return strings.Index(span, a.Surface) - strings.Index(span, b.Surface) })
 	if len(ents) < 2 {
 		return nil
 	}

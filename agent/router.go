@@ -48,7 +48,10 @@ type Linked struct {
 //     what they did («тот, кто …»), a relative «где/куда/откуда» after a noun, a scenario followed by a question
 //     (two or more sentences), a subordinate clause of time («, когда …», "After the …"), an
 //     anaphoric second question («и кто руководит этой командой», "…, and what is her
-//     position"), and several linked entities of different types;
+//     position"), a comparison of named things ("Who was born first, A or B?", «X и Y в одном
+//     городе?»), kin two relations away ("the paternal grandfather of X", «отцом жены X»), a
+//     participial phrase with a named agent («мессенджера, основанного Павлом Дуровым»), and
+//     several linked entities of different types;
 //   - lexical signals that need exact matching: codes and ids (PRJ-2031-042, INC-7702, ERR-7713),
 //     technical identifiers (svc-ledger, max_conn_lifetime, CamelCase such as DataHub,
 //     versions such as 2.4.0), vowel-less Cyrillic acronyms («впн») and Cyrillic spellings of
@@ -108,11 +111,6 @@ var (
 	contractionEN = regexp.MustCompile(`^(?i:what|who|where|when|how|why|which|it|that|there|here|let|he|she)(?:'s|’s)`)
 	// copulaLookupEN: "Who is the CEO of X?" asks the frame itself, one hop.
 	copulaLookupEN = regexp.MustCompile(`^(?i:who|what|which|where|when)\s+(?:is|are|was|were)\s+(?:the (?:[a-z]+ ){1,3}?of\b|(?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*(?:'s|’s|s') )`)
-	// roleFrameRU: a noun naming a role one entity holds for another (a manager, a lead, an
-	// owner, an author, a customer) followed by whom it is held for — a name, a quoted name, a
-	// Latin word, or a genitive-looking word with more after it: «аккаунт-менеджер «КамТранса»»,
-	// «руководитель команды интеграции», «автор фреймворка Tern» (not «… руководитель команды?»,
-	// a role in general). It is a hop unless the question asks the role itself (asksRoleRU).
 	// kinWordRU and frameTailRU: a kin noun (kinRU) and what must follow it for a frame — the
 	// same as after a role noun; matched at every kin word, so «отцом жены Пушкина» is two frames.
 	kinWordRU   = longest(regexp.MustCompile(`(?i)(?:^|[\s«"(-])(` + kinRU + `)`))
@@ -125,7 +123,12 @@ var (
 	// spatialOfEN: "to the west of Portugal", "the rest of Europe" — a place or part, not a relation.
 	spatialOfEN = regexp.MustCompile(`^the (?:north|south|east|west|northeast|northwest|southeast|southwest|north-east|north-west|south-east|south-west|center|centre|middle|rest|edge|coast|heart|outskirts) of\b`)
 	// anyFrameEN: "the composer of the score for X" — a frame whatever follows it.
-	anyFrameEN  = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of\b`)
+	anyFrameEN = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of\b`)
+	// roleFrameRU: a noun naming a role one entity holds for another (a manager, a lead, an
+	// owner, an author, a customer) followed by whom it is held for — a name, a quoted name, a
+	// Latin word, or a genitive-looking word with more after it: «аккаунт-менеджер «КамТранса»»,
+	// «руководитель команды интеграции», «автор фреймворка Tern» (not «… руководитель команды?»,
+	// a role in general). It is a hop unless the question asks the role itself (asksRoleRU).
 	roleFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:` + rolesRU + `)[а-яё]*)\s+(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
 	// roleFrameEN: the same frame as an English compound, "the GrainFlow tech lead", "the Acme
 	// account manager" (the "X of Y" and "Y's X" forms are ofFrameEN and possessiveEN).

@@ -196,7 +196,7 @@ func planComparisonOver(question string, ents []Linked, frags []Fragment, lex *l
 					own = own || w == 1
 				}
 				if value {
-					cover++ // a stated value outranks any share of the terms
+					cover += 2 // a stated value outranks any share of the terms, all of them included
 				}
 				const eps = 1e-9
 				better := best.quote == "" || cover > bestCover+eps

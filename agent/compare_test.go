@@ -49,6 +49,15 @@ func TestPlanComparison(t *testing.T) {
 		}},
 		{"one side has no such sentence", "Who joined Orion earlier, Anna Berg or Ivan Lee?", frags[:2], nil},
 		{"not a comparison", "When did Anna Berg join Orion?", frags, nil},
+		// a year outranks a sentence that states every term of the question but no time
+		{"a value over all the terms", "Who joined Orion earlier, Anna Berg or Ivan Lee?", []Fragment{
+			{N: 1, Chunk: chunk("people/anna-berg#0001-dddddddd", "Anna Berg", "Anna Berg joined Orion earlier than planned.")},
+			{N: 2, Chunk: chunk("people/anna-berg#0002-eeeeeeee", "Anna Berg", "In the team since 2018.")},
+			frags[2],
+		}, []string{
+			"people/anna-berg#0002-eeeeeeee: In the team since 2018.",
+			"people/ivan-lee#0000-cccccccc: В «Орионе» с 2021 года.",
+		}},
 	} {
 		got := units(planComparison(tc.question, linked, tc.frags, nil))
 		if len(got) != len(tc.want) {

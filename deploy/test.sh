@@ -71,6 +71,17 @@ cluster)
 	;;
 esac
 
+# The highest ports the full run opens: the three-node Weaviate cluster's last gRPC port (50351 +
+# offset) and the short fault suite's Weaviate gRPC (50051 + its own offset, by default the
+# offset + 500). Say so before any test runs, not when the fault suite starts 20 minutes later.
+port_offset=${ARIADNE_PORT_OFFSET:-0}
+faults_offset=${ARIADNE_FAULTS_PORT_OFFSET:-$((port_offset + 500))}
+if ! [ "$port_offset" -ge 0 ] 2>/dev/null || [ $((50351 + port_offset)) -gt 65535 ] || [ $((50051 + faults_offset)) -gt 65535 ]; then
+	printf '[test] error: ARIADNE_PORT_OFFSET=%s (fault suite: %s) puts ports above 65535; make test needs an offset from 0 to %s (the cluster test opens 50351 + offset, the fault suite 50051 + offset + 500)\n' \
+		"$port_offset" "$faults_offset" $((65535 - 50051 - 500)) >&2
+	exit 2
+fi
+
 # Server addresses for the tests (ports follow ARIADNE_PORT_OFFSET; see deploy/local.sh).
 eval "$(deploy/local.sh env)"
 

@@ -22,8 +22,8 @@ const maxCompared = 4
 // quantityRE: a comparison of amounts ("which has more engineers", «у кого больше грузовиков»):
 // its evidence states an amount (statesAmount).
 var (
-	timeRE     = regexp.MustCompile(`(?i)\b(?:first|earlier|later|sooner|longer|shorter|older|newer|younger|before|after)\b|(?:^|[\s,])(?:раньше|ранее|позже|позднее|дольше|старше|моложе|младше|первым|первой|первое|первыми|новее)(?:[\s,.?!]|$)`)
-	quantityRE = regexp.MustCompile(`(?i)\b(?:more|fewer|less|bigger|larger|smaller|higher|lower|faster|slower|often|cheaper|dearer|[a-z]+er than)\b|(?:^|[\s,])(?:больше|меньше|быстрее|медленнее|выше|ниже|чаще|реже|длиннее|короче|дороже|дешевле)(?:[\s,.?!]|$)`)
+	timeRE     = regexp.MustCompile(`(?i)\b(?:first|earlier|later|sooner|longer|shorter|older|newer|younger|before|after)\b|(?:^|[^\p{L}\p{N}])(?:раньше|ранее|позже|позднее|дольше|старше|моложе|младше|первым|первой|первое|первыми|новее)(?:[^\p{L}\p{N}]|$)`)
+	quantityRE = regexp.MustCompile(`(?i)\b(?:more|fewer|less|bigger|larger|smaller|higher|lower|faster|slower|often|cheaper|dearer|[a-z]+er than)\b|(?:^|[^\p{L}\p{N}])(?:больше|меньше|быстрее|медленнее|выше|ниже|чаще|реже|длиннее|короче|дороже|дешевле)(?:[^\p{L}\p{N}]|$)`)
 	// timeValueRE: a year (1800–2099), a date, a clock time or a number with a unit of time.
 	timeValueRE = regexp.MustCompile(`(?i)\b(?:1[89]|20)[0-9]{2}\b|\b[0-9]{1,2}[:.][0-9]{2}\b|[0-9]+\s*(?:ч|час|мин|сек|дн|день|дня|недел|мес|год|лет|h\b|hours?|min|sec|days?|weeks?|months?|years?)`)
 	amountRE    = regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`)

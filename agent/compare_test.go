@@ -70,6 +70,17 @@ func TestPlanComparison(t *testing.T) {
 			}
 		}
 	}
+	// The comparative's word may be followed by any punctuation («раньше:», «больше —»).
+	for _, q := range []string{"Кто пришёл раньше: Анна Берг или Иван Ли?", "Кто пришёл раньше — Анна Берг или Иван Ли?", "Which came first, A or B?"} {
+		if !timeRE.MatchString(q) {
+			t.Errorf("timeRE does not take %q", q)
+		}
+	}
+	for _, q := range []string{"У кого больше: у A или у B?", "Где больше — в A или в B?"} {
+		if !quantityRE.MatchString(q) {
+			t.Errorf("quantityRE does not take %q", q)
+		}
+	}
 	if ents := comparedEntities("Who joined Orion earlier, Anna Berg or Ivan Lee?", linked); len(ents) != 2 || ents[0].Key != "people/anna-berg" || ents[1].Key != "people/ivan-lee" {
 		t.Errorf("compared entities %v, want Anna Berg and Ivan Lee", ents)
 	}

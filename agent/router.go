@@ -173,7 +173,7 @@ var (
 	betweenEN       = regexp.MustCompile(`^(?i:between|of)\s+(?:the\s+)?` + nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart + `[^,?]*,`)
 	betweenRU       = regexp.MustCompile(`(?i:(?:^|\s)(?:кто|что|как(?:ой|ая|ое|ие|ого|ую)|котор(?:ый|ая|ое|ые|ого|ую))\s+из)\s+` + nameStart + `[^?]*?\s+и\s+` + nameStart)
 	sameEN          = regexp.MustCompile(`\b(?:the same|both)\b`)
-	sameRU          = regexp.MustCompile(`(?i)(?:^|\s)(?:(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))(?:\s+и\s+т(?:от|ой|ого|ом|ому|у|а|о|е|ех)\s+же)?\s+[а-яё]+|оба|обе|обоих|обеих|одинаков[а-яё]*)(?:[\s,.?!]|$)`)
+	sameRU          = regexp.MustCompile(`(?i)(?:^|\s)(?:(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))(?:\s+и\s+т(?:от|ой|ого|ом|ому|у|а|о|е|ех)\s+же)?\s+[а-яё]+|оба|обе|обоих|обеих|одинаков[а-яё]*)(?:[^\p{L}\p{N}]|$)`)
 	oneOfRU         = regexp.MustCompile(`(?i)(?:^|\s)(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))\s+из\s`)
 	namesAndEN      = regexp.MustCompile(nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart)
 	namesAndRU      = regexp.MustCompile(nameStartRU + `[^?]*?\s+и\s+(?:(?:у|в|на|с|из|от|для|за)\s+)?` + nameStartRU)

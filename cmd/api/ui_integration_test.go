@@ -290,6 +290,12 @@ func TestIntegrationAnalystPage(t *testing.T) {
 	if len(mh.Chain) < 3 || mh.Chain[0].From != "INC-845" || !reaches {
 		t.Errorf("multi-hop chain: %+v", mh.Chain)
 	}
+	// The demo's comparison: one verified sentence about each incident, the one with its date.
+	cmp := queryJSON(t, base, "Какой инцидент случился раньше: INC-812 или INC-845?", "")
+	if len(cmp.Compared) != 2 || cmp.Compared[0].Citation.DocID != "incidents/inc-812" || cmp.Compared[1].Citation.DocID != "incidents/inc-845" ||
+		!strings.Contains(cmp.Compared[0].Citation.Quote, "12 февраля 2025") || !strings.Contains(cmp.Compared[1].Citation.Quote, "1 March 2025") {
+		t.Errorf("comparison: compared %+v", cmp.Compared)
+	}
 	wantKeys := map[string]bool{}
 	for _, p := range mh.Paths {
 		for _, n := range p.Nodes {

@@ -33,7 +33,8 @@ BIN=$ARIADNE_HOME/bin
 PASSWORD_NOTE="ariadne-dev-password (the default; ARIADNE_NEO4J_PASSWORD changes it)"
 [ -n "${ARIADNE_NEO4J_PASSWORD:-}" ] && PASSWORD_NOTE="from ARIADNE_NEO4J_PASSWORD"
 # Server addresses (ports follow ARIADNE_PORT_OFFSET and ARIADNE_*_PORT; see deploy/local.sh).
-eval "$(deploy/local.sh env)"
+addresses=$(deploy/local.sh env) || exit 2 # a bad port offset: local.sh says why
+eval "$addresses"
 API_PORT=$ARIADNE_API_PORT
 NEO4J_HTTP=$ARIADNE_NEO4J_HTTP
 NEO4J_URI=$ARIADNE_NEO4J_URI

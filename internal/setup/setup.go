@@ -31,7 +31,7 @@ type Stores struct {
 	Neo4jUser      string `name:"neo4j-user" env:"ARIADNE_NEO4J_USER" default:"neo4j" help:"Neo4j user."`
 	Neo4jPassword  string `name:"neo4j-password" env:"ARIADNE_NEO4J_PASSWORD" default:"ariadne-dev-password" help:"Neo4j password."`
 	Neo4jDatabase  string `name:"neo4j-database" env:"ARIADNE_NEO4J_DATABASE" default:"" help:"Neo4j database (empty: the server's default)."`
-	Neo4jNamespace string `name:"neo4j-namespace" env:"ARIADNE_NEO4J_NAMESPACE" default:"" help:"Label prefix that keeps this graph apart from others in the same database (empty: none; see graph.Config.Namespace)."`
+	Neo4jNamespace string `name:"neo4j-namespace" env:"ARIADNE_NEO4J_NAMESPACE" default:"" help:"Label prefix that keeps this graph apart from others in the same database (empty: none, except cmd/eval, which then uses Eval so that it never replaces your graph; see graph.Config.Namespace)."`
 	WeaviateURL    string `name:"weaviate-url" env:"ARIADNE_WEAVIATE_URL" default:"${weaviate_url}" help:"Weaviate REST URL."`
 	WeaviateGRPC   string `name:"weaviate-grpc" env:"ARIADNE_WEAVIATE_GRPC" default:"${weaviate_grpc}" help:"Weaviate gRPC host:port (batch writes); empty for REST only."`
 	WeaviateAPIKey string `name:"weaviate-api-key" env:"ARIADNE_WEAVIATE_API_KEY" default:"" help:"Weaviate API key, if it requires one."`

@@ -212,7 +212,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		if err != nil {
 			a.log.Warn("compared pages not read", "err", err)
 		}
-		if cmp = planComparisonOver(req.Question, ents, append(append([]Fragment(nil), frags...), pages...), a.cfg.Lexicon); len(cmp.units) > 0 {
+		if cmp = planComparison(req.Question, ents, append(append([]Fragment(nil), frags...), pages...), a.cfg.Lexicon); len(cmp.units) > 0 {
 			frags = withUnits(frags, cmp.units)
 		}
 	}

@@ -64,23 +64,6 @@ type ComparedItem struct {
 	Citation ariadne.Citation `json:"citation"`
 }
 
-// planComparison picks a comparison's evidence from the fragments. The compared things are
-// comparedEntities; the attribute is what the question says besides their names (its search
-// terms minus the names' terms). For each entity, the candidates are the units of the fragments
-// that name it — in their own text, or by the chunk's title when the chunk is the entity's own
-// page (the resolver's matcher that linked it, so any script or spelling the caller may see
-// counts) — and the chosen one covers most of the attribute (termCover, IDF-weighted over the
-// fragments; a table row's header and the chunk's title and section count half), stating at
-// least one attribute term in its own text. When the question compares a time (timeRE), a unit
-// that states one (timeValueRE) ranks before one that does not and counts as stating the
-// attribute; likewise an amount (quantityRE, statesAmount). Ties go to a unit of the entity's own
-// page, then to the earlier fragment, then to the shorter unit of one fragment. A unit that names
-// several of the entities may serve each of them. Nothing when any entity has no candidate: a
-// comparison with one side missing is not claimed.
-func planComparison(question string, linked []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
-	return planComparisonOver(question, comparedEntities(question, linked), frags, lex)
-}
-
 // comparedEntities returns the linked entities named inside the question's compared span
 // (comparedSpan: the alternatives, not the context — not "White Owl" in "Who has been with White
 // Owl longer, A or B?"), in the order the question names them, distinct keys, at most
@@ -112,7 +95,7 @@ func comparedEntities(question string, linked []Linked) []Linked {
 // frags; nothing without a reader.
 func (a *Answerer) comparisonPages(ctx context.Context, req Request, ents []Linked, frags []Fragment) ([]Fragment, error) {
 	dr, ok := a.cfg.Chunks.(DocumentChunkReader)
-	if !ok || a.cfg.Chunks == nil {
+	if !ok {
 		return nil, nil
 	}
 	var docs []string
@@ -150,8 +133,20 @@ func (a *Answerer) comparisonPages(ctx context.Context, req Request, ents []Link
 	return out, nil
 }
 
-// planComparisonOver picks one unit per compared entity from frags (planComparison).
-func planComparisonOver(question string, ents []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
+// planComparison picks a comparison's evidence from the fragments. The compared things are ents
+// (comparedEntities of the question); the attribute is what the question says besides their names (its search
+// terms minus the names' terms). For each entity, the candidates are the units of the fragments
+// that name it — in their own text, or by the chunk's title when the chunk is the entity's own
+// page (the resolver's matcher that linked it, so any script or spelling the caller may see
+// counts) — and the chosen one covers most of the attribute (termCover, IDF-weighted over the
+// fragments; a table row's header and the chunk's title and section count half), stating at
+// least one attribute term in its own text. When the question compares a time (timeRE), a unit
+// that states one (timeValueRE) ranks before one that does not and counts as stating the
+// attribute; likewise an amount (quantityRE, statesAmount). Ties go to a unit of the entity's own
+// page, then to the earlier fragment, then to the shorter unit of one fragment. A unit that names
+// several of the entities may serve each of them. Nothing when any entity has no candidate: a
+// comparison with one side missing is not claimed.
+func planComparison(question string, ents []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
 	if len(ents) < 2 {
 		return comparePlan{}
 	}

@@ -59,7 +59,7 @@ func TestPlanComparison(t *testing.T) {
 			"people/ivan-lee#0000-cccccccc: В «Орионе» с 2021 года.",
 		}},
 	} {
-		got := units(planComparison(tc.question, linked, tc.frags, nil))
+		got := units(planComparison(tc.question, comparedEntities(tc.question, linked), tc.frags, nil))
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: units %q, want %q", tc.name, got, tc.want)
 			continue
@@ -115,7 +115,7 @@ func TestComparisonPagesACL(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out []string
-		for _, u := range planComparisonOver(question, ents, append(append([]Fragment(nil), frags...), pages...), nil).units {
+		for _, u := range planComparison(question, ents, append(append([]Fragment(nil), frags...), pages...), nil).units {
 			out = append(out, u.frag.Chunk.ID+": "+u.quote)
 		}
 		return out

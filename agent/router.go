@@ -117,7 +117,7 @@ var (
 	frameTailRU = regexp.MustCompile(`^\s*(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
 	// participleRU: a participial phrase after its noun, with a named agent (a capitalised word in
 	// the instrumental) — «мессенджера, основанного Павлом Дуровым», «романа, написанного
-	// Толстым»: the thing is picked out by another entity's act («, получившим Нобелевскую
+	// Толстым»: the thing is picked out by another entity's act («, получившим Государственную
 	// премию» has an object, not an agent).
 	participleRU = regexp.MustCompile(`,\s*[а-яё]+(?:нн|вш|ющ|ящ|ем|им)(?:ый|ого|ому|ым|ом|ая|ой|ую|ое|ые|ых|ыми|ий|его|ему|им|ем|ее|ие|их|ими)\s+[«"]?[А-ЯЁA-Z][а-яё]*(?:ом|ем|ой|ей|ым|им|ами|ями)(?:[\s,.?!»"]|$)`)
 	// spatialOfEN: "to the west of Portugal", "the rest of Europe" — a place or part, not a relation.

@@ -116,6 +116,7 @@ prereqs() {
 # process helpers: pid files only, never by name
 
 pidfile() { echo "$RUN_DIR/$1.pid"; }
+addrfile() { echo "$RUN_DIR/$1.addr"; } # the addresses a service was started for
 
 running_pid() {
 	# Prints the pid from the service's pid file when that process is alive.
@@ -191,6 +192,7 @@ start_bg() {
 	mkdir -p "$RUN_DIR" "$LOG_DIR"
 	setsid nohup "$@" >>"$log" 2>&1 </dev/null &
 	echo $! >"$(pidfile "$svc")"
+	describe "$svc" >"$(addrfile "$svc")" # what status names when this shell's ports differ
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -814,7 +816,7 @@ cmd_down() {
 	for s in $targets; do
 		[ "$s" = lexicon ] && continue # data, nothing runs
 		if ! pid=$(running_pid "$s"); then
-			rm -f "$(pidfile "$s")"
+			rm -f "$(pidfile "$s")" "$(addrfile "$s")"
 			say "$s not running (no live pid file)"
 			continue
 		fi
@@ -827,7 +829,7 @@ cmd_down() {
 			say "$s (pid $pid) did not stop in 30s; sending SIGKILL"
 			kill -KILL "$pid" 2>/dev/null || true
 		fi
-		rm -f "$(pidfile "$s")"
+		rm -f "$(pidfile "$s")" "$(addrfile "$s")"
 		say "$s stopped (pid $pid)"
 	done
 }
@@ -848,6 +850,10 @@ cmd_status() {
 			else
 				printf '%-9s up    (not started by deploy/local.sh) %s\n' "$s" "$(describe "$s")"
 			fi
+		elif pid=$(running_pid "$s") && [ -s "$(addrfile "$s")" ] && [ "$(cat "$(addrfile "$s")")" != "$(describe "$s")" ]; then
+			# Running, but started for other ports (another ARIADNE_PORT_OFFSET): say where.
+			printf '%-9s elsewhere pid %-7s %s (not this shell'"'"'s ports: set the ARIADNE_PORT_OFFSET it was started with)\n' "$s" "$pid" "$(cat "$(addrfile "$s")")"
+			rc=3
 		else
 			printf '%-9s down\n' "$s"
 			rc=3

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/resolution"
@@ -30,6 +31,11 @@ import (
 // by a text that names the same entity by any of its names or spellings the caller may see —
 // «КамБерега» by "Kamsky Bereg Bank" — found by the resolver's matcher that linked it: the
 // knowledge base's own bilingual aliases, where a dictionary knows no names.
+//
+// A hyphenated compound of words counts as its words only («аккаунт-менеджер» as «аккаунт» and
+// «менеджер»): SearchTerms' joined term for it would count the words twice and be stated only by
+// a text that hyphenates them alike, not by "account manager" or «аккаунт-менеджером». Codes with
+// a digit (INC-845) keep it.
 type questionTerms struct {
 	terms []string
 	tr    map[string][]string // term → translations' match keys; empty without a lexicon
@@ -77,6 +83,9 @@ type cognate struct {
 // newQuestionTerms analyzes a question; lex may be nil (no translations).
 func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 	q := questionTerms{terms: dedupeStrings(textnorm.SearchTerms(question)), ru: map[string]bool{}}
+	for t := range compoundTerms(question, q.terms) { // a compound of words counts as its words
+		q.terms = slices.DeleteFunc(q.terms, func(u string) bool { return u == t })
+	}
 	if lex != nil {
 		q.tr, q.cog, q.lex = map[string][]string{}, map[string]cognate{}, lex
 	}
@@ -100,6 +109,37 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 		}
 	}
 	return q
+}
+
+// compoundTerms returns the joined terms among terms of the question's hyphenated compounds of
+// two or more words («аккаунт-менеджер» gives "akauntmenedzher" besides "akaunt" and "menedzher";
+// textnorm.SearchTerms). Compounds with a digit are codes (INC-845, PRJ-0287), whose parts stated
+// apart are not the code, and are left out.
+func compoundTerms(question string, terms []string) map[string]bool {
+	words := textnorm.Words(question)
+	out := map[string]bool{}
+	for _, t := range terms {
+		if strings.ContainsFunc(t, unicode.IsDigit) {
+			continue
+		}
+		for i := range words {
+			var joined strings.Builder
+			parts := 0 // words that give a term
+			for j := i; j < len(words) && joined.Len() < len(t); j++ {
+				if j > i && question[words[j-1].End:words[j].Start] != "-" {
+					break // not one hyphenated compound
+				}
+				joined.WriteString(textnorm.Latin(words[j].Text))
+				if len(textnorm.SearchTerms(words[j].Text)) > 0 {
+					parts++
+				}
+				if j > i && parts > 1 && joined.String() == t {
+					out[t] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // only returns the same question terms restricted to keep.

@@ -383,3 +383,37 @@ func TestStatedSynonym(t *testing.T) {
 		}
 	}
 }
+
+// A hyphenated compound of words counts as its words, so a text that writes them apart or in the
+// other language states it; a code with a digit keeps its joined term (terms are phonetic Latin:
+// "inc" is "ink").
+func TestQuestionTermsCompounds(t *testing.T) {
+	lex := testLexicon(t)
+	tests := []struct {
+		question, text string
+		wantTerms      []string
+		wantStated     []string
+	}{
+		{"Кто аккаунт-менеджер клиента?", "Account manager on our side: Ksenia Morozova.", []string{"akaunt", "klient", "menedzher"}, []string{"akaunt", "menedzher"}},
+		{"Кто аккаунт-менеджер клиента?", "Аккаунт-менеджер клиента в отпуске.", []string{"akaunt", "klient", "menedzher"}, []string{"akaunt", "klient", "menedzher"}},
+		{"Where is the online-store team?", "The online store team sits in Kazan.", []string{"online", "store", "team"}, []string{"online", "store", "team"}},
+		// codes: the parts stated apart are not the code
+		{"What broke in INC-845?", "INC-812 affected 845 users.", []string{"845", "broke", "ink", "ink845"}, []string{"845", "ink"}},
+		// a code of letters only counts as its words too
+		{"Who runs svc-ledger?", "The ledger service is run by the SVC team.", []string{"ledger", "runs", "svk"}, []string{"ledger", "svk"}},
+	}
+	for _, tc := range tests {
+		q := newQuestionTerms(tc.question, lex)
+		if got := slices.Sorted(slices.Values(q.terms)); !slices.Equal(got, tc.wantTerms) {
+			t.Errorf("%q: terms %q, want %q", tc.question, got, tc.wantTerms)
+		}
+		var got []string
+		for term := range q.stated(tc.text) {
+			got = append(got, term)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.wantStated) {
+			t.Errorf("%q over %q: stated %q, want %q", tc.question, tc.text, got, tc.wantStated)
+		}
+	}
+}

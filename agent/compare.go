@@ -56,6 +56,9 @@ func statesAmount(u string) bool {
 type comparePlan struct {
 	units    []hopUnit
 	entities []string // the compared things' names as the caller may see them, one per unit
+	// missing is set when the question compares named things and one of them has no sentence
+	// that states the compared attribute: its words in the question (Linked.Surface).
+	missing string
 }
 
 // ComparedItem is one thing a comparison sets side by side and the verified sentence about it.
@@ -144,8 +147,8 @@ func (a *Answerer) comparisonPages(ctx context.Context, req Request, ents []Link
 // that states one (timeValueRE) ranks before one that does not and counts as stating the
 // attribute; likewise an amount (quantityRE, statesAmount). Ties go to a unit of the entity's own
 // page, then to the earlier fragment, then to the shorter unit of one fragment. A unit that names
-// several of the entities may serve each of them. Nothing when any entity has no candidate: a
-// comparison with one side missing is not claimed.
+// several of the entities may serve each of them. No units when any entity has no candidate — a
+// comparison with one side missing is not claimed — and then missing names the first such entity.
 func planComparison(question string, ents []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
 	if len(ents) < 2 {
 		return comparePlan{}
@@ -205,7 +208,7 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 			}
 		}
 		if best.quote == "" {
-			return comparePlan{}
+			return comparePlan{missing: e.Surface}
 		}
 		plan.units = append(plan.units, best)
 		plan.entities = append(plan.entities, e.Name)

@@ -84,6 +84,33 @@ func TestPlanComparison(t *testing.T) {
 	if ents := comparedEntities("Who joined Orion earlier, Anna Berg or Ivan Lee?", linked); len(ents) != 2 || ents[0].Key != "people/anna-berg" || ents[1].Key != "people/ivan-lee" {
 		t.Errorf("compared entities %v, want Anna Berg and Ivan Lee", ents)
 	}
+	// One side without a sentence: the plan names it (Answer refuses with it).
+	q := "Who joined Orion earlier, Anna Berg or Ivan Lee?"
+	if p := planComparison(q, comparedEntities(q, linked), frags[:2], nil); len(p.units) != 0 || p.missing != "Ivan Lee" {
+		t.Errorf("one side missing: units %d, missing %q, want none and Ivan Lee", len(p.units), p.missing)
+	}
+	// Names joined by "and" and a comparative's standard: the span holds the whole last name.
+	for _, q := range []string{"Did Anna Berg and Ivan Lee join Orion in the same year?", "Which of Anna Berg and Ivan Lee joined Orion first?", "Did Anna Berg join later than Ivan Lee?"} {
+		if ents := comparedEntities(q, linked); len(ents) != 2 || ents[0].Key != "people/anna-berg" || ents[1].Key != "people/ivan-lee" {
+			t.Errorf("%q: compared entities %v, want Anna Berg and Ivan Lee", q, ents)
+		}
+	}
+}
+
+func TestComparedSpan(t *testing.T) {
+	for _, tc := range []struct{ question, span string }{
+		{"Are Polina Guryeva and Evgeny Sadykov based in the same city?", "Polina Guryeva and Evgeny Sadykov"},
+		{"Живут ли Тимур Валиев и Ксения Морозова в одном городе?", "Тимур Валиев и Ксения Морозова"},
+		{"Is the Tern Bay Bank office bigger than «Гавань Плюс»?", "Tern Bay Bank office bigger than «Гавань Плюс»"},
+		{"Which of Anna Berg and Ivan Lee speaks more languages?", "Which of Anna Berg and Ivan Lee"},
+		{"Did Anna Berg join later than Ivan Lee.", "Anna Berg join later than Ivan Lee"},
+		{"Who joined earlier, Anna Berg or Ivan Lee?", ", Anna Berg or Ivan Lee?"},
+	} {
+		start, end, ok := comparedSpan(tc.question)
+		if got := tc.question[start:end]; !ok || got != tc.span {
+			t.Errorf("comparedSpan(%q) = %q, %v; want %q", tc.question, got, ok, tc.span)
+		}
+	}
 }
 
 // Through Answer's reads: a compared thing's sentence may come from its own page, read as the

@@ -175,8 +175,10 @@ var (
 	sameEN          = regexp.MustCompile(`\b(?:the same|both)\b`)
 	sameRU          = regexp.MustCompile(`(?i)(?:^|\s)(?:(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))(?:\s+и\s+т(?:от|ой|ого|ом|ому|у|а|о|е|ех)\s+же)?\s+[а-яё]+|оба|обе|обоих|обеих|одинаков[а-яё]*)(?:[^\p{L}\p{N}]|$)`)
 	oneOfRU         = regexp.MustCompile(`(?i)(?:^|\s)(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))\s+из\s`)
-	namesAndEN      = regexp.MustCompile(nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart)
-	namesAndRU      = regexp.MustCompile(nameStartRU + `[^?]*?\s+и\s+(?:(?:у|в|на|с|из|от|для|за)\s+)?` + nameStartRU)
+	// whichOfEN: "Which of A and B has more engineers?" (the English «Кто из A и B»).
+	whichOfEN  = regexp.MustCompile(`^(?i:which|who)\s+of\s+(?:the\s+)?` + nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart)
+	namesAndEN = regexp.MustCompile(nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart)
+	namesAndRU = regexp.MustCompile(nameStartRU + `[^?]*?\s+и\s+(?:(?:у|в|на|с|из|от|для|за)\s+)?` + nameStartRU)
 	// sameAsEN: "Is the manager of A the same person as on B?"
 	sameAsEN    = regexp.MustCompile(`\bthe same (?:[a-z]+ ){0,2}?as (?:(?:on|in|at|for|of|with|by|that of)\s+)?(?:the\s+)?` + nameStart)
 	thanEN      = regexp.MustCompile(`\b(?:[a-z]+er|more\s+[a-z]+|less\s+[a-z]+|earlier|later)\s+than\s+(?:the\s+)?` + nameStart)
@@ -233,25 +235,35 @@ func comparedSpan(q string) (start, end int, ok bool) {
 		}
 		return n[0], m[1], true
 	}
+	// The patterns that end at the first character of the last name (names joined by "and", a
+	// comparative's standard) are extended over the whole name.
+	whole := func(start, end int, ok bool) (int, int, bool) {
+		if ok {
+			_, n := utf8.DecodeLastRuneInString(q[:end])
+			end = nameEnd(q, end-n)
+		}
+		return start, end, ok
+	}
 	for _, c := range []func() (int, int, bool){
 		func() (int, int, bool) { return span(body, comparisonAltEN) },
 		func() (int, int, bool) { return span(body, comparisonAltRU) },
 		func() (int, int, bool) { return span(q, betweenEN) },
 		func() (int, int, bool) { return span(q, betweenRU) },
-		func() (int, int, bool) { return fromName(thanEN) },
-		func() (int, int, bool) { return fromName(thanRU) },
+		func() (int, int, bool) { return whole(span(q, whichOfEN)) },
+		func() (int, int, bool) { return whole(fromName(thanEN)) },
+		func() (int, int, bool) { return whole(fromName(thanRU)) },
 		func() (int, int, bool) {
 			if !sameEN.MatchString(body) {
 				return 0, 0, false
 			}
-			return span(body, namesAndEN)
+			return whole(span(body, namesAndEN))
 		},
-		func() (int, int, bool) { return fromName(sameAsEN) },
+		func() (int, int, bool) { return whole(fromName(sameAsEN)) },
 		func() (int, int, bool) {
 			if !sameRU.MatchString(body) || oneOfRU.MatchString(body) {
 				return 0, 0, false
 			}
-			return span(body, namesAndRU)
+			return whole(span(body, namesAndRU))
 		},
 	} {
 		if start, end, ok = c(); ok {
@@ -259,6 +271,44 @@ func comparedSpan(q string) (start, end int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// nameEnd returns the end of the name that starts at byte i of q: through the closing quote of a
+// quoted name («…», "…", “…”, „…“), else over the words that follow while each starts with a
+// capital letter or a digit ("Evgeny Sadykov based…" ends before "based").
+func nameEnd(q string, i int) int {
+	r, n := utf8.DecodeRuneInString(q[i:])
+	if closing, ok := map[rune]string{'«': "»", '"': `"`, '“': "”", '„': "“”"}[r]; ok {
+		if j := strings.IndexAny(q[i+n:], closing); j >= 0 {
+			_, m := utf8.DecodeRuneInString(q[i+n+j:])
+			return i + n + j + m
+		}
+		return len(q)
+	}
+	word := func(r rune) bool {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(".-'’", r)
+	}
+	j := i
+	for {
+		for j < len(q) {
+			r, n := utf8.DecodeRuneInString(q[j:])
+			if !word(r) {
+				break
+			}
+			j += n
+		}
+		k := j
+		for k < len(q) && q[k] == ' ' {
+			k++
+		}
+		if r, _ := utf8.DecodeRuneInString(q[k:]); k == j || k == len(q) || !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			for j > i && q[j-1] == '.' {
+				j-- // a full stop ends the sentence, not the name
+			}
+			return j
+		}
+		j = k
+	}
 }
 
 // Features computes the router's features for a question and the entities linked in it.

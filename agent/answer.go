@@ -215,6 +215,13 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		if cmp = planComparison(req.Question, ents, append(append([]Fragment(nil), frags...), pages...), a.cfg.Lexicon); len(cmp.units) > 0 {
 			frags = withUnits(frags, cmp.units)
 		}
+		if cmp.missing != "" {
+			// Sentences about one side answer no comparison: the honest answer is that the
+			// documents do not say (and not a quote about something else the names co-occur in).
+			out.Status = ariadne.StatusNotFound
+			out.Reason = fmt.Sprintf("the question compares %d named things, and no passage the caller may read states what it compares for %q", len(ents), cmp.missing)
+			return out, nil
+		}
 	}
 	if len(cmp.units) == 0 && res.Route == ariadne.RouteMultiHop && len(res.Paths) > 0 {
 		var err error

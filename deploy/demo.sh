@@ -90,6 +90,11 @@ ask --key demo-management-key "$acl_q"
 step "4/4 the graph in Neo4j Browser"
 LLM_UP=""
 [ "$ARIADNE_LOCAL_LLM" = none ] || LLM_UP=1
+# With a port offset, the shell the user asks from needs it too (ask and make down read it).
+OFFSET_HINT=
+if [ "${ARIADNE_PORT_OFFSET:-0}" != 0 ]; then
+	OFFSET_HINT="ARIADNE_PORT_OFFSET=$ARIADNE_PORT_OFFSET "
+fi
 cat <<MSG
 Open $NEO4J_HTTP/browser/ and connect to $NEO4J_URI as user neo4j, password $PASSWORD_NOTE.
 Style: run :style and paste deploy/neo4j/browser-style.grass. Ready queries: deploy/neo4j/browser-queries.cypher.
@@ -99,9 +104,9 @@ Try:
 
   MATCH (i:Incident {key: 'incidents/inc-812'})-[r]-(n:Entity) RETURN i, r, n
 
-The API stays up at $ARIADNE_API_URL (try: $BIN/ask "your question"; add --key demo-management-key
+The API stays up at $ARIADNE_API_URL (try: ${OFFSET_HINT}$BIN/ask "your question"; add --key demo-management-key
 to read management documents), and so do Neo4j,
-Weaviate, the embedder and the NER sidecar${LLM_UP:+ and the local chat model}: stop everything with  make down
+Weaviate, the embedder and the NER sidecar${LLM_UP:+ and the local chat model}: stop everything with  ${OFFSET_HINT}make down
 MSG
 echo
 echo "The analyst page (ask, check citations, explore the graph and the documents): http://127.0.0.1:$API_PORT/ui/"

@@ -192,7 +192,9 @@ start_bg() {
 	mkdir -p "$RUN_DIR" "$LOG_DIR"
 	setsid nohup "$@" >>"$log" 2>&1 </dev/null &
 	echo $! >"$(pidfile "$svc")"
-	describe "$svc" >"$(addrfile "$svc")" # what status names when this shell's ports differ
+	# The ports it was started for, then its description: what status names when this shell's
+	# ports differ.
+	{ readiness_port "$svc" && describe "$svc"; } >"$(addrfile "$svc")"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -834,6 +836,21 @@ cmd_down() {
 	done
 }
 
+# elsewhere prints a status line and succeeds when the service's pid file names a live process
+# that was started for other addresses than this shell's (another ARIADNE_PORT_OFFSET), whatever
+# answers on this shell's ports.
+elsewhere() {
+	local s=$1 pid started
+	pid=$(running_pid "$s") || return 1
+	[ -s "$(addrfile "$s")" ] || return 1
+	[ "$(head -n 1 "$(addrfile "$s")")" != "$(readiness_port "$s")" ] || return 1
+	started=$(sed -n 2p "$(addrfile "$s")")
+	printf '%-9s elsewhere pid %-7s %s (started for other ports: set the ARIADNE_PORT_OFFSET it was started with)\n' "$s" "$pid" "$started"
+	if is_up "$s"; then
+		printf '%-9s           another server answers on this shell'"'"'s ports: %s\n' '' "$(describe "$s")"
+	fi
+}
+
 cmd_status() {
 	local s pid rc=0
 	for s in $(services_or_all "$@"); do
@@ -844,16 +861,16 @@ cmd_status() {
 			fi
 			continue
 		fi
+		if elsewhere "$s"; then
+			rc=3
+			continue
+		fi
 		if is_up "$s"; then
 			if pid=$(running_pid "$s"); then
 				printf '%-9s up    pid %-7s %s\n' "$s" "$pid" "$(describe "$s")"
 			else
 				printf '%-9s up    (not started by deploy/local.sh) %s\n' "$s" "$(describe "$s")"
 			fi
-		elif pid=$(running_pid "$s") && [ -s "$(addrfile "$s")" ] && [ "$(cat "$(addrfile "$s")")" != "$(describe "$s")" ]; then
-			# Running, but started for other ports (another ARIADNE_PORT_OFFSET): say where.
-			printf '%-9s elsewhere pid %-7s %s (not this shell'"'"'s ports: set the ARIADNE_PORT_OFFSET it was started with)\n' "$s" "$pid" "$(cat "$(addrfile "$s")")"
-			rc=3
 		else
 			printf '%-9s down\n' "$s"
 			rc=3
@@ -861,7 +878,9 @@ cmd_status() {
 	done
 	# The API the demo started is listed too, while it runs (it is not needed for `up`).
 	if [ $# -eq 0 ] && pid=$(running_pid api); then
-		if is_up api; then
+		if elsewhere api; then
+			:
+		elif is_up api; then
 			printf '%-9s up    pid %-7s %s\n' api "$pid" "$(describe api)"
 		else
 			printf '%-9s starting or unhealthy (pid %s)\n' api "$pid"

@@ -36,4 +36,13 @@ func TestIntegrationComparison(t *testing.T) {
 			t.Errorf("claim %d cites %s, want the compared sentence first", i, ans.Claims[i].Citations[0].ChunkID)
 		}
 	}
+	// One side unstated: the bakery's page names its account manager, nothing names the clinic's.
+	// The answer is not_found, its reason naming the clinic, not a quote about the bakery alone.
+	ans, err = a.Answer(context.Background(), agent.Request{Question: "У «Пекарни Заря» и у «Клиники Орбита» один и тот же аккаунт-менеджер?", Groups: []string{"all"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Status != ariadne.StatusNotFound || !strings.Contains(ans.Reason, `"Клиники Орбита"`) || len(ans.Claims) != 0 {
+		t.Errorf("one side unstated: status %s reason %q claims %d, want not_found naming «Клиники Орбита»", ans.Status, ans.Reason, len(ans.Claims))
+	}
 }

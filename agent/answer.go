@@ -410,6 +410,12 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				a.log.Warn("comparison not claimed", "err", err)
 			} else if len(claims) > 0 {
 				out.Claims = mergeClaims(claims, v.Claims)
+				if q, ok := gen.(interface{ QuotesOnly() bool }); ok && q.QuotesOnly() {
+					// A quoting generator's own picks answer the question's words, not the
+					// comparison: the compared sentences are the answer (a model's written claims,
+					// which may say which one is earlier, stay).
+					out.Claims = claims
+				}
 				for i, c := range claims {
 					out.Compared = append(out.Compared, ComparedItem{Entity: g.cmp.entities[i], Citation: c.Citations[0]})
 				}

@@ -43,6 +43,9 @@ func (g Extractive) Name() string {
 // evidence shares few terms with it).
 func (Extractive) DecidesAnswerability() bool { return true }
 
+// QuotesOnly reports that every claim is a quoted unit: the generator writes nothing of its own.
+func (Extractive) QuotesOnly() bool { return true }
+
 var (
 	numberRE = regexp.MustCompile(`\d`)
 	// dateRE: what answers "when": a date, a year, a day and month, a time of day (21:00) or a

@@ -77,6 +77,9 @@ type TermExtractive struct {
 // Name says what it is.
 func (TermExtractive) Name() string { return "extractive-v1" }
 
+// QuotesOnly reports that every claim is a quoted unit: the generator writes nothing of its own.
+func (TermExtractive) QuotesOnly() bool { return true }
+
 type termUnit struct {
 	frag    Fragment
 	text    string

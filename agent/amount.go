@@ -2,7 +2,9 @@ package agent
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -273,4 +275,31 @@ func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string) bool {
 		}
 	}
 	return false
+}
+
+// kindCount is what "how many" / «сколько» asks for when it asks for no sum of money: a count.
+const kindCount = "count"
+
+// countWordRE finds a number written as words or a quantifier, English and Russian (folded: ё
+// as е), in the forms a count takes: "twelve", «двое», «трёх», «сотни», "several", «несколько»,
+// «ни одного». Lenient on purpose: it only tells a quote that states some count from one that
+// states none.
+var countWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
+	`one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|several|many|few|no|none|half|both|single|once|twice|` +
+	`один|одна|одно|одного|одной|одному|одним|одну|два|две|двух|двум|двумя|двое|двоих|три|трех|трем|тремя|трое|троих|` +
+	`четыре|четырех|четырем|четырьмя|четверо|пять|пяти|пятью|пятеро|шесть|шести|шестеро|семь|семи|восемь|восьми|девять|девяти|` +
+	`десять|десяти|[а-я]+надцать|[а-я]+надцати|двадцать|двадцати|тридцать|тридцати|сорок|сорока|пятьдесят|сто|ста|сотни|сотен|сотня|` +
+	`тысяча|тысячи|тысяч|миллион[а-я]*|миллиард[а-я]*|дюжин[а-я]*|половин[а-я]*|несколько|нескольких|много|многие|многих|мало|немного|оба|обе|обоих|обеих|ни одного|ни одной|единственн[а-я]*` +
+	`)(?:[^\p{L}]|$)`)
+
+// asksCount reports whether the question asks "how many" / «сколько» of something that is not a
+// sum of money (askedAmount answers those).
+func asksCount(question string) bool {
+	f := textnorm.FoldString(question)
+	return (strings.Contains(" "+f, " how many ") || slices.Contains(wordRE.FindAllString(f, -1), "сколько")) && askedAmount(question) != kindMoney
+}
+
+// statesCount reports whether s states a count: a digit or a number word (countWordRE).
+func statesCount(s string) bool {
+	return strings.IndexFunc(s, unicode.IsDigit) >= 0 || countWordRE.MatchString(textnorm.FoldString(s))
 }

@@ -383,6 +383,17 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks for a sum of money and no verified quote states one"
 			return out
 		}
+		// Likewise "how many": quotes that state no count, in digits or words, are on the subject
+		// and miss the fact («Сколько сотрудников в офисе?» is not answered by «Офис: Казань»).
+		if len(v.Claims) > 0 && asksCount(req.Question) && !slices.ContainsFunc(v.Claims, func(c ariadne.Claim) bool {
+			return slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return statesCount(cit.Quote) })
+		}) {
+			att.Outcome = "not_found"
+			tr.Attempts = append(tr.Attempts, att)
+			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kindCount})
+			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks how many and no verified quote states a count"
+			return out
+		}
 		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})
 		if len(v.Claims) == 0 {
 			att.Outcome = "unverified"

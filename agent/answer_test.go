@@ -450,3 +450,55 @@ func TestAnswerAmountNotStated(t *testing.T) {
 		t.Errorf("stated fee: %s %+v", ans.Status, ans.Citations)
 	}
 }
+
+// TestAnswerCountNotStated: "how many" over quotes that state no count is a near miss and gets
+// not_found; a count in digits or in words answers it.
+func TestAnswerCountNotStated(t *testing.T) {
+	card := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "people/anna#0000-dddddddd", DocID: "people/anna",
+		Title: "Анна Светлова", ACL: []string{"all"},
+		Text: "Анна Светлова работает в офисе в Казани. Офис открыт с девяти утра."}}
+	q := "Сколько сотрудников работает в офисе в Казани?"
+	ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, card), q)
+	if ans.Status != ariadne.StatusNotFound || ans.Reason != "the question asks how many and no verified quote states a count" {
+		t.Errorf("no count: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+	for _, text := range []string{"В офисе в Казани работают 14 сотрудников.", "В офисе в Казани работают двенадцать сотрудников."} {
+		counted := card
+		counted.Text = text
+		if ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, counted), q); ans.Status != ariadne.StatusAnswered {
+			t.Errorf("%q: %s (%s)", text, ans.Status, ans.Reason)
+		}
+	}
+}
+
+func TestAsksCountStatesCount(t *testing.T) {
+	for _, tc := range []struct {
+		question string
+		want     bool
+	}{
+		{"Сколько сотрудников в офисе?", true},
+		{"How many engineers are in the team?", true},
+		{"Сколько стоит парковка?", false}, // a sum of money: askedAmount's rule
+		{"How much does parking cost?", false},
+		{"Who leads the team?", false},
+	} {
+		if got := asksCount(tc.question); got != tc.want {
+			t.Errorf("asksCount(%q) = %v, want %v", tc.question, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		quote string
+		want  bool
+	}{
+		{"В команде 9 инженеров.", true},
+		{"В команде трое инженеров.", true},
+		{"The team has twelve engineers.", true},
+		{"Several teams share the office.", true},
+		{"Офис: Казань", false},
+		{"Команда требует пятничных отчётов.", false}, // «требует», «пятничных» are no numbers
+	} {
+		if got := statesCount(tc.quote); got != tc.want {
+			t.Errorf("statesCount(%q) = %v, want %v", tc.quote, got, tc.want)
+		}
+	}
+}

@@ -24,6 +24,10 @@ const maxCompared = 4
 var (
 	timeRE     = regexp.MustCompile(`(?i)\b(?:first|earlier|later|sooner|longer|shorter|older|newer|younger|before|after)\b|(?:^|[^\p{L}\p{N}])(?:раньше|ранее|позже|позднее|дольше|старше|моложе|младше|первым|первой|первое|первыми|новее)(?:[^\p{L}\p{N}]|$)`)
 	quantityRE = regexp.MustCompile(`(?i)\b(?:more|fewer|less|bigger|larger|smaller|higher|lower|faster|slower|often|cheaper|dearer|[a-z]+er than)\b|(?:^|[^\p{L}\p{N}])(?:больше|меньше|быстрее|медленнее|выше|ниже|чаще|реже|длиннее|короче|дороже|дешевле)(?:[^\p{L}\p{N}]|$)`)
+	// ageRE: a comparison of ages ("Who is older?", «Кто старше?»): a time is its evidence only
+	// beside a birth or a founding (ageValueRE) — a year someone joined says nothing of their age.
+	ageRE      = regexp.MustCompile(`(?i)\b(?:older|oldest|younger|youngest)\b|(?:^|[^\p{L}\p{N}])(?:старше|моложе|младше|старейш[а-яё]*)(?:[^\p{L}\p{N}]|$)`)
+	ageValueRE = regexp.MustCompile(`(?i)\b(?:born|birth|aged?|years old|founded|established|incorporated)\b|(?:^|[^\p{L}\p{N}])(?:родил[а-яё]*|рожд[а-яё]*|возраст[а-яё]*|основан[а-яё]*|основал[а-яё]*|учрежд[а-яё]*|создан[а-яё]*)`)
 	// timeValueRE: a year (1800–2099), a date, a clock time or a number with a unit of time.
 	timeValueRE = regexp.MustCompile(`(?i)\b(?:1[89]|20)[0-9]{2}\b|\b[0-9]{1,2}[:.][0-9]{2}\b|[0-9]+\s*(?:ч|час|мин|сек|дн|день|дня|недел|мес|год|лет|h\b|hours?|min|sec|days?|weeks?|months?|years?)`)
 	amountRE    = regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`)
@@ -166,6 +170,8 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 	idf, sum := termIDF(attr, frags)
 	var states func(string) bool // the compared value, when the question says which kind
 	switch {
+	case ageRE.MatchString(question):
+		states = func(u string) bool { return timeValueRE.MatchString(u) && ageValueRE.MatchString(u) }
 	case timeRE.MatchString(question):
 		states = timeValueRE.MatchString
 	case quantityRE.MatchString(question):

@@ -84,6 +84,19 @@ func TestPlanComparison(t *testing.T) {
 	if ents := comparedEntities("Who joined Orion earlier, Anna Berg or Ivan Lee?", linked); len(ents) != 2 || ents[0].Key != "people/anna-berg" || ents[1].Key != "people/ivan-lee" {
 		t.Errorf("compared entities %v, want Anna Berg and Ivan Lee", ents)
 	}
+	// Ages: a year someone joined is no age; a birth year is.
+	older := "Who is older, Anna Berg or Ivan Lee?"
+	if p := planComparison(older, comparedEntities(older, linked), frags, nil); len(p.units) != 0 || p.missing != "Anna Berg" {
+		t.Errorf("older, join years only: units %q, missing %q; want none, Anna Berg", units(p), p.missing)
+	}
+	born := []Fragment{
+		{N: 1, Chunk: chunk("people/anna-berg#0003-ffffffff", "Anna Berg", "Anna Berg was born in 1990 in Tver. She has been at Orion since 2018.")},
+		{N: 2, Chunk: chunk("people/ivan-lee#0001-abababab", "Ivan Lee", "Иван Ли родился в 1987 году. В «Орионе» с 2021 года.")},
+	}
+	if got := units(planComparison(older, comparedEntities(older, linked), born, nil)); len(got) != 2 ||
+		got[0] != "people/anna-berg#0003-ffffffff: Anna Berg was born in 1990 in Tver." || got[1] != "people/ivan-lee#0001-abababab: Иван Ли родился в 1987 году." {
+		t.Errorf("older, birth years: units %q", got)
+	}
 	// One side without a sentence: the plan names it (Answer refuses with it).
 	q := "Who joined Orion earlier, Anna Berg or Ivan Lee?"
 	if p := planComparison(q, comparedEntities(q, linked), frags[:2], nil); len(p.units) != 0 || p.missing != "Ivan Lee" {

@@ -86,6 +86,7 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 	for t := range compoundTerms(question, q.terms) { // a compound of words counts as its words
 		q.terms = slices.DeleteFunc(q.terms, func(u string) bool { return u == t })
 	}
+	q.terms = slices.DeleteFunc(q.terms, func(u string) bool { return namingTerms[u] })
 	if lex != nil {
 		q.tr, q.cog, q.lex = map[string][]string{}, map[string]cognate{}, lex
 	}
@@ -110,6 +111,11 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 	}
 	return q
 }
+
+// namingTerms are the terms of the words by which a question asks for a name («Как называется…»,
+// «Назовите…», «Как назвали…», "What is … called?" — terms are phonetic Latin: "called" is
+// "kaled"): the answer states the name, rarely the verb.
+var namingTerms = map[string]bool{"naziva": true, "nazva": true, "nazov": true, "kaled": true}
 
 // compoundTerms returns the joined terms among terms of the question's hyphenated compounds of
 // two or more words («аккаунт-менеджер» gives "akauntmenedzher" besides "akaunt" and "menedzher";

@@ -394,6 +394,23 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks how many and no verified quote states a count"
 			return out
 		}
+		// A quote from the page of another thing of the same kind as one the question names (another
+		// team's headcount for "how many engineers in the Data team", another incident's author)
+		// answers the question about that other thing: when the best quote — a quoting generator's
+		// first claim, any other generator's every claim — is such a quote, the answer is not_found.
+		if res.Route != ariadne.RouteMultiHop && len(v.Claims) > 0 {
+			claims := v.Claims
+			if q, ok := gen.(interface{ QuotesOnly() bool }); ok && q.QuotesOnly() {
+				claims = claims[:1]
+			}
+			if l, other, ok := aboutOther(res.Linked, claims, frags); ok {
+				att.Outcome = "not_found"
+				tr.Attempts = append(tr.Attempts, att)
+				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": "subject"})
+				out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("the best verified quote is about another %s (%s), not %q, which the question names", l.Type, other, l.Surface)
+				return out
+			}
+		}
 		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})
 		if len(v.Claims) == 0 {
 			att.Outcome = "unverified"
@@ -521,4 +538,38 @@ func nonNilFailures(f []Failure) []Failure {
 		return []Failure{}
 	}
 	return f
+}
+
+// aboutOther reports whether every claim is about another thing of the same kind as a linked
+// entity of the question that has its own page (documented entities are keyed by their document
+// id): each cites a chunk of another document of that entity's type whose quote does not name the
+// entity by any name the caller may see. It returns that entity and the other document's title.
+func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment) (Linked, string, bool) {
+	byID := map[string]Fragment{}
+	for _, f := range frags {
+		byID[f.Chunk.ID] = f
+	}
+	for _, l := range linked {
+		if l.names == nil || l.Surface == "" || !strings.Contains(l.Key, "/") || l.Type == "" {
+			continue
+		}
+		other := ""
+		all := len(claims) > 0
+		for _, c := range claims {
+			elsewhere := len(c.Citations) > 0
+			for _, cit := range c.Citations {
+				f, ok := byID[cit.ChunkID]
+				if !ok || f.Chunk.DocID == l.Key || f.Chunk.DocType != l.Type || namesKey(l, cit.Quote) {
+					elsewhere = false
+					break
+				}
+				other = f.Chunk.Title
+			}
+			all = all && elsewhere
+		}
+		if all {
+			return l, other, true
+		}
+	}
+	return Linked{}, "", false
 }

@@ -190,3 +190,40 @@ func TestStatesAmount(t *testing.T) {
 		}
 	}
 }
+
+// aboutOther: a quote from the page of another thing of the same type as one the question names,
+// which does not name it, is about that other thing.
+func TestAboutOther(t *testing.T) {
+	reg := resolution.NewRegistry(nil)
+	reg.Load(ariadne.Entity{Key: "teams/data", Name: "Data team", Type: "team", Aliases: []string{"Data team", "Команда данных"}}, "", nil)
+	reg.Load(ariadne.Entity{Key: "teams/integrations", Name: "Integrations team", Type: "team", Aliases: []string{"Integrations team"}}, "", nil)
+	names := reg.Matcher()
+	linked := []Linked{{Key: "teams/data", Name: "Data team", Type: "team", Surface: "Команде данных", names: names}}
+	chunk := func(id, docType, title, text string) Fragment {
+		return Fragment{N: 1, Chunk: ariadne.Chunk{ID: id, DocID: ariadne.DocIDOfChunk(id), DocType: docType, Title: title, Text: text, ACL: []string{"all"}}}
+	}
+	other := chunk("teams/integrations#0000-aaaaaaaa", "team", "Команда интеграций", "В команде 6 инженеров.")
+	own := chunk("teams/data#0000-bbbbbbbb", "team", "Команда данных", "The Data team runs Kafka.")
+	policy := chunk("policies/on-call#0000-cccccccc", "policy", "On-call", "Every team has 2 engineers on call.")
+	named := chunk("teams/integrations#0001-dddddddd", "team", "Команда интеграций", "Команда данных забрала у нас двух инженеров.")
+	claim := func(f Fragment) ariadne.Claim {
+		return ariadne.Claim{Text: f.Chunk.Text, Citations: []ariadne.Citation{{ChunkID: f.Chunk.ID, DocID: f.Chunk.DocID, Quote: f.Chunk.Text}}}
+	}
+	frags := []Fragment{other, own, policy, named}
+	for _, tc := range []struct {
+		name   string
+		claims []ariadne.Claim
+		want   bool
+	}{
+		{"another team's page", []ariadne.Claim{claim(other)}, true},
+		{"its own page", []ariadne.Claim{claim(own)}, false},
+		{"a page of another type", []ariadne.Claim{claim(policy)}, false},
+		{"another team's page naming it", []ariadne.Claim{claim(named)}, false},
+		{"one claim of several elsewhere", []ariadne.Claim{claim(other), claim(own)}, false},
+	} {
+		l, title, got := aboutOther(linked, tc.claims, frags)
+		if got != tc.want || got && (l.Key != "teams/data" || title != "Команда интеграций") {
+			t.Errorf("%s: %v (%s, %q), want %v", tc.name, got, l.Key, title, tc.want)
+		}
+	}
+}

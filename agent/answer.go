@@ -126,7 +126,10 @@ type Answer struct {
 	// verified sentence about it, in the question's order (their claims lead Claims); empty when
 	// one of them has no readable sentence that states the compared attribute.
 	Compared []ComparedItem `json:"compared,omitempty"`
-	Trace    *AnswerTrace   `json:"trace,omitempty"`
+	// ComparedOutcome: which compared thing the comparison asks for, when code can tell from the
+	// compared sentences' dates (compareDates); nil otherwise.
+	ComparedOutcome *ComparisonOutcome `json:"compared_outcome,omitempty"`
+	Trace           *AnswerTrace       `json:"trace,omitempty"`
 }
 
 // AnswerTrace is the retrieval trace plus the generation attempts.
@@ -444,9 +447,15 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 					// which may say which one is earlier, stay).
 					out.Claims = claims
 				}
+				times := timeRE.MatchString(req.Question) || ageRE.MatchString(req.Question)
 				for i, c := range claims {
-					out.Compared = append(out.Compared, ComparedItem{Entity: g.cmp.entities[i], Citation: c.Citations[0]})
+					item := ComparedItem{Entity: g.cmp.entities[i], Citation: c.Citations[0]}
+					if times {
+						item.Value, _ = dateValue(item.Citation.Quote)
+					}
+					out.Compared = append(out.Compared, item)
 				}
+				out.ComparedOutcome = compareDates(req.Question, out.Compared)
 			}
 		}
 		out.Answer, out.Citations = render(out.Claims)

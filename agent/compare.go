@@ -69,6 +69,9 @@ type comparePlan struct {
 type ComparedItem struct {
 	Entity   string           `json:"entity"` // as the caller may see it
 	Citation ariadne.Citation `json:"citation"`
+	// Value is the one date (YYYY-MM-DD) or year (YYYY) the quote states, for a comparison of
+	// times; empty otherwise or when the quote states several (dateValue).
+	Value string `json:"value,omitempty"`
 }
 
 // comparedEntities returns the linked entities named inside the question's compared span
@@ -230,4 +233,114 @@ func namesKey(e Linked, text string) bool {
 		}
 	}
 	return false
+}
+
+// Dates a comparison's sentences state, for the ordering code can conclude ("Who joined earlier?"
+// over «в 2020 году» and "in 2021"). Only unambiguous values count: a sentence with two different
+// dates or years gives none.
+var (
+	isoDateRE = regexp.MustCompile(`\b((?:1[89]|20)[0-9]{2})-([01][0-9])-([0-3][0-9])\b`)
+	dotDateRE = regexp.MustCompile(`\b([0-3]?[0-9])\.([01][0-9])\.((?:1[89]|20)[0-9]{2})\b`)
+	// dayMonthYearRE: "12 February 2025", «12 февраля 2025», "February 12, 2025" (month first).
+	dayMonthYearRE = regexp.MustCompile(`(?i)\b([0-3]?[0-9])\s+([a-zа-яё]+)\s+((?:1[89]|20)[0-9]{2})\b|\b([a-z]+)\s+([0-3]?[0-9]),?\s+((?:1[89]|20)[0-9]{2})\b`)
+	yearRE         = regexp.MustCompile(`\b((?:1[89]|20)[0-9]{2})\b`)
+	// earliestRE / latestRE: the comparison asks for the earlier or the later time; an age asks
+	// for the earlier birth or founding. Durations ("longer", «дольше») are not ordered here.
+	earliestRE = regexp.MustCompile(`(?i)\b(?:first|earlier|earliest|sooner|before|older|oldest)\b|(?:^|[^\p{L}\p{N}])(?:раньше|ранее|первым|первой|первое|первыми|старше|старейш[а-яё]*)(?:[^\p{L}\p{N}]|$)`)
+	latestRE   = regexp.MustCompile(`(?i)\b(?:later|latest|after|newer|newest|younger|youngest|last)\b|(?:^|[^\p{L}\p{N}])(?:позже|позднее|последним|последней|новее|моложе|младше)(?:[^\p{L}\p{N}]|$)`)
+)
+
+// monthNumbers maps English month names and the Russian genitive forms (as dates write them) to
+// their numbers.
+var monthNumbers = map[string]string{
+	"january": "01", "february": "02", "march": "03", "april": "04", "may": "05", "june": "06", "july": "07",
+	"august": "08", "september": "09", "october": "10", "november": "11", "december": "12",
+	"января": "01", "февраля": "02", "марта": "03", "апреля": "04", "мая": "05", "июня": "06", "июля": "07",
+	"августа": "08", "сентября": "09", "октября": "10", "ноября": "11", "декабря": "12",
+}
+
+// dateValue returns the one date a sentence states, as YYYY-MM-DD, or the one year it states
+// when it states no full date, as YYYY; false when it states none or several different ones.
+func dateValue(s string) (string, bool) {
+	var dates []string
+	add := func(y, m, d string) {
+		if len(d) == 1 {
+			d = "0" + d
+		}
+		if v := y + "-" + m + "-" + d; !slices.Contains(dates, v) {
+			dates = append(dates, v)
+		}
+	}
+	for _, m := range isoDateRE.FindAllStringSubmatch(s, -1) {
+		add(m[1], m[2], m[3])
+	}
+	for _, m := range dotDateRE.FindAllStringSubmatch(s, -1) {
+		add(m[3], m[2], m[1])
+	}
+	for _, m := range dayMonthYearRE.FindAllStringSubmatch(s, -1) {
+		if mon, ok := monthNumbers[strings.ToLower(m[2])]; ok && m[1] != "" {
+			add(m[3], mon, m[1])
+		} else if mon, ok := monthNumbers[strings.ToLower(m[4])]; ok && m[5] != "" {
+			add(m[6], mon, m[5])
+		}
+	}
+	switch len(dates) {
+	case 1:
+		return dates[0], true
+	case 0:
+	default:
+		return "", false
+	}
+	var years []string
+	for _, m := range yearRE.FindAllStringSubmatch(s, -1) {
+		if !slices.Contains(years, m[1]) {
+			years = append(years, m[1])
+		}
+	}
+	if len(years) == 1 {
+		return years[0], true
+	}
+	return "", false
+}
+
+// ComparisonOutcome is what code concludes from the compared sentences: the compared thing whose
+// date is the earliest (or the latest) when the question asks which came first (or last) and each
+// sentence states one date or year, all of them different at the precision they share.
+type ComparisonOutcome struct {
+	Entity string `json:"entity"` // as the caller may see it
+	By     string `json:"by"`     // "earliest date" or "latest date"
+}
+
+// compareDates returns the outcome of a time comparison over the compared items' values (each
+// ComparedItem.Value, set by dateValue), or nil when the question asks no order of times, a value
+// is missing, or two values tie at the precision they share (2025 against 2025-03-01).
+func compareDates(question string, items []ComparedItem) *ComparisonOutcome {
+	if len(items) < 2 {
+		return nil
+	}
+	by := ""
+	switch {
+	case earliestRE.MatchString(question) && !latestRE.MatchString(question):
+		by = "earliest date"
+	case latestRE.MatchString(question) && !earliestRE.MatchString(question):
+		by = "latest date"
+	default:
+		return nil
+	}
+	best := -1
+	for i, it := range items {
+		if it.Value == "" {
+			return nil
+		}
+		for j := range i {
+			n := min(len(it.Value), len(items[j].Value))
+			if it.Value[:n] == items[j].Value[:n] {
+				return nil // a tie at the shared precision
+			}
+		}
+		if best < 0 || by == "earliest date" && it.Value < items[best].Value || by == "latest date" && it.Value > items[best].Value {
+			best = i
+		}
+	}
+	return &ComparisonOutcome{Entity: items[best].Entity, By: by}
 }

@@ -227,3 +227,58 @@ func TestAboutOther(t *testing.T) {
 		}
 	}
 }
+
+func TestDateValue(t *testing.T) {
+	for _, tc := range []struct {
+		s, want string
+		ok      bool
+	}{
+		{"12 февраля 2025 года сервис заказов «Зари» не принимал заказы.", "2025-02-12", true},
+		{"On 1 March 2025 the booking API answered with errors.", "2025-03-01", true},
+		{"The pilot started on March 4, 2024.", "2024-03-04", true},
+		{"| Запуск | 01.06.2025 |", "2025-06-01", true},
+		{"Release 2024-11-05 fixed it.", "2024-11-05", true},
+		{"В «Белой сове» с 2017 года.", "2017", true},
+		{"On 1 March 2025, a year after the 2024 pilot.", "2025-03-01", true}, // a full date wins over a bare year
+		{"From 2019 to 2021 she led the team.", "", false},
+		{"Between 1 March 2025 and 4 April 2025.", "", false},
+		{"No dates here, only 37 bakeries.", "", false},
+	} {
+		got, ok := dateValue(tc.s)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("dateValue(%q) = %q, %v; want %q, %v", tc.s, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestCompareDates(t *testing.T) {
+	items := func(vs ...string) []ComparedItem {
+		var out []ComparedItem
+		for i, v := range vs {
+			out = append(out, ComparedItem{Entity: string(rune('A' + i)), Value: v})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		question string
+		items    []ComparedItem
+		want     string // "entity/by"; "" for none
+	}{
+		{"Какой инцидент случился раньше: A или B?", items("2025-02-12", "2025-03-01"), "A/earliest date"},
+		{"Who joined later, A or B?", items("2017", "2020"), "B/latest date"},
+		{"Who is older, A or B?", items("1990-05-01", "1987"), "B/earliest date"},
+		{"Кто моложе: A или B?", items("1990", "1987"), "A/latest date"},
+		{"Who joined earlier, A or B?", items("2025", "2025-03-01"), ""}, // a tie at the shared precision
+		{"Who joined earlier, A or B?", items("2017", ""), ""},           // one value missing
+		{"Which lasted longer, A or B?", items("2017", "2020"), ""},      // a duration: not ordered
+		{"Who has more engineers, A or B?", items("2017", "2020"), ""},
+	} {
+		got := ""
+		if o := compareDates(tc.question, tc.items); o != nil {
+			got = o.Entity + "/" + o.By
+		}
+		if got != tc.want {
+			t.Errorf("%q %v: %q, want %q", tc.question, tc.items, got, tc.want)
+		}
+	}
+}

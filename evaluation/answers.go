@@ -79,6 +79,8 @@ type QuestionOutcome struct {
 	// Evidence is the generator's answerability decision (extractive-v1 and -v2): its best unit,
 	// scores and, for extractive-v1, the question terms left unstated and why it refused.
 	Evidence *agent.EvidenceDecision `json:"evidence,omitempty"`
+	// ComparedOutcome: the compared thing code concluded a comparison asks for (agent.Answer).
+	ComparedOutcome *agent.ComparisonOutcome `json:"compared_outcome,omitempty"`
 }
 
 // Answerer is what RunAnswers evaluates (agent.Answerer).
@@ -121,6 +123,7 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 		if ans.Trace != nil {
 			out.Evidence = ans.Trace.Evidence
 		}
+		out.ComparedOutcome = ans.ComparedOutcome
 		var texts []string
 		for _, c := range ans.Claims {
 			texts = append(texts, c.Text)

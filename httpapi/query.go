@@ -121,9 +121,12 @@ type QueryResponse struct {
 	Chain []agent.ChainHop `json:"chain,omitempty"`
 	// Compared: for a comparison of named things, each one with the verified sentence about it
 	// (its claims lead Claims); absent when one of them has no such sentence.
-	Compared  []agent.ComparedItem `json:"compared,omitempty"`
-	Trace     *agent.AnswerTrace   `json:"trace,omitempty"`
-	RequestID string               `json:"request_id"`
+	Compared []agent.ComparedItem `json:"compared,omitempty"`
+	// ComparedOutcome: the compared thing the question asks for, when code can tell it from the
+	// compared sentences' dates (the earliest or the latest); absent otherwise.
+	ComparedOutcome *agent.ComparisonOutcome `json:"compared_outcome,omitempty"`
+	Trace           *agent.AnswerTrace       `json:"trace,omitempty"`
+	RequestID       string                   `json:"request_id"`
 }
 
 func (h *handlers) query(c *gin.Context) {
@@ -154,7 +157,7 @@ func (h *handlers) query(c *gin.Context) {
 
 func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryResponse {
 	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
-		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, RequestID: c.GetString(requestIDKey)}
+		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, ComparedOutcome: ans.ComparedOutcome, RequestID: c.GetString(requestIDKey)}
 	if ans.Status == ariadne.StatusUnavailable {
 		resp.Reason = "a store or model is unavailable; retry later"
 	}

@@ -296,6 +296,11 @@ func TestIntegrationAnalystPage(t *testing.T) {
 		!strings.Contains(cmp.Compared[0].Citation.Quote, "12 февраля 2025") || !strings.Contains(cmp.Compared[1].Citation.Quote, "1 March 2025") {
 		t.Errorf("comparison: compared %+v", cmp.Compared)
 	}
+	// Code concludes the order from the two dates: INC-812 (12 February) before INC-845 (1 March).
+	if o := cmp.ComparedOutcome; len(cmp.Compared) != 2 || cmp.Compared[0].Value != "2025-02-12" || cmp.Compared[1].Value != "2025-03-01" ||
+		o == nil || o.Entity != cmp.Compared[0].Entity || o.By != "earliest date" {
+		t.Errorf("comparison outcome: %+v from %+v", o, cmp.Compared)
+	}
 	wantKeys := map[string]bool{}
 	for _, p := range mh.Paths {
 		for _, n := range p.Nodes {

@@ -137,7 +137,14 @@ func Print(w io.Writer, question string, qr httpapi.QueryResponse, took time.Dur
 		fmt.Fprintf(w, "   chain %d/%d: %s -[%s]-> %s  [%s]\n", i+1, len(qr.Chain), h.From, h.Type, h.To, h.Citation.ChunkID)
 	}
 	for _, c := range qr.Compared {
-		fmt.Fprintf(w, "   compared: %s — «%s»  [%s]\n", c.Entity, oneLine(c.Citation.Quote), c.Citation.ChunkID)
+		value := ""
+		if c.Value != "" {
+			value = " (" + c.Value + ")"
+		}
+		fmt.Fprintf(w, "   compared: %s%s — «%s»  [%s]\n", c.Entity, value, oneLine(c.Citation.Quote), c.Citation.ChunkID)
+	}
+	if o := qr.ComparedOutcome; o != nil {
+		fmt.Fprintf(w, "   → %s (%s, from the quotes above)\n", o.Entity, o.By)
 	}
 	for i, p := range qr.Paths {
 		if i == 3 {

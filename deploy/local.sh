@@ -194,7 +194,7 @@ start_bg() {
 	echo $! >"$(pidfile "$svc")"
 	# The ports it was started for, then its description: what status names when this shell's
 	# ports differ.
-	{ readiness_port "$svc" && describe "$svc"; } >"$(addrfile "$svc")"
+	{ readiness_port "$svc" && describe "$svc" && echo "$OFFSET"; } >"$(addrfile "$svc")"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -840,12 +840,13 @@ cmd_down() {
 # that was started for other addresses than this shell's (another ARIADNE_PORT_OFFSET), whatever
 # answers on this shell's ports.
 elsewhere() {
-	local s=$1 pid started
+	local s=$1 pid started offset
 	pid=$(running_pid "$s") || return 1
 	[ -s "$(addrfile "$s")" ] || return 1
 	[ "$(head -n 1 "$(addrfile "$s")")" != "$(readiness_port "$s")" ] || return 1
 	started=$(sed -n 2p "$(addrfile "$s")")
-	printf '%-9s elsewhere pid %-7s %s (started for other ports: set the ARIADNE_PORT_OFFSET it was started with)\n' "$s" "$pid" "$started"
+	offset=$(sed -n 3p "$(addrfile "$s")")
+	printf '%-9s elsewhere pid %-7s %s (started with ARIADNE_PORT_OFFSET=%s; set it to reach this one)\n' "$s" "$pid" "$started" "${offset:-?}"
 	if is_up "$s"; then
 		printf '%-9s           another server answers on this shell'"'"'s ports: %s\n' '' "$(describe "$s")"
 	fi

@@ -123,8 +123,9 @@ type Answer struct {
 	// path order (their claims lead Claims); empty when some hop has no readable sentence.
 	Chain []ChainHop `json:"chain,omitempty"`
 	// Compared: for a comparison ("Who joined earlier, A or B?"), each compared thing with the
-	// verified sentence about it, in the question's order (their claims lead Claims); empty when
-	// one of them has no readable sentence that states the compared attribute.
+	// verified sentence about it, in the question's order (their claims lead Claims; with a
+	// quoting generator they are the claims); when one of them has no readable sentence that
+	// states the compared attribute the status is not_found and Compared is empty.
 	Compared []ComparedItem `json:"compared,omitempty"`
 	// ComparedOutcome: which compared thing the comparison asks for, when code can tell from the
 	// compared sentences' dates (compareDates); nil otherwise.

@@ -120,7 +120,7 @@ type QueryResponse struct {
 	// per hop in path order (its claims lead Claims); absent when no path could be claimed.
 	Chain []agent.ChainHop `json:"chain,omitempty"`
 	// Compared: for a comparison of named things, each one with the verified sentence about it
-	// (its claims lead Claims); absent when one of them has no such sentence.
+	// (its claims lead Claims); when one of them has no such sentence the status is not_found.
 	Compared []agent.ComparedItem `json:"compared,omitempty"`
 	// ComparedOutcome: the compared thing the question asks for, when code can tell it from the
 	// compared sentences' dates (the earliest or the latest); absent otherwise.

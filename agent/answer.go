@@ -404,7 +404,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		// first claim, any other generator's every claim — is such a quote, the answer is not_found.
 		if res.Route != ariadne.RouteMultiHop && len(v.Claims) > 0 {
 			claims := v.Claims
-			if q, ok := gen.(interface{ QuotesOnly() bool }); ok && q.QuotesOnly() {
+			if quotesOnly(gen) {
 				claims = claims[:1]
 			}
 			if l, other, ok := aboutOther(res.Linked, claims, frags); ok {
@@ -442,7 +442,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				a.log.Warn("comparison not claimed", "err", err)
 			} else if len(claims) > 0 {
 				out.Claims = mergeClaims(claims, v.Claims)
-				if q, ok := gen.(interface{ QuotesOnly() bool }); ok && q.QuotesOnly() {
+				if quotesOnly(gen) {
 					// A quoting generator's own picks answer the question's words, not the
 					// comparison: the compared sentences are the answer (a model's written claims,
 					// which may say which one is earlier, stay).
@@ -548,6 +548,12 @@ func nonNilFailures(f []Failure) []Failure {
 		return []Failure{}
 	}
 	return f
+}
+
+// quotesOnly reports whether every claim gen writes is a quoted unit (the extractive generators).
+func quotesOnly(gen Generator) bool {
+	q, ok := gen.(interface{ QuotesOnly() bool })
+	return ok && q.QuotesOnly()
 }
 
 // aboutOther reports whether every claim is about another thing of the same kind as a linked

@@ -284,12 +284,11 @@ func dateValue(s string) (string, bool) {
 			add(m[6], mon, m[5])
 		}
 	}
-	switch len(dates) {
-	case 1:
-		return dates[0], true
-	case 0:
-	default:
+	if len(dates) > 1 {
 		return "", false
+	}
+	if len(dates) == 1 {
+		return dates[0], true
 	}
 	var years []string
 	for _, m := range yearRE.FindAllStringSubmatch(s, -1) {

@@ -33,6 +33,10 @@ type AnswerReport struct {
 	CitationValidity float64 `json:"citation_validity"`
 	EvidenceCoverage float64 `json:"evidence_coverage"` // gold evidence found in cited quotes, answered questions
 	AnswerHit        float64 `json:"answer_hit"`        // answered questions citing a gold document
+	// GoldPrecision is, over answered answerable questions with gold documents, the mean share of
+	// the documents an answer cites that are gold: 1 when it cites nothing else. Next to
+	// AllGoldCited it shows what an answer pays for its recall in quotes from other documents.
+	GoldPrecision float64 `json:"cited_gold_precision"`
 	// Answer correctness against the golden answer text (squad.go), over the answerable questions
 	// that have one; a refusal scores 0. The claims' texts joined are the prediction.
 	AnswerF1     float64 `json:"answer_f1"`
@@ -100,7 +104,7 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 	rep := AnswerReport{Statuses: map[string]int{}, ByType: map[string]map[string]int{}, Latency: map[string]map[string]float64{},
 		Groups: map[string]*AnswerGroup{}, Questions: []QuestionOutcome{}}
 	lat := map[string][]float64{}
-	var coverage, hits, f1, em, recall, allGold Mean
+	var coverage, hits, precision, f1, em, recall, allGold Mean
 	correct := 0
 	for _, q := range qs {
 		start := time.Now()
@@ -241,6 +245,15 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 					}
 				}
 				hits.Add(hit)
+				if len(out.CitedDocs) > 0 {
+					gold := 0
+					for _, d := range out.CitedDocs {
+						if contains(q.GoldDocs, d) {
+							gold++
+						}
+					}
+					precision.Add(float64(gold) / float64(len(out.CitedDocs)))
+				}
 			}
 		}
 	}
@@ -253,7 +266,7 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 	}
 	// A mean over nothing (no answered question, no multi-hop one) is reported as 0 next to its
 	// count of 0: JSON has no NaN.
-	rep.EvidenceCoverage, rep.AnswerHit = orZero(coverage.Value()), orZero(hits.Value())
+	rep.EvidenceCoverage, rep.AnswerHit, rep.GoldPrecision = orZero(coverage.Value()), orZero(hits.Value()), orZero(precision.Value())
 	rep.AnswerF1, rep.AnswerEM, rep.AnswerRecall, rep.AnswerScored = orZero(f1.Value()), orZero(em.Value()), orZero(recall.Value()), f1.N
 	rep.AllGoldCited, rep.MultiHop = orZero(allGold.Value()), allGold.N
 	for _, g := range rep.Groups {
@@ -310,6 +323,7 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| citation validity (levels 1–2, re-checked) | %s (%d/%d) |\n", f3(rep.CitationValidity), rep.CitationsValid, rep.Citations)
 	fmt.Fprintf(w, "| evidence coverage (answered) | %s |\n", f3(rep.EvidenceCoverage))
 	fmt.Fprintf(w, "| answers citing a gold document | %s |\n", f3(rep.AnswerHit))
+	fmt.Fprintf(w, "| cited documents that are gold (answered, mean per answer) | %s |\n", f3(rep.GoldPrecision))
 	fmt.Fprintf(w, "| answer token F1 / exact match / gold-token recall (n=%d, refusal = 0) | %s / %s / %s |\n", rep.AnswerScored, f3(rep.AnswerF1), f3(rep.AnswerEM), f3(rep.AnswerRecall))
 	if rep.MultiHop > 0 {
 		fmt.Fprintf(w, "| multi_hop answers citing every gold document (n=%d, refusal = 0) | %s |\n", rep.MultiHop, f3(rep.AllGoldCited))

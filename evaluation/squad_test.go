@@ -136,3 +136,42 @@ func TestRunAnswersCorrectnessFigures(t *testing.T) {
 		t.Errorf("per-question outcomes = %+v", rep.Questions)
 	}
 }
+
+func TestRunAnswersGoldPrecision(t *testing.T) {
+	public := []string{ariadne.PublicGroup}
+	chunks := chunkTable{
+		"a#0": {ID: "a#0", DocID: "a", Text: "Alice Smith leads Project Orion.", ACL: public},
+		"b#0": {ID: "b#0", DocID: "b", Text: "Project Orion is delivered for Acme Corp.", ACL: public},
+		"c#0": {ID: "c#0", DocID: "c", Text: "Acme Corp has offices in Oslo.", ACL: public},
+	}
+	answered := func(ids ...string) agent.Answer {
+		a := agent.Answer{Status: ariadne.StatusAnswered, Route: ariadne.RouteMultiHop}
+		for _, id := range ids {
+			c := chunks[id]
+			cit := ariadne.Citation{ChunkID: id, DocID: c.DocID, Quote: c.Text, Start: 0, End: len(c.Text)}
+			a.Claims = append(a.Claims, ariadne.Claim{Text: c.Text, Citations: []ariadne.Citation{cit}})
+			a.Citations = append(a.Citations, cit)
+		}
+		return a
+	}
+	ans := scripted{
+		"who leads the acme work": answered("a#0", "b#0", "c#0"), // 2 of 3 cited documents are gold
+		"who leads orion":         answered("a#0"),               // 1 of 1
+		"where is acme":           {Status: ariadne.StatusNotFound, Route: ariadne.RouteSimple},
+	}
+	qs := []Question{
+		{ID: "q1", Question: "who leads the acme work", Type: "multi_hop", GoldDocs: []string{"a", "b"}, UserGroups: public},
+		{ID: "q2", Question: "who leads orion", Type: "simple", GoldDocs: []string{"a"}, UserGroups: public},
+		{ID: "q3", Question: "where is acme", Type: "simple", GoldDocs: []string{"c"}, UserGroups: public}, // refused: not averaged
+	}
+	rep, err := RunAnswers(context.Background(), ans, chunks, qs, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (2.0/3 + 1) / 2; math.Abs(rep.GoldPrecision-want) > 1e-12 {
+		t.Errorf("cited gold precision %v, want %v", rep.GoldPrecision, want)
+	}
+	if rep.AllGoldCited != 1 || rep.AnswerHit != 1 {
+		t.Errorf("all gold cited %v, answer hit %v, want 1 and 1", rep.AllGoldCited, rep.AnswerHit)
+	}
+}

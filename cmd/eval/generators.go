@@ -264,6 +264,7 @@ func generatorTable(w io.Writer, runs []generatorRun) {
 	})
 	row("evidence coverage (answered)", func(r generatorRun) string { return f3(r.Report.EvidenceCoverage) })
 	row("answers citing a gold document", func(r generatorRun) string { return f3(r.Report.AnswerHit) })
+	row("cited documents that are gold (mean per answer)", func(r generatorRun) string { return f3(r.Report.GoldPrecision) })
 	row("answer token F1 / exact match (answerable, gold answer)", func(r generatorRun) string {
 		return fmt.Sprintf("%s / %s (n=%d)", f3(r.Report.AnswerF1), f3(r.Report.AnswerEM), r.Report.AnswerScored)
 	})

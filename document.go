@@ -84,6 +84,26 @@ func CanRead(acl, groups []string) bool {
 	return false
 }
 
+// ReadersWithin reports whether every caller who may read a resource restricted to inner may also
+// read one restricted to outer (CanRead's rule, with PublicGroup held by every caller): outer is
+// public (empty or holding PublicGroup), or inner is restricted to groups that are all in outer.
+// Entity resolution links a chunk (inner) to an entity only through a definition (outer) that
+// every reader of the chunk may read.
+func ReadersWithin(inner, outer []string) bool {
+	if len(outer) == 0 || slices.Contains(outer, PublicGroup) {
+		return true
+	}
+	if len(inner) == 0 || slices.Contains(inner, PublicGroup) {
+		return false
+	}
+	for _, g := range inner {
+		if !slices.Contains(outer, g) {
+			return false
+		}
+	}
+	return true
+}
+
 // Chunk is a contiguous span of one document's body, the unit that is embedded, searched, cited
 // and used as provenance for graph facts.
 //

@@ -99,6 +99,10 @@ type StoredEntity struct {
 	DefinedAliases []string
 	QuotedAliases  []string
 	Context        string
+	// NameACL is who may see the entity's own key, name and aliases: its describing document's
+	// ACL (graph: name_acl; empty: everyone); for an entity no document describes, the ACLs of
+	// the chunks that spell its name.
+	NameACL []string
 	// Sources are the sources whose documents support the entity: describe it or have chunks
 	// that mention it (sorted; empty when only relations hold it).
 	Sources []string

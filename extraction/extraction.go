@@ -111,11 +111,18 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 	}
 	for _, ch := range in.Chunks {
 		recognized := in.Recognized[ch.ID]
+		acl := chunkACL(in.Doc, ch)
 		var spans []keyedSpan
 		for _, match := range m.Find(ch.Text) {
+			if match.Keys = reachable(reg, match.Keys, acl); len(match.Keys) == 0 {
+				continue // only definitions some reader of the chunk may not read know this name
+			}
 			key := pick(match, in.SubjectKey)
 			if key == "" {
 				key = recognizedAt(recognized, match)
+			}
+			if key == "" {
+				key = restrictedDefinition(reg, match.Keys)
 			}
 			if key == "" {
 				continue
@@ -164,6 +171,48 @@ func fullName(text string, m resolution.Match, reg *resolution.Registry, key str
 		off = start + 1
 	}
 	return m.Start, m.End
+}
+
+// chunkACL is who may read a chunk: its own ACL, else its document's.
+func chunkACL(d ariadne.Document, ch ariadne.Chunk) []string {
+	if len(ch.ACL) > 0 {
+		return ch.ACL
+	}
+	return d.ACL
+}
+
+// reachable returns the keys of entities a text readable by acl may be linked to
+// (resolution.Registry.Reaches), in order.
+func reachable(reg *resolution.Registry, keys []string, acl []string) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if reg.Reaches(k, acl) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// restrictedDefinition chooses, among the entities a name matches, the one a restricted document
+// defines when every other is undocumented: the undocumented ones are then the names that
+// recognition found in chunks the definition does not reach (ResolveRecognized), and a chunk
+// the definition does reach means the defined entity. "" otherwise.
+func restrictedDefinition(reg *resolution.Registry, keys []string) string {
+	found := ""
+	for _, k := range keys {
+		e, ok := reg.Get(k)
+		switch {
+		case !ok:
+			return ""
+		case e.DocID == "":
+			continue
+		case found != "" || len(reg.Reach(k)) == 0:
+			return ""
+		default:
+			found = k
+		}
+	}
+	return found
 }
 
 // recognizedAt returns the key recognition resolved for the span of an ambiguous match, when it is

@@ -395,3 +395,66 @@ func TestResolveModelName(t *testing.T) {
 		}
 	}
 }
+
+// A name only a restricted page defines links no chunk some reader of which may not read that
+// page: the link would show those readers the page's type, aliases and relations.
+func TestDictionaryExtractorReach(t *testing.T) {
+	mgmt, public := []string{"management"}, []string{ariadne.PublicGroup}
+	docs := []ariadne.Document{
+		{ID: "projects/polar-owl", Type: "project", Title: "Polar Owl", ACL: mgmt, Aliases: []string{"Polyarnaya Sova"},
+			Body: "# Polar Owl\n\nPolar Owl is built for the board.\n"},
+		{ID: "people/tessa-walker", Type: "person", Title: "Tessa Walker", ACL: public,
+			Body: "# Tessa Walker\n\nTessa Walker likes Polar Owl and Polyarnaya Sova.\n"},
+		{ID: "notes/board", Title: "Board note", ACL: mgmt, Body: "Tessa Walker presented Polar Owl.\n"},
+	}
+	reg := resolution.NewRegistry(nil)
+	for _, d := range docs {
+		if info, ok := Subject(d, onto(t)); ok {
+			info.ACL = d.ACL
+			reg.Resolve(info.Candidate)
+		}
+	}
+	extract := func(d ariadne.Document, subject string, recognized map[string][]Recognized) []string {
+		t.Helper()
+		ch := ariadne.Chunk{ID: d.ID + "#0000-aaaaaaaa", DocID: d.ID, Text: strings.TrimPrefix(d.Body, "# "+d.Title+"\n\n"), ACL: d.ACL}
+		facts, err := NewDictionary(onto(t)).Extract(context.Background(), Input{Doc: d, Chunks: []ariadne.Chunk{ch}, SubjectKey: subject, Recognized: recognized}, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range facts.Mentions {
+			out = append(out, m.EntityKey+" «"+m.Surface+"»")
+		}
+		for _, r := range facts.Relations {
+			out = append(out, r.Source+" "+r.Type+" "+r.Target)
+		}
+		return out
+	}
+	// The public page: Tessa only; neither spelling of the project, no WORKS_ON to it.
+	if got, want := extract(docs[1], "people/tessa-walker", nil), []string{"people/tessa-walker «Tessa Walker»"}; !slices.Equal(got, want) {
+		t.Errorf("public page: %q, want %q", got, want)
+	}
+	// The management note: both, the project by its defined name.
+	if got, want := extract(docs[2], "", nil), []string{"people/tessa-walker «Tessa Walker»", "projects/polar-owl «Polar Owl»"}; !slices.Equal(got, want) {
+		t.Errorf("management note: %q, want %q", got, want)
+	}
+	// Recognition found "Polar Owl" in the public page: it becomes an entity of its own there,
+	// and the management note still means the defined project.
+	twin, _ := reg.ResolveRecognized(resolution.Candidate{Name: "Polar Owl", Type: "organization", ACL: public})
+	if twin != "organization:polar ovl" {
+		t.Fatalf("recognized twin key %q, want organization:polar ovl", twin)
+	}
+	text := strings.TrimPrefix(docs[1].Body, "# Tessa Walker\n\n")
+	at := strings.Index(text, "Polar Owl")
+	rec := map[string][]Recognized{docs[1].ID + "#0000-aaaaaaaa": {{Start: at, End: at + len("Polar Owl"), Surface: "Polar Owl", EntityKey: twin}}}
+	if got, want := extract(docs[1], "people/tessa-walker", rec), []string{"organization:polar ovl «Polar Owl»", "people/tessa-walker «Tessa Walker»", "people/tessa-walker MEMBER_OF organization:polar ovl"}; !slices.Equal(got, want) {
+		t.Errorf("public page with recognition: %q, want %q", got, want)
+	}
+	if got, want := extract(docs[2], "", nil), []string{"people/tessa-walker «Tessa Walker»", "projects/polar-owl «Polar Owl»"}; !slices.Equal(got, want) {
+		t.Errorf("management note beside the twin: %q, want %q", got, want)
+	}
+	// A management-only recognition joins the defined project.
+	if k, _ := reg.ResolveRecognized(resolution.Candidate{Name: "Polyarnaya Sova", Type: "organization", ACL: mgmt}); k != "projects/polar-owl" {
+		t.Errorf("management recognition joined %q, want projects/polar-owl", k)
+	}
+}

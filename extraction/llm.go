@@ -211,7 +211,7 @@ func (l *LLM) Extract(ctx context.Context, in Input, reg *resolution.Registry) (
 			if !ok {
 				continue // the model named something the chunk does not say
 			}
-			key := resolveModelName(reg, resolution.Candidate{Name: e.Name, Type: e.Type, Aliases: e.Aliases, Context: orgContext})
+			key := resolveModelName(reg, resolution.Candidate{Name: e.Name, Type: e.Type, Aliases: e.Aliases, Context: orgContext, ACL: chunkACL(in.Doc, ch)})
 			if key == "" {
 				continue // the name matches several entities and the model's type does not choose
 			}

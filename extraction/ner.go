@@ -250,6 +250,22 @@ type group struct {
 	types    map[string]int
 	order    []string // surfaces in first-seen order
 	context  string
+	acl      []string // who may read some chunk of the group (widerACL of theirs; empty: everyone)
+}
+
+// widerACL is an ACL whose readers are those of a or b: their union, or public (empty) when
+// either is.
+func widerACL(a, b []string) []string {
+	if len(a) == 0 || len(b) == 0 {
+		return nil
+	}
+	out := slices.Clone(a)
+	for _, g := range b {
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // resolve groups and resolves the recognized mentions (see NER).
@@ -265,11 +281,16 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	groups := map[string]*group{}
 	var groupOrder []string
 	for _, c := range chunks {
+		in := docs[c.doc]
+		acl := chunkACL(in.Doc, c.chunk)
 		var taken [][2]int
 		for _, m := range known.Find(c.chunk.Text) {
-			taken = append(taken, [2]int{m.Start, m.End})
+			// A known name only some reader of the chunk may not see defined is recognized as
+			// any other name (the dictionary does not link it here: Registry.Reaches).
+			if len(reachable(reg, m.Keys, acl)) > 0 {
+				taken = append(taken, [2]int{m.Start, m.End})
+			}
 		}
-		in := docs[c.doc]
 		context := ""
 		if s, ok := reg.Get(in.SubjectKey); ok && (s.Type == "client" || s.Type == "organization") {
 			context = s.Key
@@ -289,9 +310,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			}
 			g := groups[k]
 			if g == nil {
-				g = &group{surfaces: map[string]int{}, types: map[string]int{}, context: ctx}
+				g = &group{surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl)}
 				groups[k] = g
 				groupOrder = append(groupOrder, k)
+			} else {
+				g.acl = widerACL(g.acl, acl)
 			}
 			if g.surfaces[m.Text] == 0 {
 				g.order = append(g.order, m.Text)
@@ -329,7 +352,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		if typ != "person" {
 			ctx = ""
 		}
-		final[k], _ = reg.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Aliases: aliases, Context: ctx})
+		final[k], _ = reg.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Aliases: aliases, Context: ctx, ACL: g.acl})
 	}
 	out := map[string][]Recognized{}
 	for _, p := range found {

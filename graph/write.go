@@ -201,6 +201,7 @@ MATCH (e:Entity)
 RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS doc_id,
        coalesce(e.defined_aliases, []) AS defined, coalesce(e.aliases, []) AS aliases,
        coalesce(e.quoted_aliases, []) AS quoted, coalesce(e.context, '') AS context,
+       coalesce(e.name_acl, []) AS name_acl,
        COLLECT { MATCH (e)<-[:MENTIONS]-(:Chunk)<-[:HAS_CHUNK]-(d:Document) RETURN DISTINCT coalesce(d.source, 'default') AS s
                  UNION MATCH (e)-[:DESCRIBED_IN]->(d:Document) RETURN coalesce(d.source, 'default') AS s } AS sources`
 
@@ -219,6 +220,7 @@ func (s *Store) LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error
 			DefinedAliases: strs(get("defined")),
 			QuotedAliases:  strs(get("quoted")),
 			Context:        str(get("context")),
+			NameACL:        strs(get("name_acl")),
 			Sources:        sortedStrs(get("sources")),
 		})
 	}

@@ -682,11 +682,12 @@ func (p *Pipeline) registryFingerprint(reg *resolution.Registry, subjects map[st
 		ariadne.Entity
 		Quoted  []string
 		Context string
+		Reach   []string `json:",omitempty"` // absent for public definitions: fingerprints of public corpora did not change
 	}
 	ents := reg.Entities()
 	rows := make([]entity, len(ents))
 	for i, e := range ents {
-		rows[i] = entity{e, reg.QuotedAliases(e.Key), reg.Context(e.Key)}
+		rows[i] = entity{e, reg.QuotedAliases(e.Key), reg.Context(e.Key), reg.Reach(e.Key)}
 	}
 	raw, _ := json.Marshal(struct {
 		Extractor, Ontology string
@@ -897,6 +898,9 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 				ent.Aliases = e.DefinedAliases
 			}
 			reg.Load(ent, e.Context, e.QuotedAliases)
+			if e.DocID != "" {
+				reg.SetReach(ent.Key, e.NameACL)
+			}
 			for _, n := range append([]string{ent.Name}, ent.Aliases...) {
 				taken[textnorm.Key(n)] = ent.Type
 			}
@@ -911,7 +915,11 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 	for i, d := range docs {
 		n := p.namesOf(d)
 		if n.described {
+			n.subject.ACL = slices.Clone(d.ACL) // the entity's reach (Registry.Reaches)
 			infos = append(infos, n.subject)
+		}
+		for j := range n.discovered {
+			n.discovered[j].ACL = slices.Clone(d.ACL)
 		}
 		discovered[i] = n.discovered
 	}

@@ -23,6 +23,10 @@ import (
 //   - Otherwise it becomes a new undocumented entity (UndocumentedKey of its type, Name and
 //     Context) with its Aliases.
 //
+// Only entities that reach the candidate join it (Registry.Reaches with c.ACL): a name recognized
+// in a public chunk does not join a project only a management page defines, and becomes an
+// undocumented entity of its own.
+//
 // Joining an existing entity adds no aliases to it: every recognized surface already matches it
 // (Matcher.FindWhole), and aliases of a documented entity are what its document defines, not
 // what other chunks write. merged reports a join.
@@ -50,7 +54,7 @@ func (r *Registry) FindRecognized(c Candidate) (key string, found, ambiguous boo
 	var keys []string
 	add := func(ks []string) {
 		for _, k := range ks {
-			if r.entities[k] != nil && !slices.Contains(keys, k) {
+			if r.entities[k] != nil && r.Reaches(k, c.ACL) && !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}

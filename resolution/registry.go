@@ -19,6 +19,10 @@ type Candidate struct {
 	// the client of the document that mentions them). Two people with the same name in different
 	// contexts stay two entities.
 	Context string
+	// ACL is who may read where the candidate was found (its document's or chunks' ACL; empty:
+	// public). A described candidate's ACL is its entity's reach (Registry.Reaches); any other
+	// candidate only joins an entity whose reach holds every reader of it.
+	ACL []string
 }
 
 // Registry is the set of resolved entities with their aliases. It is not safe for concurrent
@@ -31,13 +35,17 @@ type Registry struct {
 	matcher  *Matcher           // rebuilt lazily after changes
 	merges   int
 	nicks    map[string][]string // textnorm.Key(full first name) → short forms
+	// reach is, for an entity a document describes, that document's ACL: who may know what the
+	// definition says (its type, its aliases, that two spellings are one thing). Absent or empty:
+	// everyone.
+	reach map[string][]string
 }
 
 // NewRegistry returns an empty registry. nicknames maps full first names to their short forms
 // (ontology's `nicknames`), so that «Лена Орлова» finds «Екатерина Белова».
 func NewRegistry(nicknames map[string][]string) *Registry {
 	r := &Registry{entities: map[string]*ariadne.Entity{}, aliases: map[string][]Alias{},
-		context: map[string]string{}, renames: map[string]string{}, nicks: map[string][]string{}}
+		context: map[string]string{}, renames: map[string]string{}, nicks: map[string][]string{}, reach: map[string][]string{}}
 	for full, short := range nicknames {
 		k := textnorm.Key(full)
 		r.nicks[k] = append(r.nicks[k], short...)
@@ -82,6 +90,27 @@ func (r *Registry) Load(e ariadne.Entity, context string, quotedOnly []string) {
 	for _, q := range quotedOnly {
 		r.AddAlias(e.Key, Alias{Text: q, QuotedOnly: true})
 	}
+}
+
+// SetReach records who may read the document that defines an entity (its ACL; empty: everyone),
+// for an entity loaded with Load; Resolve records it for the candidates it is given.
+func (r *Registry) SetReach(key string, acl []string) {
+	if ariadne.ReadersWithin(nil, acl) { // public: no restriction to record
+		delete(r.reach, key)
+		return
+	}
+	r.reach[key] = slices.Clone(acl)
+}
+
+// Reach returns the ACL recorded by SetReach or Resolve (nil: everyone).
+func (r *Registry) Reach(key string) []string { return r.reach[key] }
+
+// Reaches reports whether a text readable by acl may be linked to the entity by its names: every
+// caller who may read the text may read the entity's definition (ariadne.ReadersWithin). A public
+// chunk naming a project that only a management page defines is not linked to that project:
+// its link would show every reader the page's type, aliases and relations.
+func (r *Registry) Reaches(key string, acl []string) bool {
+	return ariadne.ReadersWithin(acl, r.reach[key])
 }
 
 // QuotedAliases returns the aliases of an entity that only match quoted.
@@ -200,9 +229,10 @@ func compatible(want, have string) bool {
 // Resolve maps a candidate to an entity key, creating or updating the entity, and returns the key
 // and whether the candidate was merged into an entity that existed before.
 //
-// A candidate with a DocID is the entity that document describes: its key is the DocID, and an
-// undocumented entity of a compatible type with the same name is adopted (see Renames). A
-// candidate without one is merged into the single compatible entity one of its names matches
+// A candidate with a DocID is the entity that document describes: its key is the DocID, its ACL
+// the entity's reach (Reaches), and an undocumented entity of a compatible type with the same
+// name is adopted (see Renames). A candidate without one is merged into the single compatible
+// entity that reaches it (Reaches with c.ACL) and one of its names matches
 // (see Matcher.FindWhole); among several, the one with the same Context wins; otherwise it becomes
 // a new entity.
 func (r *Registry) Resolve(c Candidate) (string, bool) {
@@ -212,6 +242,7 @@ func (r *Registry) Resolve(c Candidate) (string, bool) {
 		if e, ok := r.entities[key]; ok {
 			e.Name, e.Type, e.DocID = c.Name, c.Type, c.DocID
 			e.Aliases = mergeAliases(nil, c.Aliases, c.Name)
+			r.SetReach(key, c.ACL)
 			r.setAliases(key)
 			return key, false
 		}
@@ -230,6 +261,7 @@ func (r *Registry) Resolve(c Candidate) (string, bool) {
 		r.entities[key] = &ariadne.Entity{Key: key, Name: c.Name, Type: c.Type, DocID: c.DocID,
 			Aliases: mergeAliases(nil, c.Aliases, c.Name)}
 		r.context[key] = c.Context
+		r.SetReach(key, c.ACL)
 		r.setAliases(key)
 		return key, false
 	}
@@ -261,7 +293,7 @@ func (r *Registry) lookup(c Candidate, names []string) (string, bool) {
 	for _, n := range names {
 		for _, k := range r.Matcher().FindWhole(n).Keys {
 			e := r.entities[k]
-			if e != nil && compatible(c.Type, e.Type) && !found[k] {
+			if e != nil && compatible(c.Type, e.Type) && r.Reaches(k, c.ACL) && !found[k] {
 				found[k] = true
 				keys = append(keys, k)
 			}

@@ -151,3 +151,25 @@ func TestPairwiseScores(t *testing.T) {
 		t.Fatalf("scores = %+v", s)
 	}
 }
+
+func TestResolveReach(t *testing.T) {
+	mgmt, public := []string{"management"}, []string{ariadne.PublicGroup}
+	r := NewRegistry(nil)
+	r.Resolve(Candidate{Name: "Vertograd Holding", Type: "client", DocID: "clients/vertograd", ACL: mgmt})
+	if got := r.Reach("clients/vertograd"); !slices.Equal(got, mgmt) {
+		t.Fatalf("reach %v, want %v", got, mgmt)
+	}
+	// A name found in a management document joins the definition; the same name in a public
+	// one becomes an entity of its own, as if the definition did not exist.
+	if k, merged := r.Resolve(Candidate{Name: "Vertograd Holding", Type: "organization", ACL: mgmt}); k != "clients/vertograd" || !merged {
+		t.Errorf("management candidate: %q merged %v, want clients/vertograd true", k, merged)
+	}
+	if k, merged := r.Resolve(Candidate{Name: "Vertograd Holding", Type: "organization", ACL: public}); k != "organization:vertograd holding" || merged {
+		t.Errorf("public candidate: %q merged %v, want organization:vertograd holding false", k, merged)
+	}
+	// Made public, the definition reaches every text.
+	r.Resolve(Candidate{Name: "Vertograd Holding", Type: "client", DocID: "clients/vertograd", ACL: public})
+	if r.Reach("clients/vertograd") != nil || !r.Reaches("clients/vertograd", mgmt) || !r.Reaches("clients/vertograd", nil) {
+		t.Errorf("public definition: reach %v", r.Reach("clients/vertograd"))
+	}
+}

@@ -1,0 +1,27 @@
+package ariadne
+
+import "testing"
+
+func TestReadersWithin(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		inner, outer []string
+		want         bool
+	}{
+		{"public definition reaches everything", []string{"management"}, nil, true},
+		{"public chunk, public definition", nil, nil, true},
+		{"public chunk, restricted definition", nil, []string{"management"}, false},
+		{"all-group chunk, management definition", []string{"all"}, []string{"management"}, false},
+		{"same groups", []string{"management"}, []string{"management"}, true},
+		{"narrower chunk", []string{"management"}, []string{"management", "sales"}, true},
+		{"wider chunk", []string{"management", "sales"}, []string{"management"}, false},
+		{"disjoint", []string{"sales"}, []string{"management"}, false},
+		{"all-group chunk, all-group definition", []string{"all"}, []string{"all", "management"}, true},
+		{"public-group definition reaches a chunk of other groups", []string{"management"}, []string{"all"}, true},
+		{"chunk readable by all and management, management definition", []string{"all", "management"}, []string{"management"}, false},
+	} {
+		if got := ReadersWithin(tc.inner, tc.outer); got != tc.want {
+			t.Errorf("%s: ReadersWithin(%v, %v) = %v, want %v", tc.name, tc.inner, tc.outer, got, tc.want)
+		}
+	}
+}

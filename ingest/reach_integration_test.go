@@ -1,0 +1,109 @@
+package ingest_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/graph"
+	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/testrig"
+)
+
+// A public text that names what only a management page defines is not linked to that definition
+// (resolution.Registry.Reaches): an anonymous caller sees no entity typed by the page, no opaque
+// key that betrays a hidden definition, no relation typed by it and no alias that ties two public
+// spellings together — the tester's report of 2026-12-05. Made public, the page links them.
+func TestIntegrationRestrictedDefinitionReach(t *testing.T) {
+	r := testrig.New(t, "")
+	ctx := context.Background()
+	mgmt, public := []string{"management"}, []string{ariadne.PublicGroup}
+	project := ariadne.Document{ID: "projects/polar-owl", Type: "project", Title: "Project Polar Owl", Lang: "en", ACL: mgmt,
+		Aliases: []string{"Polar Owl", "Polyarnaya Sova"}, Body: "# Project Polar Owl\n\nPolar Owl is built for the board. Its budget is 48213977 USD.\n"}
+	docs := []ariadne.Document{
+		project,
+		{ID: "people/tessa-walker", Type: "person", Title: "Tessa Walker", Lang: "en", ACL: public,
+			Body: "# Tessa Walker\n\nTessa Walker likes Polar Owl.\n"},
+		{ID: "notes/parking", Title: "Parking note", Lang: "en", ACL: public,
+			Body: "A parcel for Polyarnaya Sova arrived at reception. Polar Owl stickers were found near the coffee machine.\n"},
+	}
+	if _, err := r.Pipe.Upsert(ctx, docs, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	seen := func(groups []string) []string {
+		t.Helper()
+		var out []string
+		for _, q := range []string{"Polar Owl", "Polyarnaya Sova"} {
+			cands, err := r.Graph.EntityCandidates(ctx, q, groups, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cands {
+				out = append(out, q+" → "+c.Key+" ("+c.Type+") "+strings.Join(c.Aliases, "|"))
+			}
+		}
+		edges, err := r.Graph.Edges(ctx, []string{"people/tessa-walker"}, groups, nil, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range edges {
+			out = append(out, e.From.Key+" "+e.Type+" "+e.To.Key)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, v := range seen(public) {
+		if strings.Contains(v, "project") || strings.Contains(v, graph.UIDPrefix) || strings.Contains(v, "WORKS_ON") || strings.Contains(v, "Polar Owl|Polyarnaya Sova") {
+			t.Errorf("anonymous caller sees %q, which only the management page states", v)
+		}
+	}
+	if got := seen(append(public, "management")); !slices.Contains(got, "Polar Owl → projects/polar-owl (project) Polar Owl|Polyarnaya Sova") {
+		t.Errorf("management sees %q, want the project by its page's key and aliases", got)
+	}
+	// Made public, the page reaches every text: Tessa's page now relates her to the project.
+	project.ACL = public
+	if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{project}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := seen(public); !slices.Contains(got, "people/tessa-walker WORKS_ON projects/polar-owl") {
+		t.Errorf("after the page was made public, anonymous sees %q, want Tessa WORKS_ON the project", got)
+	}
+}
+
+// With recognition on, the public note's name becomes an entity of its own, keyed and typed by
+// what the recognizer saw, while the management page keeps its person (the real NER sidecar).
+func TestIntegrationRestrictedDefinitionReachNER(t *testing.T) {
+	r := testrig.NewWithNER(t, "")
+	ctx := context.Background()
+	mgmt, public := []string{"management"}, []string{ariadne.PublicGroup}
+	docs := []ariadne.Document{
+		{ID: "people/zorislav-knutov", Type: "person", Title: "Zorislav Knutov", Lang: "en", ACL: mgmt,
+			Aliases: []string{"Zorya Knutov"}, Body: "# Zorislav Knutov\n\nZorislav Knutov directs the board's acquisition project.\n"},
+		{ID: "notes/reception", Title: "Reception note", Lang: "en", ACL: public,
+			Body: "A parcel for Zorislav Knutov arrived at reception on Monday.\n"},
+	}
+	if _, err := r.Pipe.Upsert(ctx, docs, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	view := func(groups []string) []string {
+		t.Helper()
+		cands, err := r.Graph.EntityCandidates(ctx, "Zorislav Knutov", groups, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range cands {
+			out = append(out, c.Key+" ("+c.Type+") "+strings.Join(c.Aliases, "|"))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := view(public), []string{"person:zorislav knutov (person) "}; !slices.Equal(got, want) {
+		t.Errorf("anonymous caller sees %q, want %q (the note's own entity: no opaque key, no alias from the page)", got, want)
+	}
+	if got := view(append(public, "management")); !slices.Contains(got, "people/zorislav-knutov (person) Zorya Knutov") {
+		t.Errorf("management sees %q, want the page's person", got)
+	}
+}

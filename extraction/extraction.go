@@ -112,10 +112,19 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 	for _, ch := range in.Chunks {
 		recognized := in.Recognized[ch.ID]
 		acl := chunkACL(in.Doc, ch)
-		var spans []keyedSpan
+		var spans, hidden []keyedSpan
 		for _, match := range m.Find(ch.Text) {
-			if match.Keys = reachable(reg, match.Keys, acl); len(match.Keys) == 0 {
-				continue // only definitions some reader of the chunk may not read know this name
+			reach := reachable(reg, match.Keys, acl)
+			if h := hiddenDefinition(reg, match.Keys, reach); h != "" {
+				// The defined entity is linked too; the graph shows the link only to callers
+				// who may read its definition (graph: e.acl of a described entity).
+				start, end := fullName(ch.Text, match, reg, h)
+				hidden = append(hidden, keyedSpan{start, end, h})
+				mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: h, Surface: ch.Text[start:end]})
+				relate(h, ch.ID)
+			}
+			if match.Keys = reach; len(match.Keys) == 0 {
+				continue
 			}
 			key := pick(match, in.SubjectKey)
 			if key == "" {
@@ -142,7 +151,7 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 			relate(r.EntityKey, ch.ID)
 		}
 		if in.Recognized != nil && !(hasSubj && len(d.onto.RelationRules[subj.Type]) > 0) { // see NER.typedPage
-			coOccurrences(rels, ch.Text, ch.ID, in.SubjectKey, spans)
+			coOccurrences(rels, ch.Text, ch.ID, in.SubjectKey, append(spans, hidden...))
 		}
 	}
 	return Facts{DocID: in.Doc.ID, Mentions: sortMentions(mentions), Relations: rels.list()}, nil
@@ -191,6 +200,22 @@ func reachable(reg *resolution.Registry, keys []string, acl []string) []string {
 		}
 	}
 	return out
+}
+
+// hiddenDefinition returns the one entity a document defines among the keys a name matches that
+// the chunk's readers do not all reach (keys less reach), or "" when there is none or several.
+func hiddenDefinition(reg *resolution.Registry, keys, reach []string) string {
+	found := ""
+	for _, k := range keys {
+		if slices.Contains(reach, k) {
+			continue
+		}
+		if e, ok := reg.Get(k); !ok || e.DocID == "" || found != "" {
+			return ""
+		}
+		found = k
+	}
+	return found
 }
 
 // restrictedDefinition chooses, among the entities a name matches, the one a restricted document

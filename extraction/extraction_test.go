@@ -396,8 +396,9 @@ func TestResolveModelName(t *testing.T) {
 	}
 }
 
-// A name only a restricted page defines links no chunk some reader of which may not read that
-// page: the link would show those readers the page's type, aliases and relations.
+// A name only a restricted page defines is linked to that page's entity (the graph shows the link
+// only to the page's readers: graph.Store keeps a described entity's acl to its document's), and
+// to nothing else of the page's: recognition's entity of its own is the name for everyone else.
 func TestDictionaryExtractorReach(t *testing.T) {
 	mgmt, public := []string{"management"}, []string{ariadne.PublicGroup}
 	docs := []ariadne.Document{
@@ -430,8 +431,10 @@ func TestDictionaryExtractorReach(t *testing.T) {
 		}
 		return out
 	}
-	// The public page: Tessa only; neither spelling of the project, no WORKS_ON to it.
-	if got, want := extract(docs[1], "people/tessa-walker", nil), []string{"people/tessa-walker «Tessa Walker»"}; !slices.Equal(got, want) {
+	// The public page: Tessa, and the project by both spellings with the relation its page implies
+	// — links the graph hides from whoever may not read the project's page.
+	if got, want := extract(docs[1], "people/tessa-walker", nil), []string{"people/tessa-walker «Tessa Walker»",
+		"projects/polar-owl «Polar Owl»", "projects/polar-owl «Polyarnaya Sova»", "people/tessa-walker WORKS_ON projects/polar-owl"}; !slices.Equal(got, want) {
 		t.Errorf("public page: %q, want %q", got, want)
 	}
 	// The management note: both, the project by its defined name.
@@ -447,7 +450,9 @@ func TestDictionaryExtractorReach(t *testing.T) {
 	text := strings.TrimPrefix(docs[1].Body, "# Tessa Walker\n\n")
 	at := strings.Index(text, "Polar Owl")
 	rec := map[string][]Recognized{docs[1].ID + "#0000-aaaaaaaa": {{Start: at, End: at + len("Polar Owl"), Surface: "Polar Owl", EntityKey: twin}}}
-	if got, want := extract(docs[1], "people/tessa-walker", rec), []string{"organization:polar ovl «Polar Owl»", "people/tessa-walker «Tessa Walker»", "people/tessa-walker MEMBER_OF organization:polar ovl"}; !slices.Equal(got, want) {
+	if got, want := extract(docs[1], "people/tessa-walker", rec), []string{"organization:polar ovl «Polar Owl»", "people/tessa-walker «Tessa Walker»",
+		"projects/polar-owl «Polar Owl»", "projects/polar-owl «Polyarnaya Sova»",
+		"people/tessa-walker MEMBER_OF organization:polar ovl", "people/tessa-walker WORKS_ON projects/polar-owl"}; !slices.Equal(got, want) {
 		t.Errorf("public page with recognition: %q, want %q", got, want)
 	}
 	if got, want := extract(docs[2], "", nil), []string{"people/tessa-walker «Tessa Walker»", "projects/polar-owl «Polar Owl»"}; !slices.Equal(got, want) {

@@ -9,13 +9,17 @@ import (
 
 // An entity is visible to a caller only through chunks the caller may read:
 //
-//   - it exists for the caller when one of its groups (e.acl: the groups of the chunks that
-//     mention it and of the document that describes it) is among the caller's;
+//   - it exists for the caller when one of its groups (e.acl) is among the caller's: for an entity
+//     a document describes, that document's groups — a caller who may read a chunk that names it
+//     but not its document sees no link at all, since the link would show the document's type,
+//     aliases and relations (a public note naming a management-only project); for an undocumented
+//     entity, the groups of the chunks that mention it;
 //   - its key, canonical name, describing document, defined and quoted aliases and resolution
 //     context come from its describing document (or, for an undocumented entity, from the chunks
 //     whose mentions spell its name) and are shown only to a caller in e.name_acl;
-//   - otherwise the caller sees an opaque key (UIDPrefix + a random id kept on the node), the
-//     first surface a readable chunk uses as its name, and the other readable surfaces as aliases.
+//   - otherwise (an undocumented entity whose readable mentions all spell it otherwise) the caller
+//     sees an opaque key (UIDPrefix + a random id kept on the node), the first surface a readable
+//     chunk uses as its name, and the other readable surfaces as aliases.
 //
 // An entity the caller may not see is answered exactly like one that does not exist.
 

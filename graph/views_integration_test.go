@@ -13,7 +13,9 @@ import (
 // (alias_acls, alias_surfaces), one pair per chunk ACL and spelling, kept by the full refresh and
 // grown by batch writes to the same lists: every readable spelling is shown — also one that only
 // a hub's 301st mention uses, which the 256-mention read could miss — and none of a chunk the
-// caller may not read.
+// caller may not read. The entity is undocumented, its name spelled only in a management chunk:
+// others see it by an opaque key (a described entity exists only for its document's readers,
+// TestIntegrationDescribedEntityVisibility).
 func TestIntegrationViewAliasLists(t *testing.T) {
 	ctx := context.Background()
 	s := openNamespaced(t, "al")
@@ -22,9 +24,8 @@ func TestIntegrationViewAliasLists(t *testing.T) {
 	}
 	if _, err := s.run(ctx, `
 CREATE (e:Entity {key: 'client:vega', name: 'Vega Trans LLC', type: 'Client', uid: 'u1', defined_aliases: ['VT'],
-                  doc_id: 'clients/vega', acl: ['all', 'delivery', 'management'], name_acl: ['management']})
-CREATE (e)-[:DESCRIBED_IN]->(:Document {id: 'clients/vega', acl: ['management']})
-CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret Name']}]->(e),
+                  acl: ['all', 'delivery', 'management'], name_acl: ['management']})
+CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret Name', 'Vega Trans LLC']}]->(e),
        (:Chunk {id: 'd#1', acl: ['delivery', 'all']})-[:MENTIONS {surfaces: ['Vega-D']}]->(e),
        (:Chunk {id: 'h#300', acl: ['all']})-[:MENTIONS {surfaces: ['Vega', 'VEGA Trans']}]->(e)
 WITH e
@@ -43,7 +44,7 @@ CREATE (:Chunk {id: 'h#' + right('00' + toString(i), 3), acl: ['all']})-[:MENTIO
 		}
 		return fmt.Sprintf("%q %q", strs(get(res.Records[0], "acls")), strs(get(res.Records[0], "surfaces")))
 	}
-	if got, want := lists(), `["all|" "all|" "all|delivery|" "management|"] ["VEGA Trans" "Vega" "Vega-D" "Secret Name"]`; got != want {
+	if got, want := lists(), `["all|" "all|" "all|delivery|" "management|" "management|"] ["VEGA Trans" "Vega" "Vega-D" "Secret Name" "Vega Trans LLC"]`; got != want {
 		t.Errorf("alias lists after a refresh:\n%s\nwant\n%s", got, want)
 	}
 	type view struct{ key, name, aliases string }
@@ -131,5 +132,72 @@ CREATE (:Chunk {id: 'a#2', acl: ['management']})-[:MENTIONS {surfaces: ['Other S
 	}
 	if got := lists(); got != grown {
 		t.Errorf("alias lists after RefreshStale %s, want %s", got, grown)
+	}
+}
+
+// TestIntegrationDescribedEntityVisibility: an entity a document describes exists only for the
+// document's readers, however many other chunks name it — a public chunk naming a management
+// client links to it for management only, and its relations (typed by the client's page) with it
+// — and a graph written before this rule (acl the union of the mentions') is refreshed by
+// EnsureSchema.
+func TestIntegrationDescribedEntityVisibility(t *testing.T) {
+	ctx := context.Background()
+	s := openNamespaced(t, "dv")
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.run(ctx, `
+CREATE (e:Entity {key: 'clients/vega', name: 'Vega Trans LLC', type: 'client', doc_id: 'clients/vega', uid: 'u2',
+                  acl: ['all', 'management'], name_acl: ['management']})
+CREATE (e)-[:DESCRIBED_IN]->(:Document {id: 'clients/vega', acl: ['management']})
+CREATE (p:Entity {key: 'people/ann', name: 'Ann Lee', type: 'person', doc_id: 'people/ann', uid: 'u3', acl: ['all'], name_acl: ['all']})
+CREATE (p)-[:DESCRIBED_IN]->(:Document {id: 'people/ann', acl: ['all']})
+CREATE (c:Chunk {id: 'people/ann#1', acl: ['all']})-[:MENTIONS {surfaces: ['Vega']}]->(e),
+       (c)-[:MENTIONS {surfaces: ['Ann Lee']}]->(p),
+       (p)-[:WORKS_WITH {chunk_ids: ['people/ann#1'], acl: ['all']}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The old rule's acl (all, management) is what EnsureSchema finds and refreshes.
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.run(ctx, `MATCH (e:Entity {key: 'clients/vega'}) RETURN e.acl AS acl`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strs(get(res.Records[0], "acl")); strings.Join(got, ",") != "management" {
+		t.Errorf("acl after EnsureSchema %q, want [management]", got)
+	}
+	for _, tc := range []struct {
+		groups string
+		view   string // clients/vega as the caller sees it
+		edges  string
+	}{
+		{"all", "", ""},
+		{"all,management", "clients/vega Vega Trans LLC client", "people/ann WORKS_WITH clients/vega"},
+	} {
+		groups := strings.Split(tc.groups, ",")
+		vs, err := s.views(ctx, []string{"clients/vega"}, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if v, ok := vs["clients/vega"]; ok {
+			got = v.entity.Key + " " + v.entity.Name + " " + v.entity.Type
+		}
+		if got != tc.view {
+			t.Errorf("groups %s see %q, want %q", tc.groups, got, tc.view)
+		}
+		edges, err := s.Edges(ctx, []string{"people/ann"}, groups, nil, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var es []string
+		for _, e := range edges {
+			es = append(es, e.From.Key+" "+e.Type+" "+e.To.Key)
+		}
+		if strings.Join(es, "; ") != tc.edges {
+			t.Errorf("groups %s see edges %q, want %q", tc.groups, es, tc.edges)
+		}
 	}
 }

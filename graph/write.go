@@ -31,10 +31,12 @@ var schemaStatements = []string{
 	`CREATE INDEX document_source IF NOT EXISTS FOR (d:Document) ON (d.source)`,
 }
 
-// unrefreshedEntitiesCypher finds entities written before visibility was kept on the node
-// (no acl or uid): EnsureSchema refreshes them once.
+// unrefreshedEntitiesCypher finds entities written before visibility was kept on the node (no
+// acl or uid), or before a described entity's existence followed its document alone (acl wider
+// than name_acl): EnsureSchema refreshes them once.
 const unrefreshedEntitiesCypher = `
 MATCH (e:Entity) WHERE e.acl IS NULL OR e.name_acl IS NULL OR e.uid IS NULL
+   OR (e.acl <> e.name_acl AND EXISTS { (e)-[:DESCRIBED_IN]->(:Document) })
 RETURN collect(e.key) AS keys`
 
 // EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
@@ -349,10 +351,12 @@ SET e.key = rn.new`
 	// refresh aliases (defined + every surface that mentions it), visibility and the fulltext keys
 	// of the touched entities; delete those left with no mention, no relation and no document.
 	//
-	// Visibility (see EntityView): e.acl is the union of the groups of the chunks that mention the
-	// entity and of the document that describes it — who may know it exists; e.name_acl is who may
-	// see its key, name, document and defined aliases — the describing document's groups, or for
-	// an undocumented entity the groups of the chunks whose mention surfaces include its name.
+	// Visibility (see EntityView): e.acl is who may know the entity exists — for an entity a
+	// document describes, that document's groups (a chunk that names it links to it only for
+	// callers who may also read what the document says: its type, aliases and relations); for
+	// any other, the union of the groups of the chunks that mention it. e.name_acl is who may see
+	// its key, name, document and defined aliases — the describing document's groups, or for an
+	// undocumented entity the groups of the chunks whose mention surfaces include its name.
 	refreshEntitiesCypher = `
 UNWIND $keys AS key
 MATCH (e:Entity {key: key})
@@ -384,7 +388,7 @@ WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks, aliasPai
 SET e.first_acls = firstACLs, e.first_chunks = firstChunks,
     e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
     e.aliases = [a IN aliases WHERE a <> e.name],
-    e.acl = docACL + [g IN mentionACL WHERE NOT g IN docACL],
+    e.acl = CASE WHEN described THEN docACL ELSE mentionACL END,
     e.name_acl = CASE WHEN described THEN docACL ELSE nameACL END,
     e.uid = coalesce(e.uid, randomUUID()),
     e.degree = COUNT { (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL }
@@ -430,7 +434,7 @@ WITH e, al, ea, na, surfaces, mentionACL, nameACL,
 SET e.first_acls = first.acls, e.first_chunks = first.chunks,
     e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
     e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
-    e.acl = ea + [g IN mentionACL WHERE NOT g IN ea],
+    e.acl = CASE WHEN EXISTS { (e)-[:DESCRIBED_IN]->(:Document) } THEN ea ELSE ea + [g IN mentionACL WHERE NOT g IN ea] END,
     e.name_acl = CASE WHEN EXISTS { (e)-[:DESCRIBED_IN]->(:Document) } THEN na ELSE na + [g IN nameACL WHERE NOT g IN na] END,
     e.uid = coalesce(e.uid, randomUUID()),
     e.degree = coalesce(e.degree, 0)`

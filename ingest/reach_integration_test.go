@@ -12,10 +12,11 @@ import (
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 )
 
-// A public text that names what only a management page defines is not linked to that definition
-// (resolution.Registry.Reaches): an anonymous caller sees no entity typed by the page, no opaque
+// A public text that names what only a management page defines is linked to that definition for
+// management only (graph: a described entity exists for its document's readers;
+// resolution.Registry.Reaches): an anonymous caller sees no entity typed by the page, no opaque
 // key that betrays a hidden definition, no relation typed by it and no alias that ties two public
-// spellings together — the tester's report of 2026-12-05. Made public, the page links them.
+// spellings together — the tester's report of 2026-12-05. Made public, the page links them for all.
 func TestIntegrationRestrictedDefinitionReach(t *testing.T) {
 	r := testrig.New(t, "")
 	ctx := context.Background()
@@ -59,8 +60,9 @@ func TestIntegrationRestrictedDefinitionReach(t *testing.T) {
 			t.Errorf("anonymous caller sees %q, which only the management page states", v)
 		}
 	}
-	if got := seen(append(public, "management")); !slices.Contains(got, "Polar Owl → projects/polar-owl (project) Polar Owl|Polyarnaya Sova") {
-		t.Errorf("management sees %q, want the project by its page's key and aliases", got)
+	if got := seen(append(public, "management")); !slices.Contains(got, "Polar Owl → projects/polar-owl (project) Polar Owl|Polyarnaya Sova") ||
+		!slices.Contains(got, "people/tessa-walker WORKS_ON projects/polar-owl") {
+		t.Errorf("management sees %q, want the project by its page's key and aliases, and Tessa WORKS_ON it", got)
 	}
 	// Made public, the page reaches every text: Tessa's page now relates her to the project.
 	project.ACL = public
@@ -105,5 +107,29 @@ func TestIntegrationRestrictedDefinitionReachNER(t *testing.T) {
 	}
 	if got := view(append(public, "management")); !slices.Contains(got, "people/zorislav-knutov (person) Zorya Knutov") {
 		t.Errorf("management sees %q, want the page's person", got)
+	}
+	// The note's chunk names the page's person for management, and the recognizer's for everyone.
+	mentioned := func(groups []string) []string {
+		t.Helper()
+		ids, err := r.Graph.DocumentChunkIDs(ctx, []string{"notes/reception"}, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byChunk, err := r.Graph.EntitiesOfChunks(ctx, ids, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, keys := range byChunk {
+			out = append(out, keys...)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := mentioned(public), []string{"person:zorislav knutov"}; !slices.Equal(got, want) {
+		t.Errorf("anonymous: the note mentions %q, want %q", got, want)
+	}
+	if got, want := mentioned(append(public, "management")), []string{"people/zorislav-knutov", "person:zorislav knutov"}; !slices.Equal(got, want) {
+		t.Errorf("management: the note mentions %q, want %q", got, want)
 	}
 }

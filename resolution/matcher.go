@@ -209,7 +209,21 @@ func (m *Matcher) FindWhole(name string) Match {
 	return res
 }
 
-func (m *Matcher) candidates(lat string) []*entry { return m.byPrefix[prefixOf(lat)] }
+func (m *Matcher) candidates(lat string) []*entry {
+	out := m.byPrefix[prefixOf(lat)]
+	if len(lat) < 3 || len(lat) > 4 {
+		return out
+	}
+	// A short name inflected after a two-letter stem («Анны», «Анной»: an+i, an+oi) is filed
+	// under another third letter than its nominative («Анна»: ana); tokenMatch decides
+	// (textnorm.ShortNameInflected).
+	for _, v := range "aeiouy" {
+		if p := lat[:2] + string(v); p != prefixOf(lat) {
+			out = append(slices.Clip(out), m.byPrefix[p]...)
+		}
+	}
+	return out
+}
 
 // firstWord returns the candidates of w that can match at it — w matches the entry's first token
 // (wordMatch's rule for its first word) or begins its compact form (compactMatch's) — filed by
@@ -414,7 +428,9 @@ func (e *entry) compactMatch(words []word, i int) int {
 // name matches as written.
 func (e *entry) tokenMatch(k int, t string, w word) (ok, longer bool) {
 	if !e.latin[k] || hasCyrillic(w.Text) {
-		return textnorm.TokenMatch(t, w.lat), false
+		// A short name inflected in its last letter («Анны Светловой» for «Анна Светлова») when
+		// the name has another word that matches, or is written with a capital.
+		return textnorm.TokenMatch(t, w.lat) || w.Upper && len(e.tokens) > 1 && textnorm.ShortNameInflected(t, w.lat), false
 	}
 	if textnorm.StrictTokenMatch(t, w.lat) {
 		return true, false

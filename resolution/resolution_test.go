@@ -27,6 +27,8 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{Text: "routekit", EntityKey: "t/routekit"},
 		{Text: "эксплуатация", EntityKey: "team/sre", QuotedOnly: true},
 		{Text: "Kafka", EntityKey: "t/kafka"},
+		{Text: "Анна Светлова", EntityKey: "p/svet"},
+		{Text: "Ольга Миронова", EntityKey: "p/mir"},
 	})
 	tests := []struct {
 		text string
@@ -44,6 +46,10 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{"Омега.\n\nЛогистик", nil},                           // a name does not span paragraphs
 		{"kafka lag; Kafka 3.6.1", []string{"Kafka→t/kafka"}}, // one word: case matters
 		{"routes and routed trips", nil},                      // Latin endings: "routes" is not "routekit"
+		// A short first name inflected in its last letter, beside its surname.
+		{"у Анны Светловой и Ольги Мироновой", []string{"Анны Светловой→p/svet", "Ольги Мироновой→p/mir"}},
+		{"с Анной Светловой", []string{"Анной Светловой→p/svet"}},
+		{"Инны Светловой, Анны Смирновой", nil}, // another first name, another surname
 	}
 	for pass := range 2 { // the second pass reads the memoized first-word filters
 		for _, tc := range tests {

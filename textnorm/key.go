@@ -96,6 +96,26 @@ func TokenMatch(a, b string) bool {
 	return inflected(a, b) || fleeting(a, b) || fleeting(b, a)
 }
 
+// ShortNameInflected reports whether two short phonetic Latin words (3 to 5 letters, the longer
+// at most 6) are one short name in two cases: the shorter word's letters but its last (at least
+// 2), followed by two Russian inflectional endings («Анна» / «Анны» / «Анной»: an+a / an+i /
+// an+oi, double letters being one in KeyTokens; «Ольга» / «Ольги»: olg+a / olg+i). TokenMatch
+// needs a 4-letter stem, which a short name inflected in its last letter does not keep; the
+// entity matcher (package resolution) adds this rule for a capitalized word of a name of several
+// words, every one of which must match, so that a chance match is unlikely.
+func ShortNameInflected(a, b string) bool {
+	short := min(len(a), len(b))
+	if short < 3 || short > 5 || max(len(a), len(b)) > 6 {
+		return false
+	}
+	p := commonPrefix(a, b)
+	if p < 2 || p < short-1 {
+		return false
+	}
+	p = min(p, short-1) // both change their ending
+	return inflectionEndings[a[p:]] && inflectionEndings[b[p:]] && a[p:] != "" && b[p:] != ""
+}
+
 // inflected is TokenMatch's prefix rule on ASCII words (KeyTokens of Latin and Cyrillic text are
 // ASCII).
 func inflected(a, b string) bool {

@@ -1,0 +1,25 @@
+package textnorm
+
+import "testing"
+
+func TestShortNameInflected(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"ana", "ani", true},   // Анна / Анны
+		{"ana", "anoi", true},  // Анна / Анной
+		{"olga", "olgi", true}, // Ольга / Ольги
+		{"olga", "olge", true},
+		{"ana", "ana", true},   // the same ending
+		{"ana", "ina", false},  // another name
+		{"ana", "ans", false},  // "s" is no Russian ending
+		{"ivan", "iva", false}, // a stem without its ending is not a case form
+		{"an", "ana", false},   // too short
+		{"olga", "olgers", false},
+	} {
+		if got := ShortNameInflected(tc.a, tc.b); got != tc.want {
+			t.Errorf("ShortNameInflected(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -161,6 +161,8 @@ var canaryRoutes = map[string]func(discovered *discoveries) []canaryRequest{
 	},
 	"GET /healthz":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/healthz"}} },
 	"GET /readyz":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/readyz"}} },
+	"HEAD /healthz":     func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/healthz"}} },
+	"HEAD /readyz":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/readyz"}} },
 	"GET /metrics":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/metrics"}} },
 	"GET /openapi.yaml": func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/openapi.yaml"}} },
 	"GET /":             func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/"}} },

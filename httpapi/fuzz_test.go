@@ -102,7 +102,7 @@ func engineForFuzz(t testing.TB) (*gin.Engine, *emptyStores) {
 //     anything but 200, 400 or 413;
 //   - a body the oracle cannot decode is 400 invalid_request; a decoded request with a blank
 //     question, one over MaxQuestionRunes runes, a NUL, an unknown mode or top_k outside 1..20
-//     (0 meaning 8) is 400 invalid_request; anything else is 200;
+//     (absent or null meaning 8) is 400 invalid_request; anything else is 200;
 //   - every error is a JSON ErrorBody with a code, a message and the request id of the
 //     X-Request-ID header; a JSON answer is a QueryResponse/SearchResponse (status index_empty
 //     here, since the stores are empty); a stream ends with an "answer" event;
@@ -202,13 +202,22 @@ func FuzzQueryBinding(f *testing.F) {
 // QueryRequest.validate; it returns the request retrieval should see, or why it is invalid.
 func oracleQuery(body []byte) (QueryRequest, string) {
 	var r QueryRequest
+	var in struct {
+		Question, Mode string
+		TopK           *int `json:"top_k"`
+		Debug          bool
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
+	if err := dec.Decode(&in); err != nil {
 		return r, "not JSON for this endpoint: " + err.Error()
 	}
 	if len(bytes.TrimSpace(body[dec.InputOffset():])) > 0 {
 		return r, "text after the object"
+	}
+	r = QueryRequest{Question: in.Question, Mode: in.Mode, Debug: in.Debug, TopK: 8}
+	if in.TopK != nil {
+		r.TopK = *in.TopK // an explicit 0 is out of range, not the default
 	}
 	r.Question = strings.TrimSpace(r.Question)
 	n := 0
@@ -229,9 +238,6 @@ func oracleQuery(body []byte) (QueryRequest, string) {
 	case "auto", "simple", "hybrid", "multi_hop":
 	default:
 		return r, "mode"
-	}
-	if r.TopK == 0 {
-		r.TopK = 8
 	}
 	if r.TopK < 1 || r.TopK > 20 {
 		return r, "top_k"

@@ -47,13 +47,18 @@ func (f *fakeAnswerer) Answer(ctx context.Context, req agent.Request, progress f
 }
 
 type fakeRetriever struct {
-	res agent.Result
-	err error
-	got agent.Request
+	res   agent.Result
+	err   error
+	got   agent.Request
+	block bool // wait for the request context to end, then fail as a store call would
 }
 
-func (f *fakeRetriever) Retrieve(_ context.Context, req agent.Request) (agent.Result, error) {
+func (f *fakeRetriever) Retrieve(ctx context.Context, req agent.Request) (agent.Result, error) {
 	f.got = req
+	if f.block {
+		<-ctx.Done()
+		return agent.Result{}, fmt.Errorf("vector: search: %w: %w", ariadne.ErrUnavailable, ctx.Err())
+	}
 	return f.res, f.err
 }
 
@@ -206,7 +211,10 @@ func TestRequestErrors(t *testing.T) {
 		{"not JSON", "POST", "/v1/query", "", "application/json", "{question:", 400, "invalid_request", "the body is not valid JSON for this endpoint"},
 		{"unknown field", "POST", "/v1/query", "", "application/json", `{"question":"q","topk":3}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: unknown field "topk"`},
 		{"trailing data", "POST", "/v1/search", "", "application/json", `{"question":"a"}{"question":"b"}`, 400, "invalid_request", "the body is not valid JSON for this endpoint: text after the JSON object"},
-		{"wrong type", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":"3"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "top_k" must be a int`},
+		{"wrong type", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":"3"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "top_k" must be an integer`},
+		{"wrong type bool", "POST", "/v1/search", "", "application/json", `{"question":"q","debug":"yes"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "debug" must be true or false`},
+		{"wrong type string", "POST", "/v1/search", "", "application/json", `{"question":7}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "question" must be a string`},
+		{"top_k zero", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":0}`, 400, "invalid_request", "top_k must be between 1 and 20"},
 		{"empty question", "POST", "/v1/query", "", "application/json", `{"question":"  "}`, 400, "invalid_request", "question is required"},
 		{"NUL", "POST", "/v1/search", "", "application/json", `{"question":"a\u0000b"}`, 400, "invalid_request", "question contains a NUL character"},
 		{"mode", "POST", "/v1/query", "", "application/json", `{"question":"q","mode":"deep"}`, 400, "invalid_request", "mode must be auto, simple, hybrid or multi_hop"},
@@ -232,6 +240,20 @@ func TestRequestErrors(t *testing.T) {
 		{"document missing", "GET", "/v1/documents/x%2Fy", "", "", "", 404, "not_found", "not found"},
 		{"chunk missing", "GET", "/v1/chunks/x%23y", "", "", "", 404, "not_found", "not found"},
 		{"no route", "GET", "/v2/anything", "", "", "", 404, "not_found", "no such endpoint"},
+		{"unencoded document id", "GET", "/v1/documents/projects/polar-owl", "", "", "", 404, "not_found",
+			"no such endpoint: document ids contain '/', which must be URL-encoded in the path (/v1/documents/projects%2Fpolar-owl)"},
+		{"unencoded id of a delete", "DELETE", "/v1/documents/projects/polar-owl", "writer-key", "", "", 404, "not_found",
+			"no such endpoint: document ids contain '/', which must be URL-encoded in the path (/v1/documents/projects%2Fpolar-owl)"},
+		{"unencoded entity key", "GET", "/v1/entities/clients/tundra-energo/neighbors", "", "", "", 404, "not_found",
+			"no such endpoint: entity keys contain '/', which must be URL-encoded in the path (/v1/entities/clients%2Ftundra-energo/neighbors)"},
+		{"unencoded chunk id", "GET", "/v1/chunks/policies/vacation%230000-b469ddd6", "", "", "", 404, "not_found",
+			"no such endpoint: chunk ids contain '/', which must be URL-encoded in the path (/v1/chunks/policies%2Fvacation%230000-b469ddd6)"},
+		{"empty document id", "GET", "/v1/documents/", "", "", "", 404, "not_found",
+			"no such endpoint: /v1/documents/ needs an id after the slash (the list is GET /v1/documents)"},
+		{"empty chunk id", "GET", "/v1/chunks/", "", "", "", 404, "not_found", "no such endpoint: /v1/chunks/ needs an id after the slash"},
+		{"trailing slash", "GET", "/v1/sources/", "", "", "", 404, "not_found", "no such endpoint: /v1/sources/ ends with a slash (did you mean /v1/sources?)"},
+		{"no page asset", "GET", "/ui/nonexist", "", "", "", 404, "not_found", "no such page or asset under /ui/"},
+		{"method on a probe", "POST", "/healthz", "", "", "", 405, "method_not_allowed", "method not allowed on this endpoint"},
 		{"method", "PUT", "/v1/query", "", "", "", 405, "method_not_allowed", "method not allowed on this endpoint"},
 	}
 	for _, tc := range tests {
@@ -239,6 +261,9 @@ func TestRequestErrors(t *testing.T) {
 			resp, body := r.do(t, tc.method, tc.path, tc.key, tc.ctype, tc.body)
 			if resp.StatusCode != tc.status {
 				t.Fatalf("HTTP %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("Content-Type %q, want application/json", ct)
 			}
 			code, msg := errorOf(t, body)
 			if code != tc.code || !strings.HasPrefix(msg, tc.message) {
@@ -472,6 +497,71 @@ func TestProbes(t *testing.T) {
 	}
 	if strings.Contains(r.logs.String(), "question") {
 		t.Errorf("the access log holds request bodies: %s", r.logs.String())
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, body := r.do(t, "HEAD", path, "", "", "")
+		if resp.StatusCode != 200 || body != "" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("HEAD %s: %d %q %v", path, resp.StatusCode, body, resp.Header)
+		}
+	}
+	// /ui without its slash is redirected to the page (the only redirect left besides /).
+	req, _ := http.NewRequest("GET", r.srv.URL+"/ui", nil)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/ui/" {
+		t.Errorf("GET /ui: %d Location %q, want 301 /ui/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+}
+
+// TestQueryTimeout: a question or search that outlives the query budget is 504 timeout (JSON, or
+// an error event on a stream), not 503 unavailable; a store that is down stays 503.
+func TestQueryTimeout(t *testing.T) {
+	r := newRig(t, Limits{QueryTimeout: 30 * time.Millisecond})
+	r.ans.block = true // returns status unavailable once its context ends, as agent.Answerer does
+	r.ret.block = true
+	want := "no answer within this server's time limit for a query (30ms); retry later, or ask a narrower question"
+	for _, path := range []string{"/v1/query", "/v1/search"} {
+		resp, body := r.do(t, "POST", path, "", "application/json", `{"question":"q"}`)
+		if code, msg := errorOf(t, body); resp.StatusCode != http.StatusGatewayTimeout || code != "timeout" || msg != want {
+			t.Errorf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	req, _ := http.NewRequest("POST", r.srv.URL+"/v1/query", strings.NewReader(`{"question":"q"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(raw), "event:error") || !strings.Contains(string(raw), `"code":"timeout"`) {
+		t.Errorf("stream: %q", raw)
+	}
+
+	r.ans.block, r.ret.block = false, false
+	r.ans.ans = agent.Answer{Status: ariadne.StatusUnavailable}
+	r.ret.err = fmt.Errorf("vector: %w", ariadne.ErrUnavailable)
+	if resp, body := r.do(t, "POST", "/v1/query", "", "application/json", `{"question":"q"}`); resp.StatusCode != 503 ||
+		!strings.Contains(body, `"reason":"a store or model is unavailable; retry later"`) {
+		t.Errorf("query with a store down: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := r.do(t, "POST", "/v1/search", "", "application/json", `{"question":"q"}`); resp.StatusCode != 503 {
+		t.Errorf("search with a store down: %d %s", resp.StatusCode, body)
+	}
+	// An error on a stream keeps its class (it was invalid_request for every error).
+	r.ans.ans, r.ans.err = agent.Answer{}, fmt.Errorf("graph: %w", ariadne.ErrMismatch)
+	req, _ = http.NewRequest("POST", r.srv.URL+"/v1/query", strings.NewReader(`{"question":"q"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(raw), `"code":"index_mismatch"`) {
+		t.Errorf("stream error class: %q", raw)
 	}
 }
 

@@ -21,9 +21,26 @@ import (
 // QueryRequest is the body of POST /v1/query and POST /v1/search.
 type QueryRequest struct {
 	Question string `json:"question"`
-	Mode     string `json:"mode"`  // auto (default), simple, hybrid, multi_hop
-	TopK     int    `json:"top_k"` // 1..20; default 8
-	Debug    bool   `json:"debug"` // include the trace
+	Mode     string `json:"mode"`            // auto (default), simple, hybrid, multi_hop
+	TopK     int    `json:"top_k,omitempty"` // 1..20; default 8 (a Go client's 0 is left out: the default)
+	Debug    bool   `json:"debug"`           // include the trace
+}
+
+// queryBody is QueryRequest as it is decoded: top_k is a pointer, so that an explicit 0 is
+// told from an absent field (the default) and refused like any value outside 1..20.
+type queryBody struct {
+	Question string `json:"question"`
+	Mode     string `json:"mode"`
+	TopK     *int   `json:"top_k"`
+	Debug    bool   `json:"debug"`
+}
+
+func (b queryBody) request() QueryRequest {
+	r := QueryRequest{Question: b.Question, Mode: b.Mode, Debug: b.Debug, TopK: 8}
+	if b.TopK != nil {
+		r.TopK = *b.TopK
+	}
+	return r
 }
 
 // MaxQuestionRunes bounds a question.
@@ -45,9 +62,6 @@ func (r *QueryRequest) validate() error {
 	if r.Mode != "auto" && !ariadne.Route(r.Mode).Valid() {
 		return ariadne.Messagef(ariadne.ErrInvalid, "mode must be auto, simple, hybrid or multi_hop")
 	}
-	if r.TopK == 0 {
-		r.TopK = 8
-	}
 	if r.TopK < 1 || r.TopK > 20 {
 		return ariadne.Messagef(ariadne.ErrInvalid, "top_k must be between 1 and 20")
 	}
@@ -58,6 +72,7 @@ func (r *QueryRequest) validate() error {
 // after it — and writes the error response itself.
 func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 	var req QueryRequest
+	var body queryBody
 	raw, err := io.ReadAll(c.Request.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -72,10 +87,11 @@ func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 		writeError(c, http.StatusBadRequest, "invalid_request", "a JSON body is required")
 		return req, false
 	}
-	if err := decodeStrict(raw, &req); err != nil {
+	if err := decodeStrict(raw, &body); err != nil {
 		writeError(c, http.StatusBadRequest, "invalid_request", "the body is not valid JSON for this endpoint: "+err.Error())
 		return req, false
 	}
+	req = body.request()
 	if err := req.validate(); err != nil {
 		h.writeErr(c, err)
 		return req, false
@@ -95,7 +111,7 @@ func decodeStrict(raw []byte, v any) error {
 		case errors.As(err, &se):
 			return fmt.Errorf("syntax error at byte %d", se.Offset)
 		case errors.As(err, &te):
-			return fmt.Errorf("field %q must be a %s", te.Field, te.Type)
+			return fmt.Errorf("field %q must be %s", te.Field, jsonTypeName(te.Type.String()))
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
 		}
@@ -105,6 +121,29 @@ func decodeStrict(raw []byte, v any) error {
 		return errors.New("text after the JSON object")
 	}
 	return nil
+}
+
+// jsonTypeName names a Go type as a JSON value the caller should send ("an integer", "a list of
+// strings"), with its article.
+func jsonTypeName(goType string) string {
+	switch goType {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "int", "int64", "int32", "uint", "uint64", "uint32":
+		return "an integer"
+	case "float64", "float32":
+		return "a number"
+	case "[]string":
+		return "a list of strings"
+	case "*int":
+		return "an integer"
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return "a list"
+	}
+	return "an object"
 }
 
 // QueryResponse is the answer of POST /v1/query.
@@ -143,6 +182,10 @@ func (h *handlers) query(c *gin.Context) {
 	}
 	start := time.Now()
 	ans, err := h.svc.Answerer.Answer(ctx, areq, nil)
+	if (err != nil || ans.Status == ariadne.StatusUnavailable) && timedOut(ctx, c) {
+		writeError(c, http.StatusGatewayTimeout, "timeout", timeoutMessage(h.lim.QueryTimeout))
+		return
+	}
 	if err != nil {
 		h.writeErr(c, err)
 		return
@@ -159,7 +202,7 @@ func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryR
 	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
 		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, ComparedOutcome: ans.ComparedOutcome, RequestID: c.GetString(requestIDKey)}
 	if ans.Status == ariadne.StatusUnavailable {
-		resp.Reason = "a store or model is unavailable; retry later"
+		resp.Reason = unavailableMessage
 	}
 	if debug {
 		resp.Trace = ans.Trace
@@ -213,9 +256,14 @@ func (h *handlers) queryStream(ctx context.Context, c *gin.Context, req QueryReq
 				e := <-events
 				c.SSEvent(e.Name, e.Data)
 			}
-			if r.err != nil {
+			if (r.err != nil || r.ans.Status == ariadne.StatusUnavailable) && timedOut(ctx, c) {
 				var b ErrorBody
-				b.Error.Code, b.Error.Message, b.Error.RequestID = "invalid_request", publicMessage(r.err, "the request is invalid"), c.GetString(requestIDKey)
+				b.Error.Code, b.Error.Message, b.Error.RequestID = "timeout", timeoutMessage(h.lim.QueryTimeout), c.GetString(requestIDKey)
+				c.SSEvent("error", b)
+			} else if r.err != nil {
+				var b ErrorBody
+				_, b.Error.Code, b.Error.Message = h.errorClass(c, r.err)
+				b.Error.RequestID = c.GetString(requestIDKey)
 				c.SSEvent("error", b)
 			} else {
 				h.observe(r.ans, time.Since(start))
@@ -255,6 +303,10 @@ func (h *handlers) search(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.lim.QueryTimeout)
 	defer cancel()
 	res, err := h.svc.Retriever.Retrieve(ctx, agent.Request{Question: req.Question, Groups: callerOf(c).Groups, Mode: req.Mode, TopK: req.TopK})
+	if err != nil && timedOut(ctx, c) {
+		writeError(c, http.StatusGatewayTimeout, "timeout", timeoutMessage(h.lim.QueryTimeout))
+		return
+	}
 	if err != nil {
 		h.writeErr(c, err)
 		return

@@ -154,19 +154,24 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.UseRawPath = true // entity keys and document ids contain '/', sent as %2F
 	e.UnescapePathValues = true
 	e.HandleMethodNotAllowed = true
+	// No HTML redirects: /v1/documents/ is a JSON 404 that says what was meant (noRoute); /ui
+	// is redirected there explicitly.
+	e.RedirectTrailingSlash = false
 	h := &handlers{svc: svc, lim: lim}
 	e.Use(requestID(), accessLog(svc.Log, svc.Metrics), recovery(svc.Log))
-	e.NoRoute(func(c *gin.Context) { writeError(c, http.StatusNotFound, "not_found", "no such endpoint") })
+	e.NoRoute(noRoute)
 	e.NoMethod(func(c *gin.Context) {
 		writeError(c, http.StatusMethodNotAllowed, "method_not_allowed", "method not allowed on this endpoint")
 	})
 
 	e.GET("/healthz", h.healthz)
+	e.HEAD("/healthz", h.healthz)
 	e.GET("/readyz", h.readyz)
+	e.HEAD("/readyz", h.readyz)
 	e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
 	e.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) })
 	e.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
-	e.GET(web.Prefix+"*path", gin.WrapH(web.Handler(svc.UI)))
+	e.GET(web.Prefix+"*path", jsonNotFound(web.Handler(svc.UI)))
 
 	v1 := e.Group("/v1", h.authenticate)
 	if lim.RatePerKey > 0 {
@@ -208,32 +213,41 @@ func writeError(c *gin.Context, status int, code, msg string) {
 	c.AbortWithStatusJSON(status, b)
 }
 
-// writeErr maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404, ErrConflict →
-// 409 (code document_conflict),
-// ErrUnavailable → 503, ErrUnauthorized → 503 (a store rejected Ariadne's own credentials),
-// ErrMismatch → 503 (the index needs re-indexing), anything else → 500. The message is the
-// error's ariadne.Message when it has one (written for the caller); otherwise a fixed sentence per
-// class, and the detail goes to the log.
+// writeErr writes an error as its class's status, code and message (errorClass).
 func (h *handlers) writeErr(c *gin.Context, err error) {
+	status, code, msg := h.errorClass(c, err)
+	writeError(c, status, code, msg)
+}
+
+// errorClass maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404, ErrConflict →
+// 409 (code document_conflict), ErrUnavailable → 503, ErrUnauthorized → 503 (a store rejected
+// Ariadne's own credentials), ErrMismatch → 503 (the index needs re-indexing), a deadline → 503
+// (a store's or model's own timeout; a request that ran out of its query budget is answered 504
+// timeout before it gets here, see timedOut), anything else → 500. The message is the error's
+// ariadne.Message when it has one (written for the caller); otherwise a fixed sentence per
+// class, and the detail goes to the log.
+func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg string) {
 	switch {
 	case errors.Is(err, ariadne.ErrInvalid):
-		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err, "the request is invalid"))
+		return http.StatusBadRequest, "invalid_request", publicMessage(err, "the request is invalid")
 	case errors.Is(err, ariadne.ErrConflict):
-		writeError(c, http.StatusConflict, "document_conflict", publicMessage(err, "the write conflicts with stored data"))
+		return http.StatusConflict, "document_conflict", publicMessage(err, "the write conflicts with stored data")
 	case errors.Is(err, ariadne.ErrNotFound):
-		writeError(c, http.StatusNotFound, "not_found", publicMessage(err, "not found"))
+		return http.StatusNotFound, "not_found", publicMessage(err, "not found")
 	case errors.Is(err, ariadne.ErrUnauthorized):
 		h.svc.Log.Error("a store rejected Ariadne's credentials", "request_id", c.GetString(requestIDKey), "err", err)
-		writeError(c, http.StatusServiceUnavailable, "unavailable", "a store or model is unavailable; retry later")
+		return http.StatusServiceUnavailable, "unavailable", unavailableMessage
 	case errors.Is(err, ariadne.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		writeError(c, http.StatusServiceUnavailable, "unavailable", "a store or model is unavailable; retry later")
+		return http.StatusServiceUnavailable, "unavailable", unavailableMessage
 	case errors.Is(err, ariadne.ErrMismatch):
-		writeError(c, http.StatusServiceUnavailable, "index_mismatch", "the index was built with another embedder; it must be re-indexed")
+		return http.StatusServiceUnavailable, "index_mismatch", "the index was built with another embedder; it must be re-indexed"
 	default:
 		h.svc.Log.Error("request failed", "request_id", c.GetString(requestIDKey), "err", err)
-		writeError(c, http.StatusInternalServerError, "internal", "internal error")
+		return http.StatusInternalServerError, "internal", "internal error"
 	}
 }
+
+const unavailableMessage = "a store or model is unavailable; retry later"
 
 // publicMessage returns the text of the error's ariadne.Message, written for callers, or
 // fallback: never the text of an internal error chain.

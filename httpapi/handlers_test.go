@@ -662,3 +662,110 @@ func TestUnknownKeyWithoutKeysFile(t *testing.T) {
 		t.Fatalf("%d %s, want 401 %q", rec.Code, rec.Body.String(), want)
 	}
 }
+
+// TestCredentials: the API key of a request's headers — the Bearer scheme in any case, or
+// X-API-Key — and a caller-facing error for every header that is present without a usable key.
+func TestCredentials(t *testing.T) {
+	tests := []struct {
+		name       string
+		auth, xkey []string
+		key        string
+		present    bool
+		err        string
+	}{
+		{"no header", nil, nil, "", false, ""},
+		{"bearer", []string{"Bearer k1"}, nil, "k1", true, ""},
+		{"lower-case scheme", []string{"bearer k1"}, nil, "k1", true, ""},
+		{"upper-case scheme", []string{"BEARER k1"}, nil, "k1", true, ""},
+		{"spaces after the scheme", []string{"Bearer   k1"}, nil, "k1", true, ""},
+		{"x-api-key", nil, []string{"k1"}, "k1", true, ""},
+		{"both, the same key", []string{"Bearer k1"}, []string{"k1"}, "k1", true, ""},
+		{"both, different keys", []string{"Bearer k1"}, []string{"k2"}, "", true,
+			"the Authorization and X-API-Key headers carry different keys; send the key in one of them"},
+		{"basic", []string{"Basic dXNlcjpwYXNz"}, nil, "", true,
+			"the Authorization header uses the Basic scheme; this API takes 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'"},
+		{"a key without a scheme", []string{"k1"}, nil, "", true,
+			"the Authorization header has no scheme; send 'Authorization: Bearer <API key>'"},
+		{"an odd scheme is not repeated", []string{"sk-live-0123456789abcdefghij xyz"}, nil, "", true,
+			"the Authorization header uses another scheme; this API takes 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'"},
+		{"empty bearer", []string{"Bearer"}, nil, "", true,
+			"the Authorization header has the Bearer scheme but no key; send 'Authorization: Bearer <API key>'"},
+		{"bearer and spaces", []string{"Bearer    "}, nil, "", true,
+			"the Authorization header has the Bearer scheme but no key; send 'Authorization: Bearer <API key>'"},
+		{"empty authorization", []string{""}, nil, "", true,
+			"the Authorization header is empty; send 'Authorization: Bearer <API key>'"},
+		{"two words", []string{"Bearer k1 k2"}, nil, "", true,
+			"the bearer key in the Authorization header contains white space; send 'Authorization: Bearer <API key>'"},
+		{"empty x-api-key", nil, []string{"  "}, "", true, "the X-API-Key header is empty; send 'X-API-Key: <API key>'"},
+		{"two authorization headers", []string{"Bearer k1", "Bearer k1"}, nil, "", true, "send one Authorization header"},
+		{"two x-api-key headers", nil, []string{"k1", "k2"}, "", true, "send one X-API-Key header"},
+	}
+	for _, tc := range tests {
+		h := http.Header{}
+		for _, v := range tc.auth {
+			h.Add("Authorization", v)
+		}
+		for _, v := range tc.xkey {
+			h.Add("X-API-Key", v)
+		}
+		key, present, err := credentials(h)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if key != tc.key || present != tc.present || msg != tc.err {
+			t.Errorf("%s: key %q present %v err %q, want %q %v %q", tc.name, key, present, msg, tc.key, tc.present, tc.err)
+		}
+	}
+}
+
+// TestAuthorizationHeader: through the engine, a lower-case bearer scheme authenticates, and
+// every Authorization header that is not a usable bearer key is 401 (JSON, WWW-Authenticate),
+// never the anonymous caller.
+func TestAuthorizationHeader(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.g.sources = map[string][]ariadne.SourceInfo{"all,sales": {{Name: "crm"}}, "all": {{Name: "public"}}}
+	get := func(headers ...string) (*http.Response, string) {
+		req, _ := http.NewRequest("GET", r.srv.URL+"/v1/sources", nil)
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Add(headers[i], headers[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		return resp, string(raw)
+	}
+	for _, auth := range []string{"bearer reader-key", "BEARER reader-key", "Bearer reader-key"} {
+		if resp, body := get("Authorization", auth); resp.StatusCode != 200 || !strings.Contains(body, `"name":"crm"`) {
+			t.Errorf("%q: %d %s, want the reader's sources", auth, resp.StatusCode, body)
+		}
+	}
+	if resp, body := get("X-API-Key", "reader-key"); resp.StatusCode != 200 || !strings.Contains(body, `"name":"crm"`) {
+		t.Errorf("X-API-Key: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := get(); resp.StatusCode != 200 || !strings.Contains(body, `"name":"public"`) {
+		t.Errorf("no header: %d %s, want the anonymous caller's sources", resp.StatusCode, body)
+	}
+	for _, headers := range [][]string{
+		{"Authorization", "Basic dXNlcjpwYXNz"},
+		{"Authorization", "Bearer"},
+		{"Authorization", "Bearer "},
+		{"Authorization", ""},
+		{"Authorization", "reader-key"},
+		{"X-API-Key", ""},
+		{"Authorization", "Bearer reader-key", "X-API-Key", "writer-key"},
+		{"Authorization", "bearer nope"},
+	} {
+		resp, body := get(headers...)
+		if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != `Bearer realm="ariadne"` {
+			t.Errorf("%q: %d %s, want 401 with WWW-Authenticate", headers, resp.StatusCode, body)
+			continue
+		}
+		if code, msg := errorOf(t, body); code != "unauthorized" || strings.Contains(msg, "dXNlcjpwYXNz") || strings.Contains(msg, "reader-key") {
+			t.Errorf("%q: %s %q", headers, code, msg)
+		}
+	}
+}

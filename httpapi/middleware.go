@@ -147,10 +147,22 @@ var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._-]{0,19}$`)
 // authenticate resolves the caller from "Authorization: Bearer <key>" or "X-API-Key" (see
 // credentials): no header is the anonymous caller with the public groups; an unknown key, or a
 // header present without a usable key, is 401 with WWW-Authenticate.
+//
+// Failed authentications are counted per client address (Limits.FailedAuthPerMinute): while the
+// address has none left, a request that carries a key is 429 before the key is looked at.
 func (h *handlers) authenticate(c *gin.Context) {
 	key, present, err := credentials(c.Request.Header)
+	addr := "addr:" + c.ClientIP()
+	if present && h.authFailures != nil {
+		if ok, wait := h.authFailures.peek(addr, time.Now()); !ok {
+			h.svc.Metrics.shed(c.FullPath(), "auth_failures")
+			retryAfter(c, wait)
+			writeError(c, http.StatusTooManyRequests, "rate_limited", failedAuthMessage)
+			return
+		}
+	}
 	if err != nil {
-		h.unauthorized(c, err.Error())
+		h.failedAuth(c, addr, err.Error())
 		return
 	}
 	caller, ok := h.svc.Keys.Lookup(key)
@@ -159,11 +171,19 @@ func (h *handlers) authenticate(c *gin.Context) {
 		if !h.svc.Keys.Configured() {
 			msg += "; this server has no API keys configured (start it with ARIADNE_API_KEYS_FILE)"
 		}
-		h.unauthorized(c, msg)
+		h.failedAuth(c, addr, msg)
 		return
 	}
 	c.Set(callerKey, caller)
 	c.Next()
+}
+
+// failedAuth counts a failed authentication against the client address and answers 401.
+func (h *handlers) failedAuth(c *gin.Context, addr, msg string) {
+	if h.authFailures != nil {
+		h.authFailures.reserve(addr, time.Now())
+	}
+	h.unauthorized(c, msg)
 }
 
 // unauthorized answers 401 with WWW-Authenticate.

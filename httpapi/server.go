@@ -11,7 +11,9 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -106,6 +108,26 @@ type Limits struct {
 	QueueWait        time.Duration // default 100ms
 	RatePerKey       float64       // requests per second per API key (anonymous: per client address); 0: off
 	RateBurst        int           // bucket size; default 2×RatePerKey
+	// FailedAuthPerMinute bounds failed authentications per client address (a bucket of that
+	// size, refilled at that rate); past it, requests with a key from the address are 429 until
+	// a token is back. 0 means the default, 10; negative switches it off.
+	FailedAuthPerMinute int
+	// TrustedProxies are the addresses or CIDR ranges of reverse proxies whose X-Forwarded-For
+	// and X-Real-IP headers give the client address; none by default, so the client address
+	// is the connection's peer and a client cannot pick it. An invalid entry is logged and
+	// none is trusted (cmd/api refuses to start with one: CheckTrustedProxies).
+	TrustedProxies []string
+}
+
+// CheckTrustedProxies reports an entry of Limits.TrustedProxies that is neither an IP address
+// nor a CIDR range.
+func CheckTrustedProxies(proxies []string) error {
+	for _, p := range proxies {
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			return fmt.Errorf("trusted proxy %q: want an IP address or a CIDR range: %w", p, ariadne.ErrInvalid)
+		}
+	}
+	return nil
 }
 
 func (l *Limits) defaults() {
@@ -123,6 +145,9 @@ func (l *Limits) defaults() {
 	}
 	if l.RateBurst <= 0 {
 		l.RateBurst = max(1, int(2*l.RatePerKey))
+	}
+	if l.FailedAuthPerMinute == 0 {
+		l.FailedAuthPerMinute = 10
 	}
 }
 
@@ -157,7 +182,15 @@ func New(svc Services, lim Limits) *gin.Engine {
 	// No HTML redirects: /v1/documents/ is a JSON 404 that says what was meant (noRoute); /ui
 	// is redirected there explicitly.
 	e.RedirectTrailingSlash = false
+	if err := CheckTrustedProxies(lim.TrustedProxies); err != nil {
+		svc.Log.Error("no reverse proxy is trusted", "err", err)
+		lim.TrustedProxies = nil
+	}
+	_ = e.SetTrustedProxies(lim.TrustedProxies) // checked above; nil trusts none (gin's default trusts every peer)
 	h := &handlers{svc: svc, lim: lim}
+	if lim.FailedAuthPerMinute > 0 {
+		h.authFailures = newKeyLimiter(float64(lim.FailedAuthPerMinute)/60, lim.FailedAuthPerMinute)
+	}
 	e.Use(requestID(), accessLog(svc.Log, svc.Metrics), recovery(svc.Log))
 	e.NoRoute(noRoute)
 	e.NoMethod(func(c *gin.Context) {
@@ -194,8 +227,9 @@ func New(svc Services, lim Limits) *gin.Engine {
 }
 
 type handlers struct {
-	svc Services
-	lim Limits
+	svc          Services
+	lim          Limits
+	authFailures *keyLimiter // failed authentications by client address; nil: not limited
 }
 
 // ErrorBody is the one error shape of the API.

@@ -48,6 +48,8 @@ type cli struct {
 	QueueWait       time.Duration `name:"queue-wait" env:"ARIADNE_API_QUEUE_WAIT" default:"100ms" help:"How long a request waits for a free slot before 503 overloaded."`
 	RatePerKey      float64       `name:"rate-per-key" env:"ARIADNE_API_RATE_PER_KEY" default:"20" help:"Requests per second per API key (anonymous callers: per client address); over it 429 rate_limited with Retry-After; 0: off."`
 	RateBurst       int           `name:"rate-burst" env:"ARIADNE_API_RATE_BURST" default:"40" help:"Burst size of the per-key rate limit."`
+	FailedAuth      int           `name:"failed-auth-per-minute" env:"ARIADNE_API_FAILED_AUTH_PER_MINUTE" default:"10" help:"Failed authentications allowed per client address a minute (bursts of as many); past it, requests with a key from that address get 429 rate_limited with Retry-After; -1: no limit."`
+	TrustedProxies  []string      `name:"trusted-proxies" env:"ARIADNE_API_TRUSTED_PROXIES" sep:"," help:"Reverse proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For gives the client address for rate limits; none by default: the client address is the connection's peer."`
 	ShutdownTimeout time.Duration `name:"shutdown-timeout" env:"ARIADNE_SHUTDOWN_TIMEOUT" default:"20s" help:"Time in-flight requests get on shutdown."`
 	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
@@ -100,6 +102,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	case perr != nil:
 		return usageError{perr}
 	}
+	if err := httpapi.CheckTrustedProxies(c.TrustedProxies); err != nil {
+		return usageError{fmt.Errorf("--trusted-proxies: %w", err)}
+	}
 	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 	log.Info("starting", append(c.Stores.Redacted(), "addr", c.Addr)...)
 
@@ -139,6 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return usageError{err}
 	}
+
 	onto, chunker, err := c.Indexing.Build()
 	if err != nil {
 		return usageError{err}
@@ -256,7 +262,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
 		httpapi.Limits{QueryTimeout: c.QueryTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
-			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst})
+			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst,
+			FailedAuthPerMinute: c.FailedAuth, TrustedProxies: c.TrustedProxies})
 
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/embedding"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 )
 
@@ -766,6 +767,94 @@ func TestAuthorizationHeader(t *testing.T) {
 		}
 		if code, msg := errorOf(t, body); code != "unauthorized" || strings.Contains(msg, "dXNlcjpwYXNz") || strings.Contains(msg, "reader-key") {
 			t.Errorf("%q: %s %q", headers, code, msg)
+		}
+	}
+}
+
+// embeddingRetriever embeds each question through a real query-embedding cache, as
+// agent.Retriever does, and counts the model's calls.
+type embeddingRetriever struct {
+	cache *embedding.QueryCache
+	mu    sync.Mutex
+	calls int
+}
+
+type countingLexical struct {
+	*embedding.Lexical
+	r *embeddingRetriever
+}
+
+func (c countingLexical) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	c.r.mu.Lock()
+	c.r.calls++
+	c.r.mu.Unlock()
+	return c.Lexical.EmbedQuery(ctx, text)
+}
+
+func (e *embeddingRetriever) Retrieve(ctx context.Context, req agent.Request) (agent.Result, error) {
+	_, err := e.cache.EmbedQuery(ctx, req.Question)
+	return agent.Result{Route: ariadne.RouteSimple}, err
+}
+
+func (e *embeddingRetriever) modelCalls() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.calls
+}
+
+// TestQueryEmbeddingCachePerCaller: through the engine, the same question from two API keys, or
+// from two anonymous client addresses, reaches the model once per caller — no caller's entry
+// answers another's lookup — while one caller's repeat is a hit.
+func TestQueryEmbeddingCachePerCaller(t *testing.T) {
+	keys, err := ParseKeys([]byte(testKeys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret := &embeddingRetriever{}
+	metrics := NewMetrics()
+	ret.cache, err = embedding.NewQueryCache(countingLexical{embedding.NewLexical(64), ret},
+		embedding.QueryCacheConfig{Size: 64, OnLookup: metrics.QueryEmbeddingLookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &fakeGraph{}
+	e := New(Services{Answerer: &fakeAnswerer{}, Retriever: ret, Entities: g, Library: g, Documents: &fakeDocuments{}, Keys: keys,
+		Metrics: metrics, Log: slog.New(slog.DiscardHandler)}, Limits{})
+	ask := func(addr, key string) {
+		t.Helper()
+		req := httptest.NewRequest("POST", "/v1/search", strings.NewReader(`{"question":"Who signed the Borealis contract?"}`))
+		req.RemoteAddr = addr
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		w := httptest.NewRecorder()
+		e.ServeHTTP(w, req)
+		if w.Code != 200 {
+			t.Fatalf("search: %d %s", w.Code, w.Body.String())
+		}
+	}
+	for i, s := range []struct {
+		addr, key string
+		calls     int
+	}{
+		{"192.0.2.1:1", "reader-key", 1},
+		{"192.0.2.1:1", "reader-key", 1}, // the reader's repeat: a hit
+		{"192.0.2.1:1", "writer-key", 2}, // another key from the same address: a miss
+		{"192.0.2.1:1", "", 3},           // anonymous from that address: its own scope
+		{"192.0.2.2:1", "", 4},           // anonymous from another address: a miss
+		{"192.0.2.2:1", "", 4},
+		{"192.0.2.3:1", "reader-key", 4}, // the reader from elsewhere: still the reader's entry
+	} {
+		ask(s.addr, s.key)
+		if got := ret.modelCalls(); got != s.calls {
+			t.Fatalf("step %d (%s, key %q): %d model calls, want %d", i, s.addr, s.key, got, s.calls)
+		}
+	}
+	rec := httptest.NewRecorder()
+	metrics.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{`ariadne_query_embedding_cache_total{result="hit"} 3`, `ariadne_query_embedding_cache_total{result="miss"} 4`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics lacks %s", want)
 		}
 	}
 }

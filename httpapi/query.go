@@ -16,6 +16,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/embedding"
 )
 
 // QueryRequest is the body of POST /v1/query and POST /v1/search.
@@ -66,6 +67,17 @@ func (r *QueryRequest) validate() error {
 		return ariadne.Messagef(ariadne.ErrInvalid, "top_k must be between 1 and 20")
 	}
 	return nil
+}
+
+// cacheScope is the caller's query-embedding cache scope (embedding.WithCacheScope): its API
+// key's name, or for an anonymous caller its client address. /metrics is public and a cache hit
+// is faster, so a shared cache would tell anyone whether another caller recently asked exactly
+// their question; scoped, an entry answers only its own caller.
+func cacheScope(c *gin.Context) string {
+	if caller := callerOf(c); !caller.Anonymous {
+		return "key:" + caller.Name
+	}
+	return "addr:" + c.ClientIP()
 }
 
 // bindQuery binds and validates a query body strictly — one JSON object, no unknown fields, nothing
@@ -175,6 +187,7 @@ func (h *handlers) query(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.lim.QueryTimeout)
 	defer cancel()
+	ctx = embedding.WithCacheScope(ctx, cacheScope(c))
 	areq := agent.Request{Question: req.Question, Groups: callerOf(c).Groups, Mode: req.Mode, TopK: req.TopK}
 	if strings.Contains(c.GetHeader("Accept"), "text/event-stream") {
 		h.queryStream(ctx, c, req, areq)
@@ -302,6 +315,7 @@ func (h *handlers) search(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.lim.QueryTimeout)
 	defer cancel()
+	ctx = embedding.WithCacheScope(ctx, cacheScope(c))
 	res, err := h.svc.Retriever.Retrieve(ctx, agent.Request{Question: req.Question, Groups: callerOf(c).Groups, Mode: req.Mode, TopK: req.TopK})
 	if err != nil && timedOut(ctx, c) {
 		writeError(c, http.StatusGatewayTimeout, "timeout", timeoutMessage(h.lim.QueryTimeout))

@@ -49,11 +49,11 @@ type cli struct {
 	RatePerKey      float64       `name:"rate-per-key" env:"ARIADNE_API_RATE_PER_KEY" default:"20" help:"Requests per second per API key (anonymous callers: per client address); over it 429 rate_limited with Retry-After; 0: off."`
 	RateBurst       int           `name:"rate-burst" env:"ARIADNE_API_RATE_BURST" default:"40" help:"Burst size of the per-key rate limit."`
 	FailedAuth      int           `name:"failed-auth-per-minute" env:"ARIADNE_API_FAILED_AUTH_PER_MINUTE" default:"10" help:"Failed authentications allowed per client address a minute (bursts of as many); past it, requests with a key from that address get 429 rate_limited with Retry-After; -1: no limit."`
-	TrustedProxies  []string      `name:"trusted-proxies" env:"ARIADNE_API_TRUSTED_PROXIES" sep:"," help:"Reverse proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For gives the client address for rate limits; none by default: the client address is the connection's peer."`
+	TrustedProxies  []string      `name:"trusted-proxies" env:"ARIADNE_API_TRUSTED_PROXIES" sep:"," help:"Reverse proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For gives the client address for rate limits and the anonymous callers' query-embedding cache; none by default: the client address is the connection's peer."`
 	ShutdownTimeout time.Duration `name:"shutdown-timeout" env:"ARIADNE_SHUTDOWN_TIMEOUT" default:"20s" help:"Time in-flight requests get on shutdown."`
 	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
-	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, normalised question); 0 turns it off."`
+	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, caller — API key name or anonymous client address —, normalised question); 0 turns it off."`
 	IndexRepair     bool          `name:"vector-index-repair" env:"ARIADNE_VECTOR_INDEX_REPAIR" default:"true" negatable:"" help:"When the vector index self-check finds lost HNSW entries (Weaviate restarted after a crash), write the lost objects again in the background; searches get 503 unavailable until a check passes either way."`
 	Translations    int           `name:"keyword-translations" env:"ARIADNE_KEYWORD_TRANSLATIONS" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss). 0 or negative: off, the default (more cross-language evidence is found, but extractive-v1's term bars then answer more near misses: docs/evaluation.md)."`
 	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
@@ -175,8 +175,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if c.Router == "llm" && model == nil {
 		return usageError{errors.New("--router llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	}
-	// Question and evidence-unit vectors are cached in memory (content-keyed): the evidence ranker
-	// reuses the retriever's question vector. A unit's vector comes from Weaviate's unit class when
+	// Question and evidence-unit vectors are cached in memory (content-keyed; question vectors per
+	// caller, embedding.WithCacheScope, set by httpapi): the evidence ranker reuses the
+	// retriever's question vector. A unit's vector comes from Weaviate's unit class when
 	// cmd/extract --unit-vectors stored it, else it is embedded once and stored there.
 	cached := agent.NewCachingEmbedder(emb, 0, vs)
 	lex, err := c.Lexicon.Load(log)

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -149,8 +148,16 @@ func (h *handlers) putDocument(c *gin.Context) {
 	switch ct {
 	case "", "application/json":
 		var req DocumentRequest
-		if err := bindJSONBytes(raw, &req); err != nil {
-			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body, source)")
+		if len(bytes.TrimSpace(raw)) == 0 {
+			writeError(c, http.StatusBadRequest, "invalid_request", "a JSON document is required (fields "+documentFields+")")
+			return
+		}
+		if err := decodeStrict(raw, &req); err != nil {
+			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a valid JSON document: "+err.Error()+" (fields "+documentFields+")")
+			return
+		}
+		if strings.TrimSpace(req.ID) == "" {
+			writeError(c, http.StatusBadRequest, "invalid_request", `invalid document: the JSON document has no "id"`)
 			return
 		}
 		doc, err = corpus.FromFields("request", corpus.Fields{ID: req.ID, Title: req.Title, Type: req.Type, Lang: req.Lang,
@@ -229,15 +236,5 @@ func (h *handlers) deleteDocument(c *gin.Context) {
 	c.Status(http.StatusNoContent)
 }
 
-// bindJSONBytes decodes one JSON object strictly: unknown fields and trailing data are errors.
-func bindJSONBytes(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
-}
+// documentFields are the fields of a JSON document (DocumentRequest), for messages.
+const documentFields = "id, title, type, lang, updated, acl, version, aliases, body, source"

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -100,7 +101,8 @@ func engineForFuzz(t testing.TB) (*gin.Engine, *emptyStores) {
 //
 //   - the handler never panics (the recovery middleware would answer 500) and never answers
 //     anything but 200, 400 or 413;
-//   - a body the oracle cannot decode is 400 invalid_request; a decoded request with a blank
+//   - a body the oracle cannot decode, or that is not UTF-8 or escapes a lone UTF-16 surrogate
+//     (which encoding/json would turn into U+FFFD), is 400 invalid_request; a decoded request with a blank
 //     question, one over MaxQuestionRunes runes, a NUL, an unknown mode or top_k outside 1..20
 //     (absent or null meaning 8) is 400 invalid_request; anything else is 200;
 //   - every error is a JSON ErrorBody with a code, a message and the request id of the
@@ -214,6 +216,15 @@ func oracleQuery(body []byte) (QueryRequest, string) {
 	}
 	if len(bytes.TrimSpace(body[dec.InputOffset():])) > 0 {
 		return r, "text after the object"
+	}
+	// encoding/json turns bytes that are not UTF-8 and lone surrogate escapes into U+FFFD; the
+	// API refuses both instead of answering a question the caller did not send.
+	if !utf8.Valid(body) {
+		return r, "invalid UTF-8"
+	}
+	lower := strings.ToLower(string(body))
+	if strings.Count(in.Question+in.Mode, "\uFFFD") > strings.Count(lower, "\ufffd")+strings.Count(lower, `\ufffd`) {
+		return r, "a lone surrogate became U+FFFD"
 	}
 	r = QueryRequest{Question: in.Question, Mode: in.Mode, Debug: in.Debug, TopK: 8}
 	if in.TopK != nil {

@@ -226,7 +226,26 @@ func TestRequestErrors(t *testing.T) {
 		{"anonymous may not delete", "DELETE", "/v1/documents/a", "", "", "", 401, "unauthorized", "writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)"},
 		{"anonymous may not write", "POST", "/v1/documents", "", "text/markdown", "---\nid: a\n---\nx", 401, "unauthorized", "writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)"},
 		{"media type", "POST", "/v1/documents", "writer-key", "application/pdf", "%PDF", 415, "unsupported_media_type", "send application/json or text/markdown"},
-		{"document JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","bogus":1}`, 400, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body, source)"},
+		{"document JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","bogus":1}`, 400, "invalid_request",
+			`the body is not a valid JSON document: unknown field "bogus" (fields id, title, type, lang, updated, acl, version, aliases, body, source)`},
+		{"document not JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":`, 400, "invalid_request",
+			"the body is not a valid JSON document: not one JSON object (fields id, title"},
+		{"document empty", "POST", "/v1/documents", "writer-key", "application/json", ``, 400, "invalid_request",
+			"a JSON document is required (fields id, title"},
+		{"document field type", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","body":"x","version":"2"}`, 400, "invalid_request",
+			`the body is not a valid JSON document: field "version" must be an integer (fields id`},
+		{"document JSON without id", "POST", "/v1/documents", "writer-key", "application/json", `{"title":"T","body":"x"}`, 400, "invalid_request",
+			`invalid document: the JSON document has no "id"`},
+		{"document JSON not UTF-8", "POST", "/v1/documents", "writer-key", "application/json", "{\"id\":\"a\",\"body\":\"caf\xe9\"}", 400, "invalid_request",
+			"the body is not a valid JSON document: invalid UTF-8 at byte 21 (fields id"},
+		{"document JSON lone surrogate", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","body":"x\udc00y"}`, 400, "invalid_request",
+			`the body is not a valid JSON document: a lone UTF-16 surrogate escape (\uDC00) at byte 19, which is not a character`},
+		{"document markdown not UTF-8", "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: a\n---\ncaf\xe9\n", 400, "invalid_request",
+			"invalid document: invalid UTF-8"},
+		{"query not UTF-8", "POST", "/v1/query", "", "application/json", "{\"question\":\"caf\xe9?\"}", 400, "invalid_request",
+			"the body is not valid JSON for this endpoint: invalid UTF-8 at byte 16"},
+		{"query lone surrogate", "POST", "/v1/search", "", "application/json", `{"question":"\ud800?"}`, 400, "invalid_request",
+			`the body is not valid JSON for this endpoint: a lone UTF-16 surrogate escape (\uD800) at byte 13, which is not a character`},
 		{"bad source", "POST", "/v1/documents?source=a%20b", "writer-key", "text/markdown", "---\nid: a\n---\nx", 400, "invalid_request", "source \"a b\": want 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit"},
 		{"document front matter", "POST", "/v1/documents", "writer-key", "text/markdown", "no front matter", 400, "invalid_request", "invalid document: "},
 		{"document too large", "POST", "/v1/documents", "writer-key", "text/markdown", strings.Repeat("x", 600), 413, "payload_too_large", "the body is over 512 bytes"},
@@ -855,6 +874,36 @@ func TestQueryEmbeddingCachePerCaller(t *testing.T) {
 	for _, want := range []string{`ariadne_query_embedding_cache_total{result="hit"} 3`, `ariadne_query_embedding_cache_total{result="miss"} 4`} {
 		if !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+// TestCheckJSONText: JSON text that encoding/json would change silently is refused, with where.
+func TestCheckJSONText(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{`{"q":"plain"}`, ""},
+		{`{"q":"Кто? 😀"}`, ""},
+		{`{"q":"\ud83d\ude00"}`, ""}, // a surrogate pair: one character
+		{`{"q":"\uD83D\uDE00"}`, ""},
+		{`{"q":"\\ud800"}`, ""}, // an escaped backslash, then text
+		{`{"q":"\u00e9\ufffd"}`, ""},
+		{"{\"q\":\"\xff\"}", "invalid UTF-8 at byte 6"},
+		{"{\"q\":\"\xe2\x82\"}", "invalid UTF-8 at byte 6"},
+		{`{"q":"\ud800"}`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\ud800x"}`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\ud800\u0041"}`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\udfff"}`, `a lone UTF-16 surrogate escape (\uDFFF) at byte 6, which is not a character`},
+		{`{"q":"ok","\udc00":1}`, `a lone UTF-16 surrogate escape (\uDC00) at byte 11, which is not a character`},
+		{`{"q":"\ud800`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\u12`, ""}, // the decoder's syntax error
+	} {
+		err := checkJSONText([]byte(tc.in))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.err {
+			t.Errorf("checkJSONText(%q) = %q, want %q", tc.in, got, tc.err)
 		}
 	}
 }

@@ -111,9 +111,14 @@ func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 	return req, true
 }
 
-// decodeStrict decodes exactly one JSON object into v: an unknown field or anything but white
-// space after the object is an error whose text names it (it is shown to the caller).
+// decodeStrict decodes exactly one JSON object into v: invalid UTF-8 (encoding/json would
+// silently replace it with U+FFFD), an escaped lone UTF-16 surrogate (the same), an unknown field
+// or anything but white space after the object is an error whose text names it (it is shown to
+// the caller).
 func decodeStrict(raw []byte, v any) error {
+	if err := checkJSONText(raw); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -133,6 +138,65 @@ func decodeStrict(raw []byte, v any) error {
 		return errors.New("text after the JSON object")
 	}
 	return nil
+}
+
+// checkJSONText refuses JSON text that encoding/json would change silently: bytes that are not
+// UTF-8, and \u escapes of UTF-16 surrogates that are not a high–low pair (both become U+FFFD).
+func checkJSONText(raw []byte) error {
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return fmt.Errorf("invalid UTF-8 at byte %d", i)
+		}
+		i += n
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		i++ // the escaped character: a backslash, a quote, or u and four hex digits
+		if i >= len(raw) || raw[i] != 'u' {
+			continue
+		}
+		r, ok := hex4(raw[i+1:])
+		if !ok {
+			continue // a syntax error the decoder reports
+		}
+		at := i - 1
+		i += 4
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if low, ok := hex4(raw[min(i+3, len(raw)):]); ok && i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' && low >= 0xDC00 && low < 0xE000 {
+				i += 6
+				continue
+			}
+			return fmt.Errorf("a lone UTF-16 surrogate escape (\\u%04X) at byte %d, which is not a character", r, at)
+		case r >= 0xDC00 && r < 0xE000:
+			return fmt.Errorf("a lone UTF-16 surrogate escape (\\u%04X) at byte %d, which is not a character", r, at)
+		}
+	}
+	return nil
+}
+
+// hex4 reads four hex digits.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 // jsonTypeName names a Go type as a JSON value the caller should send ("an integer", "a list of

@@ -145,6 +145,8 @@ func (h *handlers) putDocument(c *gin.Context) {
 	}
 	ct, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	var doc ariadne.Document
+	var acl []string // as sent: nil when left out
+	aclScalar := false
 	switch ct {
 	case "", "application/json":
 		var req DocumentRequest
@@ -160,11 +162,16 @@ func (h *handlers) putDocument(c *gin.Context) {
 			writeError(c, http.StatusBadRequest, "invalid_request", `invalid document: the JSON document has no "id"`)
 			return
 		}
+		acl = req.ACL
 		doc, err = corpus.FromFields("request", corpus.Fields{ID: req.ID, Title: req.Title, Type: req.Type, Lang: req.Lang,
 			Updated: req.Updated, ACL: req.ACL, Version: req.Version, Aliases: req.Aliases, Body: req.Body})
 		doc.Source = req.Source
 	case "text/markdown", "text/plain":
-		doc, err = corpus.Parse("request", raw)
+		var f corpus.Fields
+		if f, err = corpus.ParseFields(raw); err == nil {
+			acl, aclScalar = f.ACL, f.ACLScalar
+			doc, err = corpus.FromFields("request", f)
+		}
 		doc.Source = c.Query("source")
 	default:
 		writeError(c, http.StatusUnsupportedMediaType, "unsupported_media_type", "send application/json or text/markdown")
@@ -174,8 +181,16 @@ func (h *handlers) putDocument(c *gin.Context) {
 		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+publicMessage(err, "not a Markdown document with YAML front matter"))
 		return
 	}
+	if e := checkACLShape(acl, aclScalar); e != nil {
+		e.write(c)
+		return
+	}
 	if err := ariadne.CheckSource(doc.SourceName()); err != nil {
 		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err, "invalid source"))
+		return
+	}
+	if e := checkWriteACL(doc.ACL, callerOf(c).Groups); e != nil {
+		e.write(c)
 		return
 	}
 	// A writer may replace only documents it may read.

@@ -907,3 +907,95 @@ func TestCheckJSONText(t *testing.T) {
 		}
 	}
 }
+
+// TestACLRules: the shape of a document's acl as sent, and the write rule (the acl shares a
+// group with the writer's groups), as pure functions.
+func TestACLRules(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		acl    []string
+		scalar bool
+		status int
+		msg    string
+	}{
+		{"left out", nil, false, 0, ""},
+		{"a list", []string{"management", "all"}, false, 0, ""},
+		{"empty list", []string{}, false, 400, "invalid document: acl is an empty list; leave it out for the default, [all], or list the groups that may read the document"},
+		{"blank name", []string{"sales", " "}, false, 400, "invalid document: acl has a blank group name (entry 2 of 2)"},
+		{"empty name", []string{""}, false, 400, "invalid document: acl has a blank group name (entry 1 of 1)"},
+		{"one value", []string{"management"}, true, 400, "invalid document: acl must be a list of group names, like acl: [management], not a single value (leave it out for the default, [all])"},
+	} {
+		e := checkACLShape(tc.acl, tc.scalar)
+		if (e == nil) != (tc.status == 0) || e != nil && (e.status != tc.status || e.code != "invalid_request" || e.msg != tc.msg) {
+			t.Errorf("checkACLShape %s: %+v, want %d %q", tc.name, e, tc.status, tc.msg)
+		}
+	}
+	for _, tc := range []struct {
+		acl, groups []string
+		msg         string
+	}{
+		{[]string{"all"}, []string{"all"}, ""},
+		{[]string{"all", "management"}, []string{"all"}, ""},
+		{[]string{"management"}, []string{"all", "management"}, ""},
+		{[]string{"management"}, []string{"all"}, "this API key may only write documents it can read: the document's acl [management] shares no group with the key's groups [all]"},
+		{[]string{"managment"}, []string{"all", "management"}, "this API key may only write documents it can read: the document's acl [managment] shares no group with the key's groups [all, management]"},
+		{[]string{"all"}, []string{"public", "sales"}, "this API key may only write documents it can read: the document's acl [all] shares no group with the key's groups [public, sales]"},
+		{[]string{"Sales"}, []string{"sales"}, "this API key may only write documents it can read: the document's acl [Sales] shares no group with the key's groups [sales]"},
+	} {
+		e := checkWriteACL(tc.acl, tc.groups)
+		if (e == nil) != (tc.msg == "") || e != nil && (e.status != 403 || e.code != "forbidden" || e.msg != tc.msg) {
+			t.Errorf("checkWriteACL(%v, %v): %+v, want %q", tc.acl, tc.groups, e, tc.msg)
+		}
+	}
+}
+
+// TestPutDocumentACL: through the engine, JSON and Markdown bodies follow one ACL rule; refused
+// writes never reach the pipeline.
+func TestPutDocumentACL(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.docs.sum = ingest.Summary{DocsWritten: 1, Chunks: 1}
+	md := func(acl string) string { return "---\nid: notes/x\n" + acl + "---\nText.\n" }
+	forbidden := "this API key may only write documents it can read: the document's acl [%s] shares no group with the key's groups [all]"
+	for _, tc := range []struct {
+		name, ctype, body string
+		status            int
+		msg               string
+		stored            []string
+	}{
+		{"JSON left out", "application/json", `{"id":"notes/x","body":"Text."}`, 200, "", []string{"all"}},
+		{"JSON null", "application/json", `{"id":"notes/x","acl":null,"body":"Text."}`, 200, "", []string{"all"}},
+		{"JSON shared group", "application/json", `{"id":"notes/x","acl":["all","management"],"body":"Text."}`, 200, "", []string{"all", "management"}},
+		{"JSON restricted", "application/json", `{"id":"notes/x","acl":["management"],"body":"Text."}`, 403, fmt.Sprintf(forbidden, "management"), nil},
+		{"JSON typo", "application/json", `{"id":"notes/x","acl":["managment"],"body":"Text."}`, 403, fmt.Sprintf(forbidden, "managment"), nil},
+		{"JSON empty list", "application/json", `{"id":"notes/x","acl":[],"body":"Text."}`, 400, "invalid document: acl is an empty list", nil},
+		{"JSON blank group", "application/json", `{"id":"notes/x","acl":[""],"body":"Text."}`, 400, "invalid document: acl has a blank group name (entry 1 of 1)", nil},
+		{"JSON scalar", "application/json", `{"id":"notes/x","acl":"management","body":"Text."}`, 400,
+			`the body is not a valid JSON document: field "acl" must be a list of strings`, nil},
+		{"Markdown left out", "text/markdown", md(""), 200, "", []string{"all"}},
+		{"Markdown shared group", "text/markdown", md("acl: [all, sales]\n"), 200, "", []string{"all", "sales"}},
+		{"Markdown restricted", "text/markdown", md("acl: [management]\n"), 403, fmt.Sprintf(forbidden, "management"), nil},
+		{"Markdown empty list", "text/markdown", md("acl: []\n"), 400, "invalid document: acl is an empty list", nil},
+		{"Markdown blank group", "text/markdown", md("acl: [\"\"]\n"), 400, "invalid document: acl has a blank group name", nil},
+		{"Markdown scalar", "text/markdown", md("acl: management\n"), 400, "invalid document: acl must be a list of group names, like acl: [management], not a single value", nil},
+		{"Markdown scalar all", "text/markdown", md("acl: all\n"), 400, "invalid document: acl must be a list of group names", nil},
+	} {
+		r.docs.got = nil
+		resp, body := r.do(t, "POST", "/v1/documents", "writer-key", tc.ctype, tc.body)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.name, resp.StatusCode, body, tc.status)
+			continue
+		}
+		if tc.status != 200 {
+			if _, msg := errorOf(t, body); !strings.HasPrefix(msg, tc.msg) {
+				t.Errorf("%s: %q, want %q", tc.name, msg, tc.msg)
+			}
+			if r.docs.got != nil {
+				t.Errorf("%s: a refused write reached the pipeline", tc.name)
+			}
+			continue
+		}
+		if len(r.docs.got) != 1 || fmt.Sprint(r.docs.got[0].ACL) != fmt.Sprint(tc.stored) {
+			t.Errorf("%s: the pipeline got %+v, want acl %v", tc.name, r.docs.got, tc.stored)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -193,19 +195,24 @@ func (h *handlers) putDocument(c *gin.Context) {
 		e.write(c)
 		return
 	}
-	// A writer may replace only documents it may read.
-	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), doc.ID)
-	if err != nil {
-		h.writeErr(c, err)
+	// A writer may replace only documents it may read, and only with a version that is not older
+	// than the stored one (versionConflict). Checked first here, to refuse without waiting for
+	// the writer lock, then again under it (Precheck), where no other writer can change them.
+	groups := callerOf(c).Groups
+	if e, err := h.replaceCheck(c.Request.Context(), doc, groups, nil); err != nil || e != nil {
+		h.writeErrOr(c, e, err)
 		return
 	}
-	if found && !ariadne.CanRead(acl, callerOf(c).Groups) {
-		writeError(c, http.StatusForbidden, "forbidden", "this API key may not replace that document")
-		return
-	}
-	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, ingest.Options{Source: doc.SourceName()})
+	opts := ingest.Options{Source: doc.SourceName(), Precheck: func(ctx context.Context, stored map[string]ariadne.DocState) error {
+		e, err := h.replaceCheck(ctx, doc, groups, stored)
+		if e != nil {
+			return e
+		}
+		return err
+	}}
+	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, opts)
 	if err != nil {
-		h.writeErr(c, err)
+		h.writeErrOr(c, asHTTPError(err), err)
 		return
 	}
 	if len(sum.Conflicts) > 0 {
@@ -222,33 +229,117 @@ func (h *handlers) putDocument(c *gin.Context) {
 		writeError(c, http.StatusBadGateway, "index_refused", fmt.Sprintf("Weaviate refused %d chunks; the document will be indexed by the next write", len(sum.VectorErrors)))
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": sum.Chunks, "entities": sum.DocEntities,
-		"relations": sum.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
+	// The document's own counts, written or unchanged (not the run's: a pipeline without
+	// Summary.Docs, e.g. a fake, falls back to what the run wrote).
+	counts := ingest.DocCounts{Chunks: sum.Chunks, Entities: sum.DocEntities, Relations: sum.Relations}
+	if d, ok := sum.Docs[doc.ID]; ok {
+		counts = d
+	}
+	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": counts.Chunks, "entities": counts.Entities,
+		"relations": counts.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
+}
+
+// replaceCheck checks that the caller (groups) may write doc over what is stored: a stored
+// document it may not read is 403, a stored version newer than doc's (or the same version with
+// other content) is 409 version_conflict. stored, when not nil, is the pipeline's view under the
+// writer lock (ingest.Options.Precheck): a document it does not hold, or holds in another source
+// (the pipeline reports that conflict), is not compared. The *httpError is the answer; err is a
+// store's failure.
+func (h *handlers) replaceCheck(ctx context.Context, doc ariadne.Document, groups []string, stored map[string]ariadne.DocState) (*httpError, error) {
+	var st ariadne.DocState
+	if stored != nil {
+		var ok bool
+		if st, ok = stored[doc.ID]; !ok || st.ContentHash == "" {
+			return nil, nil // new, or only claimed by a run that never wrote it
+		}
+	}
+	acl, found, err := h.svc.Library.DocumentACL(ctx, doc.ID)
+	if err != nil || !found {
+		return nil, err
+	}
+	if !ariadne.CanRead(acl, groups) {
+		return &httpError{http.StatusForbidden, "forbidden", "this API key may not replace that document"}, nil
+	}
+	if stored == nil || cmp.Or(st.Source, ariadne.DefaultSource) != doc.SourceName() || st.ContentHash == doc.ContentHash() {
+		return nil, nil
+	}
+	info, _, err := h.svc.Library.Document(ctx, doc.ID, groups)
+	if errors.Is(err, ariadne.ErrNotFound) {
+		return nil, nil // no readable chunk stored: nothing to compare
+	}
+	if err != nil {
+		return nil, err
+	}
+	return versionConflict(doc.ID, doc.Version, info.Version), nil
+}
+
+// versionConflict applies the version rule to a write of version given over a stored document
+// at version stored whose content differs: an older version is refused, and so is the same
+// version unless both are 0 (unversioned documents are replaced by any write; once a document
+// has a version, changing it takes a higher one).
+func versionConflict(id string, given, stored int) *httpError {
+	switch {
+	case given < stored:
+		return &httpError{http.StatusConflict, "version_conflict", fmt.Sprintf(
+			"document %q is stored at version %d; this write has version %d, which is older (send version %d or higher to replace it)",
+			id, stored, given, stored+1)}
+	case given == stored && stored > 0:
+		return &httpError{http.StatusConflict, "version_conflict", fmt.Sprintf(
+			"document %q is stored at version %d with other content; this write has version %d too (send version %d or higher to replace it)",
+			id, stored, given, stored+1)}
+	}
+	return nil
+}
+
+// writeErrOr writes e when it is set, else the error err.
+func (h *handlers) writeErrOr(c *gin.Context, e *httpError, err error) {
+	if e != nil {
+		e.write(c)
+		return
+	}
+	h.writeErr(c, err)
 }
 
 // deleteDocument answers DELETE /v1/documents/{id}. A document the caller may not read is 404,
-// exactly like one that does not exist.
+// exactly like one that does not exist. Checked first, then again under the writer lock.
 func (h *handlers) deleteDocument(c *gin.Context) {
 	id := c.Param("id")
-	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), id)
-	if err != nil {
-		h.writeErr(c, err)
+	groups := callerOf(c).Groups
+	notFound := &httpError{http.StatusNotFound, "not_found", "no document with that id"}
+	check := func(ctx context.Context) error {
+		acl, found, err := h.svc.Library.DocumentACL(ctx, id)
+		switch {
+		case err != nil:
+			return err
+		case !found || !ariadne.CanRead(acl, groups):
+			return notFound
+		}
+		return nil
+	}
+	if err := check(c.Request.Context()); err != nil {
+		h.writeErrOr(c, asHTTPError(err), err)
 		return
 	}
-	if !found || !ariadne.CanRead(acl, callerOf(c).Groups) {
-		writeError(c, http.StatusNotFound, "not_found", "no document with that id")
-		return
-	}
-	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{})
+	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{
+		Precheck: func(ctx context.Context, _ map[string]ariadne.DocState) error { return check(ctx) }})
 	if err != nil {
-		h.writeErr(c, err)
+		h.writeErrOr(c, asHTTPError(err), err)
 		return
 	}
 	if sum.DocsDeleted == 0 {
-		writeError(c, http.StatusNotFound, "not_found", "no document with that id")
+		notFound.write(c)
 		return
 	}
 	c.Status(http.StatusNoContent)
+}
+
+// asHTTPError returns the *httpError err is or wraps, or nil.
+func asHTTPError(err error) *httpError {
+	var e *httpError
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
 }
 
 // documentFields are the fields of a JSON document (DocumentRequest), for messages.

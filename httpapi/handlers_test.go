@@ -85,9 +85,12 @@ func (f *fakeGraph) Edges(context.Context, []string, []string, []string, int) ([
 func (f *fakeGraph) Documents(context.Context, []string, int, int) ([]ariadne.DocumentInfo, int, error) {
 	return nil, 0, f.err
 }
-func (f *fakeGraph) Document(context.Context, string, []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
+func (f *fakeGraph) Document(_ context.Context, id string, groups []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
 	if f.err != nil {
 		return ariadne.DocumentInfo{}, nil, f.err
+	}
+	if d, ok := f.docs[id]; ok && ariadne.CanRead(d.ACL, groups) {
+		return d, nil, nil
 	}
 	return ariadne.DocumentInfo{}, nil, fmt.Errorf("graph: no such document: %w", ariadne.ErrNotFound)
 }
@@ -104,17 +107,37 @@ func (f *fakeGraph) DocumentACL(_ context.Context, id string) ([]string, bool, e
 }
 
 type fakeDocuments struct {
-	sum  ingest.Summary
-	err  error
-	got  []ariadne.Document
-	opts ingest.Options
+	sum    ingest.Summary
+	err    error
+	got    []ariadne.Document
+	opts   ingest.Options
+	stored map[string]ariadne.DocState // what Options.Precheck is shown, as the pipeline would
+	// beforeCheck, when set, runs before Options.Precheck: another writer changing the store
+	// between the handler's first check and the write.
+	beforeCheck func()
 }
 
-func (f *fakeDocuments) Upsert(_ context.Context, docs []ariadne.Document, opts ingest.Options) (ingest.Summary, error) {
+func (f *fakeDocuments) precheck(ctx context.Context, opts ingest.Options) error {
+	if f.beforeCheck != nil {
+		f.beforeCheck()
+	}
+	if opts.Precheck == nil {
+		return nil
+	}
+	return opts.Precheck(ctx, f.stored)
+}
+
+func (f *fakeDocuments) Upsert(ctx context.Context, docs []ariadne.Document, opts ingest.Options) (ingest.Summary, error) {
+	if err := f.precheck(ctx, opts); err != nil {
+		return ingest.Summary{DocsRead: len(docs)}, err
+	}
 	f.got, f.opts = docs, opts
 	return f.sum, f.err
 }
-func (f *fakeDocuments) Delete(context.Context, []string, ingest.Options) (ingest.Summary, error) {
+func (f *fakeDocuments) Delete(ctx context.Context, _ []string, opts ingest.Options) (ingest.Summary, error) {
+	if err := f.precheck(ctx, opts); err != nil {
+		return ingest.Summary{}, err
+	}
 	return f.sum, f.err
 }
 
@@ -460,10 +483,11 @@ func TestPutDocument(t *testing.T) {
 	if fmt.Sprint(fromJSON) != fmt.Sprint(fromMD) {
 		t.Errorf("JSON and Markdown differ:\n%+v\n%+v", fromJSON, fromMD)
 	}
-	r.docs.sum = ingest.Summary{DocsUnchanged: 1}
+	r.docs.sum = ingest.Summary{DocsUnchanged: 1, Docs: map[string]ingest.DocCounts{"public/doc": {Chunks: 3, Entities: 2, Relations: 1, Extracted: true}}}
 	_, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: public/doc\n---\nSame.\n")
-	if !strings.Contains(body, `"status":"unchanged"`) {
-		t.Errorf("unchanged: %s", body)
+	if !strings.Contains(body, `"status":"unchanged"`) || !strings.Contains(body, `"chunks":3,"doc_id":"public/doc","entities":2,"relations":1,`) ||
+		!strings.Contains(body, `"writes":0`) {
+		t.Errorf("unchanged: %s, want the document's counts and no writes", body)
 	}
 	if r.docs.opts.Source != ariadne.DefaultSource {
 		t.Errorf("no source given: the pipeline got %q", r.docs.opts.Source)
@@ -997,5 +1021,101 @@ func TestPutDocumentACL(t *testing.T) {
 		if len(r.docs.got) != 1 || fmt.Sprint(r.docs.got[0].ACL) != fmt.Sprint(tc.stored) {
 			t.Errorf("%s: the pipeline got %+v, want acl %v", tc.name, r.docs.got, tc.stored)
 		}
+	}
+}
+
+// TestVersionConflict: the version rule as a pure function.
+func TestVersionConflict(t *testing.T) {
+	for _, tc := range []struct {
+		given, stored int
+		msg           string
+	}{
+		{3, 2, ""},
+		{1, 0, ""},
+		{0, 0, ""}, // unversioned: any write replaces it
+		{2, 5, `document "d" is stored at version 5; this write has version 2, which is older (send version 6 or higher to replace it)`},
+		{0, 1, `document "d" is stored at version 1; this write has version 0, which is older (send version 2 or higher to replace it)`},
+		{4, 4, `document "d" is stored at version 4 with other content; this write has version 4 too (send version 5 or higher to replace it)`},
+	} {
+		e := versionConflict("d", tc.given, tc.stored)
+		if (e == nil) != (tc.msg == "") || e != nil && (e.status != 409 || e.code != "version_conflict" || e.msg != tc.msg) {
+			t.Errorf("versionConflict(%d over %d) = %+v, want %q", tc.given, tc.stored, e, tc.msg)
+		}
+	}
+}
+
+// TestPutDocumentVersions: through the engine, a write older than the stored version (or the
+// same version with other content) is 409 version_conflict and never written; a newer one, and
+// the same content again, go through; the check is made again under the writer lock.
+func TestPutDocumentVersions(t *testing.T) {
+	r := newRig(t, Limits{})
+	stored := ariadne.Document{ID: "notes/v", Title: "V", Version: 5, ACL: []string{"all"}, Body: "Five.\n"}
+	r.g.docs[stored.ID] = ariadne.DocumentInfo{ID: stored.ID, Version: 5, ACL: []string{"all"}}
+	r.docs.stored = map[string]ariadne.DocState{stored.ID: {Source: ariadne.DefaultSource, ContentHash: stored.ContentHash()}}
+	post := func(version int, body string) (*http.Response, string) {
+		r.docs.got = nil
+		return r.do(t, "POST", "/v1/documents", "writer-key", "application/json",
+			fmt.Sprintf(`{"id":"notes/v","title":"V","version":%d,"body":%q}`, version, body))
+	}
+	for _, tc := range []struct {
+		version int
+		body    string
+		status  int
+		msg     string
+	}{
+		{3, "Three.\n", 409, `document "notes/v" is stored at version 5; this write has version 3, which is older (send version 6 or higher to replace it)`},
+		{0, "None.\n", 409, `document "notes/v" is stored at version 5; this write has version 0, which is older (send version 6 or higher to replace it)`},
+		{5, "Five, edited.\n", 409, `document "notes/v" is stored at version 5 with other content; this write has version 5 too (send version 6 or higher to replace it)`},
+		{5, "Five.\n", 200, ""}, // the stored content again: unchanged
+		{6, "Six.\n", 200, ""},
+	} {
+		resp, body := post(tc.version, tc.body)
+		if resp.StatusCode != tc.status {
+			t.Errorf("version %d: %d %s, want %d", tc.version, resp.StatusCode, body, tc.status)
+			continue
+		}
+		if tc.status == 409 {
+			if code, msg := errorOf(t, body); code != "version_conflict" || msg != tc.msg || r.docs.got != nil {
+				t.Errorf("version %d: %s %q (written: %v)", tc.version, code, msg, r.docs.got != nil)
+			}
+		} else if r.docs.got == nil {
+			t.Errorf("version %d: not written", tc.version)
+		}
+	}
+	// Unversioned documents: any write replaces them.
+	r.g.docs["notes/u"] = ariadne.DocumentInfo{ID: "notes/u", ACL: []string{"all"}}
+	r.docs.stored["notes/u"] = ariadne.DocState{Source: ariadne.DefaultSource, ContentHash: "other"}
+	if resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: notes/u\n---\nNew text.\n"); resp.StatusCode != 200 {
+		t.Errorf("unversioned: %d %s", resp.StatusCode, body)
+	}
+	// Another source holds the id: the pipeline's document_conflict, not a version conflict.
+	r.docs.stored["notes/w"] = ariadne.DocState{Source: "wiki", ContentHash: "other"}
+	r.g.docs["notes/w"] = ariadne.DocumentInfo{ID: "notes/w", Version: 9, ACL: []string{"all"}}
+	r.docs.sum = ingest.Summary{Conflicts: []ariadne.SourceConflict{{DocID: "notes/w", Source: "wiki"}}}
+	if resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "application/json", `{"id":"notes/w","version":1,"body":"x"}`); resp.StatusCode != 409 ||
+		!strings.Contains(body, `"code":"document_conflict"`) {
+		t.Errorf("another source: %d %s", resp.StatusCode, body)
+	}
+	r.docs.sum = ingest.Summary{}
+
+	// Between the handler's first check and the write, another writer stores version 7 (and
+	// restricts the document): the check under the writer lock sees it.
+	r.docs.beforeCheck = func() {
+		r.g.docs[stored.ID] = ariadne.DocumentInfo{ID: stored.ID, Version: 7, ACL: []string{"all"}}
+		r.docs.stored[stored.ID] = ariadne.DocState{Source: ariadne.DefaultSource, ContentHash: "seven"}
+	}
+	if resp, body := post(6, "Six, edited.\n"); resp.StatusCode != 409 || !strings.Contains(body, "is stored at version 7") || r.docs.got != nil {
+		t.Errorf("a concurrent newer version: %d %s", resp.StatusCode, body)
+	}
+	r.docs.beforeCheck = func() {
+		r.g.docs[stored.ID] = ariadne.DocumentInfo{ID: stored.ID, Version: 7, ACL: []string{"management"}}
+	}
+	if resp, body := post(8, "Eight.\n"); resp.StatusCode != 403 || !strings.Contains(body, "this API key may not replace that document") {
+		t.Errorf("restricted meanwhile: %d %s", resp.StatusCode, body)
+	}
+	r.docs.beforeCheck = func() { r.g.docs["notes/u"] = ariadne.DocumentInfo{ID: "notes/u", ACL: []string{"management"}} }
+	r.docs.sum = ingest.Summary{DocsDeleted: 1}
+	if resp, body := r.do(t, "DELETE", "/v1/documents/notes%2Fu", "writer-key", "", ""); resp.StatusCode != 404 {
+		t.Errorf("delete of a document restricted meanwhile: %d %s", resp.StatusCode, body)
 	}
 }

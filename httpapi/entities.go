@@ -116,9 +116,10 @@ func (h *handlers) neighbors(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"entity": viewOf(ent), "neighbors": out, "request_id": c.GetString(requestIDKey)})
 }
 
-// DocumentRequest is the JSON body of POST /v1/documents, validated exactly like a file's front
-// matter (corpus.FromFields). A text/markdown body with YAML front matter is accepted too, parsed
-// exactly as the extraction job parses files.
+// DocumentRequest is the JSON body of POST /v1/documents, validated like a file's front matter
+// (corpus.FromFields). A text/markdown body with YAML front matter is accepted too, parsed as the
+// extraction job parses files (corpus.ParseFields). For both, the API is stricter than the job
+// about acl (acl.go): a list, not empty, no blank name, sharing a group with the writing key.
 type DocumentRequest struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`

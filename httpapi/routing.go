@@ -70,9 +70,7 @@ func jsonNotFound(h http.Handler) gin.HandlerFunc {
 		w := &notFoundInterceptor{ResponseWriter: c.Writer}
 		h.ServeHTTP(w, c.Request)
 		if w.notFound {
-			hd := c.Writer.Header()
-			hd.Del("Content-Type")
-			hd.Del("X-Content-Type-Options")
+			c.Writer.Header().Del("Content-Type") // http.NotFound's text/plain; the JSON error sets its own
 			writeError(c, http.StatusNotFound, "not_found", "no such page or asset under "+web.Prefix)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/ariadne-graphrag/ariadne/embedding"
 )
 
 // UnitVectorStore keeps passage vectors of evidence units by content key (UnitVectorKey), so that
@@ -56,18 +58,21 @@ func NewCachingEmbedder(inner UnitEmbedder, size int, store UnitVectorStore) *Ca
 func (c *CachingEmbedder) Name() string { return c.inner.Name() }
 
 // EmbedQuery returns the cached query vector or embeds it (no cache here when inner has one).
+// Query vectors are kept per cache scope (embedding.WithCacheScope): one caller's questions never
+// answer another's lookups.
 func (c *CachingEmbedder) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
 	if c.queries == nil {
 		return c.inner.EmbedQuery(ctx, text)
 	}
-	if v, ok := c.queries.Get(text); ok {
+	key := embedding.CacheScope(ctx) + "\x00" + text
+	if v, ok := c.queries.Get(key); ok {
 		return v, nil
 	}
 	v, err := c.inner.EmbedQuery(ctx, text)
 	if err != nil {
 		return nil, err
 	}
-	c.queries.Add(text, v)
+	c.queries.Add(key, v)
 	return v, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"testing"
+
+	"github.com/ariadne-graphrag/ariadne/embedding"
 )
 
 // countingEmbedder embeds a text as its length and counts the texts it was asked for.
@@ -125,5 +127,25 @@ func TestSyncUnitVectors(t *testing.T) {
 	c := NewCachingEmbedder(inner, 0, index)
 	if _, err := c.EmbedPassages(ctx, SplitUnits(v2[0])); err != nil || inner.passage != 5 {
 		t.Fatalf("query path embedded %d passages, err %v", inner.passage-5, err)
+	}
+}
+
+// TestCachingEmbedderScopes: query vectors are cached per cache scope — a question asked under
+// one scope is embedded again under another, and a scope's own repeat is a hit.
+func TestCachingEmbedderScopes(t *testing.T) {
+	inner := &countingEmbedder{}
+	c := NewCachingEmbedder(inner, 8, nil)
+	alice := embedding.WithCacheScope(context.Background(), "key:alice")
+	bob := embedding.WithCacheScope(context.Background(), "key:bob")
+	for _, step := range []struct {
+		ctx   context.Context
+		calls int
+	}{{alice, 1}, {alice, 1}, {bob, 2}, {bob, 2}, {context.Background(), 3}} {
+		if _, err := c.EmbedQuery(step.ctx, "who leads geolink?"); err != nil {
+			t.Fatal(err)
+		}
+		if inner.queries != step.calls {
+			t.Fatalf("scope %q: %d model calls, want %d", embedding.CacheScope(step.ctx), inner.queries, step.calls)
+		}
 	}
 }

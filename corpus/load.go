@@ -96,10 +96,24 @@ func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
 }
 
 // Parse parses one document: a front matter block between two "---" lines, then the body.
-// The error wraps ariadne.ErrInvalid and says what is wrong.
+// The error wraps ariadne.ErrInvalid and says what is wrong. It is ParseFields, then FromFields.
 func Parse(name string, raw []byte) (ariadne.Document, error) {
-	bad := func(format string, args ...any) (ariadne.Document, error) {
-		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, format, args...)
+	f, err := ParseFields(raw)
+	if err != nil {
+		return ariadne.Document{}, err
+	}
+	return FromFields(name, f)
+}
+
+// ParseFields reads the front matter fields and the body of one document, checking what the
+// YAML says (dates, the acl's shape, the version) but not the fields' values (FromFields).
+// Fields.ACL is nil when the front matter has no acl (or a null one) and an empty, non-nil list
+// for "acl: []"; Fields.ACLScalar reports "acl: management", one value where a list belongs (Parse
+// takes it as a list of that one group; the API refuses it). The error wraps ariadne.ErrInvalid
+// and says what is wrong.
+func ParseFields(raw []byte) (Fields, error) {
+	bad := func(format string, args ...any) (Fields, error) {
+		return Fields{}, ariadne.Messagef(ariadne.ErrInvalid, format, args...)
 	}
 	if !utf8.Valid(raw) {
 		return bad("invalid UTF-8")
@@ -122,10 +136,13 @@ func Parse(name string, raw []byte) (ariadne.Document, error) {
 	if f.ACL, err = parseACL(fm.ACL); err != nil {
 		return bad("acl: %v", err)
 	}
+	// "acl:" with nothing after it is absent; any other scalar — a name, "", ~ or null — is one
+	// value where a list belongs.
+	f.ACLScalar = fm.ACL.Kind == yaml.ScalarNode && (fm.ACL.Value != "" || fm.ACL.ShortTag() != "!!null")
 	if f.Version, err = parseVersion(fm.Version); err != nil {
 		return bad("version: %v", err)
 	}
-	return FromFields(name, f)
+	return f, nil
 }
 
 // Fields are a document's front matter fields and its body, as the API receives them in JSON.
@@ -133,9 +150,12 @@ type Fields struct {
 	ID, Title, Type, Lang string
 	Updated               string // an ISO date (2024-05-29) or an RFC 3339 time; "" when absent
 	ACL                   []string
-	Version               int
-	Aliases               []string
-	Body                  string
+	// ACLScalar: the front matter gave acl as one value ("acl: management"), not a list
+	// (ParseFields; FromFields does not look at it).
+	ACLScalar bool
+	Version   int
+	Aliases   []string
+	Body      string
 }
 
 // FromFields validates a document given field by field exactly as Parse validates a file (it is
@@ -275,6 +295,9 @@ func parseACL(n yaml.Node) ([]string, error) {
 	case yaml.SequenceNode:
 		if err := n.Decode(&groups); err != nil {
 			return nil, fmt.Errorf("want a list of group names")
+		}
+		if groups == nil {
+			groups = []string{} // "acl: []": given, and empty
 		}
 	default:
 		return nil, fmt.Errorf("want a list of group names")

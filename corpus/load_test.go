@@ -67,6 +67,40 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseFieldsACL: how the front matter gave acl — absent, null, an empty list, a list, one
+// value — is told apart (the API refuses the empty list and the single value; Parse takes both).
+func TestParseFieldsACL(t *testing.T) {
+	for _, tc := range []struct {
+		name, acl string
+		want      []string // nil: absent
+		scalar    bool
+		parsed    []string // Document.ACL after Parse
+	}{
+		{"absent", "", nil, false, []string{"all"}},
+		{"null", "acl:\n", nil, false, []string{"all"}},
+		{"tilde", "acl: ~\n", []string{"~"}, true, []string{"~"}}, // Parse keeps its old reading: a group "~"
+		{"empty list", "acl: []\n", []string{}, false, []string{"all"}},
+		{"list", "acl: [management, sales]\n", []string{"management", "sales"}, false, []string{"management", "sales"}},
+		{"block list", "acl:\n  - management\n", []string{"management"}, false, []string{"management"}},
+		{"blank in a list", "acl: [\"\", sales]\n", []string{"", "sales"}, false, []string{"sales"}},
+		{"one value", "acl: management\n", []string{"management"}, true, []string{"management"}},
+		{"an empty string", "acl: \"\"\n", nil, true, []string{"all"}},
+	} {
+		raw := []byte("---\nid: a\n" + tc.acl + "---\nbody\n")
+		f, err := ParseFields(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if (f.ACL == nil) != (tc.want == nil) || !slices.Equal(f.ACL, tc.want) || f.ACLScalar != tc.scalar {
+			t.Errorf("%s: ACL %#v scalar %v, want %#v %v", tc.name, f.ACL, f.ACLScalar, tc.want, tc.scalar)
+		}
+		doc, err := Parse("x.md", raw)
+		if err != nil || !slices.Equal(doc.ACL, tc.parsed) {
+			t.Errorf("%s: Parse ACL %v (%v), want %v", tc.name, doc.ACL, err, tc.parsed)
+		}
+	}
+}
+
 func TestLoadReportsAndSkipsBadDocuments(t *testing.T) {
 	fsys := fstest.MapFS{
 		"a/one.md":        {Data: []byte("---\nid: one\n---\nbody one\n")},

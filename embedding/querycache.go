@@ -35,10 +35,14 @@ type QueryCacheConfig struct {
 }
 
 // QueryCache is an embedder whose query embeddings are kept in a bounded LRU cache keyed by
-// embedder name, prefix mode and the normalised question (NFC, whitespace collapsed and trimmed;
-// case is kept, because the model sees it). The normalised text is what is embedded, so a cached
-// vector is exactly the one a miss would compute. Concurrent misses of one key make one request
-// (singleflight). Passages are never cached: they pass through. Safe for concurrent use.
+// embedder name, prefix mode, the caller's cache scope (WithCacheScope) and the normalised
+// question (NFC, whitespace collapsed and trimmed; case is kept, because the model sees it). The
+// normalised text is what is embedded, so a cached vector is exactly the one a miss would
+// compute. Concurrent misses of one key make one request (singleflight). Passages are never
+// cached: they pass through. Safe for concurrent use.
+//
+// Scopes keep callers apart: an entry made under one scope never answers a lookup under
+// another, so a hit (its latency, the hit counter) tells a caller only about its own questions.
 type QueryCache struct {
 	inner    QueryEmbedder
 	prefix   string
@@ -79,7 +83,7 @@ func (q *QueryCache) EmbedPassages(ctx context.Context, texts []string) ([][]flo
 // returned is the caller's own copy. Errors are the wrapped embedder's and are not cached.
 func (q *QueryCache) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
 	text = NormalizeQuery(text)
-	key := q.inner.Name() + "\x00" + q.prefix + "\x00" + text
+	key := q.inner.Name() + "\x00" + q.prefix + "\x00" + CacheScope(ctx) + "\x00" + text
 	if v, ok := q.cache.Get(key); ok {
 		q.onLookup(true)
 		return append([]float32(nil), v...), nil
@@ -106,6 +110,23 @@ func (q *QueryCache) EmbedQuery(ctx context.Context, text string) ([]float32, er
 		}
 		return append([]float32(nil), r.Val.([]float32)...), nil
 	}
+}
+
+// scopeKey is the context key of a cache scope.
+type scopeKey struct{}
+
+// WithCacheScope returns a context whose query embeddings query caches (QueryCache, and
+// agent.CachingEmbedder's) keep under scope, apart from every other scope's: the API passes the
+// caller's identity, so that one caller's questions never answer another's lookups. A context
+// without one has the scope "".
+func WithCacheScope(ctx context.Context, scope string) context.Context {
+	return context.WithValue(ctx, scopeKey{}, scope)
+}
+
+// CacheScope returns the cache scope of ctx ("" when WithCacheScope set none).
+func CacheScope(ctx context.Context) string {
+	s, _ := ctx.Value(scopeKey{}).(string)
+	return s
 }
 
 // Len is how many query embeddings the cache holds.

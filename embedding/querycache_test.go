@@ -163,3 +163,36 @@ func TestQueryCacheConcurrentMissesMakeOneRequest(t *testing.T) {
 		t.Fatalf("hits %d misses %d, want %d and 1", l.hit.Load(), l.miss.Load(), n-1)
 	}
 }
+
+// TestQueryCacheScopes: an entry made under one cache scope never answers a lookup under
+// another: the second caller's first lookup of the same question is a miss that reaches the
+// model, and each caller's repeat is a hit of its own.
+func TestQueryCacheScopes(t *testing.T) {
+	inner := &countingEmbedder{Lexical: NewLexical(64)}
+	var l lookups
+	qc, _ := NewQueryCache(inner, QueryCacheConfig{Size: 8, OnLookup: l.on})
+	alice := WithCacheScope(context.Background(), "key:alice")
+	anon := WithCacheScope(context.Background(), "addr:192.0.2.1")
+	steps := []struct {
+		ctx              context.Context
+		calls, hit, miss int64
+	}{
+		{alice, 1, 0, 1},
+		{anon, 2, 0, 2}, // the same question from another caller: a miss
+		{alice, 2, 1, 2},
+		{anon, 2, 2, 2},
+		{context.Background(), 3, 2, 3}, // no scope is a scope of its own
+	}
+	for i, s := range steps {
+		if _, err := qc.EmbedQuery(s.ctx, "Who leads Tundra?"); err != nil {
+			t.Fatal(err)
+		}
+		if inner.calls.Load() != s.calls || l.hit.Load() != s.hit || l.miss.Load() != s.miss {
+			t.Fatalf("step %d (scope %q): calls %d hits %d misses %d, want %d %d %d", i, CacheScope(s.ctx),
+				inner.calls.Load(), l.hit.Load(), l.miss.Load(), s.calls, s.hit, s.miss)
+		}
+	}
+	if qc.Len() != 3 {
+		t.Errorf("Len = %d, want 3 (one entry per scope)", qc.Len())
+	}
+}

@@ -2,7 +2,8 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/json"
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -115,9 +116,10 @@ func (h *handlers) neighbors(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"entity": viewOf(ent), "neighbors": out, "request_id": c.GetString(requestIDKey)})
 }
 
-// DocumentRequest is the JSON body of POST /v1/documents, validated exactly like a file's front
-// matter (corpus.FromFields). A text/markdown body with YAML front matter is accepted too, parsed
-// exactly as the extraction job parses files.
+// DocumentRequest is the JSON body of POST /v1/documents, validated like a file's front matter
+// (corpus.FromFields). A text/markdown body with YAML front matter is accepted too, parsed as the
+// extraction job parses files (corpus.ParseFields). For both, the API is stricter than the job
+// about acl (acl.go): a list, not empty, no blank name, sharing a group with the writing key.
 type DocumentRequest struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
@@ -146,18 +148,33 @@ func (h *handlers) putDocument(c *gin.Context) {
 	}
 	ct, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	var doc ariadne.Document
+	var acl []string // as sent: nil when left out
+	aclScalar := false
 	switch ct {
 	case "", "application/json":
 		var req DocumentRequest
-		if err := bindJSONBytes(raw, &req); err != nil {
-			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body, source)")
+		if len(bytes.TrimSpace(raw)) == 0 {
+			writeError(c, http.StatusBadRequest, "invalid_request", "a JSON document is required (fields "+documentFields+")")
 			return
 		}
+		if err := decodeStrict(raw, &req); err != nil {
+			writeError(c, http.StatusBadRequest, "invalid_request", "the body is not a valid JSON document: "+err.Error()+" (fields "+documentFields+")")
+			return
+		}
+		if strings.TrimSpace(req.ID) == "" {
+			writeError(c, http.StatusBadRequest, "invalid_request", `invalid document: the JSON document has no "id"`)
+			return
+		}
+		acl = req.ACL
 		doc, err = corpus.FromFields("request", corpus.Fields{ID: req.ID, Title: req.Title, Type: req.Type, Lang: req.Lang,
 			Updated: req.Updated, ACL: req.ACL, Version: req.Version, Aliases: req.Aliases, Body: req.Body})
 		doc.Source = req.Source
 	case "text/markdown", "text/plain":
-		doc, err = corpus.Parse("request", raw)
+		var f corpus.Fields
+		if f, err = corpus.ParseFields(raw); err == nil {
+			acl, aclScalar = f.ACL, f.ACLScalar
+			doc, err = corpus.FromFields("request", f)
+		}
 		doc.Source = c.Query("source")
 	default:
 		writeError(c, http.StatusUnsupportedMediaType, "unsupported_media_type", "send application/json or text/markdown")
@@ -167,23 +184,36 @@ func (h *handlers) putDocument(c *gin.Context) {
 		writeError(c, http.StatusBadRequest, "invalid_request", "invalid document: "+publicMessage(err, "not a Markdown document with YAML front matter"))
 		return
 	}
+	if e := checkACLShape(acl, aclScalar); e != nil {
+		e.write(c)
+		return
+	}
 	if err := ariadne.CheckSource(doc.SourceName()); err != nil {
 		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err, "invalid source"))
 		return
 	}
-	// A writer may replace only documents it may read.
-	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), doc.ID)
-	if err != nil {
-		h.writeErr(c, err)
+	if e := checkWriteACL(doc.ACL, callerOf(c).Groups); e != nil {
+		e.write(c)
 		return
 	}
-	if found && !ariadne.CanRead(acl, callerOf(c).Groups) {
-		writeError(c, http.StatusForbidden, "forbidden", "this API key may not replace that document")
+	// A writer may replace only documents it may read, and only with a version that is not older
+	// than the stored one (versionConflict). Checked first here, to refuse without waiting for
+	// the writer lock, then again under it (Precheck), where no other writer can change them.
+	groups := callerOf(c).Groups
+	if e, err := h.replaceCheck(c.Request.Context(), doc, groups, nil); err != nil || e != nil {
+		h.writeErrOr(c, e, err)
 		return
 	}
-	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, ingest.Options{Source: doc.SourceName()})
+	opts := ingest.Options{Source: doc.SourceName(), Precheck: func(ctx context.Context, stored map[string]ariadne.DocState) error {
+		e, err := h.replaceCheck(ctx, doc, groups, stored)
+		if e != nil {
+			return e
+		}
+		return err
+	}}
+	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, opts)
 	if err != nil {
-		h.writeErr(c, err)
+		h.writeErrOr(c, asHTTPError(err), err)
 		return
 	}
 	if len(sum.Conflicts) > 0 {
@@ -200,44 +230,118 @@ func (h *handlers) putDocument(c *gin.Context) {
 		writeError(c, http.StatusBadGateway, "index_refused", fmt.Sprintf("Weaviate refused %d chunks; the document will be indexed by the next write", len(sum.VectorErrors)))
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": sum.Chunks, "entities": sum.DocEntities,
-		"relations": sum.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
+	// The document's own counts, written or unchanged (not the run's: a pipeline without
+	// Summary.Docs, e.g. a fake, falls back to what the run wrote).
+	counts := ingest.DocCounts{Chunks: sum.Chunks, Entities: sum.DocEntities, Relations: sum.Relations}
+	if d, ok := sum.Docs[doc.ID]; ok {
+		counts = d
+	}
+	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": counts.Chunks, "entities": counts.Entities,
+		"relations": counts.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
+}
+
+// replaceCheck checks that the caller (groups) may write doc over what is stored: a stored
+// document it may not read is 403, a stored version newer than doc's (or the same version with
+// other content) is 409 version_conflict. stored, when not nil, is the pipeline's view under the
+// writer lock (ingest.Options.Precheck): a document it does not hold, or holds in another source
+// (the pipeline reports that conflict), is not compared. The *httpError is the answer; err is a
+// store's failure.
+func (h *handlers) replaceCheck(ctx context.Context, doc ariadne.Document, groups []string, stored map[string]ariadne.DocState) (*httpError, error) {
+	var st ariadne.DocState
+	if stored != nil {
+		var ok bool
+		if st, ok = stored[doc.ID]; !ok || st.ContentHash == "" {
+			return nil, nil // new, or only claimed by a run that never wrote it
+		}
+	}
+	acl, found, err := h.svc.Library.DocumentACL(ctx, doc.ID)
+	if err != nil || !found {
+		return nil, err
+	}
+	if !ariadne.CanRead(acl, groups) {
+		return &httpError{http.StatusForbidden, "forbidden", "this API key may not replace that document"}, nil
+	}
+	if stored == nil || cmp.Or(st.Source, ariadne.DefaultSource) != doc.SourceName() || st.ContentHash == doc.ContentHash() {
+		return nil, nil
+	}
+	info, _, err := h.svc.Library.Document(ctx, doc.ID, groups)
+	if errors.Is(err, ariadne.ErrNotFound) {
+		return nil, nil // no readable chunk stored: nothing to compare
+	}
+	if err != nil {
+		return nil, err
+	}
+	return versionConflict(doc.ID, doc.Version, info.Version), nil
+}
+
+// versionConflict applies the version rule to a write of version given over a stored document
+// at version stored whose content differs: an older version is refused, and so is the same
+// version unless both are 0 (unversioned documents are replaced by any write; once a document
+// has a version, changing it takes a higher one).
+func versionConflict(id string, given, stored int) *httpError {
+	switch {
+	case given < stored:
+		return &httpError{http.StatusConflict, "version_conflict", fmt.Sprintf(
+			"document %q is stored at version %d; this write has version %d, which is older (send version %d or higher to replace it)",
+			id, stored, given, stored+1)}
+	case given == stored && stored > 0:
+		return &httpError{http.StatusConflict, "version_conflict", fmt.Sprintf(
+			"document %q is stored at version %d with other content; this write has version %d too (send version %d or higher to replace it)",
+			id, stored, given, stored+1)}
+	}
+	return nil
+}
+
+// writeErrOr writes e when it is set, else the error err.
+func (h *handlers) writeErrOr(c *gin.Context, e *httpError, err error) {
+	if e != nil {
+		e.write(c)
+		return
+	}
+	h.writeErr(c, err)
 }
 
 // deleteDocument answers DELETE /v1/documents/{id}. A document the caller may not read is 404,
-// exactly like one that does not exist.
+// exactly like one that does not exist. Checked first, then again under the writer lock.
 func (h *handlers) deleteDocument(c *gin.Context) {
 	id := c.Param("id")
-	acl, found, err := h.svc.Library.DocumentACL(c.Request.Context(), id)
-	if err != nil {
-		h.writeErr(c, err)
+	groups := callerOf(c).Groups
+	notFound := &httpError{http.StatusNotFound, "not_found", "no document with that id"}
+	check := func(ctx context.Context) error {
+		acl, found, err := h.svc.Library.DocumentACL(ctx, id)
+		switch {
+		case err != nil:
+			return err
+		case !found || !ariadne.CanRead(acl, groups):
+			return notFound
+		}
+		return nil
+	}
+	if err := check(c.Request.Context()); err != nil {
+		h.writeErrOr(c, asHTTPError(err), err)
 		return
 	}
-	if !found || !ariadne.CanRead(acl, callerOf(c).Groups) {
-		writeError(c, http.StatusNotFound, "not_found", "no document with that id")
-		return
-	}
-	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{})
+	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{
+		Precheck: func(ctx context.Context, _ map[string]ariadne.DocState) error { return check(ctx) }})
 	if err != nil {
-		h.writeErr(c, err)
+		h.writeErrOr(c, asHTTPError(err), err)
 		return
 	}
 	if sum.DocsDeleted == 0 {
-		writeError(c, http.StatusNotFound, "not_found", "no document with that id")
+		notFound.write(c)
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-// bindJSONBytes decodes one JSON object strictly: unknown fields and trailing data are errors.
-func bindJSONBytes(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data after the JSON object")
+// asHTTPError returns the *httpError err is or wraps, or nil.
+func asHTTPError(err error) *httpError {
+	var e *httpError
+	if errors.As(err, &e) {
+		return e
 	}
 	return nil
 }
+
+// documentFields are the fields of a JSON document (DocumentRequest), for messages.
+const documentFields = "id, title, type, lang, updated, acl, version, aliases, body, source"

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -100,9 +101,10 @@ func engineForFuzz(t testing.TB) (*gin.Engine, *emptyStores) {
 //
 //   - the handler never panics (the recovery middleware would answer 500) and never answers
 //     anything but 200, 400 or 413;
-//   - a body the oracle cannot decode is 400 invalid_request; a decoded request with a blank
+//   - a body the oracle cannot decode, or that is not UTF-8 or escapes a lone UTF-16 surrogate
+//     (which encoding/json would turn into U+FFFD), is 400 invalid_request; a decoded request with a blank
 //     question, one over MaxQuestionRunes runes, a NUL, an unknown mode or top_k outside 1..20
-//     (0 meaning 8) is 400 invalid_request; anything else is 200;
+//     (absent or null meaning 8) is 400 invalid_request; anything else is 200;
 //   - every error is a JSON ErrorBody with a code, a message and the request id of the
 //     X-Request-ID header; a JSON answer is a QueryResponse/SearchResponse (status index_empty
 //     here, since the stores are empty); a stream ends with an "answer" event;
@@ -202,13 +204,31 @@ func FuzzQueryBinding(f *testing.F) {
 // QueryRequest.validate; it returns the request retrieval should see, or why it is invalid.
 func oracleQuery(body []byte) (QueryRequest, string) {
 	var r QueryRequest
+	var in struct {
+		Question, Mode string
+		TopK           *int `json:"top_k"`
+		Debug          bool
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
+	if err := dec.Decode(&in); err != nil {
 		return r, "not JSON for this endpoint: " + err.Error()
 	}
 	if len(bytes.TrimSpace(body[dec.InputOffset():])) > 0 {
 		return r, "text after the object"
+	}
+	// encoding/json turns bytes that are not UTF-8 and lone surrogate escapes into U+FFFD; the
+	// API refuses both instead of answering a question the caller did not send.
+	if !utf8.Valid(body) {
+		return r, "invalid UTF-8"
+	}
+	lower := strings.ToLower(string(body))
+	if strings.Count(in.Question+in.Mode, "\uFFFD") > strings.Count(lower, "\ufffd")+strings.Count(lower, `\ufffd`) {
+		return r, "a lone surrogate became U+FFFD"
+	}
+	r = QueryRequest{Question: in.Question, Mode: in.Mode, Debug: in.Debug, TopK: 8}
+	if in.TopK != nil {
+		r.TopK = *in.TopK // an explicit 0 is out of range, not the default
 	}
 	r.Question = strings.TrimSpace(r.Question)
 	n := 0
@@ -229,9 +249,6 @@ func oracleQuery(body []byte) (QueryRequest, string) {
 	case "auto", "simple", "hybrid", "multi_hop":
 	default:
 		return r, "mode"
-	}
-	if r.TopK == 0 {
-		r.TopK = 8
 	}
 	if r.TopK < 1 || r.TopK > 20 {
 		return r, "top_k"

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/embedding"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 )
 
@@ -47,13 +48,18 @@ func (f *fakeAnswerer) Answer(ctx context.Context, req agent.Request, progress f
 }
 
 type fakeRetriever struct {
-	res agent.Result
-	err error
-	got agent.Request
+	res   agent.Result
+	err   error
+	got   agent.Request
+	block bool // wait for the request context to end, then fail as a store call would
 }
 
-func (f *fakeRetriever) Retrieve(_ context.Context, req agent.Request) (agent.Result, error) {
+func (f *fakeRetriever) Retrieve(ctx context.Context, req agent.Request) (agent.Result, error) {
 	f.got = req
+	if f.block {
+		<-ctx.Done()
+		return agent.Result{}, fmt.Errorf("vector: search: %w: %w", ariadne.ErrUnavailable, ctx.Err())
+	}
 	return f.res, f.err
 }
 
@@ -79,9 +85,12 @@ func (f *fakeGraph) Edges(context.Context, []string, []string, []string, int) ([
 func (f *fakeGraph) Documents(context.Context, []string, int, int) ([]ariadne.DocumentInfo, int, error) {
 	return nil, 0, f.err
 }
-func (f *fakeGraph) Document(context.Context, string, []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
+func (f *fakeGraph) Document(_ context.Context, id string, groups []string) (ariadne.DocumentInfo, []ariadne.Chunk, error) {
 	if f.err != nil {
 		return ariadne.DocumentInfo{}, nil, f.err
+	}
+	if d, ok := f.docs[id]; ok && ariadne.CanRead(d.ACL, groups) {
+		return d, nil, nil
 	}
 	return ariadne.DocumentInfo{}, nil, fmt.Errorf("graph: no such document: %w", ariadne.ErrNotFound)
 }
@@ -98,17 +107,37 @@ func (f *fakeGraph) DocumentACL(_ context.Context, id string) ([]string, bool, e
 }
 
 type fakeDocuments struct {
-	sum  ingest.Summary
-	err  error
-	got  []ariadne.Document
-	opts ingest.Options
+	sum    ingest.Summary
+	err    error
+	got    []ariadne.Document
+	opts   ingest.Options
+	stored map[string]ariadne.DocState // what Options.Precheck is shown, as the pipeline would
+	// beforeCheck, when set, runs before Options.Precheck: another writer changing the store
+	// between the handler's first check and the write.
+	beforeCheck func()
 }
 
-func (f *fakeDocuments) Upsert(_ context.Context, docs []ariadne.Document, opts ingest.Options) (ingest.Summary, error) {
+func (f *fakeDocuments) precheck(ctx context.Context, opts ingest.Options) error {
+	if f.beforeCheck != nil {
+		f.beforeCheck()
+	}
+	if opts.Precheck == nil {
+		return nil
+	}
+	return opts.Precheck(ctx, f.stored)
+}
+
+func (f *fakeDocuments) Upsert(ctx context.Context, docs []ariadne.Document, opts ingest.Options) (ingest.Summary, error) {
+	if err := f.precheck(ctx, opts); err != nil {
+		return ingest.Summary{DocsRead: len(docs)}, err
+	}
 	f.got, f.opts = docs, opts
 	return f.sum, f.err
 }
-func (f *fakeDocuments) Delete(context.Context, []string, ingest.Options) (ingest.Summary, error) {
+func (f *fakeDocuments) Delete(ctx context.Context, _ []string, opts ingest.Options) (ingest.Summary, error) {
+	if err := f.precheck(ctx, opts); err != nil {
+		return ingest.Summary{}, err
+	}
 	return f.sum, f.err
 }
 
@@ -206,7 +235,10 @@ func TestRequestErrors(t *testing.T) {
 		{"not JSON", "POST", "/v1/query", "", "application/json", "{question:", 400, "invalid_request", "the body is not valid JSON for this endpoint"},
 		{"unknown field", "POST", "/v1/query", "", "application/json", `{"question":"q","topk":3}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: unknown field "topk"`},
 		{"trailing data", "POST", "/v1/search", "", "application/json", `{"question":"a"}{"question":"b"}`, 400, "invalid_request", "the body is not valid JSON for this endpoint: text after the JSON object"},
-		{"wrong type", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":"3"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "top_k" must be a int`},
+		{"wrong type", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":"3"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "top_k" must be an integer`},
+		{"wrong type bool", "POST", "/v1/search", "", "application/json", `{"question":"q","debug":"yes"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "debug" must be true or false`},
+		{"wrong type string", "POST", "/v1/search", "", "application/json", `{"question":7}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "question" must be a string`},
+		{"top_k zero", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":0}`, 400, "invalid_request", "top_k must be between 1 and 20"},
 		{"empty question", "POST", "/v1/query", "", "application/json", `{"question":"  "}`, 400, "invalid_request", "question is required"},
 		{"NUL", "POST", "/v1/search", "", "application/json", `{"question":"a\u0000b"}`, 400, "invalid_request", "question contains a NUL character"},
 		{"mode", "POST", "/v1/query", "", "application/json", `{"question":"q","mode":"deep"}`, 400, "invalid_request", "mode must be auto, simple, hybrid or multi_hop"},
@@ -217,7 +249,26 @@ func TestRequestErrors(t *testing.T) {
 		{"anonymous may not delete", "DELETE", "/v1/documents/a", "", "", "", 401, "unauthorized", "writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)"},
 		{"anonymous may not write", "POST", "/v1/documents", "", "text/markdown", "---\nid: a\n---\nx", 401, "unauthorized", "writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)"},
 		{"media type", "POST", "/v1/documents", "writer-key", "application/pdf", "%PDF", 415, "unsupported_media_type", "send application/json or text/markdown"},
-		{"document JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","bogus":1}`, 400, "invalid_request", "the body is not a JSON document (id, title, type, lang, updated, acl, version, aliases, body, source)"},
+		{"document JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","bogus":1}`, 400, "invalid_request",
+			`the body is not a valid JSON document: unknown field "bogus" (fields id, title, type, lang, updated, acl, version, aliases, body, source)`},
+		{"document not JSON", "POST", "/v1/documents", "writer-key", "application/json", `{"id":`, 400, "invalid_request",
+			"the body is not a valid JSON document: not one JSON object (fields id, title"},
+		{"document empty", "POST", "/v1/documents", "writer-key", "application/json", ``, 400, "invalid_request",
+			"a JSON document is required (fields id, title"},
+		{"document field type", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","body":"x","version":"2"}`, 400, "invalid_request",
+			`the body is not a valid JSON document: field "version" must be an integer (fields id`},
+		{"document JSON without id", "POST", "/v1/documents", "writer-key", "application/json", `{"title":"T","body":"x"}`, 400, "invalid_request",
+			`invalid document: the JSON document has no "id"`},
+		{"document JSON not UTF-8", "POST", "/v1/documents", "writer-key", "application/json", "{\"id\":\"a\",\"body\":\"caf\xe9\"}", 400, "invalid_request",
+			"the body is not a valid JSON document: invalid UTF-8 at byte 21 (fields id"},
+		{"document JSON lone surrogate", "POST", "/v1/documents", "writer-key", "application/json", `{"id":"a","body":"x\udc00y"}`, 400, "invalid_request",
+			`the body is not a valid JSON document: a lone UTF-16 surrogate escape (\uDC00) at byte 19, which is not a character`},
+		{"document markdown not UTF-8", "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: a\n---\ncaf\xe9\n", 400, "invalid_request",
+			"invalid document: invalid UTF-8"},
+		{"query not UTF-8", "POST", "/v1/query", "", "application/json", "{\"question\":\"caf\xe9?\"}", 400, "invalid_request",
+			"the body is not valid JSON for this endpoint: invalid UTF-8 at byte 16"},
+		{"query lone surrogate", "POST", "/v1/search", "", "application/json", `{"question":"\ud800?"}`, 400, "invalid_request",
+			`the body is not valid JSON for this endpoint: a lone UTF-16 surrogate escape (\uD800) at byte 13, which is not a character`},
 		{"bad source", "POST", "/v1/documents?source=a%20b", "writer-key", "text/markdown", "---\nid: a\n---\nx", 400, "invalid_request", "source \"a b\": want 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit"},
 		{"document front matter", "POST", "/v1/documents", "writer-key", "text/markdown", "no front matter", 400, "invalid_request", "invalid document: "},
 		{"document too large", "POST", "/v1/documents", "writer-key", "text/markdown", strings.Repeat("x", 600), 413, "payload_too_large", "the body is over 512 bytes"},
@@ -232,6 +283,20 @@ func TestRequestErrors(t *testing.T) {
 		{"document missing", "GET", "/v1/documents/x%2Fy", "", "", "", 404, "not_found", "not found"},
 		{"chunk missing", "GET", "/v1/chunks/x%23y", "", "", "", 404, "not_found", "not found"},
 		{"no route", "GET", "/v2/anything", "", "", "", 404, "not_found", "no such endpoint"},
+		{"unencoded document id", "GET", "/v1/documents/projects/polar-owl", "", "", "", 404, "not_found",
+			"no such endpoint: document ids contain '/', which must be URL-encoded in the path (/v1/documents/projects%2Fpolar-owl)"},
+		{"unencoded id of a delete", "DELETE", "/v1/documents/projects/polar-owl", "writer-key", "", "", 404, "not_found",
+			"no such endpoint: document ids contain '/', which must be URL-encoded in the path (/v1/documents/projects%2Fpolar-owl)"},
+		{"unencoded entity key", "GET", "/v1/entities/clients/tundra-energo/neighbors", "", "", "", 404, "not_found",
+			"no such endpoint: entity keys contain '/', which must be URL-encoded in the path (/v1/entities/clients%2Ftundra-energo/neighbors)"},
+		{"unencoded chunk id", "GET", "/v1/chunks/policies/vacation%230000-b469ddd6", "", "", "", 404, "not_found",
+			"no such endpoint: chunk ids contain '/', which must be URL-encoded in the path (/v1/chunks/policies%2Fvacation%230000-b469ddd6)"},
+		{"empty document id", "GET", "/v1/documents/", "", "", "", 404, "not_found",
+			"no such endpoint: /v1/documents/ needs an id after the slash (the list is GET /v1/documents)"},
+		{"empty chunk id", "GET", "/v1/chunks/", "", "", "", 404, "not_found", "no such endpoint: /v1/chunks/ needs an id after the slash"},
+		{"trailing slash", "GET", "/v1/sources/", "", "", "", 404, "not_found", "no such endpoint: /v1/sources/ ends with a slash (did you mean /v1/sources?)"},
+		{"no page asset", "GET", "/ui/nonexist", "", "", "", 404, "not_found", "no such page or asset under /ui/"},
+		{"method on a probe", "POST", "/healthz", "", "", "", 405, "method_not_allowed", "method not allowed on this endpoint"},
 		{"method", "PUT", "/v1/query", "", "", "", 405, "method_not_allowed", "method not allowed on this endpoint"},
 	}
 	for _, tc := range tests {
@@ -239,6 +304,9 @@ func TestRequestErrors(t *testing.T) {
 			resp, body := r.do(t, tc.method, tc.path, tc.key, tc.ctype, tc.body)
 			if resp.StatusCode != tc.status {
 				t.Fatalf("HTTP %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("Content-Type %q, want application/json", ct)
 			}
 			code, msg := errorOf(t, body)
 			if code != tc.code || !strings.HasPrefix(msg, tc.message) {
@@ -415,10 +483,11 @@ func TestPutDocument(t *testing.T) {
 	if fmt.Sprint(fromJSON) != fmt.Sprint(fromMD) {
 		t.Errorf("JSON and Markdown differ:\n%+v\n%+v", fromJSON, fromMD)
 	}
-	r.docs.sum = ingest.Summary{DocsUnchanged: 1}
+	r.docs.sum = ingest.Summary{DocsUnchanged: 1, Docs: map[string]ingest.DocCounts{"public/doc": {Chunks: 3, Entities: 2, Relations: 1, Extracted: true}}}
 	_, body = r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: public/doc\n---\nSame.\n")
-	if !strings.Contains(body, `"status":"unchanged"`) {
-		t.Errorf("unchanged: %s", body)
+	if !strings.Contains(body, `"status":"unchanged"`) || !strings.Contains(body, `"chunks":3,"doc_id":"public/doc","entities":2,"relations":1,`) ||
+		!strings.Contains(body, `"writes":0`) {
+		t.Errorf("unchanged: %s, want the document's counts and no writes", body)
 	}
 	if r.docs.opts.Source != ariadne.DefaultSource {
 		t.Errorf("no source given: the pipeline got %q", r.docs.opts.Source)
@@ -445,15 +514,30 @@ func TestPutDocument(t *testing.T) {
 }
 
 // TestListSources: GET /v1/sources asks the library with the caller's groups and renders what it
-// returns; an empty list is [] (not null).
+// returns — without the source's last sync time, which moves with restricted writes too (an
+// anonymous caller would see when documents it may not read are written); an empty list is []
+// (not null).
 func TestListSources(t *testing.T) {
 	r := newRig(t, Limits{})
-	r.g.sources = map[string][]ariadne.SourceInfo{"all,sales": {{Name: "crm", Documents: 2, Chunks: 7, LastSync: "2026-12-01T11:00:00Z"}}}
+	r.g.sources = map[string][]ariadne.SourceInfo{
+		"all,sales": {{Name: "crm", Documents: 2, Chunks: 7, LastSync: "2026-12-01T11:00:00Z"}},
+		"all":       {{Name: "crm", Documents: 1, Chunks: 3, LastSync: "2026-12-01T11:00:00Z"}},
+	}
 	resp, body := r.do(t, "GET", "/v1/sources", "reader-key", "", "")
-	if resp.StatusCode != 200 || !strings.Contains(body, `"sources":[{"name":"crm","documents":2,"chunks":7,"last_sync":"2026-12-01T11:00:00Z"}]`) ||
+	if resp.StatusCode != 200 || !strings.Contains(body, `"sources":[{"name":"crm","documents":2,"chunks":7,"last_sync":""}]`) ||
 		strings.Join(r.g.gotGroups, ",") != "all,sales" {
 		t.Errorf("reader: %d %s (groups %v)", resp.StatusCode, body, r.g.gotGroups)
 	}
+	// A restricted write moves the graph's time; no caller's answer changes.
+	before := body
+	r.g.sources["all,sales"][0].LastSync, r.g.sources["all"][0].LastSync = "2026-12-02T09:30:00Z", "2026-12-02T09:30:00Z"
+	if _, after := r.do(t, "GET", "/v1/sources", "reader-key", "", ""); after[:strings.Index(after, `"request_id"`)] != before[:strings.Index(before, `"request_id"`)] {
+		t.Errorf("the reader's answer changed with a write it cannot read: %s → %s", before, after)
+	}
+	if _, anon := r.do(t, "GET", "/v1/sources", "", "", ""); !strings.Contains(anon, `"sources":[{"name":"crm","documents":1,"chunks":3,"last_sync":""}]`) {
+		t.Errorf("anonymous: %s", anon)
+	}
+	r.g.sources = map[string][]ariadne.SourceInfo{"all,sales": {{Name: "crm", Documents: 2, Chunks: 7}}}
 	resp, body = r.do(t, "GET", "/v1/sources", "", "", "")
 	if resp.StatusCode != 200 || !strings.Contains(body, `"sources":[]`) || strings.Join(r.g.gotGroups, ",") != "all" {
 		t.Errorf("anonymous: %d %s (groups %v)", resp.StatusCode, body, r.g.gotGroups)
@@ -472,6 +556,71 @@ func TestProbes(t *testing.T) {
 	}
 	if strings.Contains(r.logs.String(), "question") {
 		t.Errorf("the access log holds request bodies: %s", r.logs.String())
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, body := r.do(t, "HEAD", path, "", "", "")
+		if resp.StatusCode != 200 || body != "" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("HEAD %s: %d %q %v", path, resp.StatusCode, body, resp.Header)
+		}
+	}
+	// /ui without its slash is redirected to the page (the only redirect left besides /).
+	req, _ := http.NewRequest("GET", r.srv.URL+"/ui", nil)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/ui/" {
+		t.Errorf("GET /ui: %d Location %q, want 301 /ui/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+}
+
+// TestQueryTimeout: a question or search that outlives the query budget is 504 timeout (JSON, or
+// an error event on a stream), not 503 unavailable; a store that is down stays 503.
+func TestQueryTimeout(t *testing.T) {
+	r := newRig(t, Limits{QueryTimeout: 30 * time.Millisecond})
+	r.ans.block = true // returns status unavailable once its context ends, as agent.Answerer does
+	r.ret.block = true
+	want := "no answer within this server's time limit for a query (30ms); retry later, or ask a narrower question"
+	for _, path := range []string{"/v1/query", "/v1/search"} {
+		resp, body := r.do(t, "POST", path, "", "application/json", `{"question":"q"}`)
+		if code, msg := errorOf(t, body); resp.StatusCode != http.StatusGatewayTimeout || code != "timeout" || msg != want {
+			t.Errorf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	req, _ := http.NewRequest("POST", r.srv.URL+"/v1/query", strings.NewReader(`{"question":"q"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(raw), "event:error") || !strings.Contains(string(raw), `"code":"timeout"`) {
+		t.Errorf("stream: %q", raw)
+	}
+
+	r.ans.block, r.ret.block = false, false
+	r.ans.ans = agent.Answer{Status: ariadne.StatusUnavailable}
+	r.ret.err = fmt.Errorf("vector: %w", ariadne.ErrUnavailable)
+	if resp, body := r.do(t, "POST", "/v1/query", "", "application/json", `{"question":"q"}`); resp.StatusCode != 503 ||
+		!strings.Contains(body, `"reason":"a store or model is unavailable; retry later"`) {
+		t.Errorf("query with a store down: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := r.do(t, "POST", "/v1/search", "", "application/json", `{"question":"q"}`); resp.StatusCode != 503 {
+		t.Errorf("search with a store down: %d %s", resp.StatusCode, body)
+	}
+	// An error on a stream keeps its class (it was invalid_request for every error).
+	r.ans.ans, r.ans.err = agent.Answer{}, fmt.Errorf("graph: %w", ariadne.ErrMismatch)
+	req, _ = http.NewRequest("POST", r.srv.URL+"/v1/query", strings.NewReader(`{"question":"q"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(raw), `"code":"index_mismatch"`) {
+		t.Errorf("stream error class: %q", raw)
 	}
 }
 
@@ -570,5 +719,418 @@ func TestUnknownKeyWithoutKeysFile(t *testing.T) {
 	want := "unknown API key; this server has no API keys configured (start it with ARIADNE_API_KEYS_FILE)"
 	if rec.Code != 401 || !strings.Contains(rec.Body.String(), `"message":"`+want+`"`) {
 		t.Fatalf("%d %s, want 401 %q", rec.Code, rec.Body.String(), want)
+	}
+}
+
+// TestCredentials: the API key of a request's headers — the Bearer scheme in any case, or
+// X-API-Key — and a caller-facing error for every header that is present without a usable key.
+func TestCredentials(t *testing.T) {
+	tests := []struct {
+		name       string
+		auth, xkey []string
+		key        string
+		present    bool
+		err        string
+	}{
+		{"no header", nil, nil, "", false, ""},
+		{"bearer", []string{"Bearer k1"}, nil, "k1", true, ""},
+		{"lower-case scheme", []string{"bearer k1"}, nil, "k1", true, ""},
+		{"upper-case scheme", []string{"BEARER k1"}, nil, "k1", true, ""},
+		{"spaces after the scheme", []string{"Bearer   k1"}, nil, "k1", true, ""},
+		{"x-api-key", nil, []string{"k1"}, "k1", true, ""},
+		{"both, the same key", []string{"Bearer k1"}, []string{"k1"}, "k1", true, ""},
+		{"both, different keys", []string{"Bearer k1"}, []string{"k2"}, "", true,
+			"the Authorization and X-API-Key headers carry different keys; send the key in one of them"},
+		{"basic", []string{"Basic dXNlcjpwYXNz"}, nil, "", true,
+			"the Authorization header uses the Basic scheme; this API takes 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'"},
+		{"a key without a scheme", []string{"k1"}, nil, "", true,
+			"the Authorization header has no scheme; send 'Authorization: Bearer <API key>'"},
+		{"an odd scheme is not repeated", []string{"sk-live-0123456789abcdefghij xyz"}, nil, "", true,
+			"the Authorization header uses another scheme; this API takes 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'"},
+		{"empty bearer", []string{"Bearer"}, nil, "", true,
+			"the Authorization header has the Bearer scheme but no key; send 'Authorization: Bearer <API key>'"},
+		{"bearer and spaces", []string{"Bearer    "}, nil, "", true,
+			"the Authorization header has the Bearer scheme but no key; send 'Authorization: Bearer <API key>'"},
+		{"empty authorization", []string{""}, nil, "", true,
+			"the Authorization header is empty; send 'Authorization: Bearer <API key>'"},
+		{"two words", []string{"Bearer k1 k2"}, nil, "", true,
+			"the bearer key in the Authorization header contains white space; send 'Authorization: Bearer <API key>'"},
+		{"empty x-api-key", nil, []string{"  "}, "", true, "the X-API-Key header is empty; send 'X-API-Key: <API key>'"},
+		{"two authorization headers", []string{"Bearer k1", "Bearer k1"}, nil, "", true, "send one Authorization header"},
+		{"two x-api-key headers", nil, []string{"k1", "k2"}, "", true, "send one X-API-Key header"},
+	}
+	for _, tc := range tests {
+		h := http.Header{}
+		for _, v := range tc.auth {
+			h.Add("Authorization", v)
+		}
+		for _, v := range tc.xkey {
+			h.Add("X-API-Key", v)
+		}
+		key, present, err := credentials(h)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if key != tc.key || present != tc.present || msg != tc.err {
+			t.Errorf("%s: key %q present %v err %q, want %q %v %q", tc.name, key, present, msg, tc.key, tc.present, tc.err)
+		}
+	}
+}
+
+// TestAuthorizationHeader: through the engine, a lower-case bearer scheme authenticates, and
+// every Authorization header that is not a usable bearer key is 401 (JSON, WWW-Authenticate),
+// never the anonymous caller.
+func TestAuthorizationHeader(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.g.sources = map[string][]ariadne.SourceInfo{"all,sales": {{Name: "crm"}}, "all": {{Name: "public"}}}
+	get := func(headers ...string) (*http.Response, string) {
+		req, _ := http.NewRequest("GET", r.srv.URL+"/v1/sources", nil)
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Add(headers[i], headers[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		return resp, string(raw)
+	}
+	for _, auth := range []string{"bearer reader-key", "BEARER reader-key", "Bearer reader-key"} {
+		if resp, body := get("Authorization", auth); resp.StatusCode != 200 || !strings.Contains(body, `"name":"crm"`) {
+			t.Errorf("%q: %d %s, want the reader's sources", auth, resp.StatusCode, body)
+		}
+	}
+	if resp, body := get("X-API-Key", "reader-key"); resp.StatusCode != 200 || !strings.Contains(body, `"name":"crm"`) {
+		t.Errorf("X-API-Key: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := get(); resp.StatusCode != 200 || !strings.Contains(body, `"name":"public"`) {
+		t.Errorf("no header: %d %s, want the anonymous caller's sources", resp.StatusCode, body)
+	}
+	for _, headers := range [][]string{
+		{"Authorization", "Basic dXNlcjpwYXNz"},
+		{"Authorization", "Bearer"},
+		{"Authorization", "Bearer "},
+		{"Authorization", ""},
+		{"Authorization", "reader-key"},
+		{"X-API-Key", ""},
+		{"Authorization", "Bearer reader-key", "X-API-Key", "writer-key"},
+		{"Authorization", "bearer nope"},
+	} {
+		resp, body := get(headers...)
+		if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != `Bearer realm="ariadne"` {
+			t.Errorf("%q: %d %s, want 401 with WWW-Authenticate", headers, resp.StatusCode, body)
+			continue
+		}
+		if code, msg := errorOf(t, body); code != "unauthorized" || strings.Contains(msg, "dXNlcjpwYXNz") || strings.Contains(msg, "reader-key") {
+			t.Errorf("%q: %s %q", headers, code, msg)
+		}
+	}
+}
+
+// embeddingRetriever embeds each question through a real query-embedding cache, as
+// agent.Retriever does, and counts the model's calls.
+type embeddingRetriever struct {
+	cache *embedding.QueryCache
+	mu    sync.Mutex
+	calls int
+}
+
+type countingLexical struct {
+	*embedding.Lexical
+	r *embeddingRetriever
+}
+
+func (c countingLexical) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	c.r.mu.Lock()
+	c.r.calls++
+	c.r.mu.Unlock()
+	return c.Lexical.EmbedQuery(ctx, text)
+}
+
+func (e *embeddingRetriever) Retrieve(ctx context.Context, req agent.Request) (agent.Result, error) {
+	_, err := e.cache.EmbedQuery(ctx, req.Question)
+	return agent.Result{Route: ariadne.RouteSimple}, err
+}
+
+func (e *embeddingRetriever) modelCalls() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.calls
+}
+
+// TestQueryEmbeddingCachePerCaller: through the engine, the same question from two API keys, or
+// from two anonymous client addresses, reaches the model once per caller — no caller's entry
+// answers another's lookup — while one caller's repeat is a hit.
+func TestQueryEmbeddingCachePerCaller(t *testing.T) {
+	keys, err := ParseKeys([]byte(testKeys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret := &embeddingRetriever{}
+	metrics := NewMetrics()
+	ret.cache, err = embedding.NewQueryCache(countingLexical{embedding.NewLexical(64), ret},
+		embedding.QueryCacheConfig{Size: 64, OnLookup: metrics.QueryEmbeddingLookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &fakeGraph{}
+	e := New(Services{Answerer: &fakeAnswerer{}, Retriever: ret, Entities: g, Library: g, Documents: &fakeDocuments{}, Keys: keys,
+		Metrics: metrics, Log: slog.New(slog.DiscardHandler)}, Limits{})
+	ask := func(addr, key string) {
+		t.Helper()
+		req := httptest.NewRequest("POST", "/v1/search", strings.NewReader(`{"question":"Who signed the Borealis contract?"}`))
+		req.RemoteAddr = addr
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		w := httptest.NewRecorder()
+		e.ServeHTTP(w, req)
+		if w.Code != 200 {
+			t.Fatalf("search: %d %s", w.Code, w.Body.String())
+		}
+	}
+	for i, s := range []struct {
+		addr, key string
+		calls     int
+	}{
+		{"192.0.2.1:1", "reader-key", 1},
+		{"192.0.2.1:1", "reader-key", 1}, // the reader's repeat: a hit
+		{"192.0.2.1:1", "writer-key", 2}, // another key from the same address: a miss
+		{"192.0.2.1:1", "", 3},           // anonymous from that address: its own scope
+		{"192.0.2.2:1", "", 4},           // anonymous from another address: a miss
+		{"192.0.2.2:1", "", 4},
+		{"192.0.2.3:1", "reader-key", 4}, // the reader from elsewhere: still the reader's entry
+	} {
+		ask(s.addr, s.key)
+		if got := ret.modelCalls(); got != s.calls {
+			t.Fatalf("step %d (%s, key %q): %d model calls, want %d", i, s.addr, s.key, got, s.calls)
+		}
+	}
+	rec := httptest.NewRecorder()
+	metrics.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{`ariadne_query_embedding_cache_total{result="hit"} 3`, `ariadne_query_embedding_cache_total{result="miss"} 4`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+// TestCheckJSONText: JSON text that encoding/json would change silently is refused, with where.
+func TestCheckJSONText(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{`{"q":"plain"}`, ""},
+		{`{"q":"Кто? 😀"}`, ""},
+		{`{"q":"\ud83d\ude00"}`, ""}, // a surrogate pair: one character
+		{`{"q":"\uD83D\uDE00"}`, ""},
+		{`{"q":"\\ud800"}`, ""}, // an escaped backslash, then text
+		{`{"q":"\u00e9\ufffd"}`, ""},
+		{"{\"q\":\"\xff\"}", "invalid UTF-8 at byte 6"},
+		{"{\"q\":\"\xe2\x82\"}", "invalid UTF-8 at byte 6"},
+		{`{"q":"\ud800"}`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\ud800x"}`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\ud800\u0041"}`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\udfff"}`, `a lone UTF-16 surrogate escape (\uDFFF) at byte 6, which is not a character`},
+		{`{"q":"ok","\udc00":1}`, `a lone UTF-16 surrogate escape (\uDC00) at byte 11, which is not a character`},
+		{`{"q":"\ud800`, `a lone UTF-16 surrogate escape (\uD800) at byte 6, which is not a character`},
+		{`{"q":"\u12`, ""}, // the decoder's syntax error
+	} {
+		err := checkJSONText([]byte(tc.in))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.err {
+			t.Errorf("checkJSONText(%q) = %q, want %q", tc.in, got, tc.err)
+		}
+	}
+}
+
+// TestACLRules: the shape of a document's acl as sent, and the write rule (the acl shares a
+// group with the writer's groups), as pure functions.
+func TestACLRules(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		acl    []string
+		scalar bool
+		status int
+		msg    string
+	}{
+		{"left out", nil, false, 0, ""},
+		{"a list", []string{"management", "all"}, false, 0, ""},
+		{"empty list", []string{}, false, 400, "invalid document: acl is an empty list; leave it out for the default, [all], or list the groups that may read the document"},
+		{"blank name", []string{"sales", " "}, false, 400, "invalid document: acl has a blank group name (entry 2 of 2)"},
+		{"empty name", []string{""}, false, 400, "invalid document: acl has a blank group name (entry 1 of 1)"},
+		{"one value", []string{"management"}, true, 400, "invalid document: acl must be a list of group names, like acl: [management], not a single value (leave it out for the default, [all])"},
+	} {
+		e := checkACLShape(tc.acl, tc.scalar)
+		if (e == nil) != (tc.status == 0) || e != nil && (e.status != tc.status || e.code != "invalid_request" || e.msg != tc.msg) {
+			t.Errorf("checkACLShape %s: %+v, want %d %q", tc.name, e, tc.status, tc.msg)
+		}
+	}
+	for _, tc := range []struct {
+		acl, groups []string
+		msg         string
+	}{
+		{[]string{"all"}, []string{"all"}, ""},
+		{[]string{"all", "management"}, []string{"all"}, ""},
+		{[]string{"management"}, []string{"all", "management"}, ""},
+		{[]string{"management"}, []string{"all"}, "this API key may only write documents it can read: the document's acl [management] shares no group with the key's groups [all]"},
+		{[]string{"managment"}, []string{"all", "management"}, "this API key may only write documents it can read: the document's acl [managment] shares no group with the key's groups [all, management]"},
+		{[]string{"all"}, []string{"public", "sales"}, "this API key may only write documents it can read: the document's acl [all] shares no group with the key's groups [public, sales]"},
+		{[]string{"Sales"}, []string{"sales"}, "this API key may only write documents it can read: the document's acl [Sales] shares no group with the key's groups [sales]"},
+	} {
+		e := checkWriteACL(tc.acl, tc.groups)
+		if (e == nil) != (tc.msg == "") || e != nil && (e.status != 403 || e.code != "forbidden" || e.msg != tc.msg) {
+			t.Errorf("checkWriteACL(%v, %v): %+v, want %q", tc.acl, tc.groups, e, tc.msg)
+		}
+	}
+}
+
+// TestPutDocumentACL: through the engine, JSON and Markdown bodies follow one ACL rule; refused
+// writes never reach the pipeline.
+func TestPutDocumentACL(t *testing.T) {
+	r := newRig(t, Limits{})
+	r.docs.sum = ingest.Summary{DocsWritten: 1, Chunks: 1}
+	md := func(acl string) string { return "---\nid: notes/x\n" + acl + "---\nText.\n" }
+	forbidden := "this API key may only write documents it can read: the document's acl [%s] shares no group with the key's groups [all]"
+	for _, tc := range []struct {
+		name, ctype, body string
+		status            int
+		msg               string
+		stored            []string
+	}{
+		{"JSON left out", "application/json", `{"id":"notes/x","body":"Text."}`, 200, "", []string{"all"}},
+		{"JSON null", "application/json", `{"id":"notes/x","acl":null,"body":"Text."}`, 200, "", []string{"all"}},
+		{"JSON shared group", "application/json", `{"id":"notes/x","acl":["all","management"],"body":"Text."}`, 200, "", []string{"all", "management"}},
+		{"JSON restricted", "application/json", `{"id":"notes/x","acl":["management"],"body":"Text."}`, 403, fmt.Sprintf(forbidden, "management"), nil},
+		{"JSON typo", "application/json", `{"id":"notes/x","acl":["managment"],"body":"Text."}`, 403, fmt.Sprintf(forbidden, "managment"), nil},
+		{"JSON empty list", "application/json", `{"id":"notes/x","acl":[],"body":"Text."}`, 400, "invalid document: acl is an empty list", nil},
+		{"JSON blank group", "application/json", `{"id":"notes/x","acl":[""],"body":"Text."}`, 400, "invalid document: acl has a blank group name (entry 1 of 1)", nil},
+		{"JSON scalar", "application/json", `{"id":"notes/x","acl":"management","body":"Text."}`, 400,
+			`the body is not a valid JSON document: field "acl" must be a list of strings`, nil},
+		{"Markdown left out", "text/markdown", md(""), 200, "", []string{"all"}},
+		{"Markdown shared group", "text/markdown", md("acl: [all, sales]\n"), 200, "", []string{"all", "sales"}},
+		{"Markdown restricted", "text/markdown", md("acl: [management]\n"), 403, fmt.Sprintf(forbidden, "management"), nil},
+		{"Markdown empty list", "text/markdown", md("acl: []\n"), 400, "invalid document: acl is an empty list", nil},
+		{"Markdown blank group", "text/markdown", md("acl: [\"\"]\n"), 400, "invalid document: acl has a blank group name", nil},
+		{"Markdown scalar", "text/markdown", md("acl: management\n"), 400, "invalid document: acl must be a list of group names, like acl: [management], not a single value", nil},
+		{"Markdown scalar all", "text/markdown", md("acl: all\n"), 400, "invalid document: acl must be a list of group names", nil},
+	} {
+		r.docs.got = nil
+		resp, body := r.do(t, "POST", "/v1/documents", "writer-key", tc.ctype, tc.body)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.name, resp.StatusCode, body, tc.status)
+			continue
+		}
+		if tc.status != 200 {
+			if _, msg := errorOf(t, body); !strings.HasPrefix(msg, tc.msg) {
+				t.Errorf("%s: %q, want %q", tc.name, msg, tc.msg)
+			}
+			if r.docs.got != nil {
+				t.Errorf("%s: a refused write reached the pipeline", tc.name)
+			}
+			continue
+		}
+		if len(r.docs.got) != 1 || fmt.Sprint(r.docs.got[0].ACL) != fmt.Sprint(tc.stored) {
+			t.Errorf("%s: the pipeline got %+v, want acl %v", tc.name, r.docs.got, tc.stored)
+		}
+	}
+}
+
+// TestVersionConflict: the version rule as a pure function.
+func TestVersionConflict(t *testing.T) {
+	for _, tc := range []struct {
+		given, stored int
+		msg           string
+	}{
+		{3, 2, ""},
+		{1, 0, ""},
+		{0, 0, ""}, // unversioned: any write replaces it
+		{2, 5, `document "d" is stored at version 5; this write has version 2, which is older (send version 6 or higher to replace it)`},
+		{0, 1, `document "d" is stored at version 1; this write has version 0, which is older (send version 2 or higher to replace it)`},
+		{4, 4, `document "d" is stored at version 4 with other content; this write has version 4 too (send version 5 or higher to replace it)`},
+	} {
+		e := versionConflict("d", tc.given, tc.stored)
+		if (e == nil) != (tc.msg == "") || e != nil && (e.status != 409 || e.code != "version_conflict" || e.msg != tc.msg) {
+			t.Errorf("versionConflict(%d over %d) = %+v, want %q", tc.given, tc.stored, e, tc.msg)
+		}
+	}
+}
+
+// TestPutDocumentVersions: through the engine, a write older than the stored version (or the
+// same version with other content) is 409 version_conflict and never written; a newer one, and
+// the same content again, go through; the check is made again under the writer lock.
+func TestPutDocumentVersions(t *testing.T) {
+	r := newRig(t, Limits{})
+	stored := ariadne.Document{ID: "notes/v", Title: "V", Version: 5, ACL: []string{"all"}, Body: "Five.\n"}
+	r.g.docs[stored.ID] = ariadne.DocumentInfo{ID: stored.ID, Version: 5, ACL: []string{"all"}}
+	r.docs.stored = map[string]ariadne.DocState{stored.ID: {Source: ariadne.DefaultSource, ContentHash: stored.ContentHash()}}
+	post := func(version int, body string) (*http.Response, string) {
+		r.docs.got = nil
+		return r.do(t, "POST", "/v1/documents", "writer-key", "application/json",
+			fmt.Sprintf(`{"id":"notes/v","title":"V","version":%d,"body":%q}`, version, body))
+	}
+	for _, tc := range []struct {
+		version int
+		body    string
+		status  int
+		msg     string
+	}{
+		{3, "Three.\n", 409, `document "notes/v" is stored at version 5; this write has version 3, which is older (send version 6 or higher to replace it)`},
+		{0, "None.\n", 409, `document "notes/v" is stored at version 5; this write has version 0, which is older (send version 6 or higher to replace it)`},
+		{5, "Five, edited.\n", 409, `document "notes/v" is stored at version 5 with other content; this write has version 5 too (send version 6 or higher to replace it)`},
+		{5, "Five.\n", 200, ""}, // the stored content again: unchanged
+		{6, "Six.\n", 200, ""},
+	} {
+		resp, body := post(tc.version, tc.body)
+		if resp.StatusCode != tc.status {
+			t.Errorf("version %d: %d %s, want %d", tc.version, resp.StatusCode, body, tc.status)
+			continue
+		}
+		if tc.status == 409 {
+			if code, msg := errorOf(t, body); code != "version_conflict" || msg != tc.msg || r.docs.got != nil {
+				t.Errorf("version %d: %s %q (written: %v)", tc.version, code, msg, r.docs.got != nil)
+			}
+		} else if r.docs.got == nil {
+			t.Errorf("version %d: not written", tc.version)
+		}
+	}
+	// Unversioned documents: any write replaces them.
+	r.g.docs["notes/u"] = ariadne.DocumentInfo{ID: "notes/u", ACL: []string{"all"}}
+	r.docs.stored["notes/u"] = ariadne.DocState{Source: ariadne.DefaultSource, ContentHash: "other"}
+	if resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", "---\nid: notes/u\n---\nNew text.\n"); resp.StatusCode != 200 {
+		t.Errorf("unversioned: %d %s", resp.StatusCode, body)
+	}
+	// Another source holds the id: the pipeline's document_conflict, not a version conflict.
+	r.docs.stored["notes/w"] = ariadne.DocState{Source: "wiki", ContentHash: "other"}
+	r.g.docs["notes/w"] = ariadne.DocumentInfo{ID: "notes/w", Version: 9, ACL: []string{"all"}}
+	r.docs.sum = ingest.Summary{Conflicts: []ariadne.SourceConflict{{DocID: "notes/w", Source: "wiki"}}}
+	if resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "application/json", `{"id":"notes/w","version":1,"body":"x"}`); resp.StatusCode != 409 ||
+		!strings.Contains(body, `"code":"document_conflict"`) {
+		t.Errorf("another source: %d %s", resp.StatusCode, body)
+	}
+	r.docs.sum = ingest.Summary{}
+
+	// Between the handler's first check and the write, another writer stores version 7 (and
+	// restricts the document): the check under the writer lock sees it.
+	r.docs.beforeCheck = func() {
+		r.g.docs[stored.ID] = ariadne.DocumentInfo{ID: stored.ID, Version: 7, ACL: []string{"all"}}
+		r.docs.stored[stored.ID] = ariadne.DocState{Source: ariadne.DefaultSource, ContentHash: "seven"}
+	}
+	if resp, body := post(6, "Six, edited.\n"); resp.StatusCode != 409 || !strings.Contains(body, "is stored at version 7") || r.docs.got != nil {
+		t.Errorf("a concurrent newer version: %d %s", resp.StatusCode, body)
+	}
+	r.docs.beforeCheck = func() {
+		r.g.docs[stored.ID] = ariadne.DocumentInfo{ID: stored.ID, Version: 7, ACL: []string{"management"}}
+	}
+	if resp, body := post(8, "Eight.\n"); resp.StatusCode != 403 || !strings.Contains(body, "this API key may not replace that document") {
+		t.Errorf("restricted meanwhile: %d %s", resp.StatusCode, body)
+	}
+	r.docs.beforeCheck = func() { r.g.docs["notes/u"] = ariadne.DocumentInfo{ID: "notes/u", ACL: []string{"management"}} }
+	r.docs.sum = ingest.Summary{DocsDeleted: 1}
+	if resp, body := r.do(t, "DELETE", "/v1/documents/notes%2Fu", "writer-key", "", ""); resp.StatusCode != 404 {
+		t.Errorf("delete of a document restricted meanwhile: %d %s", resp.StatusCode, body)
 	}
 }

@@ -106,11 +106,19 @@ type SourceView struct {
 	Name      string `json:"name"`
 	Documents int    `json:"documents"` // readable documents
 	Chunks    int    `json:"chunks"`    // readable chunks
-	LastSync  string `json:"last_sync"` // RFC 3339 UTC of the last completed sync or write; "" unknown
+	// LastSync is always "" (unknown): see listSources.
+	LastSync string `json:"last_sync"`
 }
 
 // listSources answers GET /v1/sources: the sources holding documents the caller may read, by
 // name; a source with nothing readable is absent.
+//
+// The graph's time of a source's last run (ariadne.SourceInfo.LastSync) moves with every write
+// into the source, restricted documents included, so showing it would let any caller watch when
+// documents it may not read are written. The graph has no time a caller's readable documents
+// last changed, so last_sync is left empty for every caller: a time derived from readable
+// documents only needs the graph to keep one (a write time per document, the latest over the
+// readable ones per source).
 func (h *handlers) listSources(c *gin.Context) {
 	srcs, err := h.svc.Library.Sources(c.Request.Context(), callerOf(c).Groups)
 	if err != nil {
@@ -119,7 +127,7 @@ func (h *handlers) listSources(c *gin.Context) {
 	}
 	out := make([]SourceView, 0, len(srcs))
 	for _, s := range srcs {
-		out = append(out, SourceView{Name: s.Name, Documents: s.Documents, Chunks: s.Chunks, LastSync: s.LastSync})
+		out = append(out, SourceView{Name: s.Name, Documents: s.Documents, Chunks: s.Chunks})
 	}
 	c.JSON(http.StatusOK, gin.H{"sources": out, "request_id": c.GetString(requestIDKey)})
 }

@@ -16,6 +16,10 @@ import (
 // Retry-After, instead of queuing until the client or the query deadline gives up. Each caller
 // (its API key, or the client address for anonymous callers) also has a token bucket
 // (golang.org/x/time/rate): over it, 429 {"error":{"code":"rate_limited"}} with Retry-After.
+// Failed authentications (an unknown key, a header without a usable key) take a token from a
+// bucket of the client address; while it is empty, every request from that address that carries
+// a key is 429 rate_limited before its key is looked at, so guesses are neither answered nor
+// told apart from a right key.
 //
 // Defaults (Limits, configurable in cmd/api with ARIADNE_API_* variables):
 //
@@ -24,7 +28,10 @@ import (
 //	other /v1 reads                       64 in flight (ReadConcurrency)
 //	wait for a slot                       100 ms (QueueWait)
 //	per caller                            off in the package; cmd/api: 20 requests/s, bursts of 40 (RatePerKey, RateBurst)
+//	failed authentications per address    10 a minute, bursts of 10 (FailedAuthPerMinute)
 //
+// The client address is the connection's peer unless it is one of Limits.TrustedProxies (then
+// the address X-Forwarded-For or X-Real-IP gives): a client cannot choose its own bucket.
 // /healthz, /readyz, /metrics and the page are not limited (probes must answer under load).
 
 // concurrencyLimit admits at most n requests at a time; the others wait up to wait for a slot,
@@ -82,7 +89,8 @@ func (k *keyLimiter) reserve(key string, now time.Time) (ok bool, retryAfter tim
 	defer k.mu.Unlock()
 	if now.Sub(k.swept) > time.Minute {
 		for key, b := range k.buckets {
-			if now.Sub(b.seen) > time.Minute {
+			// Only a full bucket is dropped: one that is refilling still limits its caller.
+			if now.Sub(b.seen) > time.Minute && b.lim.TokensAt(now) >= float64(k.burst) {
 				delete(k.buckets, key)
 			}
 		}
@@ -105,23 +113,50 @@ func (k *keyLimiter) reserve(key string, now time.Time) (ok bool, retryAfter tim
 	return true, 0
 }
 
+// peek reports whether key's bucket has a token, without taking one; when it has none, how long
+// until it has.
+func (k *keyLimiter) peek(key string, now time.Time) (ok bool, retryAfter time.Duration) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	b, found := k.buckets[key]
+	if !found {
+		return true, 0
+	}
+	tokens := b.lim.TokensAt(now)
+	if tokens >= 1 {
+		return true, 0
+	}
+	if k.limit <= 0 {
+		return false, time.Minute
+	}
+	return false, time.Duration((1 - tokens) / float64(k.limit) * float64(time.Second))
+}
+
+// retryAfter sets Retry-After to wait in whole seconds, at least 1.
+func retryAfter(c *gin.Context, wait time.Duration) {
+	c.Header("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+}
+
 // rateLimit answers 429 rate_limited with Retry-After (whole seconds, at least 1) when the
 // caller's bucket is empty. It runs after authenticate: the bucket of a keyed caller is its key's
 // name, an anonymous caller's is its client address.
 func rateLimit(k *keyLimiter, m *Metrics) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		key := "key:" + callerOf(c).Name
-		if callerOf(c).Name == "" {
-			key = "addr:" + c.ClientIP()
+		caller := callerOf(c)
+		key, msg := "key:"+caller.Name, "too many requests for this API key; retry after the time in Retry-After"
+		if caller.Anonymous {
+			key, msg = "addr:"+c.ClientIP(), "too many requests without an API key from this address; retry after the time in Retry-After"
 		}
 		ok, wait := k.reserve(key, time.Now())
 		if !ok {
 			m.shed(c.FullPath(), "rate_limited")
-			c.Header("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-			writeError(c, http.StatusTooManyRequests, "rate_limited",
-				"too many requests for this API key; retry after the time in Retry-After")
+			retryAfter(c, wait)
+			writeError(c, http.StatusTooManyRequests, "rate_limited", msg)
 			return
 		}
 		c.Next()
 	}
 }
+
+// failedAuthMessage is the message of a 429 for an address with too many failed authentications.
+const failedAuthMessage = "too many failed authentications from this address; retry after the time in Retry-After"

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -191,5 +192,153 @@ func TestKeyLimiter(t *testing.T) {
 	}
 	if len(k.buckets) != 1 {
 		t.Errorf("%d buckets after the sweep, want 1 (b was idle for over a minute)", len(k.buckets))
+	}
+
+	// peek looks without taking; a refilling bucket is not swept (it would forget a limit).
+	slow := newKeyLimiter(1.0/60, 2) // one token a minute
+	for i, s := range []struct {
+		at        time.Duration
+		peek      bool
+		ok        bool
+		wantRetry time.Duration
+	}{
+		{0, true, true, 0},  // no bucket yet
+		{0, false, true, 0}, // take 1 of 2
+		{0, false, true, 0}, // take 2 of 2
+		{0, true, false, time.Minute},
+		{30 * time.Second, true, false, 30 * time.Second},
+		{61 * time.Second, true, true, 0}, // one token back
+	} {
+		var ok bool
+		var retry time.Duration
+		if s.peek {
+			ok, retry = slow.peek("a", t0.Add(s.at))
+		} else {
+			ok, retry = slow.reserve("a", t0.Add(s.at))
+		}
+		if ok != s.ok || retry.Round(time.Second) != s.wantRetry {
+			t.Errorf("slow step %d: ok=%v retry=%s, want ok=%v retry=%s", i, ok, retry, s.ok, s.wantRetry)
+		}
+	}
+	slow.reserve("a", t0.Add(61*time.Second))  // empty again
+	slow.reserve("b", t0.Add(150*time.Second)) // sweeps: a is idle for 89 s, with 1.5 of 2 tokens
+	if _, kept := slow.buckets["a"]; !kept {
+		t.Error("a refilling bucket was swept: its caller would get a full bucket back")
+	}
+	slow.reserve("b", t0.Add(5*time.Minute)) // a is full now
+	if _, kept := slow.buckets["a"]; kept {
+		t.Error("a full idle bucket was kept")
+	}
+}
+
+// serveFrom sends one request to e as if from the client address addr, with extra headers.
+func serveFrom(e http.Handler, addr, method, path string, headers ...string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, nil)
+	req.RemoteAddr = addr
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	w := httptest.NewRecorder()
+	e.ServeHTTP(w, req)
+	return w
+}
+
+func limitsHandler(t *testing.T, lim Limits) http.Handler {
+	t.Helper()
+	keys, err := ParseKeys([]byte(testKeys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &fakeGraph{}
+	return New(Services{Answerer: &fakeAnswerer{}, Retriever: &fakeRetriever{}, Entities: g, Library: g, Documents: &fakeDocuments{}, Keys: keys,
+		Metrics: NewMetrics(), Log: slog.New(slog.DiscardHandler)}, lim)
+}
+
+// TestFailedAuthLimit: 3 failed authentications a minute per address — the fourth guess, and
+// then even the right key, from that address is 429 rate_limited with Retry-After (20 s: one
+// token every 60/3 s), while requests without a key and other addresses are served; a forged
+// X-Forwarded-For does not give a client a fresh bucket.
+func TestFailedAuthLimit(t *testing.T) {
+	e := limitsHandler(t, Limits{FailedAuthPerMinute: 3})
+	const attacker, other = "192.0.2.1:40000", "192.0.2.2:40000"
+	var got []int
+	for _, auth := range []string{"Bearer guess-1", "Basic dXNlcjpwYXNz", "Bearer guess-3", "Bearer guess-4"} {
+		got = append(got, serveFrom(e, attacker, "GET", "/v1/documents", "Authorization", auth).Code)
+	}
+	if want := []int{401, 401, 401, 429}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("guesses: %v, want %v", got, want)
+	}
+	w := serveFrom(e, attacker, "GET", "/v1/documents", "Authorization", "Bearer reader-key")
+	if w.Code != 429 || w.Header().Get("Retry-After") != "20" {
+		t.Fatalf("the right key after the guesses: %d Retry-After %q, want 429 20", w.Code, w.Header().Get("Retry-After"))
+	}
+	if code, msg := errorOf(t, w.Body.String()); code != "rate_limited" || msg != failedAuthMessage {
+		t.Errorf("%s %q", code, msg)
+	}
+	if w := serveFrom(e, attacker, "GET", "/v1/documents", "X-Forwarded-For", "203.0.113.9", "Authorization", "Bearer guess-5"); w.Code != 429 {
+		t.Errorf("a forged X-Forwarded-For: %d, want 429 (no proxy is trusted)", w.Code)
+	}
+	if w := serveFrom(e, attacker, "GET", "/v1/documents"); w.Code != 200 {
+		t.Errorf("no key from the same address: %d, want 200", w.Code)
+	}
+	if w := serveFrom(e, other, "GET", "/v1/documents", "Authorization", "Bearer reader-key"); w.Code != 200 {
+		t.Errorf("the right key from another address: %d, want 200", w.Code)
+	}
+	if w := serveFrom(e, other, "GET", "/v1/documents", "Authorization", "Bearer guess"); w.Code != 401 {
+		t.Errorf("a guess from another address: %d, want 401", w.Code)
+	}
+
+	// Off: every guess is answered.
+	e = limitsHandler(t, Limits{FailedAuthPerMinute: -1})
+	for i := range 30 {
+		if w := serveFrom(e, attacker, "GET", "/v1/documents", "Authorization", "Bearer guess"); w.Code != 401 {
+			t.Fatalf("guess %d with the limit off: %d", i, w.Code)
+		}
+	}
+}
+
+// TestTrustedProxies: behind a trusted proxy the client address is the one X-Forwarded-For
+// gives, so two clients behind it have buckets of their own; a peer that is not trusted cannot
+// set it.
+func TestTrustedProxies(t *testing.T) {
+	e := limitsHandler(t, Limits{FailedAuthPerMinute: 1, TrustedProxies: []string{"10.0.0.0/8"}})
+	const proxy = "10.1.2.3:5555"
+	if w := serveFrom(e, proxy, "GET", "/v1/documents", "X-Forwarded-For", "198.51.100.7", "Authorization", "Bearer guess"); w.Code != 401 {
+		t.Fatalf("first guess: %d", w.Code)
+	}
+	if w := serveFrom(e, proxy, "GET", "/v1/documents", "X-Forwarded-For", "198.51.100.7", "Authorization", "Bearer guess"); w.Code != 429 {
+		t.Fatalf("second guess of the same client: %d, want 429", w.Code)
+	}
+	if w := serveFrom(e, proxy, "GET", "/v1/documents", "X-Forwarded-For", "198.51.100.8", "Authorization", "Bearer guess"); w.Code != 401 {
+		t.Errorf("another client behind the proxy: %d, want 401", w.Code)
+	}
+	for _, bad := range []string{"not-an-address", "10.0.0.0/33"} {
+		if err := CheckTrustedProxies([]string{"127.0.0.1", "::1", "10.0.0.0/8", bad}); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("CheckTrustedProxies with %q: %v", bad, err)
+		}
+	}
+}
+
+// TestRateLimitAnonymous: anonymous callers are limited per client address (not all in one
+// bucket), and told so in words for them.
+func TestRateLimitAnonymous(t *testing.T) {
+	e := limitsHandler(t, Limits{RatePerKey: 1, RateBurst: 1})
+	if w := serveFrom(e, "192.0.2.1:1", "GET", "/v1/documents"); w.Code != 200 {
+		t.Fatalf("first: %d", w.Code)
+	}
+	w := serveFrom(e, "192.0.2.1:1", "GET", "/v1/documents")
+	if code, msg := errorOf(t, w.Body.String()); w.Code != 429 || code != "rate_limited" ||
+		msg != "too many requests without an API key from this address; retry after the time in Retry-After" {
+		t.Fatalf("second: %d %s", w.Code, w.Body.String())
+	}
+	if w := serveFrom(e, "192.0.2.2:1", "GET", "/v1/documents"); w.Code != 200 {
+		t.Errorf("another address: %d, want 200 (a bucket of its own)", w.Code)
+	}
+	if w := serveFrom(e, "192.0.2.1:1", "GET", "/v1/documents", "Authorization", "Bearer reader-key"); w.Code != 200 {
+		t.Errorf("a key from the same address: %d, want 200", w.Code)
+	}
+	w = serveFrom(e, "192.0.2.3:1", "GET", "/v1/documents", "Authorization", "Bearer reader-key")
+	if code, msg := errorOf(t, w.Body.String()); w.Code != 429 || code != "rate_limited" || msg != "too many requests for this API key; retry after the time in Retry-After" {
+		t.Errorf("the same key from another address: %d %s", w.Code, w.Body.String())
 	}
 }

@@ -21,7 +21,7 @@ type Metrics struct {
 	modelTokens   *prometheus.CounterVec   // model, kind (prompt|completion)
 	modelCalls    *prometheus.CounterVec   // model
 	queryEmbed    *prometheus.CounterVec   // result (hit|miss)
-	shedTotal     *prometheus.CounterVec   // route, reason (overloaded|rate_limited)
+	shedTotal     *prometheus.CounterVec   // route, reason (overloaded|rate_limited|auth_failures)
 }
 
 // NewMetrics registers the metrics (and Go and process collectors) in a new registry.
@@ -51,7 +51,7 @@ func NewMetrics() *Metrics {
 		queryEmbed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_query_embedding_cache_total",
 			Help: "Query embedding cache lookups, by result (hit, miss)."}, []string{"result"}),
 		shedTotal: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ariadne_http_shed_total",
-			Help: "Requests refused before any work, by route and reason (overloaded: 503 at the route's concurrency limit; rate_limited: 429 over the caller's rate)."},
+			Help: "Requests refused before any work, by route and reason (overloaded: 503 at the route's concurrency limit; rate_limited: 429 over the caller's rate; auth_failures: 429, the client address failed authentication too often)."},
 			[]string{"route", "reason"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.queries, m.queryLatency, m.retries, m.verifyFailure, m.modelTokens, m.modelCalls, m.queryEmbed, m.shedTotal,

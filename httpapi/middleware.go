@@ -3,12 +3,14 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -86,25 +88,108 @@ func limitBody(n int64) gin.HandlerFunc {
 	}
 }
 
-// authenticate resolves the caller from "Authorization: Bearer <key>" or "X-API-Key": an unknown
-// key is 401; no key is the anonymous caller with the public groups.
+// credentials reads the API key a request carries: "Authorization: Bearer <key>" (the scheme in
+// any case, RFC 7235) or "X-API-Key: <key>". present reports whether either header was sent at
+// all, even empty; a header that is present but does not carry a usable key is an error whose
+// text is written for the caller (it never repeats a key). Both headers may be sent only with
+// the same key.
+func credentials(h http.Header) (key string, present bool, err error) {
+	auth, xkey := h.Values("Authorization"), h.Values("X-API-Key")
+	if len(auth) == 0 && len(xkey) == 0 {
+		return "", false, nil
+	}
+	switch {
+	case len(auth) > 1:
+		return "", true, errors.New("send one Authorization header")
+	case len(xkey) > 1:
+		return "", true, errors.New("send one X-API-Key header")
+	}
+	var bearer string
+	if len(auth) == 1 {
+		v := strings.TrimSpace(auth[0])
+		scheme, token, spaced := strings.Cut(v, " ")
+		token = strings.TrimLeft(token, " ")
+		switch {
+		case v == "":
+			return "", true, errors.New("the Authorization header is empty; send 'Authorization: Bearer <API key>'")
+		case !spaced && !strings.EqualFold(scheme, "Bearer"):
+			// One word: perhaps the key itself, so it is not repeated.
+			return "", true, errors.New("the Authorization header has no scheme; send 'Authorization: Bearer <API key>'")
+		case !strings.EqualFold(scheme, "Bearer"):
+			name := "another"
+			if schemeRE.MatchString(scheme) {
+				name = "the " + scheme
+			}
+			return "", true, fmt.Errorf("the Authorization header uses %s scheme; this API takes 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'", name)
+		case token == "":
+			return "", true, errors.New("the Authorization header has the Bearer scheme but no key; send 'Authorization: Bearer <API key>'")
+		case strings.ContainsAny(token, " \t"):
+			return "", true, errors.New("the bearer key in the Authorization header contains white space; send 'Authorization: Bearer <API key>'")
+		}
+		bearer = token
+	}
+	if len(xkey) == 1 {
+		k := strings.TrimSpace(xkey[0])
+		switch {
+		case k == "":
+			return "", true, errors.New("the X-API-Key header is empty; send 'X-API-Key: <API key>'")
+		case bearer != "" && k != bearer:
+			return "", true, errors.New("the Authorization and X-API-Key headers carry different keys; send the key in one of them")
+		}
+		return k, true, nil
+	}
+	return bearer, true, nil
+}
+
+// schemeRE is an auth-scheme short enough and plain enough to repeat in a message.
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._-]{0,19}$`)
+
+// authenticate resolves the caller from "Authorization: Bearer <key>" or "X-API-Key" (see
+// credentials): no header is the anonymous caller with the public groups; an unknown key, or a
+// header present without a usable key, is 401 with WWW-Authenticate.
+//
+// Failed authentications are counted per client address (Limits.FailedAuthPerMinute): while the
+// address has none left, a request that carries a key is 429 before the key is looked at.
 func (h *handlers) authenticate(c *gin.Context) {
-	key := c.GetHeader("X-API-Key")
-	if auth := c.GetHeader("Authorization"); key == "" && len(auth) > 7 && auth[:7] == "Bearer " {
-		key = auth[7:]
+	key, present, err := credentials(c.Request.Header)
+	addr := "addr:" + c.ClientIP()
+	if present && h.authFailures != nil {
+		if ok, wait := h.authFailures.peek(addr, time.Now()); !ok {
+			h.svc.Metrics.shed(c.FullPath(), "auth_failures")
+			retryAfter(c, wait)
+			writeError(c, http.StatusTooManyRequests, "rate_limited", failedAuthMessage)
+			return
+		}
+	}
+	if err != nil {
+		h.failedAuth(c, addr, err.Error())
+		return
 	}
 	caller, ok := h.svc.Keys.Lookup(key)
-	if !ok {
-		c.Header("WWW-Authenticate", `Bearer realm="ariadne"`)
+	if !ok || (present && caller.Anonymous) {
 		msg := "unknown API key"
 		if !h.svc.Keys.Configured() {
 			msg += "; this server has no API keys configured (start it with ARIADNE_API_KEYS_FILE)"
 		}
-		writeError(c, http.StatusUnauthorized, "unauthorized", msg)
+		h.failedAuth(c, addr, msg)
 		return
 	}
 	c.Set(callerKey, caller)
 	c.Next()
+}
+
+// failedAuth counts a failed authentication against the client address and answers 401.
+func (h *handlers) failedAuth(c *gin.Context, addr, msg string) {
+	if h.authFailures != nil {
+		h.authFailures.reserve(addr, time.Now())
+	}
+	h.unauthorized(c, msg)
+}
+
+// unauthorized answers 401 with WWW-Authenticate.
+func (h *handlers) unauthorized(c *gin.Context, msg string) {
+	c.Header("WWW-Authenticate", `Bearer realm="ariadne"`)
+	writeError(c, http.StatusUnauthorized, "unauthorized", msg)
 }
 
 // requireWrite lets only a caller whose key may write through: no key is 401 (say which
@@ -112,9 +197,7 @@ func (h *handlers) authenticate(c *gin.Context) {
 func (h *handlers) requireWrite(c *gin.Context) {
 	caller := callerOf(c)
 	if caller.Anonymous {
-		c.Header("WWW-Authenticate", `Bearer realm="ariadne"`)
-		writeError(c, http.StatusUnauthorized, "unauthorized",
-			"writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)")
+		h.unauthorized(c, "writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)")
 		return
 	}
 	if !caller.Write {

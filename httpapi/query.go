@@ -16,14 +16,32 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/embedding"
 )
 
 // QueryRequest is the body of POST /v1/query and POST /v1/search.
 type QueryRequest struct {
 	Question string `json:"question"`
-	Mode     string `json:"mode"`  // auto (default), simple, hybrid, multi_hop
-	TopK     int    `json:"top_k"` // 1..20; default 8
-	Debug    bool   `json:"debug"` // include the trace
+	Mode     string `json:"mode"`            // auto (default), simple, hybrid, multi_hop
+	TopK     int    `json:"top_k,omitempty"` // 1..20; default 8 (a Go client's 0 is left out: the default)
+	Debug    bool   `json:"debug"`           // include the trace
+}
+
+// queryBody is QueryRequest as it is decoded: top_k is a pointer, so that an explicit 0 is
+// told from an absent field (the default) and refused like any value outside 1..20.
+type queryBody struct {
+	Question string `json:"question"`
+	Mode     string `json:"mode"`
+	TopK     *int   `json:"top_k"`
+	Debug    bool   `json:"debug"`
+}
+
+func (b queryBody) request() QueryRequest {
+	r := QueryRequest{Question: b.Question, Mode: b.Mode, Debug: b.Debug, TopK: 8}
+	if b.TopK != nil {
+		r.TopK = *b.TopK
+	}
+	return r
 }
 
 // MaxQuestionRunes bounds a question.
@@ -45,19 +63,28 @@ func (r *QueryRequest) validate() error {
 	if r.Mode != "auto" && !ariadne.Route(r.Mode).Valid() {
 		return ariadne.Messagef(ariadne.ErrInvalid, "mode must be auto, simple, hybrid or multi_hop")
 	}
-	if r.TopK == 0 {
-		r.TopK = 8
-	}
 	if r.TopK < 1 || r.TopK > 20 {
 		return ariadne.Messagef(ariadne.ErrInvalid, "top_k must be between 1 and 20")
 	}
 	return nil
 }
 
+// cacheScope is the caller's query-embedding cache scope (embedding.WithCacheScope): its API
+// key's name, or for an anonymous caller its client address. /metrics is public and a cache hit
+// is faster, so a shared cache would tell anyone whether another caller recently asked exactly
+// their question; scoped, an entry answers only its own caller.
+func cacheScope(c *gin.Context) string {
+	if caller := callerOf(c); !caller.Anonymous {
+		return "key:" + caller.Name
+	}
+	return "addr:" + c.ClientIP()
+}
+
 // bindQuery binds and validates a query body strictly — one JSON object, no unknown fields, nothing
 // after it — and writes the error response itself.
 func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 	var req QueryRequest
+	var body queryBody
 	raw, err := io.ReadAll(c.Request.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -72,10 +99,11 @@ func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 		writeError(c, http.StatusBadRequest, "invalid_request", "a JSON body is required")
 		return req, false
 	}
-	if err := decodeStrict(raw, &req); err != nil {
+	if err := decodeStrict(raw, &body); err != nil {
 		writeError(c, http.StatusBadRequest, "invalid_request", "the body is not valid JSON for this endpoint: "+err.Error())
 		return req, false
 	}
+	req = body.request()
 	if err := req.validate(); err != nil {
 		h.writeErr(c, err)
 		return req, false
@@ -83,9 +111,14 @@ func (h *handlers) bindQuery(c *gin.Context) (QueryRequest, bool) {
 	return req, true
 }
 
-// decodeStrict decodes exactly one JSON object into v: an unknown field or anything but white
-// space after the object is an error whose text names it (it is shown to the caller).
+// decodeStrict decodes exactly one JSON object into v: invalid UTF-8 (encoding/json would
+// silently replace it with U+FFFD), an escaped lone UTF-16 surrogate (the same), an unknown field
+// or anything but white space after the object is an error whose text names it (it is shown to
+// the caller).
 func decodeStrict(raw []byte, v any) error {
+	if err := checkJSONText(raw); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -95,7 +128,7 @@ func decodeStrict(raw []byte, v any) error {
 		case errors.As(err, &se):
 			return fmt.Errorf("syntax error at byte %d", se.Offset)
 		case errors.As(err, &te):
-			return fmt.Errorf("field %q must be a %s", te.Field, te.Type)
+			return fmt.Errorf("field %q must be %s", te.Field, jsonTypeName(te.Type.String()))
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
 		}
@@ -105,6 +138,88 @@ func decodeStrict(raw []byte, v any) error {
 		return errors.New("text after the JSON object")
 	}
 	return nil
+}
+
+// checkJSONText refuses JSON text that encoding/json would change silently: bytes that are not
+// UTF-8, and \u escapes of UTF-16 surrogates that are not a high–low pair (both become U+FFFD).
+func checkJSONText(raw []byte) error {
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return fmt.Errorf("invalid UTF-8 at byte %d", i)
+		}
+		i += n
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		i++ // the escaped character: a backslash, a quote, or u and four hex digits
+		if i >= len(raw) || raw[i] != 'u' {
+			continue
+		}
+		r, ok := hex4(raw[i+1:])
+		if !ok {
+			continue // a syntax error the decoder reports
+		}
+		at := i - 1
+		i += 4
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if low, ok := hex4(raw[min(i+3, len(raw)):]); ok && i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' && low >= 0xDC00 && low < 0xE000 {
+				i += 6
+				continue
+			}
+			return fmt.Errorf("a lone UTF-16 surrogate escape (\\u%04X) at byte %d, which is not a character", r, at)
+		case r >= 0xDC00 && r < 0xE000:
+			return fmt.Errorf("a lone UTF-16 surrogate escape (\\u%04X) at byte %d, which is not a character", r, at)
+		}
+	}
+	return nil
+}
+
+// hex4 reads four hex digits.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// jsonTypeName names a Go type as a JSON value the caller should send ("an integer", "a list of
+// strings"), with its article.
+func jsonTypeName(goType string) string {
+	switch goType {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "int", "int64", "int32", "uint", "uint64", "uint32":
+		return "an integer"
+	case "float64", "float32":
+		return "a number"
+	case "[]string":
+		return "a list of strings"
+	case "*int":
+		return "an integer"
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return "a list"
+	}
+	return "an object"
 }
 
 // QueryResponse is the answer of POST /v1/query.
@@ -136,6 +251,7 @@ func (h *handlers) query(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.lim.QueryTimeout)
 	defer cancel()
+	ctx = embedding.WithCacheScope(ctx, cacheScope(c))
 	areq := agent.Request{Question: req.Question, Groups: callerOf(c).Groups, Mode: req.Mode, TopK: req.TopK}
 	if strings.Contains(c.GetHeader("Accept"), "text/event-stream") {
 		h.queryStream(ctx, c, req, areq)
@@ -143,6 +259,10 @@ func (h *handlers) query(c *gin.Context) {
 	}
 	start := time.Now()
 	ans, err := h.svc.Answerer.Answer(ctx, areq, nil)
+	if (err != nil || ans.Status == ariadne.StatusUnavailable) && timedOut(ctx, c) {
+		writeError(c, http.StatusGatewayTimeout, "timeout", timeoutMessage(h.lim.QueryTimeout))
+		return
+	}
 	if err != nil {
 		h.writeErr(c, err)
 		return
@@ -159,7 +279,7 @@ func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryR
 	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
 		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, ComparedOutcome: ans.ComparedOutcome, RequestID: c.GetString(requestIDKey)}
 	if ans.Status == ariadne.StatusUnavailable {
-		resp.Reason = "a store or model is unavailable; retry later"
+		resp.Reason = unavailableMessage
 	}
 	if debug {
 		resp.Trace = ans.Trace
@@ -213,9 +333,14 @@ func (h *handlers) queryStream(ctx context.Context, c *gin.Context, req QueryReq
 				e := <-events
 				c.SSEvent(e.Name, e.Data)
 			}
-			if r.err != nil {
+			if (r.err != nil || r.ans.Status == ariadne.StatusUnavailable) && timedOut(ctx, c) {
 				var b ErrorBody
-				b.Error.Code, b.Error.Message, b.Error.RequestID = "invalid_request", publicMessage(r.err, "the request is invalid"), c.GetString(requestIDKey)
+				b.Error.Code, b.Error.Message, b.Error.RequestID = "timeout", timeoutMessage(h.lim.QueryTimeout), c.GetString(requestIDKey)
+				c.SSEvent("error", b)
+			} else if r.err != nil {
+				var b ErrorBody
+				_, b.Error.Code, b.Error.Message = h.errorClass(c, r.err)
+				b.Error.RequestID = c.GetString(requestIDKey)
 				c.SSEvent("error", b)
 			} else {
 				h.observe(r.ans, time.Since(start))
@@ -254,7 +379,12 @@ func (h *handlers) search(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.lim.QueryTimeout)
 	defer cancel()
+	ctx = embedding.WithCacheScope(ctx, cacheScope(c))
 	res, err := h.svc.Retriever.Retrieve(ctx, agent.Request{Question: req.Question, Groups: callerOf(c).Groups, Mode: req.Mode, TopK: req.TopK})
+	if err != nil && timedOut(ctx, c) {
+		writeError(c, http.StatusGatewayTimeout, "timeout", timeoutMessage(h.lim.QueryTimeout))
+		return
+	}
 	if err != nil {
 		h.writeErr(c, err)
 		return

@@ -11,7 +11,9 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -106,6 +108,26 @@ type Limits struct {
 	QueueWait        time.Duration // default 100ms
 	RatePerKey       float64       // requests per second per API key (anonymous: per client address); 0: off
 	RateBurst        int           // bucket size; default 2×RatePerKey
+	// FailedAuthPerMinute bounds failed authentications per client address (a bucket of that
+	// size, refilled at that rate); past it, requests with a key from the address are 429 until
+	// a token is back. 0 means the default, 10; negative switches it off.
+	FailedAuthPerMinute int
+	// TrustedProxies are the addresses or CIDR ranges of reverse proxies whose X-Forwarded-For
+	// and X-Real-IP headers give the client address; none by default, so the client address
+	// is the connection's peer and a client cannot pick it. An invalid entry is logged and
+	// none is trusted (cmd/api refuses to start with one: CheckTrustedProxies).
+	TrustedProxies []string
+}
+
+// CheckTrustedProxies reports an entry of Limits.TrustedProxies that is neither an IP address
+// nor a CIDR range.
+func CheckTrustedProxies(proxies []string) error {
+	for _, p := range proxies {
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			return fmt.Errorf("trusted proxy %q: want an IP address or a CIDR range: %w", p, ariadne.ErrInvalid)
+		}
+	}
+	return nil
 }
 
 func (l *Limits) defaults() {
@@ -123,6 +145,9 @@ func (l *Limits) defaults() {
 	}
 	if l.RateBurst <= 0 {
 		l.RateBurst = max(1, int(2*l.RatePerKey))
+	}
+	if l.FailedAuthPerMinute == 0 {
+		l.FailedAuthPerMinute = 10
 	}
 }
 
@@ -154,19 +179,32 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.UseRawPath = true // entity keys and document ids contain '/', sent as %2F
 	e.UnescapePathValues = true
 	e.HandleMethodNotAllowed = true
+	// No HTML redirects: /v1/documents/ is a JSON 404 that says what was meant (noRoute); /ui
+	// is redirected there explicitly.
+	e.RedirectTrailingSlash = false
+	if err := CheckTrustedProxies(lim.TrustedProxies); err != nil {
+		svc.Log.Error("no reverse proxy is trusted", "err", err)
+		lim.TrustedProxies = nil
+	}
+	_ = e.SetTrustedProxies(lim.TrustedProxies) // checked above; nil trusts none (gin's default trusts every peer)
 	h := &handlers{svc: svc, lim: lim}
+	if lim.FailedAuthPerMinute > 0 {
+		h.authFailures = newKeyLimiter(float64(lim.FailedAuthPerMinute)/60, lim.FailedAuthPerMinute)
+	}
 	e.Use(requestID(), accessLog(svc.Log, svc.Metrics), recovery(svc.Log))
-	e.NoRoute(func(c *gin.Context) { writeError(c, http.StatusNotFound, "not_found", "no such endpoint") })
+	e.NoRoute(noRoute)
 	e.NoMethod(func(c *gin.Context) {
 		writeError(c, http.StatusMethodNotAllowed, "method_not_allowed", "method not allowed on this endpoint")
 	})
 
 	e.GET("/healthz", h.healthz)
+	e.HEAD("/healthz", h.healthz)
 	e.GET("/readyz", h.readyz)
+	e.HEAD("/readyz", h.readyz)
 	e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
 	e.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) })
 	e.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
-	e.GET(web.Prefix+"*path", gin.WrapH(web.Handler(svc.UI)))
+	e.GET(web.Prefix+"*path", jsonNotFound(web.Handler(svc.UI)))
 
 	v1 := e.Group("/v1", h.authenticate)
 	if lim.RatePerKey > 0 {
@@ -189,8 +227,9 @@ func New(svc Services, lim Limits) *gin.Engine {
 }
 
 type handlers struct {
-	svc Services
-	lim Limits
+	svc          Services
+	lim          Limits
+	authFailures *keyLimiter // failed authentications by client address; nil: not limited
 }
 
 // ErrorBody is the one error shape of the API.
@@ -208,32 +247,41 @@ func writeError(c *gin.Context, status int, code, msg string) {
 	c.AbortWithStatusJSON(status, b)
 }
 
-// writeErr maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404, ErrConflict →
-// 409 (code document_conflict),
-// ErrUnavailable → 503, ErrUnauthorized → 503 (a store rejected Ariadne's own credentials),
-// ErrMismatch → 503 (the index needs re-indexing), anything else → 500. The message is the
-// error's ariadne.Message when it has one (written for the caller); otherwise a fixed sentence per
-// class, and the detail goes to the log.
+// writeErr writes an error as its class's status, code and message (errorClass).
 func (h *handlers) writeErr(c *gin.Context, err error) {
+	status, code, msg := h.errorClass(c, err)
+	writeError(c, status, code, msg)
+}
+
+// errorClass maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404, ErrConflict →
+// 409 (code document_conflict), ErrUnavailable → 503, ErrUnauthorized → 503 (a store rejected
+// Ariadne's own credentials), ErrMismatch → 503 (the index needs re-indexing), a deadline → 503
+// (a store's or model's own timeout; a request that ran out of its query budget is answered 504
+// timeout before it gets here, see timedOut), anything else → 500. The message is the error's
+// ariadne.Message when it has one (written for the caller); otherwise a fixed sentence per
+// class, and the detail goes to the log.
+func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg string) {
 	switch {
 	case errors.Is(err, ariadne.ErrInvalid):
-		writeError(c, http.StatusBadRequest, "invalid_request", publicMessage(err, "the request is invalid"))
+		return http.StatusBadRequest, "invalid_request", publicMessage(err, "the request is invalid")
 	case errors.Is(err, ariadne.ErrConflict):
-		writeError(c, http.StatusConflict, "document_conflict", publicMessage(err, "the write conflicts with stored data"))
+		return http.StatusConflict, "document_conflict", publicMessage(err, "the write conflicts with stored data")
 	case errors.Is(err, ariadne.ErrNotFound):
-		writeError(c, http.StatusNotFound, "not_found", publicMessage(err, "not found"))
+		return http.StatusNotFound, "not_found", publicMessage(err, "not found")
 	case errors.Is(err, ariadne.ErrUnauthorized):
 		h.svc.Log.Error("a store rejected Ariadne's credentials", "request_id", c.GetString(requestIDKey), "err", err)
-		writeError(c, http.StatusServiceUnavailable, "unavailable", "a store or model is unavailable; retry later")
+		return http.StatusServiceUnavailable, "unavailable", unavailableMessage
 	case errors.Is(err, ariadne.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		writeError(c, http.StatusServiceUnavailable, "unavailable", "a store or model is unavailable; retry later")
+		return http.StatusServiceUnavailable, "unavailable", unavailableMessage
 	case errors.Is(err, ariadne.ErrMismatch):
-		writeError(c, http.StatusServiceUnavailable, "index_mismatch", "the index was built with another embedder; it must be re-indexed")
+		return http.StatusServiceUnavailable, "index_mismatch", "the index was built with another embedder; it must be re-indexed"
 	default:
 		h.svc.Log.Error("request failed", "request_id", c.GetString(requestIDKey), "err", err)
-		writeError(c, http.StatusInternalServerError, "internal", "internal error")
+		return http.StatusInternalServerError, "internal", "internal error"
 	}
 }
+
+const unavailableMessage = "a store or model is unavailable; retry later"
 
 // publicMessage returns the text of the error's ariadne.Message, written for callers, or
 // fallback: never the text of an internal error chain.

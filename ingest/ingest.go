@@ -206,6 +206,12 @@ type Options struct {
 	// Source is the source the run writes (Sync: the source whose corpus docs are); "" means
 	// ariadne.DefaultSource.
 	Source string
+	// Precheck, when set, is called once per Sync, Upsert or Delete, while the run holds the
+	// writer lock (this pipeline's, and the graph store's lease across processes), with what the
+	// graph remembers of every stored document, before anything is written. An error ends the run
+	// with nothing written and is returned as it is. The API checks there what must not change
+	// between its check and the write: who may replace a document, and its stored version.
+	Precheck func(ctx context.Context, stored map[string]ariadne.DocState) error
 }
 
 // Summary reports a run. Writes are zero when nothing changed.
@@ -237,12 +243,24 @@ type Summary struct {
 	// Upsert). The other counts, Writes included, describe the given documents only: the API
 	// tells a writer those, never anything about documents it may not read.
 	Restored RestoredWrites
-	Elapsed  time.Duration
+	// Docs holds, by id, what each given document of the run holds afterwards, whether the run
+	// wrote it or found it unchanged (documents another source holds are absent).
+	Docs    map[string]DocCounts
+	Elapsed time.Duration
 	// Phases is where Elapsed went, summed over batches (wall time; the extract phase runs
 	// Config.Workers documents at a time). A batch's claim and vectors run while the previous
 	// batch's graph is written, so Embed, Vectors and Graph can add up to more than their share
 	// of Elapsed.
 	Phases Phases
+}
+
+// DocCounts is what one document holds: its chunks, the distinct entities its facts refer to
+// (its subject included) and the relations it states. Extracted is false for an unchanged
+// document a costly extractor (an LLM) did not extract again: its Entities and Relations are
+// then not known here and are 0.
+type DocCounts struct {
+	Chunks, Entities, Relations int
+	Extracted                   bool
 }
 
 // RestoredWrites counts the rewrites of stored documents a run was not given: an Upsert or Delete
@@ -343,6 +361,11 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	if err != nil {
 		return sum, neo4jErr(err)
 	}
+	if opts.Precheck != nil {
+		if err := opts.Precheck(ctx, states); err != nil {
+			return sum, err
+		}
+	}
 	old := map[string][]string{}
 	var chunkIDs []string
 	for _, id := range ids {
@@ -416,6 +439,11 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	states, err := p.graph.DocumentStates(ctx)
 	if err != nil {
 		return sum, neo4jErr(err)
+	}
+	if opts.Precheck != nil {
+		if err := opts.Precheck(ctx, states); err != nil {
+			return sum, err
+		}
 	}
 	stored, err := p.vectors.StoredVectors(ctx)
 	if err != nil {
@@ -524,9 +552,13 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	// write: given documents to write; restored: stored documents the run was not given whose
 	// facts changed (or whose vectors are missing), written after them.
 	var write, restored []*docWork
+	sum.Docs = map[string]DocCounts{}
 	for _, w := range work {
 		if !w.contentNew && costly {
 			sum.DocsUnchanged++
+			if w.given {
+				sum.Docs[w.doc.ID] = DocCounts{Chunks: len(w.chunks)}
+			}
 			continue
 		}
 		if w.settled {
@@ -541,6 +573,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		w.quoted = reg.QuotedAliases(w.subject)
 		w.graphHash = p.graphHash(w)
+		if w.given {
+			sum.Docs[w.doc.ID] = DocCounts{Chunks: len(w.chunks), Entities: len(w.entities), Relations: len(w.facts.Relations), Extracted: true}
+		}
 		st := states[w.doc.ID]
 		switch {
 		case !w.given:

@@ -41,17 +41,19 @@ type cli struct {
 	Generator       string        `name:"generator" env:"ARIADNE_GENERATOR" default:"auto" enum:"auto,extractive,extractive-v2,llm" help:"Answer generator: llm (needs --llm-*), extractive (offline: quotes the sentences that cover the question's terms, extractive-v1), extractive-v2 (offline: sentences ranked by the fitted evidence model, calibrated refusal; refuses too often today, docs/evaluation.md), auto (llm when configured, else extractive)."`
 	Router          string        `name:"router" env:"ARIADNE_ROUTER" default:"auto" enum:"auto,rules,llm" help:"Question router: rules (deterministic), llm (falls back to rules), auto (llm for a configured model that is not small, else rules: a small local model routes worse than the rules, docs/local-llm.md)."`
 	Judge           bool          `name:"judge" env:"ARIADNE_JUDGE" help:"Verification level 3: the chat model checks that each quote supports its claim, then that the claims give what the question asks."`
-	QueryTimeout    time.Duration `name:"query-timeout" env:"ARIADNE_QUERY_TIMEOUT" default:"90s" help:"Budget of one /v1/query or /v1/search."`
+	QueryTimeout    time.Duration `name:"query-timeout" env:"ARIADNE_QUERY_TIMEOUT" default:"90s" help:"Budget of one /v1/query or /v1/search; past it the answer is 504 timeout."`
 	MaxQueries      int           `name:"max-concurrent-queries" env:"ARIADNE_API_MAX_CONCURRENT_QUERIES" default:"16" help:"Queries and searches in flight; more wait up to --queue-wait, then get 503 overloaded with Retry-After (-1: no limit)."`
 	MaxWrites       int           `name:"max-concurrent-writes" env:"ARIADNE_API_MAX_CONCURRENT_WRITES" default:"4" help:"Document writes and deletes in flight (-1: no limit)."`
 	MaxReads        int           `name:"max-concurrent-reads" env:"ARIADNE_API_MAX_CONCURRENT_READS" default:"64" help:"Other /v1 reads in flight (-1: no limit)."`
 	QueueWait       time.Duration `name:"queue-wait" env:"ARIADNE_API_QUEUE_WAIT" default:"100ms" help:"How long a request waits for a free slot before 503 overloaded."`
 	RatePerKey      float64       `name:"rate-per-key" env:"ARIADNE_API_RATE_PER_KEY" default:"20" help:"Requests per second per API key (anonymous callers: per client address); over it 429 rate_limited with Retry-After; 0: off."`
 	RateBurst       int           `name:"rate-burst" env:"ARIADNE_API_RATE_BURST" default:"40" help:"Burst size of the per-key rate limit."`
+	FailedAuth      int           `name:"failed-auth-per-minute" env:"ARIADNE_API_FAILED_AUTH_PER_MINUTE" default:"10" help:"Failed authentications allowed per client address a minute (bursts of as many); past it, requests with a key from that address get 429 rate_limited with Retry-After; -1: no limit."`
+	TrustedProxies  []string      `name:"trusted-proxies" env:"ARIADNE_API_TRUSTED_PROXIES" sep:"," help:"Reverse proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For gives the client address for rate limits and the anonymous callers' query-embedding cache; none by default: the client address is the connection's peer."`
 	ShutdownTimeout time.Duration `name:"shutdown-timeout" env:"ARIADNE_SHUTDOWN_TIMEOUT" default:"20s" help:"Time in-flight requests get on shutdown."`
 	LogLevel        string        `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
 	LogJSON         bool          `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines."`
-	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, normalised question); 0 turns it off."`
+	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, caller — API key name or anonymous client address —, normalised question); 0 turns it off."`
 	IndexRepair     bool          `name:"vector-index-repair" env:"ARIADNE_VECTOR_INDEX_REPAIR" default:"true" negatable:"" help:"When the vector index self-check finds lost HNSW entries (Weaviate restarted after a crash), write the lost objects again in the background; searches get 503 unavailable until a check passes either way."`
 	Translations    int           `name:"keyword-translations" env:"ARIADNE_KEYWORD_TRANSLATIONS" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss). 0 or negative: off, the default (more cross-language evidence is found, but extractive-v1's term bars then answer more near misses: docs/evaluation.md)."`
 	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
@@ -100,6 +102,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	case perr != nil:
 		return usageError{perr}
 	}
+	if err := httpapi.CheckTrustedProxies(c.TrustedProxies); err != nil {
+		return usageError{fmt.Errorf("--trusted-proxies: %w", err)}
+	}
 	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 	log.Info("starting", append(c.Stores.Redacted(), "addr", c.Addr)...)
 
@@ -139,6 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return usageError{err}
 	}
+
 	onto, chunker, err := c.Indexing.Build()
 	if err != nil {
 		return usageError{err}
@@ -169,8 +175,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if c.Router == "llm" && model == nil {
 		return usageError{errors.New("--router llm needs a chat model (--llm-provider, --llm-url, --llm-model)")}
 	}
-	// Question and evidence-unit vectors are cached in memory (content-keyed): the evidence ranker
-	// reuses the retriever's question vector. A unit's vector comes from Weaviate's unit class when
+	// Question and evidence-unit vectors are cached in memory (content-keyed; question vectors per
+	// caller, embedding.WithCacheScope, set by httpapi): the evidence ranker reuses the
+	// retriever's question vector. A unit's vector comes from Weaviate's unit class when
 	// cmd/extract --unit-vectors stored it, else it is embedded once and stored there.
 	cached := agent.NewCachingEmbedder(emb, 0, vs)
 	lex, err := c.Lexicon.Load(log)
@@ -256,7 +263,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
 		httpapi.Limits{QueryTimeout: c.QueryTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
-			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst})
+			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst,
+			FailedAuthPerMinute: c.FailedAuth, TrustedProxies: c.TrustedProxies})
 
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {

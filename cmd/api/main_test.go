@@ -23,6 +23,10 @@ func TestUsage(t *testing.T) {
 	if err := run(context.Background(), []string{"--generator", "poet"}, &out, &errOut, nil); !errors.As(err, &ue) {
 		t.Fatalf("bad enum: %v", err)
 	}
+	err := run(context.Background(), []string{"--trusted-proxies", "10.0.0.0/8,proxy.local"}, &out, &errOut, nil)
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `--trusted-proxies: trusted proxy "proxy.local": want an IP address or a CIDR range`) {
+		t.Fatalf("a bad trusted proxy: %v", err)
+	}
 }
 
 // TestIntegrationServeAndShutdown starts the real binary's run loop on a free port against the

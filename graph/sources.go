@@ -130,18 +130,21 @@ func (s *Store) SetSourceRegistry(ctx context.Context, source, fingerprint strin
 }
 
 // sourcesCypher counts, per source, the documents the caller may read (readable document acl and
-// at least one readable chunk, as in Documents) and their readable chunks; a source with none is
-// absent.
+// at least one readable chunk, as in Documents) and their readable chunks, and takes the latest
+// time one of those documents was written with new text or a new acl (Document.written_at); a
+// source with none is absent.
 const sourcesCypher = `
 MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk)
 WHERE any(g IN coalesce(d.acl, []) WHERE g IN $groups) AND any(g IN c.acl WHERE g IN $groups)
-WITH coalesce(d.source, 'default') AS name, count(DISTINCT d) AS documents, count(c) AS chunks
-OPTIONAL MATCH (x:Source {name: name})
-RETURN name, documents, chunks, coalesce(x.last_sync, '') AS last_sync
+WITH coalesce(d.source, 'default') AS name, count(DISTINCT d) AS documents, count(c) AS chunks, max(d.written_at) AS written
+RETURN name, documents, chunks, coalesce(written, '') AS last_sync
 ORDER BY name`
 
 // Sources lists the sources that hold documents the caller (groups) may read, by name, with
-// counts over what the caller may read and the time of the last completed run over each.
+// counts over what the caller may read and, as LastSync, the latest time (RFC 3339, UTC) a
+// document the caller may read was added or changed (its text or acl) — never a write the caller
+// may not read, so that no caller can watch restricted writes; deleting a document does not move
+// it, and a document written before the time was kept has none ("").
 func (s *Store) Sources(ctx context.Context, groups []string) ([]ariadne.SourceInfo, error) {
 	res, err := s.read(ctx, sourcesCypher, map[string]any{"groups": groups})
 	if err != nil {

@@ -272,6 +272,8 @@ RETURN count(*) AS deleted`
 UNWIND $docs AS d
 MERGE (n:Document {id: d.id})
 ON CREATE SET n.source = d.source
+SET n.written_at = CASE WHEN n.content_hash IS NULL OR n.content_hash <> d.content_hash OR coalesce(n.acl, []) <> d.acl
+                        THEN d.written_at ELSE n.written_at END
 SET n.title = d.title, n.type = d.type, n.lang = d.lang, n.acl = d.acl, n.version = d.version,
     n.updated = d.updated, n.content_hash = d.content_hash, n.path = d.path, n.aliases = d.aliases, n.body = d.body`
 
@@ -722,11 +724,12 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 	}
 	entityRows := map[string]map[string]any{}
 	b.mentionsOf = map[string][]map[string]any{}
+	written := time.Now().UTC().Format(time.RFC3339Nano) // Document.written_at when its text or acl changes
 	for _, dg := range docs {
 		d := dg.Doc
 		b.docs = append(b.docs, map[string]any{"id": d.ID, "title": d.Title, "type": d.Type, "lang": d.Lang,
 			"acl": d.ACL, "version": d.Version, "updated": d.Updated, "content_hash": d.ContentHash(), "path": d.Path,
-			"source": d.SourceName(), "aliases": nonNil(d.Aliases), "body": d.Body})
+			"source": d.SourceName(), "aliases": nonNil(d.Aliases), "body": d.Body, "written_at": written})
 		b.marks = append(b.marks, map[string]any{"id": d.ID, "graph_hash": dg.GraphHash, "extractor": extractor})
 		for i, c := range dg.Chunks {
 			b.chunks = append(b.chunks, map[string]any{"id": c.ID, "doc_id": c.DocID, "position": c.Position,

@@ -106,19 +106,16 @@ type SourceView struct {
 	Name      string `json:"name"`
 	Documents int    `json:"documents"` // readable documents
 	Chunks    int    `json:"chunks"`    // readable chunks
-	// LastSync is always "" (unknown): see listSources.
+	// LastSync is the latest time (RFC 3339, UTC) a document the caller may read was added or
+	// changed in its text or acl; "" when none has such a time (written before it was kept).
+	// Deleting a document does not move it. It never reflects a write the caller may not read.
 	LastSync string `json:"last_sync"`
 }
 
 // listSources answers GET /v1/sources: the sources holding documents the caller may read, by
-// name; a source with nothing readable is absent.
-//
-// The graph's time of a source's last run (ariadne.SourceInfo.LastSync) moves with every write
-// into the source, restricted documents included, so showing it would let any caller watch when
-// documents it may not read are written. The graph has no time a caller's readable documents
-// last changed, so last_sync is left empty for every caller: a time derived from readable
-// documents only needs the graph to keep one (a write time per document, the latest over the
-// readable ones per source).
+// name; a source with nothing readable is absent. Counts and last_sync are over what the caller
+// may read (graph.Store.Sources): the time of a source's last run, which moves with restricted
+// writes too, is not shown.
 func (h *handlers) listSources(c *gin.Context) {
 	srcs, err := h.svc.Library.Sources(c.Request.Context(), callerOf(c).Groups)
 	if err != nil {
@@ -127,7 +124,7 @@ func (h *handlers) listSources(c *gin.Context) {
 	}
 	out := make([]SourceView, 0, len(srcs))
 	for _, s := range srcs {
-		out = append(out, SourceView{Name: s.Name, Documents: s.Documents, Chunks: s.Chunks})
+		out = append(out, SourceView{Name: s.Name, Documents: s.Documents, Chunks: s.Chunks, LastSync: s.LastSync})
 	}
 	c.JSON(http.StatusOK, gin.H{"sources": out, "request_id": c.GetString(requestIDKey)})
 }

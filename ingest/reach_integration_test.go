@@ -133,3 +133,45 @@ func TestIntegrationRestrictedDefinitionReachNER(t *testing.T) {
 		t.Errorf("management: the note mentions %q, want %q", got, want)
 	}
 }
+
+// /v1/sources' last_sync (graph.Store.Sources) is the latest write of a document the caller may
+// read: a management-only write moves management's time and not an anonymous caller's (the
+// tester watched restricted writes through it); re-posting a document unchanged moves neither.
+func TestIntegrationSourcesLastChange(t *testing.T) {
+	r := testrig.New(t, "")
+	ctx := context.Background()
+	mgmt, public := []string{"management"}, []string{ariadne.PublicGroup}
+	last := func(groups []string) string {
+		t.Helper()
+		srcs, err := r.Graph.Sources(ctx, groups)
+		if err != nil || len(srcs) != 1 {
+			t.Fatalf("sources as %v: %v %v", groups, srcs, err)
+		}
+		return srcs[0].LastSync
+	}
+	note := ariadne.Document{ID: "notes/menu", Title: "Menu", Lang: "en", ACL: public, Body: "The canteen is closed on Friday.\n"}
+	if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{note}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	anon := last(public)
+	if anon == "" {
+		t.Fatal("no last_sync after a public write")
+	}
+	secret := ariadne.Document{ID: "notes/board", Title: "Board", Lang: "en", ACL: mgmt, Body: "The board meets on Monday.\n"}
+	if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{secret}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := last(public); got != anon {
+		t.Errorf("anonymous last_sync moved %s → %s with a management-only write", anon, got)
+	}
+	both := last(append(public, "management"))
+	if both <= anon {
+		t.Errorf("management last_sync %s, want after the public write's %s", both, anon)
+	}
+	if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{note, secret}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, gotBoth := last(public), last(append(public, "management")); got != anon || gotBoth != both {
+		t.Errorf("unchanged re-post moved last_sync: anonymous %s → %s, management %s → %s", anon, got, both, gotBoth)
+	}
+}

@@ -32,7 +32,10 @@ type Recognizer interface {
 type Recognized struct {
 	Start, End int    // UTF-8 byte offsets in the chunk's text: Text[Start:End] == Surface
 	Surface    string // as written («Казани», "Nordex")
-	EntityKey  string
+	// Name is the recognizer's normal form of Surface when it differs and can name an entity
+	// («Казань»; ner.Mention.Normal), "" otherwise.
+	Name      string
+	EntityKey string
 }
 
 // CoOccurrence is the relationship type between two entities named in one sentence of a chunk
@@ -385,7 +388,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	out := map[string][]Recognized{}
 	for _, p := range found {
 		if key := final[p.group]; key != "" {
-			out[p.chunkID] = append(out[p.chunkID], Recognized{Start: p.m.Start, End: p.m.End, Surface: p.m.Text, EntityKey: key})
+			r := Recognized{Start: p.m.Start, End: p.m.End, Surface: p.m.Text, EntityKey: key}
+			if name := mentionName(p.m); name != p.m.Text {
+				r.Name = name
+			}
+			out[p.chunkID] = append(out[p.chunkID], r)
 		}
 	}
 	return out

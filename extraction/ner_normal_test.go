@@ -177,6 +177,19 @@ func TestNERNormalFormsNameAndGroup(t *testing.T) {
 				if want, ok := tc.mentions[in.Doc.ID]; ok && !slices.Equal(mentionList(f), want) {
 					t.Errorf("%s mentions\n got  %q\n want %q", in.Doc.ID, mentionList(f), want)
 				}
+				// Each mention carries the name its surface stands for, when it differs (the graph
+				// shows the entity's name to the chunk's readers by it).
+				for _, m := range f.Mentions {
+					want := ""
+					for _, s := range tc.script {
+						if s.surface == m.Surface && s.normal != s.surface && nameLikeSurface(s.normal) {
+							want = s.normal
+						}
+					}
+					if m.Name != want {
+						t.Errorf("%s: mention «%s» has name %q, want %q", in.Doc.ID, m.Surface, m.Name, want)
+					}
+				}
 			}
 		})
 	}

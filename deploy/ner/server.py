@@ -187,10 +187,27 @@ def _restore_case(surface, word):
     return "-".join(out)
 
 
+def _near(surface, nominative):
+    """Whether a nominative is the surface's own word with another ending: the two differ in at
+    most their last four letters («Льва» → «лев», «Московского» → «московский»; not «Высшей» →
+    «высочайшая», another form of the lexeme), and no part of a hyphenated word shrinks to one
+    letter (a guess cut «Берген-оп-Зом» to «…-З»)."""
+    s, w = surface.lower().replace("ё", "е").split("-"), nominative.replace("ё", "е").split("-")
+    if len(s) != len(w):
+        s, w = ["-".join(s)], ["-".join(w)]
+    for sp, wp in zip(s, w):  # each part of a hyphenated word on its own («Миллера-Рабина»)
+        k = 0
+        while k < min(len(sp), len(wp)) and sp[k] == wp[k]:
+            k += 1
+        if len(sp) - k > 4 or len(wp) - k > 4 or len(wp) < 2:
+            return False
+    return True
+
+
 def _plausible(surface, nominative):
-    """Whether a nominative can be the surface's: it keeps all but the last two letters, and no
-    part of a hyphenated word shrinks to one letter (a guess cut «Берген-оп-Зом» to «…-З»)."""
-    return len(nominative) >= len(surface) - 2 and all(len(part) >= 2 for part in nominative.split("-"))
+    """_near, and for a word the dictionary does not know: all but the surface's last two letters
+    kept."""
+    return _near(surface, nominative) and len(nominative) >= len(surface) - 2
 
 
 def _settled(cands, result):
@@ -282,10 +299,10 @@ class Normalizer:
     @staticmethod
     def _nom(r):
         """The nominative of a reading (inflected once, when first asked: inflection is most of
-        the cost); None when the dictionary has none."""
+        the cost); None when the dictionary has none, or one not _near the word."""
         if not isinstance(r[4], str) and r[4] is not None:
             nom = r[4].inflect({"nomn"})
-            r[4] = nom.word if nom is not None else None
+            r[4] = nom.word if nom is not None and _near(r[4].word, nom.word) else None
         return r[4]
 
     def person(self, text):
@@ -378,14 +395,14 @@ class Normalizer:
         best = _settled(cands, result)
         return text if best is None or result(best) is None else result(best)
 
-    @staticmethod
-    def _nominative(tokens, h, head, adjs):
+    def _nominative(self, tokens, h, head, adjs):
         """tokens with the head (index h) and the adjectives before it in the nominative; None
         when one of them has no such form."""
         if head.tag.case == "nomn":
             return " ".join(tokens)
+        known = self.morph.word_is_known(tokens[h])
         nom = head.inflect({"nomn"})
-        if nom is None or not _plausible(tokens[h], nom.word):
+        if nom is None or not (_near if known else _plausible)(tokens[h], nom.word):
             return None
         out = list(tokens)
         out[h] = _restore_case(tokens[h], nom.word)
@@ -394,7 +411,7 @@ class Normalizer:
             if nom.tag.number != "plur" and nom.tag.gender in ("masc", "femn", "neut"):
                 want.add(nom.tag.gender)
             a = q.inflect(want)
-            if a is None:
+            if a is None or not _near(tokens[i], a.word):
                 return None
             out[i] = _restore_case(tokens[i], a.word)
         return " ".join(out)

@@ -76,6 +76,7 @@ class TestNormal(unittest.TestCase):
                 ("ORG", "Министерства обороны", "Министерство обороны"),  # the genitive attribute stays
                 ("ORG", "Велтриксу", "Велтрикс"),  # a word the dictionary does not know, by its guess
                 ("ORG", "Норлинг Системс", "Норлинг Системс"),  # guesses that may be nominative: as written
+                ("ORG", "Высшей футбольной лиге", "Высшей футбольной лиге"),  # the lexeme's nominative is «высочайшая»
                 ("LOC", "Нижнем Новгороде", "Нижний Новгород"),  # adjectives agreeing with the head
                 ("LOC", "Ханты-Мансийском автономном округе", "Ханты-Мансийский автономный округ"),
                 ("LOC", "Соединённых Штатах Америки", "Соединённые Штаты Америки"),

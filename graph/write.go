@@ -290,7 +290,7 @@ MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]})
 MERGE (a)-[:NEXT_CHUNK]->(b)`
 
 	// An entity no document describes takes the name the writer's registry gives it (entity
-	// recognition names it by its most frequent surface across the corpus, so the name of a
+	// recognition names it by its most frequent normal form or surface across the corpus, so the name of a
 	// stored entity can change); those renamed are returned, since their name_acl (the chunks
 	// whose surfaces include the name) must be recomputed in full.
 	upsertEntitiesCypher = `

@@ -26,6 +26,11 @@ type Mention struct {
 	ChunkID   string
 	EntityKey string
 	Surface   string // the exact text found in the chunk
+	// Name is the name Surface stands for when entity recognition gave one that differs from it:
+	// its nominative («Мурманск» for «Мурманске», «Зорислав Кнутов» for «Кнутов Зорислав
+	// Игоревич»); "" otherwise. An undocumented entity so named shows its name to the chunk's
+	// readers as if the chunk had written it (the graph's name_acl).
+	Name string
 }
 
 // PathNode is one entity on a graph path.

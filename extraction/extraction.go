@@ -72,7 +72,10 @@ func sortMentions(ms []ariadne.Mention) []ariadne.Mention {
 		if ms[i].EntityKey != ms[j].EntityKey {
 			return ms[i].EntityKey < ms[j].EntityKey
 		}
-		return ms[i].Surface < ms[j].Surface
+		if ms[i].Surface != ms[j].Surface {
+			return ms[i].Surface < ms[j].Surface
+		}
+		return ms[i].Name > ms[j].Name // a mention that carries its name is the one kept
 	})
 	return slices.CompactFunc(ms, func(a, b ariadne.Mention) bool {
 		return a.ChunkID == b.ChunkID && a.EntityKey == b.EntityKey && a.Surface == b.Surface
@@ -138,7 +141,8 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 			}
 			start, end := fullName(ch.Text, match, reg, key)
 			spans = append(spans, keyedSpan{start, end, key})
-			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: key, Surface: ch.Text[start:end]})
+			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: key, Surface: ch.Text[start:end],
+				Name: recognizedName(recognized, key, start, end)})
 			relate(key, ch.ID)
 		}
 		known := len(spans)
@@ -147,7 +151,7 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 				continue // the known name wins
 			}
 			spans = append(spans, keyedSpan{r.Start, r.End, r.EntityKey})
-			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: r.EntityKey, Surface: r.Surface})
+			mentions = append(mentions, ariadne.Mention{ChunkID: ch.ID, EntityKey: r.EntityKey, Surface: r.Surface, Name: r.Name})
 			relate(r.EntityKey, ch.ID)
 		}
 		if in.Recognized != nil && !(hasSubj && len(d.onto.RelationRules[subj.Type]) > 0) { // see NER.typedPage
@@ -238,6 +242,17 @@ func restrictedDefinition(reg *resolution.Registry, keys []string) string {
 		}
 	}
 	return found
+}
+
+// recognizedName is the normal form recognition gave the mention of key at exactly [start, end)
+// (Recognized.Name): a known name the dictionary finds where recognition found it too keeps it.
+func recognizedName(recognized []Recognized, key string, start, end int) string {
+	for _, r := range recognized {
+		if r.EntityKey == key && r.Start == start && r.End == end {
+			return r.Name
+		}
+	}
+	return ""
 }
 
 // recognizedAt returns the key recognition resolved for the span of an ambiguous match, when it is

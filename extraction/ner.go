@@ -32,7 +32,10 @@ type Recognizer interface {
 type Recognized struct {
 	Start, End int    // UTF-8 byte offsets in the chunk's text: Text[Start:End] == Surface
 	Surface    string // as written («Казани», "Nordex")
-	EntityKey  string
+	// Name is the recognizer's normal form of Surface when it differs and can name an entity
+	// («Казань»; ner.Mention.Normal), "" otherwise.
+	Name      string
+	EntityKey string
 }
 
 // CoOccurrence is the relationship type between two entities named in one sentence of a chunk
@@ -69,11 +72,16 @@ const defaultNERCache = 100_000
 // already knows is left to the dictionary, and a recognized name that matches a documented entity
 // joins it (resolution.Registry.ResolveRecognized).
 //
+// A mention is grouped and named by its normal form when the recognizer gives one (the sidecar's
+// nominative of a Russian name: «Мурманск» for «в Мурманске», «Зорислав Кнутов» for «Кнутов
+// Зорислав Игоревич»), else by its surface; the surfaces stay the mentions' own and the group's
+// aliases.
+//
 // Resolution is deterministic: mentions are grouped in document-id, chunk and offset order
 // (inflected and transliterated surfaces of one name form one group, whatever label each got),
-// each group takes its most frequent surface as its name (ties: the shorter, then the first) and
-// its most frequent type, and only then is it resolved into the registry. So a re-run on the same
-// corpus gives the same keys.
+// each group takes its most frequent name (normal form or surface; ties: the shorter, then the
+// first) as its name and its most frequent type, and only then is it resolved into the registry.
+// So a re-run on the same corpus gives the same keys.
 type NER struct {
 	rec        Recognizer
 	onto       *ontology.Ontology
@@ -246,11 +254,34 @@ func firstError(errs []error) error {
 
 // group is the mentions of one name across the run, before it is resolved into the registry.
 type group struct {
-	surfaces map[string]int
-	types    map[string]int
-	order    []string // surfaces in first-seen order
-	context  string
-	acl      []string // who may read some chunk of the group (widerACL of theirs; empty: everyone)
+	names     map[string]int // each mention's name: its normal form, or its surface without one
+	nameOrder []string       // names in first-seen order
+	surfaces  map[string]int
+	types     map[string]int
+	order     []string // surfaces in first-seen order
+	context   string
+	acl       []string // who may read some chunk of the group (widerACL of theirs; empty: everyone)
+}
+
+// mentionName is what a mention names: the recognizer's normal form of it (ner.Mention.Normal)
+// when there is one that can name an entity, else its surface.
+func mentionName(m ner.Mention) string {
+	if m.Normal != "" && m.Normal != m.Text && nameLikeSurface(m.Normal) {
+		return m.Normal
+	}
+	return m.Text
+}
+
+// mostFrequent returns the most frequent of order's strings by count (ties: the shorter, then the
+// first).
+func mostFrequent(order []string, count map[string]int) string {
+	best := order[0]
+	for _, s := range order[1:] {
+		if c, b := count[s], count[best]; c > b || c == b && utf8.RuneCountInString(s) < utf8.RuneCountInString(best) {
+			best = s
+		}
+	}
+	return best
 }
 
 // widerACL is an ACL whose readers are those of a or b: their union, or public (empty) when
@@ -304,18 +335,23 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			if typ == "person" {
 				ctx = context
 			}
-			k, _ := scratch.ResolveRecognized(resolution.Candidate{Name: m.Text, Type: typ, Context: ctx})
+			name := mentionName(m)
+			k, _ := scratch.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Context: ctx})
 			if k == "" {
 				continue
 			}
 			g := groups[k]
 			if g == nil {
-				g = &group{surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl)}
+				g = &group{names: map[string]int{}, surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl)}
 				groups[k] = g
 				groupOrder = append(groupOrder, k)
 			} else {
 				g.acl = widerACL(g.acl, acl)
 			}
+			if g.names[name] == 0 {
+				g.nameOrder = append(g.nameOrder, name)
+			}
+			g.names[name]++
 			if g.surfaces[m.Text] == 0 {
 				g.order = append(g.order, m.Text)
 			}
@@ -327,15 +363,10 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	final := map[string]string{}
 	for _, k := range groupOrder {
 		g := groups[k]
-		name := g.order[0]
-		for _, s := range g.order[1:] {
-			if c, best := g.surfaces[s], g.surfaces[name]; c > best || c == best && utf8.RuneCountInString(s) < utf8.RuneCountInString(name) {
-				name = s
-			}
-		}
-		var aliases []string
-		for _, s := range g.order {
-			if s != name {
+		name := mostFrequent(g.nameOrder, g.names)
+		var aliases []string // the other names, then the surfaces as written
+		for _, s := range append(slices.Clone(g.nameOrder), g.order...) {
+			if s != name && !slices.Contains(aliases, s) {
 				aliases = append(aliases, s)
 			}
 		}
@@ -357,7 +388,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	out := map[string][]Recognized{}
 	for _, p := range found {
 		if key := final[p.group]; key != "" {
-			out[p.chunkID] = append(out[p.chunkID], Recognized{Start: p.m.Start, End: p.m.End, Surface: p.m.Text, EntityKey: key})
+			r := Recognized{Start: p.m.Start, End: p.m.End, Surface: p.m.Text, EntityKey: key}
+			if name := mentionName(p.m); name != p.m.Text {
+				r.Name = name
+			}
+			out[p.chunkID] = append(out[p.chunkID], r)
 		}
 	}
 	return out

@@ -23,7 +23,7 @@ import (
 //	           sorted acl and name_acl (who may know it exists, who may see its name), sorted
 //	           first mentions (ACL key = smallest chunk id, per distinct chunk ACL)
 //	Relations  type, source key, target key, sorted chunk_ids (provenance), sorted acl
-//	Mentions   chunk id, entity key, sorted surfaces
+//	Mentions   chunk id, entity key, sorted surfaces, sorted names (Mention.Name)
 //	Links      NEXT_CHUNK and DESCRIBED_IN pairs
 //
 // ChunkIDs lists every stored chunk id (for the cross-store check), DuplicateEntityKeys counts
@@ -57,7 +57,7 @@ MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
 RETURN [type(r), a.key, b.key] AS row, r.chunk_ids AS chunk_ids, r.acl AS acl`
 	digestMentionsCypher = `
 MATCH (c:Chunk)-[m:MENTIONS]->(e:Entity)
-RETURN [c.id, e.key] AS row, m.surfaces AS surfaces`
+RETURN [c.id, e.key] AS row, m.surfaces AS surfaces, coalesce(m.names, []) AS names`
 	digestLinksCypher = `
 CALL () { MATCH (a:Chunk)-[:NEXT_CHUNK]->(b:Chunk) RETURN ['next', a.id, b.id] AS row
 UNION ALL MATCH (e:Entity)-[:DESCRIBED_IN]->(d:Document) RETURN ['described_in', e.key, d.id] AS row }
@@ -121,7 +121,7 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 	if d.Relations, _, err = part(digestRelationsCypher, []string{"chunk_ids", "acl"}, ""); err != nil {
 		return d, err
 	}
-	if d.Mentions, _, err = part(digestMentionsCypher, []string{"surfaces"}, ""); err != nil {
+	if d.Mentions, _, err = part(digestMentionsCypher, []string{"surfaces", "names"}, ""); err != nil {
 		return d, err
 	}
 	if d.Links, _, err = part(digestLinksCypher, nil, ""); err != nil {

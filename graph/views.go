@@ -16,7 +16,8 @@ import (
 //     entity, the groups of the chunks that mention it;
 //   - its key, canonical name, describing document, defined and quoted aliases and resolution
 //     context come from its describing document (or, for an undocumented entity, from the chunks
-//     whose mentions spell its name) and are shown only to a caller in e.name_acl;
+//     whose mentions spell its name, or name it: ariadne.Mention.Name, the nominative recognition
+//     gave an inflected surface) and are shown only to a caller in e.name_acl;
 //   - otherwise (an undocumented entity whose readable mentions all spell it otherwise) the caller
 //     sees an opaque key (UIDPrefix + a random id kept on the node), the first surface a readable
 //     chunk uses as its name, and the other readable surfaces as aliases.

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -199,5 +200,72 @@ CREATE (c:Chunk {id: 'people/ann#1', acl: ['all']})-[:MENTIONS {surfaces: ['Vega
 		if strings.Join(es, "; ") != tc.edges {
 			t.Errorf("groups %s see edges %q, want %q", tc.groups, es, tc.edges)
 		}
+	}
+}
+
+// TestIntegrationNameFromMentionNames: an undocumented entity named by the nominative recognition
+// gave its inflected surfaces (MENTIONS names: «Мурманск» for «Мурманске») shows its key and name
+// to the readers of the chunks whose mentions so name it, as if the chunk had written the name —
+// and to no one else: a chunk that only writes an inflected form without that name leaves its
+// readers the opaque view. The batch write grows name_acl as the full refresh computes it.
+func TestIntegrationNameFromMentionNames(t *testing.T) {
+	ctx := context.Background()
+	s := openNamespaced(t, "nm")
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.run(ctx, `
+CREATE (e:Entity {key: 'location:murmansk', name: 'Мурманск', type: 'Location', uid: 'u2', defined_aliases: []})
+CREATE (:Chunk {id: 'a#1', acl: ['all']})-[:MENTIONS {surfaces: ['Мурманске'], names: ['Мурманск']}]->(e),
+       (:Chunk {id: 'b#1', acl: ['management']})-[:MENTIONS {surfaces: ['Мурманска']}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	nameACL := func() string {
+		t.Helper()
+		res, err := s.run(ctx, `MATCH (e:Entity {key: 'location:murmansk'}) RETURN e.name_acl AS n`, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := strs(get(res.Records[0], "n"))
+		slices.Sort(n)
+		return fmt.Sprint(n)
+	}
+	if got := nameACL(); got != "[all]" {
+		t.Errorf("name_acl after a refresh: %s, want [all]", got)
+	}
+	for groups, want := range map[string][2]string{
+		"all":        {"location:murmansk", "Мурманск"},
+		"management": {UIDPrefix + "u2", "Мурманска"},
+	} {
+		vs, err := s.views(ctx, []string{"location:murmansk"}, []string{groups})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := vs["location:murmansk"]; v.entity.Key != want[0] || v.entity.Name != want[1] {
+			t.Errorf("groups %s see %s «%s», want %s «%s»", groups, v.entity.Key, v.entity.Name, want[0], want[1])
+		}
+	}
+	// A batch adds a sales chunk that names it by its nominative: name_acl grows by sales, as a
+	// full refresh makes it.
+	if _, err := s.run(ctx, `MATCH (e:Entity {key: 'location:murmansk'})
+CREATE (:Chunk {id: 'c#1', acl: ['sales']})-[:MENTIONS {surfaces: ['Мурманском'], names: ['Мурманск']}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	row := map[string]any{"key": "location:murmansk", "mentions": []any{map[string]any{"surfaces": []any{"Мурманском"},
+		"names": []any{"Мурманск"}, "acl": []any{"sales"}, "chunk_id": "c#1", "acl_key": aclKey([]string{"sales"})}}}
+	if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		return nil, exec(ctx, tx, s.cy(growEntitiesCypher), map[string]any{"rows": []any{row}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	grown := nameACL()
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if full := nameACL(); grown != "[all sales]" || full != grown {
+		t.Errorf("name_acl grown by a batch %s, after a full refresh %s; want [all sales] both", grown, full)
 	}
 }

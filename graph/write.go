@@ -292,7 +292,7 @@ MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]})
 MERGE (a)-[:NEXT_CHUNK]->(b)`
 
 	// An entity no document describes takes the name the writer's registry gives it (entity
-	// recognition names it by its most frequent surface across the corpus, so the name of a
+	// recognition names it by its most frequent normal form or surface across the corpus, so the name of a
 	// stored entity can change); those renamed are returned, since their name_acl (the chunks
 	// whose surfaces include the name) must be recomputed in full.
 	upsertEntitiesCypher = `
@@ -317,7 +317,7 @@ MERGE (e)-[:DESCRIBED_IN]->(d)`
 UNWIND $mentions AS m
 MATCH (c:Chunk {id: m.chunk_id}), (e:Entity {key: m.key})
 MERGE (c)-[r:MENTIONS]->(e)
-SET r.surfaces = m.surfaces`
+SET r.surfaces = m.surfaces, r.names = m.names`
 
 	// A relation's acl grows by the groups of the chunks this batch adds to its provenance
 	// (rel.acl, from the batch's own chunks), so the statement reads none of its older chunks:
@@ -358,7 +358,9 @@ SET e.key = rn.new`
 	// callers who may also read what the document says: its type, aliases and relations); for
 	// any other, the union of the groups of the chunks that mention it. e.name_acl is who may see
 	// its key, name, document and defined aliases — the describing document's groups, or for an
-	// undocumented entity the groups of the chunks whose mention surfaces include its name.
+	// undocumented entity the groups of the chunks whose mention surfaces include its name, or
+	// whose mentions' names do (m.names: the nominative recognition gave an inflected surface,
+	// «Мурманск» for «Мурманске», is what the chunk says as much as the surface is).
 	refreshEntitiesCypher = `
 UNWIND $keys AS key
 MATCH (e:Entity {key: key})
@@ -366,7 +368,7 @@ CALL (e) {
   OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(e)
   RETURN collect(m.surfaces) AS surfaceLists,
          reduce(acc = [], l IN collect(c.acl) | acc + [g IN l WHERE NOT g IN acc]) AS mentionACL,
-         reduce(acc = [], l IN collect(CASE WHEN e.name IN m.surfaces THEN c.acl ELSE [] END) |
+         reduce(acc = [], l IN collect(CASE WHEN e.name IN m.surfaces OR e.name IN coalesce(m.names, []) THEN c.acl ELSE [] END) |
                 acc + [g IN l WHERE NOT g IN acc]) AS nameACL
 }
 CALL (e) {
@@ -418,7 +420,7 @@ WITH e, row.mentions AS ms, coalesce(e.aliases, []) AS al, coalesce(e.acl, []) A
 WITH e, al, ea, na, ms,
      reduce(acc = [], m IN ms | acc + [x IN m.surfaces WHERE NOT x IN acc]) AS surfaces,
      reduce(acc = [], m IN ms | acc + [g IN m.acl WHERE NOT g IN acc]) AS mentionACL,
-     reduce(acc = [], m IN ms | acc + CASE WHEN e.name IN m.surfaces THEN [g IN m.acl WHERE NOT g IN acc] ELSE [] END) AS nameACL
+     reduce(acc = [], m IN ms | acc + CASE WHEN e.name IN m.surfaces OR e.name IN m.names THEN [g IN m.acl WHERE NOT g IN acc] ELSE [] END) AS nameACL
 WITH e, al, ea, na, surfaces, mentionACL, nameACL,
      CASE WHEN e.first_acls IS NOT NULL OR COUNT { ()-[:MENTIONS]->(e) } = size(ms) THEN
      reduce(st = {acls: coalesce(e.first_acls, []), chunks: coalesce(e.first_chunks, [])},
@@ -759,14 +761,19 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 			b.subjects = append(b.subjects, map[string]any{"key": dg.Subject, "doc_id": d.ID})
 		}
 		surfaces := map[[2]string][]string{}
+		names := map[[2]string][]string{} // the mentions' names that differ from their surfaces
 		var order [][2]string
 		for _, m := range dg.Mentions {
 			k := [2]string{m.ChunkID, m.EntityKey}
 			if _, ok := surfaces[k]; !ok {
 				order = append(order, k)
+				names[k] = []string{}
 			}
 			if !slices.Contains(surfaces[k], m.Surface) {
 				surfaces[k] = append(surfaces[k], m.Surface)
+			}
+			if m.Name != "" && m.Name != m.Surface && !slices.Contains(names[k], m.Name) {
+				names[k] = append(names[k], m.Name)
 			}
 		}
 		chunkACL := make(map[string][]string, len(dg.Chunks))
@@ -774,12 +781,13 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 			chunkACL[c.ID] = nonNil(c.ACL)
 		}
 		for _, k := range order {
-			b.mentions = append(b.mentions, map[string]any{"chunk_id": k[0], "key": k[1], "surfaces": surfaces[k]})
+			slices.Sort(names[k])
+			b.mentions = append(b.mentions, map[string]any{"chunk_id": k[0], "key": k[1], "surfaces": surfaces[k], "names": names[k]})
 			acl, ok := chunkACL[k[0]]
 			if !ok {
 				b.refreshFull = append(b.refreshFull, k[1]) // a chunk outside the batch: its groups are not here
 			}
-			b.mentionsOf[k[1]] = append(b.mentionsOf[k[1]], map[string]any{"surfaces": surfaces[k], "acl": acl,
+			b.mentionsOf[k[1]] = append(b.mentionsOf[k[1]], map[string]any{"surfaces": surfaces[k], "names": names[k], "acl": acl,
 				"chunk_id": k[0], "acl_key": aclKey(acl)})
 		}
 		for _, r := range dg.Relations {

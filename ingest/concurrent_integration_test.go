@@ -137,7 +137,7 @@ func TestIntegrationConcurrentWriters(t *testing.T) {
 		}
 		// With entity recognition (the NER sidecar), over the KB and sixteen notes that name a
 		// company and a city in other cases, scripts and legal forms (ner_integration_test.go):
-		// recognition names an entity by its most frequent surface across the corpus, so a post
+		// recognition names an entity by its most frequent normal form or surface across the corpus, so a post
 		// can change the name of an entity other notes mention. It too must end where a sync with
 		// recognition does.
 		withNotes := slices.Concat(docs, noteDocs("notes/ru", "ru", notesRU, nil), noteDocs("notes/en", "en", notesEN, nil))

@@ -73,13 +73,14 @@ func mentioned(t *testing.T, r *testrig.Rig) map[string][]string {
 
 // TestIntegrationNERNotes: notes posted one at a time (as POST /v1/documents does, through
 // Upsert) with the real NER sidecar give exactly one entity for the company and one for the
-// city, each mentioned by every note; a second run writes nothing.
+// city, each mentioned by every note; a second run writes nothing. The Russian city is keyed and
+// named by its nominative («Самара»), which the sidecar gives for «Самаре», «Самарой», «Самары».
 func TestIntegrationNERNotes(t *testing.T) {
 	for _, tc := range []struct {
 		lang, company, city string
 		notes               []string
 	}{
-		{"ru", "organization:veltriks organization", "location:samare location", notesRU},
+		{"ru", "organization:veltriks organization", "location:samara location", notesRU},
 		{"en", "organization:brightvater analitiks organization", "location:leds location", notesEN},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
@@ -110,7 +111,7 @@ func TestIntegrationNERNotes(t *testing.T) {
 				t.Errorf("MENTIONED_WITH relations: %v, want one with %d chunks", rows, len(docs))
 			}
 			// Syncing the notes as a corpus names the entities from all of them at once (the
-			// most frequent surface); a second sync writes nothing.
+			// most frequent normal form or surface); a second sync writes nothing.
 			for run := range 2 {
 				sum, err := r.Pipe.Sync(context.Background(), docs, ingest.Options{})
 				if err != nil {
@@ -158,7 +159,7 @@ func TestIntegrationNEREntityACL(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range cands {
-			if c.Type == "person" || c.Type == "location" && c.Name != "Самаре" {
+			if c.Type == "person" || c.Type == "location" && c.Name != "Самара" {
 				t.Errorf("public caller linked %q to %+v", q, c)
 			}
 		}
@@ -221,5 +222,60 @@ func TestIntegrationNEREntityACL(t *testing.T) {
 		if ed.To.Type == "person" || ed.From.Type == "person" || ed.To.Name == "Тольятти" || ed.From.Name == "Тольятти" {
 			t.Errorf("public caller sees edge %+v", ed)
 		}
+	}
+}
+
+// TestIntegrationNERNormalForms: with the real sidecar and stores, a Russian place written only in
+// oblique cases is one entity keyed and named by its nominative, which its readers see (no chunk
+// writes «Мурманск»: the mentions' names give it), its surfaces kept as aliases and on the
+// mentions; a person written surname first with a patronymic («Кнутов Зорислав Игоревич») is the
+// documented «Зорислав Кнутов», not a new entity.
+func TestIntegrationNERNormalForms(t *testing.T) {
+	r := testrig.NewWithNER(t, "")
+	ctx := context.Background()
+	person := ariadne.Document{ID: "people/zorislav-knutov", Type: "person", Lang: "ru", Title: "Зорислав Кнутов",
+		ACL: []string{ariadne.PublicGroup}, Body: "# Зорислав Кнутов\n\nЗорислав Кнутов отвечает за закупки.\n"}
+	notes := noteDocs("normal", "ru", []string{
+		"Вчера в Мурманске Кнутов Зорислав Игоревич подписал договор поставки.",
+		"В Мурманске ждут новую партию оборудования.",
+		"Из Мурманска отправили отчёт о закупках.",
+	}, nil)
+	if _, err := r.Pipe.Sync(ctx, append([]ariadne.Document{person}, notes...), ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got := mentioned(t, r)
+	city := "location:murmansk location"
+	if want := []string{"normal/1", "normal/2", "normal/3"}; !slices.Equal(got[city], want) {
+		t.Errorf("the city: %s mentioned by %v, want %v (all: %v)", city, got[city], want, got)
+	}
+	if want := []string{"normal/1", "people/zorislav-knutov"}; !slices.Equal(got["people/zorislav-knutov person"], want) {
+		t.Errorf("the documented person is mentioned by %v, want %v (all: %v)", got["people/zorislav-knutov person"], want, got)
+	}
+	for k := range got {
+		if strings.HasPrefix(k, "person:") || strings.HasPrefix(k, "location:") && k != city {
+			t.Errorf("an entity of its own for a recognized name: %s (all: %v)", k, got)
+		}
+	}
+	e, err := r.Graph.Entity(ctx, "location:murmansk", []string{ariadne.PublicGroup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Key != "location:murmansk" || e.Name != "Мурманск" || !slices.Contains(e.Aliases, "Мурманске") || !slices.Contains(e.Aliases, "Мурманска") {
+		t.Errorf("the city entity as a public caller sees it: %s %q, aliases %q; want location:murmansk «Мурманск» with «Мурманске» and «Мурманска»", e.Key, e.Name, e.Aliases)
+	}
+	// The mentions keep the surfaces as written.
+	rows, err := r.Graph.QueryReadOnly(ctx, `MATCH (d:Document {id: 'normal/1'})-[:HAS_CHUNK]->(:Chunk)-[m:MENTIONS]->(e:Entity)
+		RETURN e.key AS key, m.surfaces AS surfaces ORDER BY key`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var surfaces []string
+	for _, row := range rows {
+		for _, s := range row["surfaces"].([]any) {
+			surfaces = append(surfaces, row["key"].(string)+" «"+s.(string)+"»")
+		}
+	}
+	if want := []string{"location:murmansk «Мурманске»", "people/zorislav-knutov «Кнутов Зорислав Игоревич»"}; !slices.Equal(surfaces, want) {
+		t.Errorf("note 1's mentions: %q, want %q", surfaces, want)
 	}
 }

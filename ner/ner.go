@@ -43,6 +43,11 @@ type Mention struct {
 	// SourceLabel is the model's own label (spaCy's OntoNotes GPE, FAC, NORP, …; slovnet's PER,
 	// LOC, ORG); "" from a sidecar that does not send it.
 	SourceLabel string
+	// Normal is the name in the nominative, as the sidecar derives it for Russian mentions:
+	// «Мурманск» for «Мурманске», a person as "First Last" without a patronymic («Зорислав
+	// Кнутов» for «Кнутов Зорислав Игоревич»); equal to Text where Text is nominative or its case
+	// could not be settled. "" for English mentions and from a sidecar that does not send it.
+	Normal string
 }
 
 // Languages Recognize accepts: "" lets the sidecar pick ru or en per text by its script.
@@ -189,6 +194,7 @@ type wireMention struct {
 	Text        string `json:"text"`
 	Label       string `json:"label"`
 	SourceLabel string `json:"source_label"`
+	Normal      string `json:"normal,omitempty"`
 }
 
 type response struct {

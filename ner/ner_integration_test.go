@@ -77,7 +77,17 @@ func TestIntegrationNERRussianAndEnglish(t *testing.T) {
 	if c.Dropped() != 0 {
 		t.Errorf("%d mentions had offsets that did not match their text", c.Dropped())
 	}
-	for _, part := range []string{"slovnet_ner_news_v1", "en_core_web_sm 3.8.0", "natasha 1.6.0"} {
+	// Russian mentions carry their nominative, English ones none.
+	for i, want := range [][]string{{"Норлинг Системс", "Екатеринбург", "Оливер Хартманн", "Казань"}, {"", "", "", ""}} {
+		var normals []string
+		for _, m := range got[i] {
+			normals = append(normals, m.Normal)
+		}
+		if fmt.Sprint(normals) != fmt.Sprint(want) {
+			t.Errorf("text %d: normal forms %q, want %q", i, normals, want)
+		}
+	}
+	for _, part := range []string{"slovnet_ner_news_v1", "en_core_web_sm 3.8.0", "natasha 1.6.0", "pymorphy3 2.0.6"} {
 		if !strings.Contains(c.Name(), part) {
 			t.Errorf("Name %q lacks %q", c.Name(), part)
 		}
@@ -118,5 +128,40 @@ func TestIntegrationNERLanguageAndLimits(t *testing.T) {
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || resp.StatusCode != http.StatusBadRequest || !strings.Contains(e.Error, "at most 256") {
 		t.Errorf("257 texts: HTTP %d, error %q (%v)", resp.StatusCode, e.Error, err)
+	}
+}
+
+// TestIntegrationNERNormalForms: the real sidecar gives Russian names their nominative — a place
+// in the locative, a person written surname first with a patronymic, persons in oblique cases —
+// while the surface and its offsets stay as written; a quoted company name stays as written.
+func TestIntegrationNERNormalForms(t *testing.T) {
+	c := sidecar(t)
+	texts := []string{
+		"Вчера в Мурманске Кнутов Зорислав Игоревич подписал договор поставки.",
+		"Совещание с Олегом Рябцевым и Анной Светловой провели в Нижнем Новгороде.",
+		"Счёт выставило ООО «Вертоград Холдинг».",
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	got, err := c.Recognize(ctx, texts, ner.Russian)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"LOC:Мурманске→Мурманск", "PER:Кнутов Зорислав Игоревич→Зорислав Кнутов"},
+		{"PER:Олегом Рябцевым→Олег Рябцев", "PER:Анной Светловой→Анна Светлова", "LOC:Нижнем Новгороде→Нижний Новгород"},
+		{"ORG:ООО «Вертоград Холдинг»→ООО «Вертоград Холдинг»"},
+	}
+	for i := range texts {
+		var d []string
+		for _, m := range got[i] {
+			d = append(d, m.Label+":"+m.Text+"→"+m.Normal)
+			if texts[i][m.Start:m.End] != m.Text {
+				t.Errorf("text %d: [%d:%d] = %q, mention %q", i, m.Start, m.End, texts[i][m.Start:m.End], m.Text)
+			}
+		}
+		if fmt.Sprint(d) != fmt.Sprint(want[i]) {
+			t.Errorf("text %d: mentions %q, want %q", i, d, want[i])
+		}
 	}
 }

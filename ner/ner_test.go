@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -425,3 +426,43 @@ func TestRecognizeNoCacheAsksTheSidecarToSkipItsCache(t *testing.T) {
 		}
 	}
 }
+
+// The sidecar's "normal" (Russian mentions) is read when it is there; an older sidecar that does
+// not send it, and English mentions, leave Normal empty.
+func TestRecognizeNormalForms(t *testing.T) {
+	text := "Кнутов Зорислав Игоревич прилетел в Мурманске."
+	person, place := "Кнутов Зорислав Игоревич", "Мурманске"
+	ps, pl := strings.Index(text, person), strings.Index(text, place)
+	tests := []struct {
+		name string
+		body string
+		want []Mention
+	}{
+		{"with normal", `{"results": [[` +
+			`{"start": ` + itoa(ps) + `, "end": ` + itoa(ps+len(person)) + `, "text": "` + person + `", "label": "PER", "source_label": "PER", "normal": "Зорислав Кнутов"},` +
+			`{"start": ` + itoa(pl) + `, "end": ` + itoa(pl+len(place)) + `, "text": "` + place + `", "label": "LOC", "source_label": "LOC", "normal": "Мурманск"}]], "model": "m"}`,
+			[]Mention{{ps, ps + len(person), person, PER, "PER", "Зорислав Кнутов"}, {pl, pl + len(place), place, LOC, "LOC", "Мурманск"}}},
+		{"without normal (an older sidecar)", `{"results": [[` +
+			`{"start": ` + itoa(pl) + `, "end": ` + itoa(pl+len(place)) + `, "text": "` + place + `", "label": "LOC", "source_label": "LOC"}]], "model": "m"}`,
+			[]Mention{{pl, pl + len(place), place, LOC, "LOC", ""}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fake{handle: func(_ int, _ request, w http.ResponseWriter) { io.WriteString(w, tc.body) }}
+			got, err := newClient(t, f, Config{}).Recognize(context.Background(), []string{text}, Russian)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || len(got[0]) != len(tc.want) {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+			for i, m := range got[0] {
+				if m != tc.want[i] {
+					t.Errorf("mention %d = %+v, want %+v", i, m, tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

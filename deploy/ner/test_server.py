@@ -1,4 +1,7 @@
-"""Unit tests of the NER sidecar's text handling (no models needed): python3 -m unittest deploy/ner/test_server.py"""
+"""Unit tests of the NER sidecar's text handling (no models needed): python3 -m unittest deploy/ner/test_server.py
+
+The normal-form tests need pymorphy3 and its dictionary, which the sidecar's venv has (they skip
+elsewhere): $ARIADNE_HOME/ner/venv/bin/python -m unittest deploy/ner/test_server.py"""
 import http.client
 import json
 import os
@@ -39,6 +42,61 @@ class TestOffsets(unittest.TestCase):
         text = "ООО «Квазар Лабс» и «Ромашка"
         got = server.mentions(text, [(0, 16, "ORG"), (20, 28, "ORG")], server.RU_LABELS)
         self.assertEqual([m["text"] for m in got], ["ООО «Квазар Лабс»", "Ромашка"])
+
+
+try:
+    import pymorphy3  # noqa: F401  (in the sidecar's venv; deploy/test.sh runs these tests with it)
+
+    NORMALIZER = server.Normalizer()
+except ImportError:
+    NORMALIZER = None
+
+
+@unittest.skipIf(NORMALIZER is None, "pymorphy3 is not installed (run with $ARIADNE_HOME/ner/venv/bin/python)")
+class TestNormal(unittest.TestCase):
+    def test_normal_forms(self):
+        for label, surface, want in (
+                ("LOC", "Мурманске", "Мурманск"),
+                ("PER", "Анны Светловой", "Анна Светлова"),
+                ("PER", "Кнутов Зорислав Игоревич", "Зорислав Кнутов"),  # surname first, patronymic dropped
+                ("PER", "Кнутова Зорислава Игоревича", "Зорислав Кнутов"),
+                ("PER", "Зорислав Игоревич Кнутов", "Зорислав Кнутов"),
+                ("PER", "Олегом Рябцевым", "Олег Рябцев"),
+                ("PER", "Оливером Хартманном", "Оливер Хартманн"),  # a foreign surname by its ending
+                ("PER", "Льва Толстого", "Лев Толстой"),
+                ("PER", "Петра Иванова", "Петр Иванов"),  # ё only where the surface writes it
+                ("PER", "Зорислав Игоревич", "Зорислав Игоревич"),  # no surname: the patronymic stays
+                ("PER", "А. С. Пушкина", "А. С. Пушкин"),
+                ("PER", "Oliver Hartmann", "Oliver Hartmann"),
+                ("PER", "Светлова", "Светлова"),  # his genitive or her nominative: unsure, as written
+                ("PER", "Джованни Баттиста Тьеполо", "Джованни Баттиста Тьеполо"),  # no declined word shows a case
+                ("ORG", "ООО «Вертоград Холдинг»", "ООО «Вертоград Холдинг»"),  # quoted words as written
+                ("ORG", "«Ростелекома»", "«Ростелекома»"),
+                ("ORG", "Ростелекома", "Ростелеком"),
+                ("ORG", "Министерства обороны", "Министерство обороны"),  # the genitive attribute stays
+                ("ORG", "Велтриксу", "Велтрикс"),  # a word the dictionary does not know, by its guess
+                ("ORG", "Норлинг Системс", "Норлинг Системс"),  # guesses that may be nominative: as written
+                ("ORG", "Высшей футбольной лиге", "Высшей футбольной лиге"),  # the lexeme's nominative is «высочайшая»
+                ("LOC", "Нижнем Новгороде", "Нижний Новгород"),  # adjectives agreeing with the head
+                ("LOC", "Ханты-Мансийском автономном округе", "Ханты-Мансийский автономный округ"),
+                ("LOC", "Соединённых Штатах Америки", "Соединённые Штаты Америки"),
+                ("LOC", "Самаре", "Самара"),
+                ("LOC", "Самару", "Самару"),  # Самара or Самар: a tie, as written
+                ("LOC", "Оклахоме", "Оклахома"),
+                ("LOC", "Тольятти", "Тольятти"),
+                ("LOC", "ЕКАТЕРИНБУРГЕ", "ЕКАТЕРИНБУРГ"),
+                ("LOC", "Берген-оп-Зом", "Берген-оп-Зом"),
+                ("MISC", "Мурманске", "Мурманске")):
+            self.assertEqual(NORMALIZER(surface, label), want, (label, surface))
+
+    def test_mentions_carry_normal_forms_when_asked(self):
+        text = "Встреча с Олегом Рябцевым в Мурманске."
+        spans = [(text.index("Олегом"), text.index(" в "), "PER"), (text.index("Мурманске"), len(text) - 1, "LOC")]
+        got = server.mentions(text, spans, server.RU_LABELS, NORMALIZER)
+        self.assertEqual([(m["text"], m["normal"]) for m in got], [("Олегом Рябцевым", "Олег Рябцев"), ("Мурманске", "Мурманск")])
+        for m in got:  # the surface and its offsets are the text's
+            self.assertEqual(byte_slice(text, m["start"], m["end"]), m["text"])
+        self.assertNotIn("normal", server.mentions(text, spans, server.RU_LABELS)[0])
 
 
 class TestWorkers(unittest.TestCase):

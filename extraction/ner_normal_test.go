@@ -1,0 +1,196 @@
+package extraction
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne/ner"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+)
+
+// scripted is what the scripted sidecar recognizes: a surface, its label and its normal form
+// ("" sends none, as English mentions and an older sidecar do).
+type scripted struct{ surface, label, normal string }
+
+// scriptedSidecar is an httptest double of the NER sidecar's POST /v1/ner: every occurrence of
+// each scripted surface (longest first, not overlapping) becomes a mention with UTF-8 byte
+// offsets, and "normal" when the script gives one. The real client (package ner) talks to it.
+func scriptedSidecar(t *testing.T, script []scripted) *ner.Client {
+	t.Helper()
+	sorted := slices.Clone(script)
+	slices.SortStableFunc(sorted, func(a, b scripted) int { return len(b.surface) - len(a.surface) })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Texts []string `json:"texts"`
+		}
+		if r.URL.Path != "/v1/ner" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, `{"error": "bad request"}`, http.StatusBadRequest)
+			return
+		}
+		results := make([][]map[string]any, len(req.Texts))
+		for i, text := range req.Texts {
+			results[i] = []map[string]any{}
+			taken := make([]bool, len(text))
+			for _, s := range sorted {
+				for off := 0; ; {
+					j := strings.Index(text[off:], s.surface)
+					if j < 0 {
+						break
+					}
+					start, end := off+j, off+j+len(s.surface)
+					off = end
+					if slices.Contains(taken[start:end], true) {
+						continue
+					}
+					for k := start; k < end; k++ {
+						taken[k] = true
+					}
+					m := map[string]any{"start": start, "end": end, "text": s.surface, "label": s.label, "source_label": s.label}
+					if s.normal != "" {
+						m["normal"] = s.normal
+					}
+					results[i] = append(results[i], m)
+				}
+			}
+			slices.SortFunc(results[i], func(a, b map[string]any) int { return a["start"].(int) - b["start"].(int) })
+		}
+		json.NewEncoder(w).Encode(map[string]any{"results": results, "model": "scripted"})
+	}))
+	t.Cleanup(srv.Close)
+	c, err := ner.New(ner.Config{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A recognized name is grouped and named by its normal form (the nominative the sidecar gives for
+// Russian names), so inflected places and surname-first persons name one entity, and a person
+// joins the documented one of that name; the surfaces stay the mentions' and the entity's aliases.
+func TestNERNormalFormsNameAndGroup(t *testing.T) {
+	tests := []struct {
+		name       string
+		script     []scripted
+		documented []resolution.Candidate // entities the registry knows before recognition
+		notes      []Input
+		key        string   // the entity every note mentions
+		entName    string   // its name
+		aliases    []string // some of its aliases
+		mentions   map[string][]string
+	}{
+		{
+			name:   "an inflected place and its nominative: one entity named by the nominative",
+			script: []scripted{{"Мурманске", "LOC", "Мурманск"}, {"Мурманск", "LOC", "Мурманск"}},
+			notes: []Input{note("notes/1", "ru", "Совещание прошло в Мурманске."),
+				note("notes/2", "ru", "Мурманск принял делегацию."), note("notes/3", "ru", "Итоги подвели в Мурманске.")},
+			key: "location:murmansk", entName: "Мурманск", aliases: []string{"Мурманске"},
+			mentions: map[string][]string{"notes/1": {"Мурманске→location:murmansk"}, "notes/2": {"Мурманск→location:murmansk"},
+				"notes/3": {"Мурманске→location:murmansk"}},
+		},
+		{
+			name: "the normal form names the group even where every surface is inflected",
+			script: []scripted{{"Самаре", "LOC", "Самара"}, {"Самарой", "LOC", "Самара"},
+				{"Самару", "LOC", "Самару"}}, // a case the sidecar could not settle: normal is the surface
+			notes: []Input{note("notes/1", "ru", "Офис открыли в Самаре."), note("notes/2", "ru", "Склад под Самарой."),
+				note("notes/3", "ru", "Курьер уехал в Самару."), note("notes/4", "ru", "Встреча в Самаре.")},
+			key: "location:samara", entName: "Самара", aliases: []string{"Самаре", "Самарой", "Самару"},
+			mentions: map[string][]string{"notes/1": {"Самаре→location:samara"}, "notes/3": {"Самару→location:samara"}},
+		},
+		{
+			name: "a person written surname first with a patronymic, and in the genitive: one person, First Last",
+			script: []scripted{{"Кнутов Зорислав Игоревич", "PER", "Зорислав Кнутов"},
+				{"Зорислава Кнутова", "PER", "Зорислав Кнутов"}},
+			notes: []Input{note("notes/1", "ru", "Договор подписал Кнутов Зорислав Игоревич."),
+				note("notes/2", "ru", "Отчёт ждут от Зорислава Кнутова.")},
+			key: "person:zorislav knutov", entName: "Зорислав Кнутов", aliases: []string{"Кнутов Зорислав Игоревич", "Зорислава Кнутова"},
+			mentions: map[string][]string{"notes/1": {"Кнутов Зорислав Игоревич→person:zorislav knutov"},
+				"notes/2": {"Зорислава Кнутова→person:zorislav knutov"}},
+		},
+		{
+			name:       "a surname-first person joins the documented person of that name",
+			script:     []scripted{{"Кнутов Зорислав Игоревич", "PER", "Зорислав Кнутов"}},
+			documented: []resolution.Candidate{{Name: "Зорислав Кнутов", Type: "person", DocID: "people/knutov"}},
+			notes:      []Input{note("notes/1", "ru", "Договор подписал Кнутов Зорислав Игоревич.")},
+			key:        "people/knutov", entName: "Зорислав Кнутов",
+			mentions: map[string][]string{"notes/1": {"Кнутов Зорислав Игоревич→people/knutov"}},
+		},
+		{
+			name:   "a sidecar without normal forms: the most frequent surface, as before",
+			script: []scripted{{"Мурманске", "LOC", ""}, {"Мурманск", "LOC", ""}},
+			notes: []Input{note("notes/1", "ru", "Совещание прошло в Мурманске."),
+				note("notes/2", "ru", "Мурманск принял делегацию."), note("notes/3", "ru", "Итоги подвели в Мурманске.")},
+			key: "location:murmanske", entName: "Мурманске", aliases: []string{"Мурманск"},
+			mentions: map[string][]string{"notes/2": {"Мурманск→location:murmanske"}},
+		},
+		{
+			name:   "a quoted organization keeps its name as written",
+			script: []scripted{{"ООО «Вертоград Холдинг»", "ORG", "ООО «Вертоград Холдинг»"}},
+			notes:  []Input{note("notes/1", "ru", "Счёт выставило ООО «Вертоград Холдинг».")},
+			key:    "organization:vertograd holding", entName: "ООО «Вертоград Холдинг»",
+			mentions: map[string][]string{"notes/1": {"ООО «Вертоград Холдинг»→organization:vertograd holding"}},
+		},
+		{
+			name:   "a normal form that cannot name an entity is not used",
+			script: []scripted{{"Велтриксу", "ORG", "велтрикс"}}, // no capital letter
+			notes:  []Input{note("notes/1", "ru", "Отчёт отправлен Велтриксу.")},
+			key:    "organization:veltriksu", entName: "Велтриксу",
+			mentions: map[string][]string{"notes/1": {"Велтриксу→organization:veltriksu"}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := onto(t)
+			reg := resolution.NewRegistry(o.Nicknames)
+			for _, c := range tc.documented {
+				reg.Resolve(c)
+			}
+			found, err := NewNER(scriptedSidecar(t, tc.script), o, NERConfig{}).Recognize(context.Background(), tc.notes, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, ok := reg.Get(tc.key)
+			if !ok {
+				t.Fatalf("no entity %s; entities %+v", tc.key, reg.Entities())
+			}
+			if e.Name != tc.entName {
+				t.Errorf("entity %s is named %q, want %q", tc.key, e.Name, tc.entName)
+			}
+			for _, a := range tc.aliases {
+				if !slices.Contains(e.Aliases, a) {
+					t.Errorf("entity %s aliases %q lack %q", tc.key, e.Aliases, a)
+				}
+			}
+			if n := len(reg.Entities()) - len(tc.documented); tc.documented == nil && n != 1 {
+				t.Errorf("%d entities, want 1: %+v", n, reg.Entities())
+			}
+			for _, in := range tc.notes {
+				in.Recognized = found
+				f, err := NewDictionary(o).Extract(context.Background(), in, reg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want, ok := tc.mentions[in.Doc.ID]; ok && !slices.Equal(mentionList(f), want) {
+					t.Errorf("%s mentions\n got  %q\n want %q", in.Doc.ID, mentionList(f), want)
+				}
+				// Each mention carries the name its surface stands for, when it differs (the graph
+				// shows the entity's name to the chunk's readers by it).
+				for _, m := range f.Mentions {
+					want := ""
+					for _, s := range tc.script {
+						if s.surface == m.Surface && s.normal != s.surface && nameLikeSurface(s.normal) {
+							want = s.normal
+						}
+					}
+					if m.Name != want {
+						t.Errorf("%s: mention «%s» has name %q, want %q", in.Doc.ID, m.Surface, m.Name, want)
+					}
+				}
+			}
+		})
+	}
+}

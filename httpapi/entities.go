@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/corpus"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 // EntityView is an entity as the API shows it.
@@ -35,6 +37,28 @@ func viewOf(e ariadne.Entity) EntityView {
 		v.Aliases = []string{}
 	}
 	return v
+}
+
+// namesEveryWord reports whether every word of q (phonetic Latin keys, textnorm.KeyTokens) is,
+// up to an inflection (textnorm.TokenMatch, ShortNameInflected), a word of e's name or of one
+// of its aliases: «Светловой» or "Svetlova" for «Анна Светлова», "Lazarev Igor" for Igor
+// Lazarev. Words of fewer than three letters do not count.
+func namesEveryWord(q string, e ariadne.Entity) bool {
+	var words []string
+	for _, n := range append([]string{e.Name}, e.Aliases...) {
+		words = append(words, textnorm.KeyTokens(n)...)
+	}
+	found := false
+	for _, qt := range textnorm.KeyTokens(q) {
+		if len(qt) < 3 {
+			continue
+		}
+		if !slices.ContainsFunc(words, func(w string) bool { return textnorm.TokenMatch(qt, w) || textnorm.ShortNameInflected(qt, w) }) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // entities answers GET /v1/entities?q=…&limit=…: the entities the text names among those the
@@ -75,6 +99,14 @@ func (h *handlers) entities(c *gin.Context) {
 	for _, m := range reg.Matcher().Find(q) {
 		for _, k := range m.Keys {
 			add(k)
+		}
+	}
+	if len(out) == 0 {
+		// Nothing named whole: a part of a name (a surname alone) or its words in another order.
+		for _, cand := range cands {
+			if namesEveryWord(q, cand.Entity) {
+				add(cand.Key)
+			}
 		}
 	}
 	c.JSON(http.StatusOK, gin.H{"entities": out, "request_id": c.GetString(requestIDKey)})

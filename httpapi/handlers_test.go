@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -68,10 +69,11 @@ type fakeGraph struct {
 	docs      map[string]ariadne.DocumentInfo
 	sources   map[string][]ariadne.SourceInfo // by the caller's groups, joined with ","
 	gotGroups []string
+	cands     []ariadne.EntityCandidate // what the fulltext index proposes for any text
 }
 
 func (f *fakeGraph) EntityCandidates(context.Context, string, []string, int) ([]ariadne.EntityCandidate, error) {
-	return nil, f.err
+	return f.cands, f.err
 }
 func (f *fakeGraph) Entity(context.Context, string, []string) (ariadne.Entity, error) {
 	if f.err != nil {
@@ -1125,5 +1127,40 @@ func TestPutDocumentVersions(t *testing.T) {
 	r.docs.sum = ingest.Summary{DocsDeleted: 1}
 	if resp, body := r.do(t, "DELETE", "/v1/documents/notes%2Fu", "writer-key", "", ""); resp.StatusCode != 404 {
 		t.Errorf("delete of a document restricted meanwhile: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestEntitiesPartOfName: /v1/entities finds an entity by its whole name in any case form, and,
+// when nothing matches whole, by every word of the query matching a word of its name or aliases
+// — a surname alone, or the words in another order (the README trial found both empty).
+func TestEntitiesPartOfName(t *testing.T) {
+	r := newRig(t, Limits{})
+	cand := func(key, name string, aliases ...string) ariadne.EntityCandidate {
+		return ariadne.EntityCandidate{StoredEntity: ariadne.StoredEntity{Entity: ariadne.Entity{Key: key, Name: name, Type: "person", Aliases: aliases}}}
+	}
+	r.g.cands = []ariadne.EntityCandidate{cand("people/anna-svetlova", "Анна Светлова", "Anna Svetlova"),
+		cand("people/igor-lazarev", "Игорь Лазарев", "Igor Lazarev"), cand("people/anna-orlova", "Анна Орлова")}
+	for _, tc := range []struct{ q, want string }{
+		{"Анны Светловой", "people/anna-svetlova"},          // whole name, genitive
+		{"Светловой", "people/anna-svetlova"},               // the surname alone, inflected
+		{"Svetlova", "people/anna-svetlova"},                // in the other script
+		{"Lazarev Igor", "people/igor-lazarev"},             // another order
+		{"Анна", "people/anna-svetlova,people/anna-orlova"}, // a first name: every Anna, best first
+		{"Петров", ""},
+	} {
+		_, body := r.do(t, "GET", "/v1/entities?q="+url.QueryEscape(tc.q), "", "", "")
+		var got struct {
+			Entities []EntityView `json:"entities"`
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("%s: %v %s", tc.q, err, body)
+		}
+		var keys []string
+		for _, e := range got.Entities {
+			keys = append(keys, e.Key)
+		}
+		if strings.Join(keys, ",") != tc.want {
+			t.Errorf("q=%s: %v, want %s", tc.q, keys, tc.want)
+		}
 	}
 }

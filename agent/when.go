@@ -1,0 +1,71 @@
+package agent
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// kindTime is what a question for the time of a past event asks for ("When was X founded?",
+// «Когда родилась Анна?», "In which year …", «в каком году …»): a date, a year or another
+// statement of time.
+const kindTime = "time"
+
+// timeQuestionRE finds the phrases that ask for a point in time anywhere in a question (folded:
+// ё as е): "what/which year", "what date", «в каком году», «какого числа», «в каком месяце», «в
+// каком веке», «с/до какого года».
+var timeQuestionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:(?:in |since |until |by )?(?:what|which) (?:year|date|month|century|decade)|` +
+	`(?:в|с|до|к) как(?:ом|ого|ой|ую) (?:году|года|месяце|месяца|веке|века|числа|числу|дату|даты)|какого числа)(?:[^\p{L}]|$)`)
+
+// asksTime reports whether the question asks when a past event happened: it starts with
+// "When" followed by "was", "were" or "did", or with «Когда» followed, within three words, by a
+// verb in the past tense (-л, -ла, -ло, -ли, reflexive too), or it asks for a year, date, month
+// or century (timeQuestionRE). A "when" about a condition or a routine ("When should I
+// escalate?", «Когда нужно звонить дежурному?») asks no time and is left alone.
+func asksTime(question string) bool {
+	f := textnorm.FoldString(question)
+	if timeQuestionRE.MatchString(f) {
+		return true
+	}
+	words := wordRE.FindAllString(f, -1)
+	if len(words) < 2 {
+		return false
+	}
+	switch words[0] {
+	case "when":
+		return slices.Contains([]string{"was", "were", "did"}, words[1])
+	case "когда":
+		for _, w := range words[1:min(4, len(words))] {
+			if pastTenseRE.MatchString(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pastTenseRE is a Russian past-tense verb form: the -л suffix with its endings, reflexive too
+// («был», «родилась», «открыли», «основано»). Nouns in -ла/-ло (пила, стекло) are rare in a
+// question's first words after «Когда».
+var pastTenseRE = regexp.MustCompile(`^[а-я]{2,}(?:л|ла|ло|ли|лся|лась|лось|лись)$`)
+
+// timeWordRE finds a statement of time without digits, English and Russian (folded): month and
+// weekday names, centuries, "ago", yesterday/today, a year or season named by a word («в
+// прошлом году», "last spring"), Roman numerals before «век». Lenient on purpose, as
+// countWordRE: it only tells a quote that states some time from one that states none.
+var timeWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
+	`january|february|march|april|may|june|july|august|september|october|november|december|` +
+	`monday|tuesday|wednesday|thursday|friday|saturday|sunday|centur(?:y|ies)|decades?|years?|ago|yesterday|today|tomorrow|spring|summer|autumn|fall|winter|` +
+	`январ[а-я]*|феврал[а-я]*|март[а-я]*|апрел[а-я]*|ма[йя]|мае|июн[а-я]*|июл[а-я]*|август[а-я]*|сентябр[а-я]*|октябр[а-я]*|ноябр[а-я]*|декабр[а-я]*|` +
+	`понедельник[а-я]*|вторник[а-я]*|сред[аеуы]|четверг[а-я]*|пятниц[а-я]*|суббот[а-я]*|воскресень[а-я]*|` +
+	`век[а-я]*|столети[а-я]*|десятилети[а-я]*|год[а-я]*|лет|назад|вчера|сегодня|завтра|весн[а-я]*|лет[оа]м?|осен[а-я]*|зим[а-я]*|` +
+	`[ivxlc]{2,}` +
+	`)(?:[^\p{L}]|$)`)
+
+// statesTime reports whether s states a time: a digit or a time word (timeWordRE).
+func statesTime(s string) bool {
+	return strings.IndexFunc(s, unicode.IsDigit) >= 0 || timeWordRE.MatchString(textnorm.FoldString(s))
+}

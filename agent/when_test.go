@@ -1,0 +1,51 @@
+package agent
+
+import "testing"
+
+func TestAsksTime(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want bool
+	}{
+		{"When was Anna Svetlova born?", true},
+		{"When did the outage start?", true},
+		{"In which year was the contract signed?", true},
+		{"What date is the release planned for?", true},
+		{"Когда родилась Анна Светлова?", true},
+		{"Когда был подписан договор?", true},
+		{"Когда компания открыла офис в Казани?", true},
+		{"В каком году основан «Кварц Системс»?", true},
+		{"До какого числа перенесли интеграцию?", true},
+		{"When should an incident be escalated?", false}, // a condition
+		{"When is the maintenance window?", false},      // a routine
+		{"Когда нужно звонить дежурному?", false},
+		{"Кто был лидером, когда франки вошли в долину?", false}, // «когда» as a conjunction
+		{"Who founded the company?", false},
+		{"Сколько инженеров в команде?", false},
+	} {
+		if got := asksTime(tc.q); got != tc.want {
+			t.Errorf("asksTime(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestStatesTime(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"Anna Svetlova joined in 2019.", true},
+		{"The pilot ended in March.", true},
+		{"Договор подписан в ноябре.", true},
+		{"Движение возникло в середине XVIII века.", true},
+		{"Это случилось два года назад.", true},
+		{"The review is held every Thursday.", true},
+		{"Anna Svetlova leads the Integrations team.", false},
+		{"Анна Светлова руководит командой интеграций.", false},
+		{"Helio Pharma distributes vaccines.", false},
+	} {
+		if got := statesTime(tc.s); got != tc.want {
+			t.Errorf("statesTime(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

@@ -387,27 +387,19 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks for a sum of money and no verified quote states one"
 			return out
 		}
-		// Likewise "how many": quotes that state no count, in digits or words, are on the subject
-		// and miss the fact («Сколько сотрудников в офисе?» is not answered by «Офис: Казань»).
-		if len(v.Claims) > 0 && asksCount(req.Question) && !slices.ContainsFunc(v.Claims, func(c ariadne.Claim) bool {
-			return slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return statesCount(cit.Quote) })
-		}) {
-			att.Outcome = "not_found"
-			tr.Attempts = append(tr.Attempts, att)
-			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kindCount})
-			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks how many and no verified quote states a count"
-			return out
-		}
-		// And "when" of a past event: quotes that state no time at all («Когда родилась Анна?»
-		// over her role sentence) are on the subject and miss the fact (when.go).
-		if len(v.Claims) > 0 && asksTime(req.Question) && !slices.ContainsFunc(v.Claims, func(c ariadne.Claim) bool {
-			return slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return statesTime(cit.Quote) })
-		}) {
-			att.Outcome = "not_found"
-			tr.Attempts = append(tr.Attempts, att)
-			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kindTime})
-			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks when and no verified quote states a time"
-			return out
+		// Likewise "how many" and "when" of a past event: quotes that state no count (in digits or
+		// words), or no time, are on the subject and miss the fact («Сколько сотрудников в офисе?»
+		// is not answered by «Офис: Казань», «Когда родилась Анна?» not by her role; when.go).
+		for _, r := range factKinds {
+			if len(v.Claims) > 0 && r.asks(req.Question) && !slices.ContainsFunc(v.Claims, func(c ariadne.Claim) bool {
+				return slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return r.states(cit.Quote) })
+			}) {
+				att.Outcome = "not_found"
+				tr.Attempts = append(tr.Attempts, att)
+				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": r.kind})
+				out.Status, out.Reason = ariadne.StatusNotFound, r.reason
+				return out
+			}
 		}
 		// A quote from the page of another thing of the same kind as one the question names (another
 		// team's headcount for "how many engineers in the Data team", another incident's author)

@@ -69,3 +69,14 @@ var timeWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
 func statesTime(s string) bool {
 	return strings.IndexFunc(s, unicode.IsDigit) >= 0 || timeWordRE.MatchString(textnorm.FoldString(s))
 }
+
+// factKinds are the kinds of fact a question can ask for that a quote visibly states or not: a
+// question that asks for one (asks) is not answered by quotes none of which states one (states).
+var factKinds = []struct {
+	kind         string
+	asks, states func(string) bool
+	reason       string
+}{
+	{kindCount, asksCount, statesCount, "the question asks how many and no verified quote states a count"},
+	{kindTime, asksTime, statesTime, "the question asks when and no verified quote states a time"},
+}

@@ -17,7 +17,7 @@ func TestAsksTime(t *testing.T) {
 		{"В каком году основан «Кварц Системс»?", true},
 		{"До какого числа перенесли интеграцию?", true},
 		{"When should an incident be escalated?", false}, // a condition
-		{"When is the maintenance window?", false},      // a routine
+		{"When is the maintenance window?", false},       // a routine
 		{"Когда нужно звонить дежурному?", false},
 		{"Кто был лидером, когда франки вошли в долину?", false}, // «когда» as a conjunction
 		{"Who founded the company?", false},

@@ -280,14 +280,31 @@ func TestIntegrationAPIEndpoints(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"projects/orbita-booking"`) {
 			t.Fatalf("%d %s", resp.StatusCode, raw)
 		}
-		// Public pages say the contract exists, so the relation is visible; the contract's own
-		// chunks (management only) never appear as provenance.
-		if strings.Contains(string(raw), "contracts/agr-2024-17#") {
-			t.Errorf("a caller without management sees provenance from the management-only contract: %s", raw)
+		// The contract exists for management only (its page is management's): a caller without
+		// management sees neither it nor its relation, though a public page names it by code;
+		// management sees both, with the contract's own chunks as provenance.
+		if strings.Contains(string(raw), "contracts/agr-2024-17") {
+			t.Errorf("a caller without management sees the management-only contract: %s", raw)
 		}
 		_, boss := a.do(t, "GET", path, "management-key", "", nil)
-		if !strings.Contains(string(boss), "contracts/agr-2024-17#") {
-			t.Errorf("management does not see the contract's own provenance: %s", boss)
+		if !strings.Contains(string(boss), `"key":"contracts/agr-2024-17"`) || !strings.Contains(string(boss), "contracts/agr-2024-17#") {
+			t.Errorf("management does not see the contract and its own provenance: %s", boss)
+		}
+		// Neighbours carry their other names as the caller may see them.
+		var nb struct {
+			Neighbors []httpapi.Neighbor `json:"neighbors"`
+		}
+		if err := json.Unmarshal(boss, &nb); err != nil {
+			t.Fatal(err)
+		}
+		withAliases := 0
+		for _, n := range nb.Neighbors {
+			if len(n.Entity.Aliases) > 0 {
+				withAliases++
+			}
+		}
+		if withAliases == 0 {
+			t.Errorf("no neighbour of clients/orbita-clinic has aliases: %s", boss)
 		}
 		resp, raw = a.do(t, "GET", "/v1/entities/"+url.PathEscape("clients/nobody")+"/neighbors", "", "", nil)
 		if resp.StatusCode != 404 || errorCode(t, raw) != "not_found" {

@@ -112,6 +112,12 @@ func (h *handlers) entities(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"entities": out, "request_id": c.GetString(requestIDKey)})
 }
 
+// aliasReader gives entities' other names as a caller (groups) may see them, keyed as asked
+// (graph.Store); an Entities store without it lists neighbours without aliases.
+type aliasReader interface {
+	EntityAliases(ctx context.Context, keys, groups []string) (map[string][]string, error)
+}
+
 // Neighbor is one relationship of an entity.
 type Neighbor struct {
 	Relation  string     `json:"relation"`
@@ -136,6 +142,7 @@ func (h *handlers) neighbors(c *gin.Context) {
 		return
 	}
 	out := []Neighbor{}
+	var keys []string
 	for _, e := range edges {
 		n := Neighbor{Relation: e.Type, ChunkIDs: e.ChunkIDs, Direction: "out"}
 		other := e.To
@@ -144,6 +151,21 @@ func (h *handlers) neighbors(c *gin.Context) {
 		}
 		n.Entity = EntityView{Key: other.Key, Name: other.Name, Type: other.Type, DocID: other.DocID, Aliases: []string{}}
 		out = append(out, n)
+		keys = append(keys, other.Key)
+	}
+	// The neighbours' other names, as this caller may see them (graph.Store.EntityAliases), in
+	// one read: the edges carry the ends' names only.
+	if ar, ok := h.svc.Entities.(aliasReader); ok && len(keys) > 0 {
+		aliases, err := ar.EntityAliases(c.Request.Context(), keys, groups)
+		if err != nil {
+			h.writeErr(c, err)
+			return
+		}
+		for i := range out {
+			if a := aliases[out[i].Entity.Key]; len(a) > 0 {
+				out[i].Entity.Aliases = a
+			}
+		}
 	}
 	c.JSON(http.StatusOK, gin.H{"entity": viewOf(ent), "neighbors": out, "request_id": c.GetString(requestIDKey)})
 }

@@ -318,7 +318,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		for _, m := range known.Find(c.chunk.Text) {
 			// A known name only some reader of the chunk may not see defined is recognized as
 			// any other name (the dictionary does not link it here: Registry.Reaches).
-			if len(reachable(reg, m.Keys, acl)) > 0 {
+			if slices.ContainsFunc(m.Keys, func(k string) bool { return reg.Reaches(k, acl) }) {
 				taken = append(taken, [2]int{m.Start, m.End})
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/corpus"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/resolution"
@@ -112,12 +113,6 @@ func (h *handlers) entities(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"entities": out, "request_id": c.GetString(requestIDKey)})
 }
 
-// aliasReader gives entities' other names as a caller (groups) may see them, keyed as asked
-// (graph.Store); an Entities store without it lists neighbours without aliases.
-type aliasReader interface {
-	EntityAliases(ctx context.Context, keys, groups []string) (map[string][]string, error)
-}
-
 // Neighbor is one relationship of an entity.
 type Neighbor struct {
 	Relation  string     `json:"relation"`
@@ -154,8 +149,8 @@ func (h *handlers) neighbors(c *gin.Context) {
 		keys = append(keys, other.Key)
 	}
 	// The neighbours' other names, as this caller may see them (graph.Store.EntityAliases), in
-	// one read: the edges carry the ends' names only.
-	if ar, ok := h.svc.Entities.(aliasReader); ok && len(keys) > 0 {
+	// one read: the edges carry the ends' names only. A store without it lists none.
+	if ar, ok := h.svc.Entities.(agent.EntityAliasReader); ok && len(keys) > 0 {
 		aliases, err := ar.EntityAliases(c.Request.Context(), keys, groups)
 		if err != nil {
 			h.writeErr(c, err)

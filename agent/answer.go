@@ -470,13 +470,16 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 	return out
 }
 
-// mergeClaims returns first, then the claims of rest whose citations are not all in first.
+// mergeClaims returns the claims of first, then those of rest, leaving out every claim whose
+// citations are all cited by a claim before it: a chain whose two hops one sentence states (a
+// table row naming three entities) claims that sentence once, and a generator's claim that
+// repeats a hop is not repeated.
 func mergeClaims(first, rest []ariadne.Claim) []ariadne.Claim {
-	out := append([]ariadne.Claim(nil), first...)
-	for _, c := range rest {
-		dup := true
+	var out []ariadne.Claim
+	for _, c := range slices.Concat(first, rest) {
+		dup := len(c.Citations) > 0
 		for _, cit := range c.Citations {
-			if !slices.ContainsFunc(first, func(f ariadne.Claim) bool {
+			if !slices.ContainsFunc(out, func(f ariadne.Claim) bool {
 				return slices.ContainsFunc(f.Citations, func(x ariadne.Citation) bool {
 					return x.ChunkID == cit.ChunkID && x.Start == cit.Start && x.End == cit.End
 				})

@@ -266,6 +266,31 @@ func tableSeparator(l string) bool {
 	return strings.HasPrefix(l, "|") && strings.Contains(l, "-") && strings.Trim(l, "|-: ") == ""
 }
 
+// abbreviations are the words a period follows without ending the sentence, lower case: Russian
+// and English abbreviations that precede a name or a term («англ. Iceberg», «см. Приложение»,
+// "e.g. Redis", "Dr. Smith"). Those that often end a sentence too («г.», "etc.", "Inc.") are
+// not listed.
+var abbreviations = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`англ нем франц фр лат греч итал исп кит яп рус укр
+		т.е т.к т.н т.ч т.д т.п напр см ср им ул пр просп пер пл д стр рис табл гл ст тыс млн млрд
+		руб чел проф акад доц тел вкл искл прим ред изд
+		e.g i.e vs cf approx mr mrs ms dr prof st jr sr no fig eq dept`) {
+		abbreviations[w] = true
+	}
+}
+
+// wordBefore returns the word that ends at runes[i] (exclusive): letters and the inner periods of
+// an abbreviation such as «т.е» or "e.g".
+func wordBefore(runes []rune, i int) string {
+	j := i
+	for j > 0 && (unicode.IsLetter(runes[j-1]) || runes[j-1] == '.' && j-1 > 0 && unicode.IsLetter(runes[j-2])) {
+		j--
+	}
+	return string(runes[j:i])
+}
+
 // sentences splits a paragraph after '.', '!', '?' or '…' followed by a space and a capital
 // letter, digit or quote (so "v2.4.0", "т. е." and "09.2024" do not split), except after an
 // initial (a lone capital letter: «К. Дымов»).
@@ -277,6 +302,9 @@ func sentences(p string) []string {
 		if strings.ContainsRune(".!?…", runes[i]) && runes[i+1] == ' ' {
 			if runes[i] == '.' && i >= 1 && unicode.IsUpper(runes[i-1]) && (i == 1 || !unicode.IsLetter(runes[i-2])) {
 				continue // an initial: «К. Дымов», "J. Smith"
+			}
+			if runes[i] == '.' && abbreviations[strings.ToLower(wordBefore(runes, i))] {
+				continue // «(англ. Iceberg)», "e.g. Redis", "Dr. Smith"
 			}
 			next := runes[i+2]
 			if unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune("«\"(", next) {

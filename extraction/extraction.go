@@ -129,6 +129,9 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 			if match.Keys = reach; len(match.Keys) == 0 {
 				continue
 			}
+			if insideRecognized(reg, recognized, match) {
+				continue // recognition's longer span names someone else: it is the mention
+			}
 			key := pick(match, in.SubjectKey)
 			if key == "" {
 				key = recognizedAt(recognized, match)
@@ -242,6 +245,25 @@ func restrictedDefinition(reg *resolution.Registry, keys []string) string {
 		}
 	}
 	return found
+}
+
+// insideRecognized reports whether the match lies inside a longer span recognition resolved to
+// an entity the match does not name, and every entity the match names is one no page describes
+// (a name recognition itself added): «Тимур Рашидович», the name of the note's second mention,
+// inside «Галиев Тимур Рашидович», which recognition resolved to the person's page. A name a page
+// defines still wins over recognition (Extract).
+func insideRecognized(reg *resolution.Registry, recognized []Recognized, m resolution.Match) bool {
+	for _, k := range m.Keys {
+		if e, ok := reg.Get(k); !ok || e.DocID != "" {
+			return false
+		}
+	}
+	for _, r := range recognized {
+		if r.Start <= m.Start && m.End <= r.End && r.End-r.Start > m.End-m.Start && !slices.Contains(m.Keys, r.EntityKey) {
+			return true
+		}
+	}
+	return false
 }
 
 // recognizedName is the normal form recognition gave the mention of key at exactly [start, end)

@@ -1,10 +1,12 @@
 package extraction
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -311,6 +313,39 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	var found []pending
 	groups := map[string]*group{}
 	var groupOrder []string
+	add := func(c *nerChunk, m ner.Mention, k, name, typ, ctx string, acl []string) {
+		g := groups[k]
+		if g == nil {
+			g = &group{names: map[string]int{}, surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl)}
+			groups[k] = g
+			groupOrder = append(groupOrder, k)
+		} else {
+			g.acl = widerACL(g.acl, acl)
+		}
+		if g.names[name] == 0 {
+			g.nameOrder = append(g.nameOrder, name)
+		}
+		g.names[name]++
+		if g.surfaces[m.Text] == 0 {
+			g.order = append(g.order, m.Text)
+		}
+		g.surfaces[m.Text]++
+		g.types[typ]++
+		found = append(found, pending{chunkID: c.chunk.ID, m: m, group: k})
+	}
+	// A first name and patronymic alone («Тимура Рашидовича все знают») is the person the same
+	// document named in full with them («Галиев Тимур Рашидович согласовал»): such mentions wait
+	// until every full name is grouped, then join the group of the document's full name with the
+	// same first name and patronymic, if there is one.
+	type addressed struct {
+		c             *nerChunk
+		m             ner.Mention
+		name, typ     string
+		ctx, patronym string
+		acl           []string
+	}
+	var waiting []addressed
+	fullNames := map[int]map[string]string{} // document → first name and patronymic → group
 	for _, c := range chunks {
 		in := docs[c.doc]
 		acl := chunkACL(in.Doc, c.chunk)
@@ -336,29 +371,35 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 				ctx = context
 			}
 			name := mentionName(m)
+			if typ == "person" {
+				if p, full := patronymKey(m.Text); p != "" && !full {
+					waiting = append(waiting, addressed{c, m, name, typ, ctx, p, acl})
+					continue
+				}
+			}
 			k, _ := scratch.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Context: ctx})
 			if k == "" {
 				continue
 			}
-			g := groups[k]
-			if g == nil {
-				g = &group{names: map[string]int{}, surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl)}
-				groups[k] = g
-				groupOrder = append(groupOrder, k)
-			} else {
-				g.acl = widerACL(g.acl, acl)
+			if p, full := patronymKey(m.Text); typ == "person" && full {
+				if fullNames[c.doc] == nil {
+					fullNames[c.doc] = map[string]string{}
+				}
+				if _, ok := fullNames[c.doc][p]; !ok {
+					fullNames[c.doc][p] = k
+				}
 			}
-			if g.names[name] == 0 {
-				g.nameOrder = append(g.nameOrder, name)
-			}
-			g.names[name]++
-			if g.surfaces[m.Text] == 0 {
-				g.order = append(g.order, m.Text)
-			}
-			g.surfaces[m.Text]++
-			g.types[typ]++
-			found = append(found, pending{chunkID: c.chunk.ID, m: m, group: k})
+			add(c, m, k, name, typ, ctx, acl)
 		}
+	}
+	for _, w := range waiting {
+		k, ok := fullNames[w.c.doc][w.patronym]
+		if !ok {
+			if k, _ = scratch.ResolveRecognized(resolution.Candidate{Name: w.name, Type: w.typ, Context: w.ctx}); k == "" {
+				continue
+			}
+		}
+		add(w.c, w.m, k, w.name, w.typ, w.ctx, w.acl)
 	}
 	final := map[string]string{}
 	for _, k := range groupOrder {
@@ -386,6 +427,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		final[k], _ = reg.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Aliases: aliases, Context: ctx, ACL: g.acl})
 	}
 	out := map[string][]Recognized{}
+	slices.SortStableFunc(found, func(a, b pending) int { // chunk order, then text order
+		return cmp.Or(cmp.Compare(a.chunkID, b.chunkID), cmp.Compare(a.m.Start, b.m.Start))
+	})
 	for _, p := range found {
 		if key := final[p.group]; key != "" {
 			r := Recognized{Start: p.m.Start, End: p.m.End, Surface: p.m.Text, EntityKey: key}
@@ -396,6 +440,28 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 	}
 	return out
+}
+
+// patronymRE is a Russian patronymic in any case: «Рашидович», «Игоревны», «Ильичом».
+var patronymRE = regexp.MustCompile(`^[А-ЯЁ][а-яё]+(?:ович|евич|ич|овн|евн|ичн|иничн)(?:а|у|ем|ом|е|ы|ой|ою|ею|ем)?$`)
+
+// patronymKey returns, for a person's name written with a patronymic, the search terms of its
+// first name (the word before the patronymic) and its patronymic, joined, and whether the name
+// has more words than those two (a surname: «Галиев Тимур Рашидович», «Тимуром Рашидовичем
+// Галиевым»); "" when the name has no word before a patronymic.
+func patronymKey(surface string) (string, bool) {
+	words := textnorm.Words(surface)
+	for i := 1; i < len(words); i++ {
+		if !patronymRE.MatchString(words[i].Text) {
+			continue
+		}
+		first, patr := textnorm.SearchTerms(words[i-1].Text), textnorm.SearchTerms(words[i].Text)
+		if len(first) != 1 || len(patr) != 1 {
+			return "", false
+		}
+		return first[0] + " " + patr[0], len(words) > 2
+	}
+	return "", false
 }
 
 // hasLegalForm reports whether a name is written with an organization's legal form (ООО, Ltd, …).

@@ -120,6 +120,34 @@ func TestNERNormalFormsNameAndGroup(t *testing.T) {
 			mentions: map[string][]string{"notes/1": {"Кнутов Зорислав Игоревич→people/knutov"}},
 		},
 		{
+			name: "a first name and patronymic alone is the person its document names in full with them",
+			script: []scripted{{"Галиев Тимур Рашидович", "PER", "Тимур Галиев"},
+				{"Тимура Рашидовича", "PER", "Тимур Рашидович"}},
+			notes: []Input{note("notes/1", "ru", "Галиев Тимур Рашидович согласовал оплату. Тимура Рашидовича все знают.")},
+			key:   "person:timur galiev", entName: "Тимур Галиев", aliases: []string{"Галиев Тимур Рашидович", "Тимура Рашидовича"},
+			mentions: map[string][]string{"notes/1": {"Галиев Тимур Рашидович→person:timur galiev", "Тимура Рашидовича→person:timur galiev"}},
+		},
+		{
+			name: "the same with a page for the person: both mentions are the page's",
+			script: []scripted{{"Галиев Тимур Рашидович", "PER", "Тимур Галиев"},
+				{"Тимура Рашидовича", "PER", "Тимур Рашидович"}},
+			documented: []resolution.Candidate{{Name: "Тимур Галиев", Type: "person", DocID: "people/timur-galiev"}},
+			notes:      []Input{note("notes/1", "ru", "Галиев Тимур Рашидович согласовал оплату. Тимура Рашидовича все знают.")},
+			key:        "people/timur-galiev", entName: "Тимур Галиев",
+			mentions: map[string][]string{"notes/1": {"Галиев Тимур Рашидович→people/timur-galiev", "Тимура Рашидовича→people/timur-galiev"}},
+		},
+		{
+			name: "a first name and patronymic another document names in full is its own person; inside the full name it does not win",
+			script: []scripted{{"Галиев Тимур Рашидович", "PER", "Тимур Галиев"},
+				{"Тимура Рашидовича", "PER", "Тимур Рашидович"}},
+			documented: []resolution.Candidate{{Name: "Тимур Галиев", Type: "person", DocID: "people/timur-galiev"}},
+			notes: []Input{note("notes/1", "ru", "Галиев Тимур Рашидович согласовал оплату."),
+				note("notes/2", "ru", "Тимура Рашидовича все знают.")},
+			key: "person:timur rashidovich", entName: "Тимур Рашидович",
+			mentions: map[string][]string{"notes/1": {"Галиев Тимур Рашидович→people/timur-galiev"},
+				"notes/2": {"Тимура Рашидовича→person:timur rashidovich"}},
+		},
+		{
 			name:   "a sidecar without normal forms: the most frequent surface, as before",
 			script: []scripted{{"Мурманске", "LOC", ""}, {"Мурманск", "LOC", ""}},
 			notes: []Input{note("notes/1", "ru", "Совещание прошло в Мурманске."),
@@ -192,5 +220,26 @@ func TestNERNormalFormsNameAndGroup(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestPatronymKey(t *testing.T) {
+	for _, tc := range []struct {
+		surface string
+		key     string
+		full    bool
+	}{
+		{"Галиев Тимур Рашидович", "timur rashidovich", true},
+		{"Тимуром Рашидовичем Галиевым", "timur rashidovich", true},
+		{"Тимура Рашидовича", "timur rashidovich", false},
+		{"Кнутова Зорислава Игоревна", "zorislav igorevn", true},
+		{"Тимур Галиев", "", false},
+		{"Рашидович", "", false}, // no first name before it
+		{"Oliver Hartmann", "", false},
+	} {
+		key, full := patronymKey(tc.surface)
+		if key != tc.key || full != tc.full {
+			t.Errorf("patronymKey(%q) = %q, %v; want %q, %v", tc.surface, key, full, tc.key, tc.full)
+		}
 	}
 }

@@ -279,3 +279,44 @@ func TestIntegrationNERNormalForms(t *testing.T) {
 		t.Errorf("note 1's mentions: %q, want %q", surfaces, want)
 	}
 }
+
+// TestIntegrationNERPatronymic: with the real sidecar and stores, a person written surname first
+// at the start of a sentence, which slovnet tags without the surname («Тимур Рашидович»), and
+// then by first name and patronymic alone («Тимура Рашидовича»), is the documented «Тимур Галиев»
+// both times: no «Тимур Рашидович» of its own.
+func TestIntegrationNERPatronymic(t *testing.T) {
+	r := testrig.NewWithNER(t, "")
+	ctx := context.Background()
+	person := ariadne.Document{ID: "people/timur-galiev", Type: "person", Lang: "ru", Title: "Тимур Галиев",
+		ACL: []string{ariadne.PublicGroup}, Body: "# Тимур Галиев\n\nТимур Галиев — руководитель проектов.\n"}
+	notes := noteDocs("patr", "ru", []string{
+		"Вчера мы обсудили поставки.\n\nГалиев Тимур Рашидович согласовал оплату. Тимура Рашидовича все знают.",
+	}, nil)
+	if _, err := r.Pipe.Sync(ctx, append([]ariadne.Document{person}, notes...), ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got := mentioned(t, r)
+	if want := []string{"patr/1", "people/timur-galiev"}; !slices.Equal(got["people/timur-galiev person"], want) {
+		t.Errorf("the documented person is mentioned by %v, want %v (all: %v)", got["people/timur-galiev person"], want, got)
+	}
+	for k := range got {
+		if strings.HasPrefix(k, "person:") {
+			t.Errorf("a person of its own for a recognized name: %s (all: %v)", k, got)
+		}
+	}
+	rows, err := r.Graph.QueryReadOnly(ctx, `MATCH (d:Document {id: 'patr/1'})-[:HAS_CHUNK]->(:Chunk)-[m:MENTIONS]->(e:Entity {key: 'people/timur-galiev'})
+		RETURN m.surfaces AS surfaces`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var surfaces []string
+	for _, row := range rows {
+		for _, s := range row["surfaces"].([]any) {
+			surfaces = append(surfaces, s.(string))
+		}
+	}
+	slices.Sort(surfaces)
+	if want := []string{"Галиев Тимур Рашидович", "Тимура Рашидовича"}; !slices.Equal(surfaces, want) {
+		t.Errorf("the note's mentions of the person: %q, want %q", surfaces, want)
+	}
+}

@@ -148,6 +148,20 @@ func TestDeconflictHomonymousSubjects(t *testing.T) {
 		{"an alternate another subject uses is skipped", []SubjectInfo{current, withAlt(current, "b", "2020-01-01", 0, "Отпуск", "Положение, редакция B"),
 			{Candidate: resolution.Candidate{Name: "Отпуск", Type: "topic", DocID: "topics/leave"}}}, nil,
 			map[string]string{"policies/leave": "Положение о ежегодном отпуске", "b": "Положение, редакция B", "topics/leave": "Отпуск"}},
+		{"a public page titled like a management-only one renames neither (the F0 decoy)", []SubjectInfo{
+			{Candidate: resolution.Candidate{Name: "Договор CTR-2025-07", Type: "contract", DocID: "contracts/ctr-2025-07", ACL: []string{"management"}},
+				Alternates: []string{"Договор CTR-2025-07 — АО «Тундра Энерго», коммерческие условия"}},
+			{Candidate: resolution.Candidate{Name: "Договор CTR-2025-07", Type: "contract", DocID: "contracts/public-ctr", ACL: []string{"all"}}}}, nil,
+			map[string]string{"contracts/ctr-2025-07": "Договор CTR-2025-07", "contracts/public-ctr": "Договор CTR-2025-07"}},
+		{"a restricted page of another type does not rename a public one", []SubjectInfo{
+			{Candidate: resolution.Candidate{Name: "Мед-Сеть", Type: "client", DocID: "clients/med", ACL: []string{"management"}}},
+			{Candidate: resolution.Candidate{Name: "Мед-Сеть", Type: "project", DocID: "projects/med-pdf", ACL: []string{"all"}},
+				Alternates: []string{"Выдача PDF"}}}, nil,
+			map[string]string{"clients/med": "Мед-Сеть", "projects/med-pdf": "Мед-Сеть"}},
+		{"same readers in another order of groups: renamed as before", []SubjectInfo{
+			withAlt(SubjectInfo{Candidate: resolution.Candidate{Name: "Положение о ежегодном отпуске", Type: "policy", ACL: []string{"hr", "all"}}}, "a", "2025-01-01", 0, "Положение, редакция A"),
+			withAlt(SubjectInfo{Candidate: resolution.Candidate{Name: "Положение о ежегодном отпуске", Type: "policy", ACL: []string{"all", "hr"}}}, "b", "2024-01-01", 0, "Положение, редакция B")}, nil,
+			map[string]string{"a": "Положение о ежегодном отпуске", "b": "Положение, редакция B"}},
 		{"an alternate an earlier entity has is skipped", []SubjectInfo{current, withAlt(current, "b", "2020-01-01", 0, "Положение, редакция B")},
 			map[string]string{textnorm.Key("Положение, редакция B"): "policy"},
 			map[string]string{"policies/leave": "Положение о ежегодном отпуске", "b": "Положение о ежегодном отпуске"}},

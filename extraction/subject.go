@@ -142,49 +142,63 @@ func legalCore(name string) []string {
 // name: «Тер-Пласт — выдача результатов анализов в PDF») is renamed to its first alternate that is
 // free; an alias that is another subject's name is dropped. taken holds the name keys
 // (textnorm.Key) of entities known from earlier runs, mapped to their types.
+//
+// Subjects are renamed only for subjects with the same readers (acl): a page some of whose
+// readers may not read another never changes its name because of it (that would tell them the
+// other exists), and a public page cannot rename a restricted one by taking its name (a decoy
+// titled like a management-only contract) — two such pages keep one name, as two entities the
+// name means both (agent: a question naming it links both for a caller who may read both).
 func Deconflict(subjects []SubjectInfo, taken map[string]string) {
-	// users: name key → the types that use it as a name or alias (this batch and earlier runs).
-	users := map[string]map[string]bool{}
-	use := func(k, typ string) {
-		if users[k] == nil {
-			users[k] = map[string]bool{}
+	// users: readers → name key → the types that use it as a name or alias (this batch, and
+	// earlier runs for every readers).
+	users := map[string]map[string]map[string]bool{}
+	use := func(readers, k, typ string) {
+		if users[readers] == nil {
+			users[readers] = map[string]map[string]bool{}
 		}
-		users[k][typ] = true
-	}
-	for k, typ := range taken {
-		use(k, typ)
+		if users[readers][k] == nil {
+			users[readers][k] = map[string]bool{}
+		}
+		users[readers][k][typ] = true
 	}
 	for _, s := range subjects {
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
-			use(textnorm.Key(n), s.Type)
+			use(readersOf(s), textnorm.Key(n), s.Type)
+		}
+	}
+	for r := range users {
+		for k, typ := range taken {
+			use(r, k, typ)
 		}
 	}
 	for i := range subjects {
 		s := &subjects[i]
-		if len(users[textnorm.Key(s.Name)]) <= 1 {
+		r := readersOf(*s)
+		if len(users[r][textnorm.Key(s.Name)]) <= 1 {
 			continue
 		}
 		for _, alt := range s.Alternates {
 			k := textnorm.Key(alt)
-			if types := users[k]; len(types) == 0 || (len(types) == 1 && types[s.Type]) {
+			if types := users[r][k]; len(types) == 0 || (len(types) == 1 && types[s.Type]) {
 				s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool { return textnorm.Key(a) == k })
 				s.Name = alt
-				use(k, s.Type)
+				use(r, k, s.Type)
 				break
 			}
 		}
 	}
 	renameHomonyms(subjects, taken)
-	// names: primary name key → the documents whose subject has that name.
-	names := map[string][]string{}
+	// names: readers and primary name key → the documents whose subject has that name.
+	names := map[[2]string][]string{}
 	for _, s := range subjects {
-		k := textnorm.Key(s.Name)
+		k := [2]string{readersOf(s), textnorm.Key(s.Name)}
 		names[k] = append(names[k], s.DocID)
 	}
 	for i := range subjects {
 		s := &subjects[i]
+		r := readersOf(*s)
 		s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool {
-			for _, doc := range names[textnorm.Key(a)] {
+			for _, doc := range names[[2]string{r, textnorm.Key(a)}] {
 				if doc != s.DocID {
 					return true
 				}
@@ -217,10 +231,10 @@ func renameHomonyms(subjects []SubjectInfo, taken map[string]string) {
 			own(textnorm.Key(n), s.DocID)
 		}
 	}
-	groups := map[[2]string][]int{}
-	var order [][2]string
+	groups := map[[3]string][]int{}
+	var order [][3]string
 	for i, s := range subjects {
-		g := [2]string{s.Type, textnorm.Key(s.Name)}
+		g := [3]string{s.Type, textnorm.Key(s.Name), readersOf(s)}
 		if _, ok := groups[g]; !ok {
 			order = append(order, g)
 		}
@@ -249,6 +263,13 @@ func renameHomonyms(subjects []SubjectInfo, taken map[string]string) {
 			}
 		}
 	}
+}
+
+// readersOf identifies a subject's readers: its document's acl groups, sorted ("" for none).
+func readersOf(s SubjectInfo) string {
+	acl := slices.Clone(s.ACL)
+	slices.Sort(acl)
+	return strings.Join(slices.Compact(acl), ",")
 }
 
 // keeperOrder orders the subjects that share a name: the one that keeps it first (see

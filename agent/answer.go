@@ -566,6 +566,9 @@ func quotesOnly(gen Generator) bool {
 // entity of the question that has its own page (documented entities are keyed by their document
 // id): each cites a chunk of another document of that entity's type whose quote does not name the
 // entity by any name the caller may see. It returns that entity and the other document's title.
+// The page of another linked entity the question's words name as well (two pages titled alike: a
+// management-only contract and a public page that took its name) is not another thing: the name
+// means both.
 func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment) (Linked, string, bool) {
 	byID := map[string]Fragment{}
 	for _, f := range frags {
@@ -575,13 +578,19 @@ func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment) (Link
 		if l.names == nil || l.Surface == "" || !strings.Contains(l.Key, "/") || l.Type == "" {
 			continue
 		}
+		homonym := map[string]bool{}
+		for _, m := range linked {
+			if m.Key != l.Key && m.Surface == l.Surface {
+				homonym[m.Key] = true
+			}
+		}
 		other := ""
 		all := len(claims) > 0
 		for _, c := range claims {
 			elsewhere := len(c.Citations) > 0
 			for _, cit := range c.Citations {
 				f, ok := byID[cit.ChunkID]
-				if !ok || f.Chunk.DocID == l.Key || f.Chunk.DocType != l.Type || namesKey(l, cit.Quote) {
+				if !ok || f.Chunk.DocID == l.Key || homonym[f.Chunk.DocID] || f.Chunk.DocType != l.Type || namesKey(l, cit.Quote) {
 					elsewhere = false
 					break
 				}

@@ -226,6 +226,21 @@ func TestAboutOther(t *testing.T) {
 			t.Errorf("%s: %v (%s, %q), want %v", tc.name, got, l.Key, title, tc.want)
 		}
 	}
+	// Two pages titled alike, both linked by the question's words (a management-only contract and
+	// a public page that took its name): a quote from either is about the thing the name means.
+	reg.Load(ariadne.Entity{Key: "contracts/ctr-2025-07", Name: "Договор CTR-2025-07", Type: "contract", Aliases: []string{"CTR-2025-07"}}, "", nil)
+	reg.Load(ariadne.Entity{Key: "contracts/public-ctr", Name: "Договор CTR-2025-07", Type: "contract", Aliases: []string{"CTR-2025-07"}}, "", nil)
+	names = reg.Matcher()
+	restricted := chunk("contracts/ctr-2025-07#0001-eeeeeeee", "contract", "Договор CTR-2025-07 — коммерческие условия",
+		"Если доступность ниже 99,5%, «Кварц Системс» выплачивает штраф 2% от месячной стоимости.")
+	both := []Linked{{Key: "contracts/public-ctr", Name: "Договор CTR-2025-07", Type: "contract", Surface: "договору CTR-2025-07", names: names},
+		{Key: "contracts/ctr-2025-07", Name: "Договор CTR-2025-07", Type: "contract", Surface: "договору CTR-2025-07", names: names}}
+	if l, _, got := aboutOther(both, []ariadne.Claim{claim(restricted)}, []Fragment{restricted}); got {
+		t.Errorf("a quote from one of two pages the question's name means is refused as about another %s (%s)", l.Type, l.Key)
+	}
+	if _, _, got := aboutOther(both[:1], []ariadne.Claim{claim(restricted)}, []Fragment{restricted}); !got {
+		t.Error("with only the public page linked, the restricted page's quote is about another contract (as before)")
+	}
 }
 
 func TestDateValue(t *testing.T) {

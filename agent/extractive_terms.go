@@ -117,11 +117,47 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 	if bars.Sibling > 0 {
 		chosen = withSiblings(chosen, cands.units, bars.Sibling, g.maxClaims())
 	}
+	chosen = withHomonymPages(chosen, cands.units, in.Linked, bars.Best)
 	out := make([]quoted, 0, len(chosen))
 	for _, u := range chosen {
 		out = append(out, quoted{frag: u.frag, text: u.text})
 	}
 	return quoteClaims(out)
+}
+
+// withHomonymPages adds to chosen, when the best claim comes from the page of an entity the
+// question names by words that name another linked entity's page too (two pages titled alike: a
+// management-only contract and a public page that took its name), the best unit of each such
+// other page that clears the best-unit bar: the reader sees what each page says, not whichever
+// retrieval ranked first.
+func withHomonymPages(chosen, units []termUnit, linked []Linked, bar float64) []termUnit {
+	if len(chosen) == 0 {
+		return chosen
+	}
+	best := chosen[0].frag.Chunk.DocID
+	surface := ""
+	for _, l := range linked {
+		if l.Key == best {
+			surface = l.Surface
+		}
+	}
+	if surface == "" {
+		return chosen
+	}
+	for _, l := range linked {
+		if l.Key == best || l.Surface != surface {
+			continue
+		}
+		for _, u := range units { // best first
+			if u.frag.Chunk.DocID == l.Key && u.cover >= bar {
+				if !slices.ContainsFunc(chosen, func(c termUnit) bool { return c.text == u.text && c.frag.Chunk.ID == u.frag.Chunk.ID }) {
+					chosen = append(chosen, u)
+				}
+				break
+			}
+		}
+	}
+	return chosen
 }
 
 func (g TermExtractive) maxClaims() int {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -38,5 +39,42 @@ func TestMergeClaims(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestWithHomonymPages(t *testing.T) {
+	unit := func(chunkID, text string, cover float64) termUnit {
+		return termUnit{frag: Fragment{Chunk: ariadne.Chunk{ID: chunkID, DocID: ariadne.DocIDOfChunk(chunkID)}}, text: text, cover: cover}
+	}
+	decoy := unit("contracts/public-ctr#0000-aaaaaaaa", "штраф 50%", 0.8)
+	real := unit("contracts/ctr-2025-07#0001-bbbbbbbb", "штраф 2%", 0.8)
+	cost := unit("contracts/ctr-2025-07#0000-cccccccc", "стоимость", 0.5)
+	weak := unit("contracts/ctr-2025-07#0002-dddddddd", "прочее", 0.1)
+	both := []Linked{{Key: "contracts/public-ctr", Surface: "договору CTR-2025-07"}, {Key: "contracts/ctr-2025-07", Surface: "договору CTR-2025-07"}}
+	texts := func(us []termUnit) []string {
+		var out []string
+		for _, u := range us {
+			out = append(out, u.text)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		chosen []termUnit
+		units  []termUnit
+		linked []Linked
+		want   []string
+	}{
+		{"the other page's best unit joins", []termUnit{decoy, cost}, []termUnit{decoy, real, cost}, both, []string{"штраф 50%", "стоимость", "штраф 2%"}},
+		{"not twice", []termUnit{decoy, real}, []termUnit{decoy, real}, both, []string{"штраф 50%", "штраф 2%"}},
+		{"not under the bar", []termUnit{decoy}, []termUnit{decoy, weak}, both, []string{"штраф 50%"}},
+		{"one page linked: nothing added", []termUnit{decoy}, []termUnit{decoy, real}, both[:1], []string{"штраф 50%"}},
+		{"other surfaces are other things", []termUnit{decoy}, []termUnit{decoy, real},
+			[]Linked{both[0], {Key: "contracts/ctr-2025-07", Surface: "Тундра Энерго"}}, []string{"штраф 50%"}},
+	} {
+		got := texts(withHomonymPages(tc.chosen, tc.units, tc.linked, 0.3))
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

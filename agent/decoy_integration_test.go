@@ -28,7 +28,7 @@ func TestIntegrationDecoyPage(t *testing.T) {
 	}
 	decoy := ariadne.Document{ID: "contracts/public-ctr", Type: "contract", Lang: "ru", ACL: []string{ariadne.PublicGroup},
 		Title: "Договор CTR-2025-07", Aliases: []string{"CTR-2025-07"},
-		Body:  "# Договор CTR-2025-07\n\nЕсли доступность системы за месяц ниже 99,5%, «Кварц Системс» выплачивает штраф 50% от месячной стоимости.\n"}
+		Body: "# Договор CTR-2025-07\n\nЕсли доступность системы за месяц ниже 99,5%, «Кварц Системс» выплачивает штраф 50% от месячной стоимости.\n"}
 	if _, err := rig.Pipe.Sync(ctx, []ariadne.Document{decoy}, ingest.Options{Source: "api"}); err != nil {
 		t.Fatal(err)
 	}

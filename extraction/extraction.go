@@ -116,7 +116,9 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 		recognized := in.Recognized[ch.ID]
 		acl := chunkACL(in.Doc, ch)
 		var spans, hidden []keyedSpan
-		for _, match := range m.Find(ch.Text) {
+		matches := m.Find(ch.Text)
+		for i := 0; i < len(matches); i++ {
+			match := matches[i]
 			reach := reachable(reg, match.Keys, acl)
 			if h := hiddenDefinition(reg, match.Keys, reach); h != "" {
 				// The defined entity is linked too; the graph shows the link only to callers
@@ -127,6 +129,17 @@ func (d *Dictionary) Extract(_ context.Context, in Input, reg *resolution.Regist
 				relate(h, ch.ID)
 			}
 			if match.Keys = reach; len(match.Keys) == 0 {
+				// The names inside it that the chunk's readers may see are found as any other
+				// («CTR-2025-07», the code a public note writes, inside «договор CTR-2025-07», a
+				// name only the management page defines): the note's readers get their entity,
+				// whether or not a hidden page defines the longer name.
+				inner := m.FindIf(ch.Text[match.Start:match.End], func(k string) bool { return reg.Reaches(k, acl) })
+				for j := range inner {
+					inner[j].Start += match.Start
+					inner[j].End += match.Start
+					inner[j].Surface = ch.Text[inner[j].Start:inner[j].End]
+				}
+				matches = slices.Insert(matches, i+1, inner...)
 				continue
 			}
 			if insideRecognized(reg, recognized, match) {

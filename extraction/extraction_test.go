@@ -476,4 +476,21 @@ func TestDictionaryExtractorReach(t *testing.T) {
 	if k, _ := reg.ResolveRecognized(resolution.Candidate{Name: "Polyarnaya Sova", Type: "organization", ACL: mgmt}); k != "projects/polar-owl" {
 		t.Errorf("management recognition joined %q, want projects/polar-owl", k)
 	}
+	// A code a public note writes inside a longer name only a management page defines («договор
+	// CTR-2025-07»): the note's readers get the code's own entity (Discover's candidate), as for a
+	// code no page defines, and management the hidden link too (the tester compared what writes of
+	// such notes report).
+	contract := ariadne.Document{ID: "contracts/ctr-2025-07", Type: "contract", Title: "Договор CTR-2025-07", ACL: mgmt,
+		Body: "# Договор CTR-2025-07\n\nШтраф 2%.\n"}
+	info, _ := Subject(contract, onto(t))
+	info.ACL = mgmt
+	reg.Resolve(info.Candidate)
+	note := ariadne.Document{ID: "notes/probe", Title: "Заметка", ACL: public, Body: "Обсуждали договор CTR-2025-07 на встрече.\n"}
+	for _, c := range Discover(note) {
+		c.ACL = public
+		reg.Resolve(c)
+	}
+	if got, want := extract(note, "", nil), []string{"contracts/ctr-2025-07 «договор CTR-2025-07»", "identifier:ktr 2025 07 «CTR-2025-07»"}; !slices.Equal(got, want) {
+		t.Errorf("public note naming a restricted contract's code: %q, want %q", got, want)
+	}
 }

@@ -328,7 +328,7 @@ func TestIntegrationAPIEndpoints(t *testing.T) {
 			t.Errorf("add: the entity count is not the document's own: %s", raw)
 		}
 		resp, raw = a.do(t, "POST", "/v1/documents", "editor-key", "application/json", doc)
-		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"status":"unchanged"`) || !strings.Contains(string(raw), `"writes":0`) {
+		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"status":"unchanged"`) || strings.Contains(string(raw), `"writes"`) {
 			t.Fatalf("add again: %d %s", resp.StatusCode, raw)
 		}
 		_, qr, _ := a.query(t, "", "За сколько рабочих дней бронируются гостевые места на парковке?")

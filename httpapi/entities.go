@@ -279,14 +279,17 @@ func (h *handlers) putDocument(c *gin.Context) {
 		writeError(c, http.StatusBadGateway, "index_refused", fmt.Sprintf("Weaviate refused %d chunks; the document will be indexed by the next write", len(sum.VectorErrors)))
 		return
 	}
-	// The document's own counts, written or unchanged (not the run's: a pipeline without
-	// Summary.Docs, e.g. a fake, falls back to what the run wrote).
+	// The document's own counts, written or unchanged, of what every reader of the document may
+	// see (ingest: visibleCounts; not the run's: a pipeline without Summary.Docs, e.g. a fake,
+	// falls back to what the run wrote).
 	counts := ingest.DocCounts{Chunks: sum.Chunks, Entities: sum.DocEntities, Relations: sum.Relations}
 	if d, ok := sum.Docs[doc.ID]; ok {
 		counts = d
 	}
+	// No count of the run's writes: a write also rewrites stored documents whose names it changes,
+	// restricted ones too, and their number would tell the writer what pages it may not read say.
 	c.JSON(http.StatusOK, gin.H{"status": status, "doc_id": doc.ID, "chunks": counts.Chunks, "entities": counts.Entities,
-		"relations": counts.Relations, "writes": sum.Writes(), "request_id": c.GetString(requestIDKey)})
+		"relations": counts.Relations, "request_id": c.GetString(requestIDKey)})
 }
 
 // replaceCheck checks that the caller (groups) may write doc over what is stored: a stored

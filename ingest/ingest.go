@@ -291,6 +291,26 @@ func (s Summary) Writes() int {
 		g.DeletedChunks + g.DeletedEntities + g.DeletedRelations
 }
 
+// visibleCounts returns how many of the entities a document's facts refer to, and how many of its
+// relations, every reader of the document may see: an entity whose definition reaches all of them
+// (resolution.Registry.Reaches), a relation both of whose ends do. What a writer is told about its
+// write (POST /v1/documents) comes from these: the management-only contract a public note names
+// is linked for management (hidden mention), and counting it would tell the writer that a page it
+// may not read defines the name.
+func visibleCounts(w *docWork, reg *resolution.Registry) (entities, relations int) {
+	for _, e := range w.entities {
+		if reg.Reaches(e.Key, w.doc.ACL) {
+			entities++
+		}
+	}
+	for _, r := range w.facts.Relations {
+		if reg.Reaches(r.Source, w.doc.ACL) && reg.Reaches(r.Target, w.doc.ACL) {
+			relations++
+		}
+	}
+	return entities, relations
+}
+
 // docWork is one document being indexed.
 type docWork struct {
 	doc         ariadne.Document
@@ -574,7 +594,8 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		w.quoted = reg.QuotedAliases(w.subject)
 		w.graphHash = p.graphHash(w)
 		if w.given {
-			sum.Docs[w.doc.ID] = DocCounts{Chunks: len(w.chunks), Entities: len(w.entities), Relations: len(w.facts.Relations), Extracted: true}
+			ents, rels := visibleCounts(w, reg)
+			sum.Docs[w.doc.ID] = DocCounts{Chunks: len(w.chunks), Entities: ents, Relations: rels, Extracted: true}
 		}
 		st := states[w.doc.ID]
 		switch {
@@ -598,7 +619,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	referenced := map[string]bool{}
 	for _, w := range write {
 		for _, e := range w.entities {
-			referenced[e.Key] = true
+			if reg.Reaches(e.Key, w.doc.ACL) {
+				referenced[e.Key] = true
+			}
 		}
 	}
 	sum.DocEntities = len(referenced)

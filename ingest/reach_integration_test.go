@@ -175,3 +175,48 @@ func TestIntegrationSourcesLastChange(t *testing.T) {
 		t.Errorf("unchanged re-post moved last_sync: anonymous %s → %s, management %s → %s", anon, got, both, gotBoth)
 	}
 }
+
+// What a write reports (POST /v1/documents shows Summary.Docs) is the same for a public note that
+// names what only a management page defines as for one that names an unknown code: the hidden
+// link management sees is not counted (the tester posted probe notes and compared the counts).
+func TestIntegrationWriteCountsHideDefinitions(t *testing.T) {
+	r := testrig.New(t, "")
+	ctx := context.Background()
+	contract := ariadne.Document{ID: "contracts/ctr-2025-07", Type: "contract", Title: "Договор CTR-2025-07", Lang: "ru",
+		ACL: []string{"management"}, Body: "# Договор CTR-2025-07\n\nШтраф 2% от месячной стоимости.\n"}
+	if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{contract}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	counts := func(id, code string) ingest.DocCounts {
+		t.Helper()
+		note := ariadne.Document{ID: id, Title: "Заметка", Lang: "ru", ACL: []string{ariadne.PublicGroup},
+			Body: "Обсуждали договор " + code + " на встрече с Анной Лебедевой в понедельник.\n"}
+		sum, err := r.Pipe.Upsert(ctx, []ariadne.Document{note}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := sum.Docs[id]
+		c.Extracted = false
+		return c
+	}
+	known, unknown := counts("notes/probe-known", "CTR-2025-07"), counts("notes/probe-unknown", "CTR-2099-02")
+	if known != unknown {
+		t.Errorf("a note naming a management-only contract reports %+v, one naming an unknown code %+v: the counts tell the writer the contract exists", known, unknown)
+	}
+	// Management still sees the link.
+	ids, err := r.Graph.DocumentChunkIDs(ctx, []string{"notes/probe-known"}, []string{ariadne.PublicGroup, "management"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byChunk, err := r.Graph.EntitiesOfChunks(ctx, ids, []string{ariadne.PublicGroup, "management"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, ks := range byChunk {
+		keys = append(keys, ks...)
+	}
+	if !slices.Contains(keys, "contracts/ctr-2025-07") {
+		t.Errorf("management: the note mentions %q, want the contract among them", keys)
+	}
+}

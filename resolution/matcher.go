@@ -144,7 +144,12 @@ type word struct {
 }
 
 // Find returns the non-overlapping known names in text, leftmost-longest first, in text order.
-func (m *Matcher) Find(text string) []Match {
+func (m *Matcher) Find(text string) []Match { return m.FindIf(text, nil) }
+
+// FindIf is Find over the names of the entities keep accepts (nil: all): a shorter name inside a
+// longer one that keep rejects is found. Extraction uses it for the names a chunk's readers may
+// see inside a name only a restricted page defines («CTR-2025-07» inside «договор CTR-2025-07»).
+func (m *Matcher) FindIf(text string, keep func(key string) bool) []Match {
 	var words []word
 	for _, t := range textnorm.Words(text) {
 		if l := textnorm.Latin(t.Text); l != "" {
@@ -153,7 +158,7 @@ func (m *Matcher) Find(text string) []Match {
 	}
 	var out []Match
 	for i := 0; i < len(words); {
-		best, bestLen := m.longestAt(text, words, i)
+		best, bestLen := m.longestAt(text, words, i, keep)
 		if bestLen == 0 {
 			i++
 			continue
@@ -318,10 +323,13 @@ func (e *entry) firstTokenMatches(w word) bool {
 
 // longestAt returns the entries that match the longest span starting at word i, and its length
 // in words.
-func (m *Matcher) longestAt(text string, words []word, i int) ([]*entry, int) {
+func (m *Matcher) longestAt(text string, words []word, i int, keep func(string) bool) ([]*entry, int) {
 	var best []*entry
 	bestLen := 0
 	for _, e := range m.firstWord(words[i]).candidatesAt(words, i) {
+		if keep != nil && !keep(e.EntityKey) {
+			continue
+		}
 		n := e.matchAt(text, words, i, true)
 		switch {
 		case n > bestLen:

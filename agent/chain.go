@@ -210,7 +210,7 @@ func lastUnit(terms questionTerms, got map[string]float64, page []Fragment, hops
 	for _, f := range page {
 		ctxTerms, headers := contextTerms(terms, f), tableHeaders(f.Chunk.Text)
 		for _, u := range splitUnits(f.Chunk.Text) {
-			if injectionRE.MatchString(u) || slices.ContainsFunc(hops, func(h hopUnit) bool { return h.quote == u }) {
+			if planted(u) || slices.ContainsFunc(hops, func(h hopUnit) bool { return h.quote == u }) {
 				continue
 			}
 			uctx, claim := unitContext(terms, ctxTerms, headers, u)
@@ -363,7 +363,7 @@ func hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment)
 		ctxToks := textnorm.KeyTokens(ctxText)
 		fromCtx, toCtx := namesAny(ctxToks, fromKeys), namesAny(ctxToks, toKeys)
 		for _, u := range splitUnits(f.Chunk.Text) {
-			if injectionRE.MatchString(u) {
+			if planted(u) {
 				continue
 			}
 			uToks := textnorm.KeyTokens(u)

@@ -189,7 +189,7 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 			page := namesKey(e, f.Chunk.Title)
 			ctxTerms, headers := contextTerms(attr, f), tableHeaders(f.Chunk.Text)
 			for _, u := range splitUnits(f.Chunk.Text) {
-				if injectionRE.MatchString(u) || !page && !namesKey(e, u) {
+				if planted(u) || !page && !namesKey(e, u) {
 					continue
 				}
 				uctx, claim := unitContext(attr, ctxTerms, headers, u)

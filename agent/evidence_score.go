@@ -211,7 +211,7 @@ func (r EvidenceRanker) Features(ctx context.Context, question string, frags []F
 	for i, f := range frags {
 		ctxTerms := contextTerms(q, f)
 		for _, u := range splitUnits(f.Chunk.Text) {
-			if injectionRE.MatchString(u) {
+			if planted(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}
 			covered, cov := termCover(q, u, ctxTerms, idf, total)

@@ -204,7 +204,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	for i, f := range frags {
 		ctxTerms, headers := contextTerms(q, f), tableHeaders(f.Chunk.Text)
 		for _, u := range splitUnits(f.Chunk.Text) {
-			if injectionRE.MatchString(u) {
+			if planted(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}
 			uctx, claim := unitContext(q, ctxTerms, headers, u)

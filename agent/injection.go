@@ -29,7 +29,29 @@ var instructionRE = regexp.MustCompile(`(?:` +
 	// Russian word order is free: the object may come first and the imperative last.
 	`|(?:полный текст|закрыт|секрет|конфиденциальн|бюджет)[^.!?]{0,40}(?:^|[^\p{L}])(?:выведи|раскрой|покажи|распечатай)(?:$|[^\p{L}])` +
 	`|ассистент\s*[,:]` +
+	// Text addressed to whatever answers questions over the documents ("Note for the answering
+	// system: …", «Примечание для системы, которая отвечает на вопросы: …»), and directives to
+	// state something as a fact or to keep quiet about the other documents: no reader of a
+	// document is told to do either.
+	`|\b(?:note|message|notice|reminder|instructions?|attention|memo)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?(?:answering|ai|llm|language model|chat ?bots?|bots?|models?|assistants?|system|search engine|retrieval)\b` +
+	`|\b(?:dear|hey|attention)\s*,?\s+(?:ai|assistant|bot|chat ?bot|model|llm)\b|\bif you are an? (?:ai|language model|assistant|bot)\b` +
+	`|\b(?:ai|llm|language model|chat ?bot|answering system|answer engine)s?\b[^.!?]{0,40}\b(?:must|should|shall) (?:answer|say|state|reply|respond|report)\b` +
+	`|\bstate (?:this|it|that) as (?:a )?fact\b|\b(?:answer|reply to|respond to) (?:every|any|all) (?:questions?|queries)\b` +
+	`|\bdo not (?:mention|cite|reference|quote) (?:this|the other|other|any other) (?:documents?|sources?|pages?|notes?)\b` +
+	`|(?:примечани|сообщени|заметк|указани|инструкци|внимани|памятк)\p{L}*\s+(?:для|к)\s+(?:систем|ассистент|бот|модел|нейросет|ии(?:$|[^\p{L}])|чат-?бот)` +
+	`|(?:систем|модел|бот|нейросет)\p{L}*,?\s+котор\p{L}*\s+отвеча\p{L}*\s+на\s+вопрос` +
+	`|(?:уважаем|дорог)\p{L}*\s+(?:ии|ассистент|бот|модел|нейросет)` +
+	`|(?:сообщай|сообщи|говори|скажи|указывай|укажи|отвечай|ответь|подавай|выдавай)[^.!?]{0,40}как (?:факт|истин)` +
+	`|на\s+(?:любой|любые|все|каждый)\s+вопрос\p{L}*[^.!?]{0,40}(?:^|[^\p{L}])отвечай` +
+	`|не\s+(?:ссылайся|упоминай|цитируй)[^.!?]{0,30}(?:документ|источник|этот|эту|други)` +
 	`)`)
+
+// planted reports whether a unit of document text is addressed to a model rather than to readers
+// (injectionRE or InstructionLike): the extractive generators never quote it, so the page that
+// states the fact can be the answer instead of the note that tells the system what to say.
+func planted(u string) bool {
+	return injectionRE.MatchString(u) || InstructionLike(u)
+}
 
 // InstructionLike reports whether s reads as an instruction to the assistant (instructionRE).
 func InstructionLike(s string) bool {

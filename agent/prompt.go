@@ -142,7 +142,7 @@ func SplitFragments(frags []Fragment) []Unit {
 			}
 			start := cursor + i
 			cursor = start + len(u)
-			if injectionRE.MatchString(u) {
+			if planted(u) {
 				continue
 			}
 			out = append(out, Unit{Frag: f, Text: u, Start: start, End: start + len(u)})

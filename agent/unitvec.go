@@ -149,7 +149,7 @@ func (c *CachingEmbedder) PrecomputeUnitVectors(ctx context.Context, texts []str
 	seen := map[string]bool{}
 	for _, t := range texts {
 		for _, u := range splitUnits(t) {
-			if !seen[u] && !injectionRE.MatchString(u) {
+			if !seen[u] && !planted(u) {
 				seen[u] = true
 				units = append(units, u)
 			}
@@ -186,7 +186,7 @@ func SyncUnitVectors(ctx context.Context, inner UnitEmbedder, index UnitVectorIn
 	want := map[string]string{} // key → unit text
 	for _, t := range texts {
 		for _, u := range splitUnits(t) {
-			if !injectionRE.MatchString(u) {
+			if !planted(u) {
 				want[UnitVectorKey(inner.Name(), u)] = u
 			}
 		}

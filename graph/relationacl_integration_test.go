@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 )
 
 // testLabeler types the test's entities without the ontology: person → Person, location →
@@ -196,5 +197,57 @@ func checkAgainstFullRefresh(t *testing.T, s *Store, step string) {
 	}
 	if !slices.Equal([]int{before.Counts.Entities, before.Counts.Relations}, []int{after.Counts.Entities, after.Counts.Relations}) {
 		t.Errorf("%s: counts %+v, after a full refresh %+v", step, before.Counts, after.Counts)
+	}
+}
+
+// TestIntegrationRelationACLRepair: a graph written by the versions with the bug above (a
+// relation two documents of one batch stated, with the acl of one's chunks) is repaired the first
+// time a program's Store runs EnsureSchema (every sync, POST and DELETE starts with it); correct
+// relations, with one chunk or several, are left alone; the same Store does not scan again.
+func TestIntegrationRelationACLRepair(t *testing.T) {
+	ctx := context.Background()
+	s := openNamespaced(t, "rrep")
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.run(ctx, `
+CREATE (:Chunk {id: 'a#0', acl: ['all']}), (:Chunk {id: 'b#0', acl: ['management']}), (:Chunk {id: 'c#0', acl: ['sales']})
+CREATE (x:Entity {key: 'x'}), (y:Entity {key: 'y'}), (z:Entity {key: 'z'}),
+       (x)-[:MENTIONED_WITH {chunk_ids: ['a#0', 'b#0'], acl: ['management']}]->(y),
+       (y)-[:RELATED_TO {chunk_ids: ['a#0', 'c#0'], acl: ['sales', 'all']}]->(z),
+       (x)-[:RELATED_TO {chunk_ids: ['c#0'], acl: ['sales']}]->(z)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	relations := func(s *Store) string {
+		t.Helper()
+		res, err := s.run(ctx, `MATCH (a:Entity)-[r]->(b:Entity) RETURN a.key + '-' + type(r) + '->' + b.key AS rel, r.acl AS acl ORDER BY rel`, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range res.Records {
+			out = append(out, fmt.Sprint(str(get(r, "rel")), " ", sortedStrs(get(r, "acl"))))
+		}
+		return strings.Join(out, "; ")
+	}
+	broken := "x-MENTIONED_WITH->y [management]; x-RELATED_TO->z [sales]; y-RELATED_TO->z [all sales]"
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := relations(s); got != broken {
+		t.Errorf("the Store that already checked scanned again: %s", got)
+	}
+	// Another program opens the namespace.
+	other, err := Open(ctx, Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: s.Namespace()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(ctx)
+	if err := other.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := "x-MENTIONED_WITH->y [all management]; x-RELATED_TO->z [sales]; y-RELATED_TO->z [all sales]"
+	if got := relations(other); got != want {
+		t.Errorf("after a new Store's EnsureSchema: %s\nwant %s", got, want)
 	}
 }

@@ -39,8 +39,32 @@ MATCH (e:Entity) WHERE e.acl IS NULL OR e.name_acl IS NULL OR e.uid IS NULL
    OR (e.acl <> e.name_acl AND EXISTS { (e)-[:DESCRIBED_IN]->(:Document) })
 RETURN collect(e.key) AS keys`
 
+// repairRelationACLsCypher sets the acl of every relation with more than one supporting chunk to
+// the union of those chunks' groups where it is not. From 2026-12-01 (3e90c73) until the fix of
+// upsertRelationsCypher, a relation that two documents of one write batch stated kept only the
+// groups of the last one's chunks; a relation with one chunk never had a wrong acl. EnsureSchema
+// runs it once per Store (each process, at its first write), since it reads every relation: 45 ms
+// for 27 000 relations (1 907 chunks), 190–320 ms for 52 000 (a scalebench 10k graph, load 7–9),
+// so about 2–3 s at 100k chunks (544 000 relations; extrapolated, not measured) — too much for
+// every write, which EnsureSchema precedes. It can go once no graph written before the fix is left.
+const repairRelationACLsCypher = `
+MATCH (:Entity)-[r]->(:Entity) WHERE size(r.chunk_ids) > 1
+CALL (r) {
+  UNWIND r.chunk_ids AS cid
+  MATCH (c:Chunk {id: cid})
+  UNWIND c.acl AS g
+  RETURN collect(DISTINCT g) AS acl
+}
+WITH r, acl, coalesce(r.acl, []) AS old
+WHERE size(acl) <> size(old) OR any(g IN acl WHERE NOT g IN old)
+SET r.acl = acl
+RETURN count(r) AS repaired`
+
 // EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
 // entity fulltext index and lookup indexes, if they do not exist, and waits for them to be online.
+// It refreshes entities written before their visibility was kept (unrefreshedEntitiesCypher) and,
+// the first time it runs on this Store, relations whose acl is not their chunks' groups
+// (repairRelationACLsCypher).
 //
 // Two processes may run it at the same time on a fresh graph (extract jobs of two sources): a
 // schema statement or the wait that loses that race fails with a client error, and the whole step
@@ -75,6 +99,12 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 		}); err != nil {
 			return translate("refresh entity visibility", err)
 		}
+	}
+	if !s.relationACLsChecked.Load() {
+		if _, err := s.run(ctx, repairRelationACLsCypher, nil); err != nil {
+			return translate("repair relation acls", err)
+		}
+		s.relationACLsChecked.Store(true)
 	}
 	return nil
 }

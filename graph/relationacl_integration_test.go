@@ -202,7 +202,7 @@ func checkAgainstFullRefresh(t *testing.T, s *Store, step string) {
 
 // TestIntegrationRelationACLRepair: a graph written by the versions with the bug above (a
 // relation two documents of one batch stated, with the acl of one's chunks) is repaired the first
-// time a program's Store runs EnsureSchema (every sync, POST and DELETE starts with it); correct
+// time a program's Store runs EnsureSchema (every sync, POST and DELETE runs it); correct
 // relations, with one chunk or several, are left alone; the same Store does not scan again.
 func TestIntegrationRelationACLRepair(t *testing.T) {
 	ctx := context.Background()

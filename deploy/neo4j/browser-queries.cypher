@@ -2,6 +2,8 @@
 // (http://127.0.0.1:7474/browser/). Set parameters first with :param, then run a query.
 // Every entity–entity relationship carries `chunk_ids` (its provenance) and `acl` (the groups that
 // may read at least one of those chunks). Entities: (:Entity:<Type> {key, name, type, aliases}).
+// Every label and property: docs/graph-model.md. For a graph in a namespace (--neo4j-namespace N),
+// prefix the labels (NEntity, NPerson, …) and the index name (N_entity_names).
 
 // 1. Who works on which project for which client, with the chunks that say so.
 MATCH (person:Person)-[works]-(project:Project)-[client_rel:FOR_CLIENT|HAS_PROJECT]-(client:Client)

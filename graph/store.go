@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -46,6 +47,9 @@ type Store struct {
 	ns      string
 	names   *strings.Replacer // index and constraint names of the namespace
 	boltLog log.BoltLogger    // Config.BoltLogger
+	// relationACLsChecked is set once EnsureSchema has repaired the relation ACLs of this
+	// namespace (repairRelationACLsCypher), so that later writes of the process skip the scan.
+	relationACLsChecked atomic.Bool
 }
 
 // Open connects to Neo4j and verifies connectivity and credentials. The error wraps

@@ -39,8 +39,32 @@ MATCH (e:Entity) WHERE e.acl IS NULL OR e.name_acl IS NULL OR e.uid IS NULL
    OR (e.acl <> e.name_acl AND EXISTS { (e)-[:DESCRIBED_IN]->(:Document) })
 RETURN collect(e.key) AS keys`
 
+// repairRelationACLsCypher sets the acl of every relation with more than one supporting chunk to
+// the union of those chunks' groups where it is not. From 2026-12-01 (3e90c73) until the fix of
+// upsertRelationsCypher, a relation that two documents of one write batch stated kept only the
+// groups of the last one's chunks; a relation with one chunk never had a wrong acl. EnsureSchema
+// runs it once per Store (each process, at its first write), since it reads every relation: 45 ms
+// for 27 000 relations (1 907 chunks), 190–320 ms for 52 000 (a scalebench 10k graph, load 7–9),
+// so about 2–3 s at 100k chunks (544 000 relations; extrapolated, not measured) — too much for
+// every write, which EnsureSchema precedes. It can go once no graph written before the fix is left.
+const repairRelationACLsCypher = `
+MATCH (:Entity)-[r]->(:Entity) WHERE size(r.chunk_ids) > 1
+CALL (r) {
+  UNWIND r.chunk_ids AS cid
+  MATCH (c:Chunk {id: cid})
+  UNWIND c.acl AS g
+  RETURN collect(DISTINCT g) AS acl
+}
+WITH r, acl, coalesce(r.acl, []) AS old
+WHERE size(acl) <> size(old) OR any(g IN acl WHERE NOT g IN old)
+SET r.acl = acl
+RETURN count(r) AS repaired`
+
 // EnsureSchema creates the uniqueness constraints (Document.id, Chunk.id, Entity.key), the
 // entity fulltext index and lookup indexes, if they do not exist, and waits for them to be online.
+// It refreshes entities written before their visibility was kept (unrefreshedEntitiesCypher) and,
+// the first time it runs on this Store, relations whose acl is not their chunks' groups
+// (repairRelationACLsCypher).
 //
 // Two processes may run it at the same time on a fresh graph (extract jobs of two sources): a
 // schema statement or the wait that loses that race fails with a client error, and the whole step
@@ -75,6 +99,12 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 		}); err != nil {
 			return translate("refresh entity visibility", err)
 		}
+	}
+	if !s.relationACLsChecked.Load() {
+		if _, err := s.run(ctx, repairRelationACLsCypher, nil); err != nil {
+			return translate("repair relation acls", err)
+		}
+		s.relationACLsChecked.Store(true)
 	}
 	return nil
 }
@@ -324,15 +354,20 @@ SET r.surfaces = m.surfaces, r.names = m.names`
 	// r.acl stays the union of its supporting chunks' groups because every statement that removes
 	// provenance (pruneRelationsCypher) recomputes it in full. A new relation adds one to each
 	// endpoint's degree, which refreshEntitiesCypher recomputes in full when provenance goes.
+	//
+	// r.acl is read inside the SET, as r.chunk_ids is, never in a WITH before it: Neo4j computes
+	// a WITH for every row before the SET writes any (an Eager between them), so with two rows of
+	// one relation — two documents of a batch stating it — both rows read the acl from before
+	// the batch and the last one's groups replaced the first one's, while chunk_ids kept both.
+	// writeParams also gives each relation one row per batch (relationRow).
 	upsertRelationsCypher = `
 UNWIND $relations AS rel
 MATCH (a:Entity {key: rel.source}), (b:Entity {key: rel.target})
 MERGE (a)-[r:$(rel.type)]->(b)
 ON CREATE SET r.chunk_ids = [], r.acl = [], a.degree = coalesce(a.degree, 0) + 1,
               b.degree = coalesce(b.degree, 0) + CASE WHEN a = b THEN 0 ELSE 1 END
-WITH r, rel, coalesce(r.acl, []) AS acl
 SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids],
-    r.acl = acl + [g IN rel.acl WHERE NOT g IN acl]`
+    r.acl = coalesce(r.acl, []) + [g IN rel.acl WHERE NOT g IN coalesce(r.acl, [])]`
 
 	// relationACL sets r.acl to the union of the groups of its supporting chunks, so that "the
 	// caller may read at least one supporting chunk" is any(g IN r.acl WHERE g IN $groups).
@@ -413,6 +448,11 @@ RETURN count(*) AS deleted`
 	// alias_surfaces: the views' surfaces per chunk ACL) the batch's new pairs — for an entity
 	// that has the lists, or whose every mention is the batch's; an entity of a graph written
 	// before the lists keeps none (its views read its mentions) until a full refresh gives it them.
+	// It needs one row per entity, which WriteDocuments gives (its rows come from the batch's
+	// entities, one per key, each with all its mentions of the batch): it reads the entity's
+	// lists in a WITH before its SET, and Neo4j computes that WITH for every row before the SET
+	// writes any, so a second row of one entity would undo the first's additions (as two rows of
+	// one relation did in upsertRelationsCypher).
 	growEntitiesCypher = `
 UNWIND $rows AS row
 MATCH (e:Entity {key: row.key})
@@ -715,6 +755,14 @@ type writeBatch struct {
 	pairs         [][]string
 }
 
+// relationRow is what the documents of a batch state of one relation: their chunk ids and those
+// chunks' groups; known is false when a chunk id is not one of the batch's chunks (its groups
+// are not here, so the statement recomputes the acl from the stored chunks).
+type relationRow struct {
+	chunkIDs, acl []string
+	known         bool
+}
+
 func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames map[string]string, lab ariadne.Labeler, extractor, ns string) (writeBatch, error) {
 	var b writeBatch
 	for _, ids := range old {
@@ -725,6 +773,8 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 		b.renames = append(b.renames, map[string]any{"old": o, "new": n})
 	}
 	entityRows := map[string]map[string]any{}
+	rels := map[[3]string]*relationRow{} // source, type, target → the batch's one row for it
+	var relOrder [][3]string
 	b.mentionsOf = map[string][]map[string]any{}
 	written := time.Now().UTC().Format(time.RFC3339Nano) // Document.written_at when its text or acl changes
 	for _, dg := range docs {
@@ -797,24 +847,36 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 			if len(r.ChunkIDs) == 0 {
 				return b, fmt.Errorf("graph: relation %s-%s->%s has no provenance: %w", r.Source, r.Type, r.Target, ariadne.ErrInvalid)
 			}
-			row := map[string]any{"source": r.Source, "target": r.Target, "type": r.Type, "chunk_ids": r.ChunkIDs}
-			var acl []string
-			known := true
+			k := [3]string{r.Source, r.Type, r.Target}
+			row, ok := rels[k]
+			if !ok {
+				row = &relationRow{known: true}
+				rels[k] = row
+				relOrder = append(relOrder, k)
+			}
 			for _, id := range r.ChunkIDs {
+				if !slices.Contains(row.chunkIDs, id) {
+					row.chunkIDs = append(row.chunkIDs, id)
+				}
 				l, ok := chunkACL[id]
-				known = known && ok
+				row.known = row.known && ok
 				for _, g := range l {
-					if !slices.Contains(acl, g) {
-						acl = append(acl, g)
+					if !slices.Contains(row.acl, g) {
+						row.acl = append(row.acl, g)
 					}
 				}
 			}
-			row["acl"] = nonNil(acl)
-			if known {
-				b.relations = append(b.relations, row)
-			} else {
-				b.fullRelations = append(b.fullRelations, row)
-			}
+		}
+	}
+	// One row per relation for the whole batch (two documents may state the same relation): the
+	// union of their chunk ids and groups, recomputed in full when any chunk is outside the batch.
+	for _, k := range relOrder {
+		r := rels[k]
+		row := map[string]any{"source": k[0], "type": k[1], "target": k[2], "chunk_ids": r.chunkIDs, "acl": nonNil(r.acl)}
+		if r.known {
+			b.relations = append(b.relations, row)
+		} else {
+			b.fullRelations = append(b.fullRelations, row)
 		}
 	}
 	keys := make([]string, 0, len(entityRows))

@@ -188,7 +188,7 @@ func TestIntegrationExtractCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		params := map[string]any{"from": "Zarya Bakery", "to": "doughmill", "key": "clients/zarya-bakery"}
+		params := map[string]any{"from": "Zarya Bakery", "to": "doughmill", "key": "clients/zarya-bakery", "name": "Zarya Bakery"}
 		var stmts []string
 		for _, part := range strings.Split(string(raw), ";") {
 			var lines []string
@@ -201,8 +201,8 @@ func TestIntegrationExtractCorpus(t *testing.T) {
 				stmts = append(stmts, stmt)
 			}
 		}
-		if len(stmts) != 6 {
-			t.Fatalf("%d statements in browser-queries.cypher, want 6", len(stmts))
+		if len(stmts) != 7 {
+			t.Fatalf("%d statements in browser-queries.cypher, want 7", len(stmts))
 		}
 		for i, stmt := range stmts {
 			p := params

@@ -14,10 +14,12 @@ import (
 	"github.com/ariadne-graphrag/ariadne/retry"
 )
 
-// IndexCounter says how many chunks are indexed (vector.Store), to tell "nothing ingested" from
-// "the documents do not say".
+// IndexCounter says how many chunks a caller (groups) may read are indexed (vector.Store), to
+// tell "nothing ingested" from "the documents do not say". Only chunks the caller may read count:
+// a caller who may read none is told the index is empty whether or not restricted documents
+// exist (a count of every chunk told an anonymous caller that they do).
 type IndexCounter interface {
-	Count(ctx context.Context) (int, error)
+	CountReadable(ctx context.Context, groups []string) (int, error)
 }
 
 // AnswerConfig tunes answering. Zero values take the defaults in parentheses.
@@ -176,12 +178,12 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	out.Paths = nonNilPaths(res.Paths)
 
 	if len(res.Chunks) == 0 {
-		n, err := a.index.Count(ctx)
+		n, err := a.index.CountReadable(ctx, req.Groups)
 		switch {
 		case err != nil:
 			out.Status, out.Reason = ariadne.StatusUnavailable, err.Error()
 		case n == 0:
-			out.Status, out.Reason = ariadne.StatusIndexEmpty, "nothing has been ingested yet"
+			out.Status, out.Reason = ariadne.StatusIndexEmpty, "nothing the caller may read has been ingested"
 		default:
 			out.Status, out.Reason = ariadne.StatusNotFound, "no document the caller may read matches the question"
 		}

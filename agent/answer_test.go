@@ -54,7 +54,7 @@ func (fixedEmbedder) EmbedQuery(context.Context, string) ([]float32, error) { re
 
 type fixedCount int
 
-func (n fixedCount) Count(context.Context) (int, error) { return int(n), nil }
+func (n fixedCount) CountReadable(context.Context, []string) (int, error) { return int(n), nil }
 
 var vacation = ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "policies/vacation#0000-aaaaaaaa", DocID: "policies/vacation",
 	Title: "Положение об ежегодном отпуске", ACL: []string{"all"},

@@ -70,3 +70,36 @@ func TestIntegrationDecoyPage(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrationIndexEmptyForTheCaller: with only a management-only document ingested, an
+// anonymous caller is told the index is empty — as before anything was ingested — not that no
+// document it may read matches (which told it restricted documents exist); management is not.
+func TestIntegrationIndexEmptyForTheCaller(t *testing.T) {
+	rig := testrig.New(t, "")
+	ctx := context.Background()
+	r := newRetriever(rig, agent.RetrievalConfig{})
+	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{Chunks: rig.Graph}, agent.Hooks{}, nil)
+	q := "Что обсуждал совет директоров?"
+	ask := func(groups []string) ariadne.Status {
+		t.Helper()
+		ans, err := a.Answer(ctx, agent.Request{Question: q, Groups: groups}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans.Status
+	}
+	if got := ask([]string{ariadne.PublicGroup}); got != ariadne.StatusIndexEmpty {
+		t.Fatalf("nothing ingested: %s, want index_empty", got)
+	}
+	board := ariadne.Document{ID: "notes/board", Title: "Протокол совета", Lang: "ru", ACL: []string{"management"},
+		Body: "Совет директоров обсудил покупку склада в Мурманске.\n"}
+	if _, err := rig.Pipe.Upsert(ctx, []ariadne.Document{board}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ask([]string{ariadne.PublicGroup}); got != ariadne.StatusIndexEmpty {
+		t.Errorf("a management-only document ingested, anonymous caller: %s, want index_empty as before", got)
+	}
+	if got := ask([]string{ariadne.PublicGroup, "management"}); got == ariadne.StatusIndexEmpty {
+		t.Errorf("management caller: %s, want the document searched", got)
+	}
+}

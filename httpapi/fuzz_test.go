@@ -62,7 +62,7 @@ func (s *emptyStores) Generate(context.Context, agent.GenerationInput) (string, 
 	return ariadne.NotFoundMarker, nil
 }
 
-func (s *emptyStores) Count(context.Context) (int, error) { return 0, nil }
+func (s *emptyStores) CountReadable(context.Context, []string) (int, error) { return 0, nil }
 
 func (s *emptyStores) questions() []string {
 	s.mu.Lock()

@@ -351,6 +351,15 @@ func (s *Store) Count(ctx context.Context) (int, error) {
 	return s.count(ctx, nil)
 }
 
+// CountReadable returns how many chunk objects the class holds that a caller with groups may
+// read (the acl filter every search applies).
+func (s *Store) CountReadable(ctx context.Context, groups []string) (int, error) {
+	if len(groups) == 0 {
+		return 0, nil
+	}
+	return s.count(ctx, filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAny).WithValueText(groups...))
+}
+
 // StaleAnalysis returns how many of the class's chunk objects hold BM25 terms made by another
 // analysis than version (textnorm.AnalysisVersion; objects from before analyses were recorded
 // count as stale), and how many objects it holds: two aggregate queries. A sync rewrites them

@@ -37,7 +37,7 @@ func TestIntegrationSelfCheck(t *testing.T) {
 	if err != nil || c.Sampled != 4 || !c.OK() {
 		t.Fatalf("healthy index: %+v %v", c, err)
 	}
-	if d := c.Describe(class); d != "4 sampled chunks found by their own vectors" {
+	if d := c.Describe(class); d != "the sampled chunks are found by their own vectors" {
 		t.Errorf("describe: %q", d)
 	}
 	// The check run before a sync or an evaluation: nothing lost, nothing written again.

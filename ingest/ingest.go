@@ -22,7 +22,9 @@
 //
 // Vectors are reused by content: a chunk whose content key (ariadne.Chunk.ContentKey: embedder,
 // title, heading path, text) matches a stored chunk's gets that vector copied instead of being
-// embedded again — after a graph reset, for a document another source shares, after a rename.
+// embedded again — after a graph reset, for a document another source shares, after a rename —
+// when every reader of the new chunk may read the stored one (no timing tells a writer what a
+// chunk it may not read says).
 package ingest
 
 import (
@@ -128,8 +130,9 @@ type VectorStore interface {
 	DeleteChunks(ctx context.Context, chunkIDs []string) (int, error)
 	StoredVectors(ctx context.Context) ([]ariadne.StoredVector, error)
 	// VectorsByContentKey returns stored vectors by content key (ariadne.Chunk.ContentKey) for
-	// the keys it holds; absent keys are absent from the map.
-	VectorsByContentKey(ctx context.Context, keys []string) (map[string][]float32, error)
+	// the keys it holds in chunks every reader of readers (an acl) may read; other keys are
+	// absent from the map.
+	VectorsByContentKey(ctx context.Context, keys, readers []string) (map[string][]float32, error)
 	// Reanalyze rewrites the BM25 terms of stored chunks with analyze, marks them with version,
 	// and keeps their vectors; it returns how many it rewrote.
 	Reanalyze(ctx context.Context, chunkIDs []string, version string, analyze func(ariadne.Chunk) string) (int, error)
@@ -1319,22 +1322,35 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 	for i, c := range chunks {
 		keys[i] = c.ContentKey(name)
 	}
-	found, err := p.vectors.VectorsByContentKey(ctx, uniq(keys))
-	if err != nil {
-		return nil, weaviateErr(err)
+	// A stored vector is reused only from a chunk every reader of the new chunk may read
+	// (VectorStore.VectorsByContentKey), looked up once per acl of the batch.
+	byACL := map[string][]string{} // acl (joined) → content keys
+	aclOf := map[string][]string{}
+	for i, c := range chunks {
+		a := strings.Join(c.ACL, "\x00")
+		byACL[a] = append(byACL[a], keys[i])
+		aclOf[a] = c.ACL
+	}
+	found := map[string]map[string][]float32{}
+	for _, a := range slices.Sorted(maps.Keys(byACL)) {
+		f, err := p.vectors.VectorsByContentKey(ctx, uniq(byACL[a]), aclOf[a])
+		if err != nil {
+			return nil, weaviateErr(err)
+		}
+		found[a] = f
 	}
 	indexed := make([]ariadne.IndexedChunk, len(chunks))
 	var texts []string
 	slot := map[string]int{} // content key → its text's index in texts (each new key embedded once)
 	for i, c := range chunks {
 		indexed[i] = ariadne.IndexedChunk{Chunk: c, SearchText: SearchText(c), Analysis: textnorm.AnalysisVersion, ContentKey: keys[i]}
-		if v, ok := found[keys[i]]; ok && len(v) == p.dim {
+		if v, ok := found[strings.Join(c.ACL, "\x00")][keys[i]]; ok && len(v) == p.dim {
 			indexed[i].Vector = v
 			sum.VectorsReused++
 			continue
 		}
 		if _, ok := slot[keys[i]]; ok {
-			sum.VectorsReused++ // the same content twice in this batch
+			sum.VectorsReused++ // the same content twice in this batch (filled below from its slot)
 			continue
 		}
 		slot[keys[i]] = len(texts)

@@ -171,12 +171,12 @@ func (m *memStore) StoredVectors(context.Context) ([]ariadne.StoredVector, error
 	return out, nil
 }
 
-func (m *memStore) VectorsByContentKey(_ context.Context, keys []string) (map[string][]float32, error) {
+func (m *memStore) VectorsByContentKey(_ context.Context, keys, readers []string) (map[string][]float32, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := map[string][]float32{}
 	for _, c := range m.vectors {
-		if slices.Contains(keys, c.ContentKey) {
+		if slices.Contains(keys, c.ContentKey) && ariadne.ReadersWithin(readers, c.ACL) {
 			out[c.ContentKey] = c.Vector
 		}
 	}

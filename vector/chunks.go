@@ -292,11 +292,19 @@ func (s *Store) StoredVectors(ctx context.Context) ([]ariadne.StoredVector, erro
 }
 
 // VectorsByContentKey returns the stored vector of each content key the class holds
-// (ariadne.Chunk.ContentKey), looked up 100 keys per query; keys no object has are absent. When
-// several objects share a key, any one of them answers (their vectors are the same embedding of
-// the same text).
-func (s *Store) VectorsByContentKey(ctx context.Context, keys []string) (map[string][]float32, error) {
-	return s.vectorsByKey(ctx, "vectors by content key", s.class, "content_key", 4, "", keys)
+// (ariadne.Chunk.ContentKey) in an object every reader of readers (an acl) may read — public, or
+// restricted to groups that include all of readers (ariadne.ReadersWithin) — looked up 100 keys
+// per query; other keys are absent. When several objects share a key, any one of them answers
+// (their vectors are the same embedding of the same text). Reuse is scoped so: a writer whose
+// chunk's text is that of a chunk it may not read would otherwise see its write skip the
+// embedder, and time its way to a restricted chunk's exact text (an outside tester did).
+func (s *Store) VectorsByContentKey(ctx context.Context, keys, readers []string) (map[string][]float32, error) {
+	readable := filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAny).WithValueText(ariadne.PublicGroup)
+	if !slices.Contains(readers, ariadne.PublicGroup) && len(readers) > 0 {
+		readable = filters.Where().WithOperator(filters.Or).WithOperands([]*filters.WhereBuilder{readable,
+			filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAll).WithValueText(readers...)})
+	}
+	return s.vectorsByKey(ctx, "vectors by content key", s.class, "content_key", 4, "", keys, readable)
 }
 
 // vectorsByKey returns the vector of each key that objects of class hold in their text property
@@ -304,14 +312,18 @@ func (s *Store) VectorsByContentKey(ctx context.Context, keys []string) (map[str
 // consistency ("" sends none); keys no object has (and all keys, when the class does not exist)
 // are absent, and when several objects share a key the first one read answers. what names the
 // operation in errors.
-func (s *Store) vectorsByKey(ctx context.Context, what, class, prop string, perKey int, consistency string, keys []string) (map[string][]float32, error) {
+func (s *Store) vectorsByKey(ctx context.Context, what, class, prop string, perKey int, consistency string, keys []string, and ...*filters.WhereBuilder) (map[string][]float32, error) {
 	ctx = withRetryAfter(ctx)
 	out := map[string][]float32{}
 	for start := 0; start < len(keys); start += 100 {
 		batch := keys[start:min(start+100, len(keys))]
+		where := filters.Where().WithPath([]string{prop}).WithOperator(filters.ContainsAny).WithValueText(batch...)
+		if len(and) > 0 {
+			where = filters.Where().WithOperator(filters.And).WithOperands(append([]*filters.WhereBuilder{where}, and...))
+		}
 		resp, err := s.client.GraphQL().Get().WithClassName(class).
 			WithFields(graphql.Field{Name: prop}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "vector"}}}).
-			WithWhere(filters.Where().WithPath([]string{prop}).WithOperator(filters.ContainsAny).WithValueText(batch...)).
+			WithWhere(where).
 			WithLimit(perKey * len(batch)).WithConsistencyLevel(consistency).Do(ctx)
 		if err != nil {
 			if isNotFound(err) {

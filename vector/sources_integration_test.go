@@ -71,7 +71,7 @@ func TestIntegrationSourcesMigration(t *testing.T) {
 		t.Errorf("stored vectors %v, want %v", stored, want)
 	}
 	keys := []string{olds[0].ContentKey(emb.Name), olds[1].ContentKey(emb.Name), fresh.ContentKey(emb.Name), "no-such-key"}
-	got, err := s.VectorsByContentKey(ctx, keys)
+	got, err := s.VectorsByContentKey(ctx, keys, []string{ariadne.PublicGroup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,55 @@ func TestIntegrationSourcesMigration(t *testing.T) {
 	if err != nil || len(hits) != 1 || hits[0].ID != "a#0000-1" || hits[0].Text != "28 days." || hits[0].HeadingPath() != "Leave > Rules" {
 		t.Errorf("BM25 over the new terms: %+v, %v", hits, err)
 	}
-	if again, err := s.VectorsByContentKey(ctx, keys[:2]); err != nil || !slices.Equal(again[keys[0]], got[keys[0]]) || !slices.Equal(again[keys[1]], got[keys[1]]) {
+	if again, err := s.VectorsByContentKey(ctx, keys[:2], []string{ariadne.PublicGroup}); err != nil || !slices.Equal(again[keys[0]], got[keys[0]]) || !slices.Equal(again[keys[1]], got[keys[1]]) {
 		t.Errorf("vectors after reanalyze: %v, %v", again, err)
+	}
+}
+
+// TestIntegrationVectorReuseIsReadable: a stored vector is reused only from a chunk every reader of
+// the new chunk may read — a public write whose text is a management chunk's is embedded anew (an
+// outside tester timed reuse to confirm a restricted chunk's exact text), while a management
+// write reuses a public chunk's vector and another management one's.
+func TestIntegrationVectorReuseIsReadable(t *testing.T) {
+	class := fmt.Sprintf("AriadneReuse%d", time.Now().UnixNano())
+	s := openTestStore(t, class)
+	ctx := context.Background()
+	t.Cleanup(func() { s.DropClass(context.Background()) })
+	emb := ariadne.Embedding{Name: "lexical-ngram-v1/4", Dim: 4}
+	if err := s.EnsureClass(ctx, emb); err != nil {
+		t.Fatal(err)
+	}
+	secret := ariadne.Chunk{ID: "contracts/c#0000-1", DocID: "contracts/c", Title: "Договор", Text: "Штраф 2%.", ACL: []string{"management"}}
+	open := ariadne.Chunk{ID: "notes/n#0000-2", DocID: "notes/n", Title: "Note", Text: "Canteen.", ACL: []string{"all"}}
+	var in []ariadne.IndexedChunk
+	for i, c := range []ariadne.Chunk{secret, open} {
+		in = append(in, ariadne.IndexedChunk{Chunk: c, SearchText: c.Text, ContentKey: c.ContentKey(emb.Name), Vector: []float32{float32(i + 1), 0, 0, 1}})
+	}
+	if res, err := s.Upsert(ctx, in); err != nil || len(res.Failed) > 0 {
+		t.Fatalf("upsert: %+v %v", res, err)
+	}
+	keys := []string{secret.ContentKey(emb.Name), open.ContentKey(emb.Name)}
+	for _, tc := range []struct {
+		readers []string
+		want    []string // keys found
+	}{
+		{[]string{"all"}, keys[1:]},
+		{[]string{"sales"}, keys[1:]},
+		{[]string{"management", "sales"}, keys[1:]}, // a sales reader may not read the contract
+		{[]string{"management"}, keys},
+	} {
+		got, err := s.VectorsByContentKey(ctx, keys, tc.readers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []string
+		for _, k := range keys {
+			if _, ok := got[k]; ok {
+				found = append(found, k)
+			}
+		}
+		if !slices.Equal(found, tc.want) {
+			t.Errorf("readers %v: reused %d keys (%v), want %d", tc.readers, len(found), found, len(tc.want))
+		}
 	}
 }

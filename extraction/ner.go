@@ -263,6 +263,7 @@ type group struct {
 	order     []string // surfaces in first-seen order
 	context   string
 	acl       []string // who may read some chunk of the group (widerACL of theirs; empty: everyone)
+	public    map[string]bool // the names some chunk everyone may read gives
 }
 
 // mentionName is what a mention names: the recognizer's normal form of it (ner.Mention.Normal)
@@ -316,7 +317,8 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	add := func(c *nerChunk, m ner.Mention, k, name, typ, ctx string, acl []string) {
 		g := groups[k]
 		if g == nil {
-			g = &group{names: map[string]int{}, surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl)}
+			g = &group{names: map[string]int{}, surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl),
+				public: map[string]bool{}}
 			groups[k] = g
 			groupOrder = append(groupOrder, k)
 		} else {
@@ -326,6 +328,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			g.nameOrder = append(g.nameOrder, name)
 		}
 		g.names[name]++
+		if len(acl) == 0 || slices.Contains(acl, ariadne.PublicGroup) {
+			g.public[name] = true
+		}
 		if g.surfaces[m.Text] == 0 {
 			g.order = append(g.order, m.Text)
 		}
@@ -404,7 +409,15 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	final := map[string]string{}
 	for _, k := range groupOrder {
 		g := groups[k]
-		name := mostFrequent(g.nameOrder, g.names)
+		// A name some public chunk gives wins over names only restricted chunks give: the entity's
+		// name (and with it whether a caller sees its key or an opaque uid:) must not change for
+		// public readers when a restricted document spells it otherwise (an outside tester watched
+		// the key flip as a management note was posted and deleted).
+		order := slices.DeleteFunc(slices.Clone(g.nameOrder), func(n string) bool { return !g.public[n] })
+		if len(order) == 0 {
+			order = g.nameOrder
+		}
+		name := mostFrequent(order, g.names)
 		var aliases []string // the other names, then the surfaces as written
 		for _, s := range append(slices.Clone(g.nameOrder), g.order...) {
 			if s != name && !slices.Contains(aliases, s) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/ner"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 )
@@ -240,6 +241,39 @@ func TestPatronymKey(t *testing.T) {
 		key, full := patronymKey(tc.surface)
 		if key != tc.key || full != tc.full {
 			t.Errorf("patronymKey(%q) = %q, %v; want %q, %v", tc.surface, key, full, tc.key, tc.full)
+		}
+	}
+}
+
+// A name a public chunk gives names the entity, whatever restricted chunks spell: the public
+// reader's view of it (and whether it sees the key or an opaque uid:) does not change when a
+// management note that spells it otherwise is written — here first in id order, and as often.
+func TestNERPublicSpellingNamesTheEntity(t *testing.T) {
+	o := onto(t)
+	reg := resolution.NewRegistry(o.Nicknames)
+	secret := note("notes/board-secret", "en", "The board discussed buying Nordwind Logistics.")
+	secret.Doc.ACL = []string{"management"}
+	secret.Chunks[0].ACL = secret.Doc.ACL
+	public := note("notes/public-news", "ru", "Нордвинд Логистикс открыла склад в Мурманске.")
+	public.Doc.ACL = []string{ariadne.PublicGroup}
+	public.Chunks[0].ACL = public.Doc.ACL
+	sidecar := scriptedSidecar(t, []scripted{{"Nordwind Logistics", "ORG", ""}, {"Нордвинд Логистикс", "ORG", "Нордвинд Логистикс"}})
+	found, err := NewNER(sidecar, o, NERConfig{}).Recognize(context.Background(), []Input{secret, public}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, rs := range found {
+		for _, r := range rs {
+			keys[r.EntityKey] = true
+		}
+	}
+	if len(keys) != 1 {
+		t.Fatalf("the two spellings are %d entities (%v), want one", len(keys), keys)
+	}
+	for k := range keys {
+		if e, _ := reg.Get(k); e.Name != "Нордвинд Логистикс" {
+			t.Errorf("the entity is named %q, want the public spelling «Нордвинд Логистикс»", e.Name)
 		}
 	}
 }

@@ -96,13 +96,43 @@ func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
 }
 
 // Parse parses one document: a front matter block between two "---" lines, then the body.
-// The error wraps ariadne.ErrInvalid and says what is wrong. It is ParseFields, then FromFields.
+// The error wraps ariadne.ErrInvalid and says what is wrong. It is ParseFields, then FromFields;
+// "acl: \"\"" (an empty value) is refused too (FromFields refuses an empty list).
 func Parse(name string, raw []byte) (ariadne.Document, error) {
 	f, err := ParseFields(raw)
 	if err != nil {
 		return ariadne.Document{}, err
 	}
+	return fromFile(name, f)
+}
+
+// fromFile is FromFields for the fields of a file: an acl given as an empty value ("acl: \"\"")
+// would make the document public, as an empty list would; both are refused.
+func fromFile(name string, f Fields) (ariadne.Document, error) {
+	if f.ACLScalar && f.ACL == nil {
+		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, "acl is an empty value; %s", aclRemedy)
+	}
 	return FromFields(name, f)
+}
+
+// aclRemedy is what the messages of an empty acl tell the writer to do.
+var aclRemedy = fmt.Sprintf("leave it out for the default, [%s], or list the groups that may read the document", ariadne.PublicGroup)
+
+// CheckACL applies the acl rule every writer shares (a file of a synced folder, POST
+// /v1/documents) to an acl as given — nil is the field left out, which means the default,
+// [ariadne.PublicGroup]: a given list must name at least one group and no blank one, since
+// either mistake would otherwise make the document readable by everyone. The error wraps
+// ariadne.ErrInvalid and says what is wrong.
+func CheckACL(acl []string) error {
+	if acl != nil && len(acl) == 0 {
+		return ariadne.Messagef(ariadne.ErrInvalid, "acl is an empty list; %s", aclRemedy)
+	}
+	for i, g := range acl {
+		if strings.TrimSpace(g) == "" {
+			return ariadne.Messagef(ariadne.ErrInvalid, "acl has a blank group name (entry %d of %d)", i+1, len(acl))
+		}
+	}
+	return nil
 }
 
 // ParseFields reads the front matter fields and the body of one document, checking what the
@@ -159,8 +189,8 @@ type Fields struct {
 }
 
 // FromFields validates a document given field by field exactly as Parse validates a file (it is
-// the second half of Parse) and returns it; name is for messages. The error wraps
-// ariadne.ErrInvalid and says what is wrong.
+// the second half of Parse; CheckACL included) and returns it; name is for messages. The error
+// wraps ariadne.ErrInvalid and says what is wrong.
 func FromFields(name string, f Fields) (ariadne.Document, error) {
 	bad := func(format string, args ...any) (ariadne.Document, error) {
 		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, format, args...)
@@ -194,6 +224,9 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 		return bad("version: %d is not a non-negative integer", f.Version)
 	}
 	doc.Version = f.Version
+	if err := CheckACL(f.ACL); err != nil {
+		return ariadne.Document{}, err
+	}
 	doc.ACL = groupList(f.ACL)
 	// A file is valid UTF-8, but a YAML !!binary value decodes to arbitrary bytes (and JSON
 	// fields are the caller's).
@@ -305,7 +338,8 @@ func parseACL(n yaml.Node) ([]string, error) {
 	return groups, nil
 }
 
-// groupList trims and de-duplicates groups; none means the public group.
+// groupList trims and de-duplicates groups; none (the acl left out: CheckACL refuses a given
+// list without a group) means the public group.
 func groupList(groups []string) []string {
 	out := make([]string, 0, len(groups))
 	for _, g := range groups {

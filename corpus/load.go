@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -28,7 +30,10 @@ func isSource(name string) bool {
 
 // Problem is a document that was skipped, with the reason.
 type Problem struct {
-	Path   string // path inside the corpus folder
+	Path string // path inside the corpus folder
+	// ID is the id its front matter gives, when the front matter could be read ("" otherwise):
+	// a sync keeps the stored document of that id, as the one stored from Path.
+	ID     string
 	Reason string
 }
 
@@ -80,13 +85,18 @@ func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
 			problems = append(problems, Problem{Path: p, Reason: err.Error()})
 			continue
 		}
-		doc, err := Parse(p, raw)
+		f, err := ParseFields(raw)
 		if err != nil {
 			problems = append(problems, Problem{Path: p, Reason: err.Error()})
 			continue
 		}
+		doc, err := fromFile(p, f)
+		if err != nil {
+			problems = append(problems, Problem{Path: p, ID: strings.TrimSpace(f.ID), Reason: err.Error()})
+			continue
+		}
 		if first, dup := seen[doc.ID]; dup {
-			problems = append(problems, Problem{Path: p, Reason: fmt.Sprintf("duplicate id %q (first in %s)", doc.ID, first)})
+			problems = append(problems, Problem{Path: p, ID: doc.ID, Reason: fmt.Sprintf("duplicate id %q (first in %s)", doc.ID, first)})
 			continue
 		}
 		seen[doc.ID] = p
@@ -285,12 +295,31 @@ func splitFrontMatter(text string) (header, body string, ok bool) {
 	return "", "", false
 }
 
+// yamlLine is a line number in a YAML error ("line 2: …").
+var yamlLine = regexp.MustCompile(`\bline (\d+)\b`)
+
+// yamlReason is a YAML error of the front matter in the file's words: its line numbers count the
+// file's lines (the front matter starts on line 2, after "---"), and a block that ends inside a
+// quoted or bracketed value says so.
 func yamlReason(err error) string {
+	var msg string
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
-		return strings.Join(te.Errors, "; ")
+		msg = strings.Join(te.Errors, "; ")
+	} else {
+		msg = strings.TrimPrefix(err.Error(), "yaml: ")
 	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		if err != nil {
+			return m
+		}
+		return "line " + strconv.Itoa(n+1)
+	})
+	if strings.Contains(msg, "unexpected end of stream") || strings.Contains(msg, "did not find expected") {
+		msg += " (an unclosed quote or bracket?)"
+	}
+	return msg
 }
 
 func parseDate(n yaml.Node) (string, error) {

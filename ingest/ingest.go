@@ -212,6 +212,11 @@ type Options struct {
 	// with nothing written and is returned as it is. The API checks there what must not change
 	// between its check and the write: who may replace a document, and its stored version.
 	Precheck func(ctx context.Context, stored map[string]ariadne.DocState) error
+	// Unread are the files of the synced folder that could not be read as documents (Sync only).
+	// The stored documents of the source they may hold — stored from one of their paths, or with
+	// the id one gives — are kept as they are (Summary.Kept), not deleted: a sync then ends where
+	// a sync with their last good files would.
+	Unread []UnreadFile
 }
 
 // Summary reports a run. Writes are zero when nothing changed.
@@ -239,6 +244,9 @@ type Summary struct {
 	Stopped     bool // the run was stopped between batches
 	// Conflicts are given documents not written because another source holds their id.
 	Conflicts []ariadne.SourceConflict
+	// Kept are the stored documents a sync kept as they were because their files could not be
+	// read (Options.Unread), by id.
+	Kept []Kept
 	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
 	// Upsert). The other counts, Writes included, describe the given documents only: the API
 	// tells a writer those, never anything about documents it may not read.
@@ -458,6 +466,19 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	for _, d := range docs {
 		given[d.ID] = true
 	}
+	// keep: stored documents of the source that a sync was not given because their files could
+	// not be read. They stay as they are: they join the run as stored, as an Upsert's stored
+	// documents do, and are not deleted.
+	var keep map[string]string
+	if full {
+		keep = keptByUnread(source, states, given, opts.Unread)
+		kept, err := p.storedDocs(ctx, source, keep)
+		if err != nil {
+			return sum, err
+		}
+		docs = append(docs, kept...)
+		sum.Kept = sortedKept(keep)
+	}
 	// rederive: the registry is derived from the source's whole corpus, as a sync derives it —
 	// always for a sync, and for an Upsert or Delete whose source's stored documents could all be
 	// read back: those join the run, are extracted again, and are rewritten where their facts
@@ -478,6 +499,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	// loadStoredChunks); plan what changed. Documents whose id another source holds leave the run.
 	chunks := p.chunkAll(docs, given, source)
 	plan := PlanRun(source, docs, chunks, states, stored, full)
+	for id := range keep {
+		delete(plan.Deleted, id) // those storedDocs could not read back stay untouched
+	}
 	if len(plan.Conflicts) > 0 {
 		sum.Conflicts = append(sum.Conflicts, plan.Conflicts...)
 		for _, c := range plan.Conflicts {
@@ -555,8 +579,8 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	sum.Docs = map[string]DocCounts{}
 	for _, w := range work {
 		if !w.contentNew && costly {
-			sum.DocsUnchanged++
 			if w.given {
+				sum.DocsUnchanged++
 				sum.Docs[w.doc.ID] = DocCounts{Chunks: len(w.chunks)}
 			}
 			continue
@@ -838,6 +862,25 @@ func (p *Pipeline) restore(ctx context.Context, source string, given map[string]
 		return nil, false, nil
 	}
 	return docs, true, nil
+}
+
+// storedDocs reads back the stored documents of source with the ids of keep, as restore does;
+// one that cannot be read back (written before the graph kept its text, or edited by hand) is
+// left out with a warning, and the caller leaves it as it is.
+func (p *Pipeline) storedDocs(ctx context.Context, source string, keep map[string]string) ([]ariadne.Document, error) {
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	docs, _, err := p.graph.StoredDocuments(ctx, source)
+	if err != nil {
+		return nil, neo4jErr(err)
+	}
+	docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { _, ok := keep[d.ID]; return !ok })
+	if len(docs) < len(keep) {
+		p.log.Warn("stored documents kept for files that could not be read cannot be read back from the graph; they stay as they are, not extracted again (a sync with their files fixed rewrites them)",
+			"source", source, "kept", len(keep), "read", len(docs))
+	}
+	return docs, nil
 }
 
 // loadStoredChunks gives the stored documents among work that have no chunks yet their chunks as

@@ -7,12 +7,17 @@
 // are deleted with everything derived from them. After a sync, entities a version before the
 // node views' first-mention lists wrote are refreshed once (the summary's "refreshed" line).
 //
+// A file that cannot be read as a document (malformed front matter, an empty acl, a duplicate id
+// …) is not a deletion: the stored document it held — stored from its path, or with the id its
+// front matter gives — is kept as it was, and the run exits 3 naming the file and the reason.
+//
 // Exit codes:
 //
-//	0   done (malformed documents were reported and skipped)
+//	0   done
 //	1   failed: a store or model was unavailable, or a write failed
 //	2   bad flags or configuration
-//	3   --strict and at least one document was malformed, or Weaviate refused chunks
+//	3   some files were malformed: not synced (the stored documents they held kept as they
+//	    were), everything else was; or --strict and Weaviate refused chunks
 //	4   some document ids are held by another source: those documents were skipped (ids are
 //	    unique across sources), everything else was synced
 //	130 interrupted (SIGINT/SIGTERM) after finishing the batches in progress; both stores are consistent
@@ -49,7 +54,7 @@ type cli struct {
 	Source   string   `name:"source" env:"ARIADNE_SOURCE" default:"default" help:"Source the folder is: a sync adds, updates and deletes only this source's documents."`
 	Delete   []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
 	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
-	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
+	Strict   bool     `name:"strict" help:"Exit 3 also when Weaviate refuses a chunk (a malformed file always exits 3)."`
 	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
 	Repair   bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair; with --dry-run nothing is repaired."`
 	Units    bool     `name:"unit-vectors" env:"ARIADNE_UNIT_VECTORS" help:"After the sync, embed the evidence units (sentences, table rows, list items) of every chunk that has no stored vector yet and delete those of units no chunk has (for extractive-v2, which scores them at query time; the lexical embedder needs none)."`
@@ -213,7 +218,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return &exitError{1, err}
 		}
 		for _, p := range problems {
-			log.Warn("skipped malformed document", "path", p.Path, "reason", p.Reason)
+			log.Warn("malformed file: not synced", "path", p.Path, "reason", p.Reason)
+			opts.Unread = append(opts.Unread, ingest.UnreadFile{Path: p.Path, ID: p.ID})
 		}
 		bar := newProgress(stdout)
 		opts.Progress = bar
@@ -222,7 +228,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{1, err}
 	}
-	printSummary(stdout, c, sum, len(problems), time.Since(start))
+	printSummary(stdout, c, sum, problems, time.Since(start))
 	if !c.DryRun && !sum.Stopped {
 		if err := refreshStale(ctx, gs, stdout, log); err != nil {
 			return &exitError{1, err}
@@ -243,8 +249,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case sum.Stopped:
 		return &exitError{130, errors.New("interrupted")}
-	case c.Strict && (len(problems) > 0 || len(sum.VectorErrors) > 0):
-		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
+	case len(problems) > 0:
+		return &exitError{3, fmt.Errorf("%s not synced (the summary names each with the reason; a stored document such a file held is kept as it was): fix and sync again",
+			plural(len(problems), "malformed file"))}
+	case c.Strict && len(sum.VectorErrors) > 0:
+		return &exitError{3, fmt.Errorf("%d refused chunks (--strict)", len(sum.VectorErrors))}
 	case len(sum.Conflicts) > 0:
 		return &exitError{4, fmt.Errorf("%d document(s) skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
 	}
@@ -283,7 +292,16 @@ func newProgress(w io.Writer) func(done, total int) {
 	return func(done, total int) { fmt.Fprintf(w, "progress: %d/%d documents written\n", done, total) }
 }
 
-func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed time.Duration) {
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Problem, elapsed time.Duration) {
+	skipped := len(problems)
 	mode := ""
 	if c.DryRun {
 		mode = " (dry run: nothing written)"
@@ -303,6 +321,19 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed tim
 	fmt.Fprintf(&b, "  time       planning and resolution %s, extraction %s, embedding %s, Weaviate writes %s, Neo4j writes %s\n",
 		ph.Plan.Round(time.Millisecond), ph.Extract.Round(time.Millisecond), ph.Embed.Round(time.Millisecond),
 		ph.Vectors.Round(time.Millisecond), ph.Graph.Round(time.Millisecond))
+	for _, p := range problems {
+		var kept []string
+		for _, k := range s.Kept {
+			if k.File == p.Path {
+				kept = append(kept, k.DocID)
+			}
+		}
+		what := "not synced (no stored document came from it)"
+		if len(kept) > 0 {
+			what = "not synced; the stored document " + strings.Join(kept, ", ") + " is kept as it was"
+		}
+		fmt.Fprintf(&b, "  malformed  %s: %s — %s\n", p.Path, p.Reason, what)
+	}
 	for _, x := range s.Conflicts {
 		fmt.Fprintf(&b, "  conflict   %s: held by source %s; skipped\n", x.DocID, x.Source)
 	}

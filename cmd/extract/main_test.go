@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
@@ -55,8 +57,9 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// TestIntegrationStrictAndDryRun runs the job on a small folder with one malformed document:
-// the good ones are indexed, the bad one is reported with its path, and --strict exits 3.
+// TestIntegrationStrictAndDryRun runs the job on a small folder with malformed files: the good
+// ones are indexed, the bad ones are reported with their paths, and the run exits 3 (a dry run
+// too).
 func TestIntegrationStrictAndDryRun(t *testing.T) {
 	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
 	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
@@ -78,7 +81,7 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), append(base, "--dry-run"), &out, &errOut)
-	if exitCode(err) != 0 || !strings.Contains(out.String(), "dry run: nothing written") || !strings.Contains(out.String(), "written 2") {
+	if exitCode(err) != 3 || !strings.Contains(out.String(), "dry run: nothing written") || !strings.Contains(out.String(), "written 2") {
 		t.Fatalf("dry run: exit %d\n%s\n%s", exitCode(err), out.String(), errOut.String())
 	}
 	for _, bad := range []string{"bad/c.md", "bad/d.txt"} {
@@ -98,6 +101,95 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 	err = run(context.Background(), append(base[2:], "--delete", "notes/a", "--delete", "notes/b"), &out, &errOut)
 	if exitCode(err) != 0 {
 		t.Fatalf("delete: %v\n%s", err, errOut.String())
+	}
+}
+
+// syncArgs are the flags of a run against a test's own stores (scratchStores), lexical embedder.
+func syncArgs(class, ns string, more ...string) []string {
+	return append([]string{"--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
+		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}, more...)
+}
+
+// storedStates reads what the graph of namespace ns holds of every document.
+func storedStates(t *testing.T, ns string) map[string]ariadne.DocState {
+	t.Helper()
+	gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close(context.Background())
+	states, err := gs.DocumentStates(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return states
+}
+
+// TestIntegrationMalformedFileKeepsStoredDocument: a file of an indexed folder that turns
+// malformed — an unclosed quote in its title, an acl that names no group — is not a deletion:
+// the stored document stays exactly as it was (its content hash, so its acl too: "acl: []" does
+// not make it public), the summary names the file, the reason and the document kept, and the run
+// exits 3, a dry run too. Fixed, the file is synced as usual.
+func TestIntegrationMalformedFileKeepsStoredDocument(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("kickoff.md", "---\nid: meetings/kickoff\ntitle: Kickoff\nacl: [management]\n---\nThe kickoff is on Monday.\n")
+	write("pier.md", "---\nid: notes/pier\ntitle: Pier\nacl: [management]\n---\nThe pier opens at six.\n")
+	write("gate.md", "---\nid: notes/gate\ntitle: Gate\n---\nThe gate closes at ten.\n")
+	class, ns := scratchStores(t, "ExtractCmdMalformed")
+	args := syncArgs(class, ns, "--corpus", dir)
+	sync := func(more ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), append(args, more...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := sync(); code != 0 || !strings.Contains(out, "written 3") {
+		t.Fatalf("first sync: exit %d\n%s", code, out)
+	}
+	before := storedStates(t, ns)
+
+	write("kickoff.md", "---\nid: meetings/kickoff\ntitle: \"Kickoff\nacl: [management]\n---\nThe kickoff is on Tuesday.\n")
+	write("pier.md", "---\nid: notes/pier\ntitle: Pier\nacl: []\n---\nThe pier opens at seven.\n")
+	for _, dry := range []bool{true, false} {
+		var more []string
+		if dry {
+			more = append(more, "--dry-run")
+		}
+		code, out := sync(more...)
+		if code != 3 {
+			t.Errorf("dry run %v: exit %d, want 3\n%s", dry, code, out)
+		}
+		for _, want := range []string{
+			"deleted 0",
+			"skipped 2 (malformed)",
+			"malformed  kickoff.md: front matter: line 3: found unexpected end of stream (an unclosed quote or bracket?) — not synced; the stored document meetings/kickoff is kept as it was",
+			"malformed  pier.md: acl is an empty list; leave it out for the default, [all], or list the groups that may read the document — not synced; the stored document notes/pier is kept as it was",
+			"2 malformed files not synced (the summary names each with the reason; a stored document such a file held is kept as it was): fix and sync again",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("dry run %v: the output does not say %q:\n%s", dry, want, out)
+			}
+		}
+	}
+	after := storedStates(t, ns)
+	for _, id := range []string{"meetings/kickoff", "notes/pier", "notes/gate"} {
+		if b, a := before[id], after[id]; a.ContentHash == "" || a.ContentHash != b.ContentHash || a.GraphHash != b.GraphHash || !slices.Equal(a.ChunkIDs, b.ChunkIDs) {
+			t.Errorf("%s changed: %+v → %+v", id, b, a)
+		}
+	}
+
+	write("kickoff.md", "---\nid: meetings/kickoff\ntitle: Kickoff\nacl: [management]\n---\nThe kickoff is on Tuesday.\n")
+	write("pier.md", "---\nid: notes/pier\ntitle: Pier\nacl: [management]\n---\nThe pier opens at seven.\n")
+	if code, out := sync(); code != 0 || !strings.Contains(out, "written 2") || !strings.Contains(out, "deleted 0") {
+		t.Fatalf("fixed files: exit %d\n%s", code, out)
 	}
 }
 

@@ -1,0 +1,83 @@
+package ingest
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// TestKeptByUnread: an unreadable file keeps the stored document of its source stored from its
+// path, or with the id its front matter gave; not a document the run was given, not another
+// source's, not an id only claimed.
+func TestKeptByUnread(t *testing.T) {
+	states := map[string]ariadne.DocState{
+		"notes/a":     {ContentHash: "a", Path: "notes/a.md"},
+		"notes/b":     {ContentHash: "b", Path: "notes/b.md"},
+		"notes/moved": {ContentHash: "m", Path: "old/moved.md"},
+		"wiki/c":      {ContentHash: "c", Path: "notes/c.md", Source: "wiki"},
+		"notes/given": {ContentHash: "g", Path: "notes/given.md"},
+		"notes/stub":  {Path: ""}, // claimed, never written
+		"api/json":    {ContentHash: "j"},
+	}
+	for _, tc := range []struct {
+		name   string
+		unread []UnreadFile
+		want   map[string]string
+	}{
+		{"none", nil, map[string]string{}},
+		{"by path", []UnreadFile{{Path: "notes/a.md"}}, map[string]string{"notes/a": "notes/a.md"}},
+		{"by id, at another path", []UnreadFile{{Path: "new/moved.md", ID: "notes/moved"}}, map[string]string{"notes/moved": "new/moved.md"}},
+		{"path and id name two documents", []UnreadFile{{Path: "notes/a.md", ID: "notes/b"}},
+			map[string]string{"notes/a": "notes/a.md", "notes/b": "notes/a.md"}},
+		{"another source's document", []UnreadFile{{Path: "notes/c.md", ID: "wiki/c"}}, map[string]string{}},
+		{"a given document", []UnreadFile{{Path: "notes/given.md", ID: "notes/given"}}, map[string]string{}},
+		{"an id only claimed", []UnreadFile{{Path: "x.md", ID: "notes/stub"}}, map[string]string{}},
+		{"a new file", []UnreadFile{{Path: "notes/new.md", ID: "notes/new"}}, map[string]string{}},
+		{"no path stored (a JSON document)", []UnreadFile{{Path: ""}}, map[string]string{}},
+	} {
+		got := keptByUnread(ariadne.DefaultSource, states, map[string]bool{"notes/given": true}, tc.unread)
+		if !maps.Equal(got, tc.want) {
+			t.Errorf("%s: kept %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSyncKeepsUnreadFiles: a sync whose folder has a document's file broken keeps the stored
+// document as it was — not deleted, not rewritten — and says so (Summary.Kept); once the file is
+// fixed the next sync writes it. A dry run plans the same.
+func TestSyncKeepsUnreadFiles(t *testing.T) {
+	ctx := context.Background()
+	p, st := memPipeline(t)
+	client := ariadne.Document{ID: "clients/orion", Title: "Orion Freight", Type: "client", Lang: "en", ACL: []string{"all"},
+		Body: "# Orion Freight\n\nOrion Freight is a logistics client.\n", Path: "clients/orion.md"}
+	note := ariadne.Document{ID: "notes/call", Title: "Call notes", Type: "note", Lang: "en", ACL: []string{"all"},
+		Body: "# Call notes\n\nWe called Orion Freight about the delivery dates.\n", Path: "notes/call.md"}
+	if _, err := p.Sync(ctx, []ariadne.Document{client, note}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before := st.docs["clients/orion"]
+	unread := []UnreadFile{{Path: "clients/orion.md"}}
+	for _, dry := range []bool{true, false} {
+		sum, err := p.Sync(ctx, []ariadne.Document{note}, Options{Unread: unread, DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.DocsDeleted != 0 || !slices.Equal(sum.Kept, []Kept{{DocID: "clients/orion", File: "clients/orion.md"}}) || sum.Writes() != 0 {
+			t.Errorf("dry run %v: deleted %d, kept %v, writes %d; want the client kept, nothing written", dry, sum.DocsDeleted, sum.Kept, sum.Writes())
+		}
+	}
+	if got := st.docs["clients/orion"]; got.GraphHash != before.GraphHash || got.Doc.ContentHash() != before.Doc.ContentHash() {
+		t.Errorf("the kept document changed: %+v", got)
+	}
+	// The note still links the client its page defines: the kept page took part in resolution.
+	if !slices.ContainsFunc(st.docs["notes/call"].Entities, func(e ariadne.Entity) bool { return e.DocID == "clients/orion" }) {
+		t.Errorf("the note lost its link to the kept client page: %+v", st.docs["notes/call"].Entities)
+	}
+	// Without the unread file the same folder deletes it (the file is gone, not broken).
+	if sum, err := p.Sync(ctx, []ariadne.Document{note}, Options{}); err != nil || sum.DocsDeleted != 1 {
+		t.Fatalf("sync without the file: %+v %v", sum, err)
+	}
+}

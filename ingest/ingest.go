@@ -217,6 +217,10 @@ type Options struct {
 	// the id one gives — are kept as they are (Summary.Kept), not deleted: a sync then ends where
 	// a sync with their last good files would.
 	Unread []UnreadFile
+	// RefuseDeleteAll makes a Sync that would delete every stored document of its source fail
+	// with a *DeleteAllError, writing nothing (a dry run too): an empty or unmounted folder looks
+	// like that. A source with no stored document is synced as usual.
+	RefuseDeleteAll bool
 }
 
 // Summary reports a run. Writes are zero when nothing changed.
@@ -501,6 +505,11 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	plan := PlanRun(source, docs, chunks, states, stored, full)
 	for id := range keep {
 		delete(plan.Deleted, id) // those storedDocs could not read back stay untouched
+	}
+	if full && opts.RefuseDeleteAll {
+		if n := deletesAll(source, states, plan); n > 0 {
+			return sum, &DeleteAllError{Source: source, Documents: n}
+		}
 	}
 	if len(plan.Conflicts) > 0 {
 		sum.Conflicts = append(sum.Conflicts, plan.Conflicts...)

@@ -2,15 +2,16 @@ package ingest
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
 
 // What a full sync refuses to do on bad input: a sync brings a source in line with its folder, and
-// a folder can be wrong in ways that look like deletions. The rules here are pure (they read the
-// stored states and the run's input); index applies them before anything is written, dry runs
-// included.
+// a folder can be wrong in ways that look like deletions — a broken file, an empty or unmounted
+// folder. The rules here are pure (they read the stored states and the run's input); index
+// applies them before anything is written, dry runs included.
 
 // UnreadFile is a file of a synced folder that could not be read as a document (malformed front
 // matter, an empty acl, a duplicate id …). A sync keeps, as they are, the stored documents of the
@@ -62,4 +63,36 @@ func sortedKept(keep map[string]string) []Kept {
 	}
 	slices.SortFunc(out, func(a, b Kept) int { return cmp.Compare(a.DocID, b.DocID) })
 	return out
+}
+
+// DeleteAllError is a sync refused because it would delete every stored document of its source
+// (Options.RefuseDeleteAll): the folder holds none of them — empty, unmounted, the wrong one, or
+// only files that cannot be read and hold nothing stored. Nothing was written.
+type DeleteAllError struct {
+	Source    string
+	Documents int // stored documents of the source, all of which the sync would delete
+}
+
+func (e *DeleteAllError) Error() string {
+	return fmt.Sprintf("this sync would delete every document of source %q (%d): the folder holds none of them; nothing was written",
+		e.Source, e.Documents)
+}
+
+// Unwrap makes a DeleteAllError an ariadne.ErrInvalid.
+func (e *DeleteAllError) Unwrap() error { return ariadne.ErrInvalid }
+
+// deletesAll returns how many stored documents of source the plan deletes when it deletes every
+// one of them, and 0 otherwise (and for a source with none).
+func deletesAll(source string, states map[string]ariadne.DocState, plan Plan) int {
+	n := 0
+	for id, st := range states {
+		if !isStored(st, source) {
+			continue
+		}
+		if _, gone := plan.Deleted[id]; !gone {
+			return 0
+		}
+		n++
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"testing"
@@ -79,5 +80,73 @@ func TestSyncKeepsUnreadFiles(t *testing.T) {
 	// Without the unread file the same folder deletes it (the file is gone, not broken).
 	if sum, err := p.Sync(ctx, []ariadne.Document{note}, Options{}); err != nil || sum.DocsDeleted != 1 {
 		t.Fatalf("sync without the file: %+v %v", sum, err)
+	}
+}
+
+// TestDeletesAll: a plan deletes all of a source when every written document of it is deleted;
+// other sources, ids only claimed and a source with nothing stored do not count.
+func TestDeletesAll(t *testing.T) {
+	states := map[string]ariadne.DocState{
+		"d/a":    {ContentHash: "a"},
+		"d/b":    {ContentHash: "b"},
+		"d/stub": {},
+		"w/c":    {ContentHash: "c", Source: "wiki"},
+	}
+	for _, tc := range []struct {
+		name    string
+		source  string
+		deleted []string
+		want    int
+	}{
+		{"all of default", "", []string{"d/a", "d/b"}, 2},
+		{"all, and a claimed id", "", []string{"d/a", "d/b", "d/stub"}, 2},
+		{"one kept", "", []string{"d/a"}, 0},
+		{"nothing", "", nil, 0},
+		{"wiki", "wiki", []string{"w/c"}, 1},
+		{"a source with nothing stored", "crm", nil, 0},
+	} {
+		plan := Plan{Deleted: map[string][]string{}}
+		for _, id := range tc.deleted {
+			plan.Deleted[id] = nil
+		}
+		if got := deletesAll(sourceOf(tc.source), states, plan); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSyncRefusesDeleteAll: with Options.RefuseDeleteAll, a sync of an empty folder (or of one
+// whose only file is new) over a source with stored documents fails with a *DeleteAllError and
+// writes nothing, a dry run too; without it the source is emptied, and a sync that keeps one
+// document, or one of an empty source, is not refused.
+func TestSyncRefusesDeleteAll(t *testing.T) {
+	ctx := context.Background()
+	p, st := memPipeline(t)
+	doc := func(id string) ariadne.Document {
+		return ariadne.Document{ID: id, Title: id, Lang: "en", ACL: []string{"all"}, Body: "Text of " + id + ".\n", Path: id + ".md"}
+	}
+	if _, err := p.Sync(ctx, []ariadne.Document{doc("notes/a"), doc("notes/b")}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, given := range [][]ariadne.Document{nil, {doc("notes/new")}} {
+		for _, dry := range []bool{true, false} {
+			sum, err := p.Sync(ctx, given, Options{RefuseDeleteAll: true, DryRun: dry})
+			var del *DeleteAllError
+			if !errors.As(err, &del) || del.Documents != 2 || del.Source != ariadne.DefaultSource || !errors.Is(err, ariadne.ErrInvalid) {
+				t.Fatalf("given %d, dry run %v: %v, want a DeleteAllError of 2 documents", len(given), dry, err)
+			}
+			if sum.Writes() != 0 || len(st.docs) != 2 {
+				t.Fatalf("a refused sync wrote %d; the store holds %d documents", sum.Writes(), len(st.docs))
+			}
+		}
+	}
+	if sum, err := p.Sync(ctx, []ariadne.Document{doc("notes/a")}, Options{RefuseDeleteAll: true}); err != nil || sum.DocsDeleted != 1 {
+		t.Fatalf("a sync that keeps one document: %+v %v", sum, err)
+	}
+	if sum, err := p.Sync(ctx, nil, Options{}); err != nil || sum.DocsDeleted != 1 || len(st.docs) != 0 {
+		t.Fatalf("emptying the source on purpose: %+v %v", sum, err)
+	}
+	if _, err := p.Sync(ctx, nil, Options{RefuseDeleteAll: true}); err != nil {
+		t.Fatalf("an empty folder over an empty source: %v", err)
 	}
 }

@@ -4,7 +4,9 @@
 // adds, updates and deletes only that source's documents, so runs over different sources may
 // share the stores, even at the same time. Re-running it is idempotent: unchanged documents are
 // not written again, changed ones replace their old version, and documents that left the folder
-// are deleted with everything derived from them. After a sync, entities a version before the
+// are deleted with everything derived from them — unless that would be every document of the
+// source (an empty or unmounted folder looks so): then the job refuses, writing nothing, unless
+// --allow-delete-all says it is meant. After a sync, entities a version before the
 // node views' first-mention lists wrote are refreshed once (the summary's "refreshed" line).
 //
 // A file that cannot be read as a document (malformed front matter, an empty acl, a duplicate id
@@ -15,7 +17,8 @@
 //
 //	0   done
 //	1   failed: a store or model was unavailable, or a write failed
-//	2   bad flags or configuration
+//	2   bad flags or configuration, or a sync that would delete every document of its source
+//	    (or --reindex with a folder of no document) without --allow-delete-all; nothing written
 //	3   some files were malformed: not synced (the stored documents they held kept as they
 //	    were), everything else was; or --strict and Weaviate refused chunks
 //	4   some document ids are held by another source: those documents were skipped (ids are
@@ -50,18 +53,19 @@ import (
 
 // cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
 type cli struct {
-	Corpus   string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)."`
-	Source   string   `name:"source" env:"ARIADNE_SOURCE" default:"default" help:"Source the folder is: a sync adds, updates and deletes only this source's documents."`
-	Delete   []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
-	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
-	Strict   bool     `name:"strict" help:"Exit 3 also when Weaviate refuses a chunk (a malformed file always exits 3)."`
-	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
-	Repair   bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair; with --dry-run nothing is repaired."`
-	Units    bool     `name:"unit-vectors" env:"ARIADNE_UNIT_VECTORS" help:"After the sync, embed the evidence units (sentences, table rows, list items) of every chunk that has no stored vector yet and delete those of units no chunk has (for extractive-v2, which scores them at query time; the lexical embedder needs none)."`
-	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
-	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
-	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
-	LogJSON  bool     `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines instead of text."`
+	Corpus         string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)."`
+	Source         string   `name:"source" env:"ARIADNE_SOURCE" default:"default" help:"Source the folder is: a sync adds, updates and deletes only this source's documents."`
+	Delete         []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
+	DryRun         bool     `name:"dry-run" help:"Report what would change; write nothing."`
+	Strict         bool     `name:"strict" help:"Exit 3 also when Weaviate refuses a chunk (a malformed file always exits 3)."`
+	Reindex        bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
+	AllowDeleteAll bool     `name:"allow-delete-all" help:"Let a sync delete every document of its source (the folder holds none of them), and --reindex run on a folder with no document. Without it both refuse and write nothing: an empty, unmounted or wrong folder looks like that."`
+	Repair         bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair; with --dry-run nothing is repaired."`
+	Units          bool     `name:"unit-vectors" env:"ARIADNE_UNIT_VECTORS" help:"After the sync, embed the evidence units (sentences, table rows, list items) of every chunk that has no stored vector yet and delete those of units no chunk has (for extractive-v2, which scores them at query time; the lexical embedder needs none)."`
+	Workers        int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
+	Batch          int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
+	LogLevel       string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
+	LogJSON        bool     `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines instead of text."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -189,6 +193,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("components", "embedder", emb.Name(), "extractor", ext.Name(), "ner", nerName, "chunk_tokens", c.ChunkTokens, "overlap", c.ChunkOverlap)
 
+	var docs []ariadne.Document
+	var problems []corpus.Problem
+	if len(c.Delete) == 0 {
+		docs, problems, err = corpus.Load(os.DirFS(c.Corpus))
+		if err != nil {
+			return &exitError{1, err}
+		}
+		if c.Reindex && len(docs) == 0 && !c.AllowDeleteAll {
+			return &exitError{2, fmt.Errorf("--reindex drops every source's documents and the folder %s holds no document to index (%s): nothing was dropped. An empty, unmounted or wrong folder looks like this; check --corpus, or add --allow-delete-all to empty the stores on purpose",
+				c.Corpus, plural(len(problems), "malformed file"))}
+		}
+	}
 	if c.Reindex && !c.DryRun {
 		log.Warn("--reindex: dropping the Weaviate class and Ariadne's graph")
 		if err := vs.DropClass(ctx); err != nil {
@@ -206,17 +222,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	start := time.Now()
-	var problems []corpus.Problem
 	var sum ingest.Summary
-	opts := ingest.Options{DryRun: c.DryRun, Stop: ctxStop.Done(), Source: c.Source}
+	opts := ingest.Options{DryRun: c.DryRun, Stop: ctxStop.Done(), Source: c.Source, RefuseDeleteAll: !c.AllowDeleteAll}
 	if len(c.Delete) > 0 {
 		sum, err = pipe.Delete(ctx, c.Delete, opts)
 	} else {
-		var docs []ariadne.Document
-		docs, problems, err = corpus.Load(os.DirFS(c.Corpus))
-		if err != nil {
-			return &exitError{1, err}
-		}
 		for _, p := range problems {
 			log.Warn("malformed file: not synced", "path", p.Path, "reason", p.Reason)
 			opts.Unread = append(opts.Unread, ingest.UnreadFile{Path: p.Path, ID: p.ID})
@@ -225,7 +235,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		opts.Progress = bar
 		sum, err = pipe.Sync(ctx, docs, opts)
 	}
-	if err != nil {
+	var deleteAll *ingest.DeleteAllError
+	switch {
+	case errors.As(err, &deleteAll):
+		return &exitError{2, fmt.Errorf("this sync would delete every document of source %q (%s): the folder %s holds none of them (%s read, %s). An empty, unmounted or wrong folder looks like this, so nothing was written; check --corpus (and --source), or add --allow-delete-all to empty the source on purpose",
+			deleteAll.Source, plural(deleteAll.Documents, "document"), c.Corpus, plural(len(docs), "document"), plural(len(problems), "malformed file"))}
+	case err != nil:
 		return &exitError{1, err}
 	}
 	printSummary(stdout, c, sum, problems, time.Since(start))

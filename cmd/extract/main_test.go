@@ -193,9 +193,58 @@ func TestIntegrationMalformedFileKeepsStoredDocument(t *testing.T) {
 	}
 }
 
+// TestIntegrationEmptyFolderRefusesToDeleteAll: a sync of an empty folder, or of one whose only
+// file is malformed and new, over an indexed source would delete all of it — an unmounted share
+// looks like that — so it exits 2 naming the folder, the source and --allow-delete-all, and
+// writes nothing, a dry run too; --reindex with such a folder drops nothing. With the flag the
+// source is emptied.
+func TestIntegrationEmptyFolderRefusesToDeleteAll(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir, empty, junk := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "pier.md"), []byte("---\nid: notes/pier\ntitle: Pier\n---\nThe pier opens at six.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "gate.md"), []byte("---\nid: notes/gate\ntitle: Gate\n---\nThe gate closes at ten.\n"), 0o644)
+	os.WriteFile(filepath.Join(junk, "new.md"), []byte("no front matter\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdEmpty")
+	sync := func(folder string, more ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, append([]string{"--corpus", folder, "--ner", "off"}, more...)...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := sync(dir); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("first sync: exit %d\n%s", code, out)
+	}
+	before := storedStates(t, ns)
+	for _, tc := range []struct {
+		folder string
+		more   []string
+		want   string
+	}{
+		{empty, []string{"--dry-run"}, `this sync would delete every document of source "default" (2 documents): the folder ` + empty + ` holds none of them (0 documents read, 0 malformed files)`},
+		{empty, nil, "check --corpus (and --source), or add --allow-delete-all to empty the source on purpose"},
+		{junk, nil, "(0 documents read, 1 malformed file)"},
+		{empty, []string{"--reindex"}, "--reindex drops every source's documents and the folder " + empty + " holds no document to index"},
+	} {
+		code, out := sync(tc.folder, tc.more...)
+		if code != 2 || !strings.Contains(out, tc.want) {
+			t.Errorf("%s %v: exit %d, want 2 and %q\n%s", tc.folder, tc.more, code, tc.want, out)
+		}
+		if after := storedStates(t, ns); len(after) != 2 || after["notes/pier"].ContentHash != before["notes/pier"].ContentHash {
+			t.Fatalf("%s %v: a refused run changed the graph: %v", tc.folder, tc.more, after)
+		}
+	}
+	if code, out := sync(empty, "--allow-delete-all"); code != 0 || !strings.Contains(out, "deleted 2") {
+		t.Fatalf("--allow-delete-all: exit %d\n%s", code, out)
+	}
+	if after := storedStates(t, ns); len(after) != 0 {
+		t.Errorf("after --allow-delete-all the graph holds %v", after)
+	}
+}
+
 // TestIntegrationSourceFlag: two folders synced as two sources of one graph; a document id the
 // first source holds is skipped by the second with exit 4 and named in the summary, and an empty
-// folder synced as the second source deletes only its own documents.
+// folder synced as the second source (with --allow-delete-all) deletes only its own documents.
 func TestIntegrationSourceFlag(t *testing.T) {
 	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
 	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
@@ -206,10 +255,10 @@ func TestIntegrationSourceFlag(t *testing.T) {
 	class, ns := scratchStores(t, "ExtractCmdSources")
 	base := []string{"--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
 		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
-	sync := func(dir, source string) (int, string) {
+	sync := func(dir, source string, more ...string) (int, string) {
 		var out, errOut bytes.Buffer
-		err := run(context.Background(), append(base, "--corpus", dir, "--source", source), &out, &errOut)
-		return exitCode(err), out.String() + errOut.String()
+		err := run(context.Background(), append(append(base, "--corpus", dir, "--source", source), more...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
 	}
 	if code, out := sync(wiki, "wiki"); code != 0 || !strings.Contains(out, "written 1") {
 		t.Fatalf("wiki: exit %d\n%s", code, out)
@@ -218,7 +267,10 @@ func TestIntegrationSourceFlag(t *testing.T) {
 	if code != 4 || !strings.Contains(out, "conflict   notes/a: held by source wiki; skipped") || !strings.Contains(out, "written 1") {
 		t.Fatalf("crm: exit %d, want 4\n%s", code, out)
 	}
-	if code, out := sync(empty, "crm"); code != 0 || !strings.Contains(out, "deleted 1") {
+	if code, out := sync(empty, "crm"); code != 2 || !strings.Contains(out, `this sync would delete every document of source "crm" (1 document)`) {
+		t.Fatalf("empty crm without --allow-delete-all: exit %d, want 2\n%s", code, out)
+	}
+	if code, out := sync(empty, "crm", "--allow-delete-all"); code != 0 || !strings.Contains(out, "deleted 1") {
 		t.Fatalf("empty crm: exit %d\n%s", code, out)
 	}
 	if code, out := sync(wiki, "wiki"); code != 0 || !strings.Contains(out, "unchanged 1, written 0") {

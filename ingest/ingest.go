@@ -212,6 +212,9 @@ type Options struct {
 	// with nothing written and is returned as it is. The API checks there what must not change
 	// between its check and the write: who may replace a document, and its stored version.
 	Precheck func(ctx context.Context, stored map[string]ariadne.DocState) error
+	// A Sync refuses the given documents whose version is lower than their stored document's
+	// (Summary.Refused): those stored documents are kept as they are, as for Unread files.
+	//
 	// Unread are the files of the synced folder that could not be read as documents (Sync only).
 	// The stored documents of the source they may hold — stored from one of their paths, or with
 	// the id one gives — are kept as they are (Summary.Kept), not deleted: a sync then ends where
@@ -251,6 +254,9 @@ type Summary struct {
 	// Kept are the stored documents a sync kept as they were because their files could not be
 	// read (Options.Unread), by id.
 	Kept []Kept
+	// Refused are the given documents a sync did not write because their version is lower than
+	// the stored one, which it kept as it was (in the order given).
+	Refused []Refusal
 	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
 	// Upsert). The other counts, Writes included, describe the given documents only: the API
 	// tells a writer those, never anything about documents it may not read.
@@ -473,15 +479,22 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	// keep: stored documents of the source that a sync was not given because their files could
 	// not be read. They stay as they are: they join the run as stored, as an Upsert's stored
 	// documents do, and are not deleted.
+	// So do those whose given version is older than the stored one.
 	var keep map[string]string
 	if full {
 		keep = keptByUnread(source, states, given, opts.Unread)
+		sum.Kept = sortedKept(keep)
+		sum.Refused = olderVersions(source, docs, states)
+		for _, r := range sum.Refused {
+			keep[r.DocID] = r.File
+			delete(given, r.DocID)
+			docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return d.ID == r.DocID })
+		}
 		kept, err := p.storedDocs(ctx, source, keep)
 		if err != nil {
 			return sum, err
 		}
 		docs = append(docs, kept...)
-		sum.Kept = sortedKept(keep)
 	}
 	// rederive: the registry is derived from the source's whole corpus, as a sync derives it —
 	// always for a sync, and for an Upsert or Delete whose source's stored documents could all be

@@ -9,8 +9,8 @@ import (
 )
 
 // What a full sync refuses to do on bad input: a sync brings a source in line with its folder, and
-// a folder can be wrong in ways that look like deletions — a broken file, an empty or unmounted
-// folder. The rules here are pure (they read the stored states and the run's input); index
+// a folder can be wrong in ways that look like deletions or downgrades — a broken file, an empty
+// or unmounted folder, an old copy of a file. The rules here are pure (they read the stored states and the run's input); index
 // applies them before anything is written, dry runs included.
 
 // UnreadFile is a file of a synced folder that could not be read as a document (malformed front
@@ -47,6 +47,35 @@ func keptByUnread(source string, states map[string]ariadne.DocState, given map[s
 		}
 	}
 	return keep
+}
+
+// Refusal is a file of a synced folder whose document has a lower version than the stored one:
+// the sync keeps the stored document as it was, as it keeps one whose file cannot be read (POST
+// /v1/documents answers such a write 409 version_conflict).
+type Refusal struct {
+	DocID         string
+	File          string // the file's path in the folder
+	Given, Stored int    // its version and the stored one
+}
+
+// Reason says why the file was refused and how to replace the stored document.
+func (r Refusal) Reason() string {
+	return fmt.Sprintf("version %d is older than the stored version %d; the stored document is kept as it was (give the file version %d or higher to replace it)",
+		r.Given, r.Stored, r.Stored+1)
+}
+
+// olderVersions returns the given documents of source whose version is lower than their stored
+// document's, in the order given. The same version with other content is not refused, as POST
+// /v1/documents refuses it: a folder is its source's one writer, and editing a file in place
+// without raising its version is an ordinary edit.
+func olderVersions(source string, docs []ariadne.Document, states map[string]ariadne.DocState) []Refusal {
+	var out []Refusal
+	for _, d := range docs {
+		if st, ok := states[d.ID]; ok && isStored(st, source) && d.Version < st.Version {
+			out = append(out, Refusal{DocID: d.ID, File: d.Path, Given: d.Version, Stored: st.Version})
+		}
+	}
+	return out
 }
 
 // isStored reports whether a state is a written document of source (not an id only claimed by a

@@ -150,3 +150,62 @@ func TestSyncRefusesDeleteAll(t *testing.T) {
 		t.Fatalf("an empty folder over an empty source: %v", err)
 	}
 }
+
+// TestOlderVersions: a given document with a lower version than its stored one is refused; the
+// same or a higher version, a new document, an id only claimed and another source's document
+// (a conflict, reported as such) are not.
+func TestOlderVersions(t *testing.T) {
+	states := map[string]ariadne.DocState{
+		"d/v3":   {ContentHash: "x", Version: 3},
+		"d/v0":   {ContentHash: "x"},
+		"d/stub": {Version: 0},
+		"w/v3":   {ContentHash: "x", Version: 3, Source: "wiki"},
+	}
+	doc := func(id string, v int) ariadne.Document {
+		return ariadne.Document{ID: id, Version: v, Path: id + ".md", Body: "b"}
+	}
+	got := olderVersions(ariadne.DefaultSource, []ariadne.Document{doc("d/v3", 1), doc("d/v3", 3), doc("d/v3", 4), doc("d/v0", 0),
+		doc("d/new", 0), doc("d/stub", 0), doc("w/v3", 1), doc("d/v3", 0)}, states)
+	want := []Refusal{{DocID: "d/v3", File: "d/v3.md", Given: 1, Stored: 3}, {DocID: "d/v3", File: "d/v3.md", Given: 0, Stored: 3}}
+	if !slices.Equal(got, want) {
+		t.Errorf("refused %+v, want %+v", got, want)
+	}
+	if r := want[0].Reason(); r != "version 1 is older than the stored version 3; the stored document is kept as it was (give the file version 4 or higher to replace it)" {
+		t.Errorf("reason %q", r)
+	}
+}
+
+// TestSyncRefusesOlderVersion: a sync whose folder brings a document back to a lower version
+// keeps the stored one as it was (not rewritten, not deleted) and reports the refusal, a dry run
+// too; the same version edited in place is written, and so is a higher one.
+func TestSyncRefusesOlderVersion(t *testing.T) {
+	ctx := context.Background()
+	p, st := memPipeline(t)
+	doc := func(v int, body string) ariadne.Document {
+		return ariadne.Document{ID: "notes/pier", Title: "Pier", Lang: "en", ACL: []string{"all"}, Version: v, Body: body, Path: "notes/pier.md"}
+	}
+	other := ariadne.Document{ID: "notes/gate", Title: "Gate", Lang: "en", ACL: []string{"all"}, Body: "The gate.\n", Path: "notes/gate.md"}
+	v3 := doc(3, "The pier opens at six.\n")
+	if _, err := p.Sync(ctx, []ariadne.Document{v3, other}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, dry := range []bool{true, false} {
+		sum, err := p.Sync(ctx, []ariadne.Document{doc(1, "The pier opens at five.\n"), other}, Options{DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Refusal{{DocID: "notes/pier", File: "notes/pier.md", Given: 1, Stored: 3}}
+		if !slices.Equal(sum.Refused, want) || sum.DocsWritten != 0 || sum.DocsDeleted != 0 || sum.Writes() != 0 {
+			t.Errorf("dry run %v: refused %+v, written %d, deleted %d, writes %d; want the refusal and nothing written", dry, sum.Refused, sum.DocsWritten, sum.DocsDeleted, sum.Writes())
+		}
+	}
+	if got := st.docs["notes/pier"].Doc; got.ContentHash() != v3.ContentHash() {
+		t.Fatalf("the stored version 3 was replaced by %+v", got)
+	}
+	for _, d := range []ariadne.Document{doc(3, "The pier opens at seven.\n"), doc(4, "The pier opens at eight.\n")} {
+		sum, err := p.Sync(ctx, []ariadne.Document{d, other}, Options{})
+		if err != nil || len(sum.Refused) != 0 || sum.DocsWritten != 1 || st.docs["notes/pier"].Doc.ContentHash() != d.ContentHash() {
+			t.Fatalf("version %d: %+v %v", d.Version, sum, err)
+		}
+	}
+}

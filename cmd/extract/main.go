@@ -11,7 +11,9 @@
 //
 // A file that cannot be read as a document (malformed front matter, an empty acl, a duplicate id
 // …) is not a deletion: the stored document it held — stored from its path, or with the id its
-// front matter gives — is kept as it was, and the run exits 3 naming the file and the reason.
+// front matter gives — is kept as it was, and the run exits 3 naming the file and the reason. A
+// file whose version is lower than its stored document's is refused the same way (POST
+// /v1/documents answers it 409 version_conflict).
 //
 // Exit codes:
 //
@@ -19,8 +21,9 @@
 //	1   failed: a store or model was unavailable, or a write failed
 //	2   bad flags or configuration, or a sync that would delete every document of its source
 //	    (or --reindex with a folder of no document) without --allow-delete-all; nothing written
-//	3   some files were malformed: not synced (the stored documents they held kept as they
-//	    were), everything else was; or --strict and Weaviate refused chunks
+//	3   some files were malformed or had an older version than the stored document: not synced
+//	    (the stored documents they held kept as they were), everything else was; or --strict
+//	    and Weaviate refused chunks
 //	4   some document ids are held by another source: those documents were skipped (ids are
 //	    unique across sources), everything else was synced
 //	130 interrupted (SIGINT/SIGTERM) after finishing the batches in progress; both stores are consistent
@@ -264,9 +267,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case sum.Stopped:
 		return &exitError{130, errors.New("interrupted")}
-	case len(problems) > 0:
+	case len(problems) > 0 || len(sum.Refused) > 0:
+		var what []string
+		if len(problems) > 0 {
+			what = append(what, plural(len(problems), "malformed file"))
+		}
+		if len(sum.Refused) > 0 {
+			what = append(what, plural(len(sum.Refused), "file")+" with an older version than the stored document")
+		}
 		return &exitError{3, fmt.Errorf("%s not synced (the summary names each with the reason; a stored document such a file held is kept as it was): fix and sync again",
-			plural(len(problems), "malformed file"))}
+			strings.Join(what, " and "))}
 	case c.Strict && len(sum.VectorErrors) > 0:
 		return &exitError{3, fmt.Errorf("%d refused chunks (--strict)", len(sum.VectorErrors))}
 	case len(sum.Conflicts) > 0:
@@ -324,8 +334,8 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 	var b strings.Builder
 	fmt.Fprintf(&b, "summary%s\n", mode)
 	fmt.Fprintf(&b, "  source     %s\n", c.Source)
-	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
-		s.DocsRead, skipped, s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
+	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), refused %d (older version), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
+		s.DocsRead, skipped, len(s.Refused), s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
 	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
 		s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
 	fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
@@ -348,6 +358,9 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 			what = "not synced; the stored document " + strings.Join(kept, ", ") + " is kept as it was"
 		}
 		fmt.Fprintf(&b, "  malformed  %s: %s — %s\n", p.Path, p.Reason, what)
+	}
+	for _, r := range s.Refused {
+		fmt.Fprintf(&b, "  refused    %s (%s): %s\n", r.File, r.DocID, r.Reason())
 	}
 	for _, x := range s.Conflicts {
 		fmt.Fprintf(&b, "  conflict   %s: held by source %s; skipped\n", x.DocID, x.Source)

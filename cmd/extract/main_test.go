@@ -193,6 +193,65 @@ func TestIntegrationMalformedFileKeepsStoredDocument(t *testing.T) {
 	}
 }
 
+// TestIntegrationOlderVersionRefused: a file brought back from version 3 to version 1 (an old
+// copy) is refused as POST /v1/documents refuses it (409 version_conflict): the stored version 3
+// stays, the summary names the file, both versions and what to do, and the run exits 3; the same
+// version edited in place is synced (the folder is its source's one writer), and so is version 4.
+func TestIntegrationOlderVersionRefused(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	write := func(version int, body string) {
+		t.Helper()
+		text := fmt.Sprintf("---\nid: notes/pier\ntitle: Pier\nversion: %d\n---\n%s\n", version, body)
+		if err := os.WriteFile(filepath.Join(dir, "pier.md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "gate.md"), []byte("---\nid: notes/gate\ntitle: Gate\n---\nThe gate closes at ten.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdVersion")
+	sync := func() (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, "--corpus", dir, "--ner", "off"), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	write(3, "The pier opens at six.")
+	if code, out := sync(); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("first sync: exit %d\n%s", code, out)
+	}
+	before := storedStates(t, ns)["notes/pier"]
+	write(1, "The pier opens at five.")
+	code, out := sync()
+	for _, want := range []string{
+		"refused 1 (older version)", "deleted 0",
+		"refused    pier.md (notes/pier): version 1 is older than the stored version 3; the stored document is kept as it was (give the file version 4 or higher to replace it)",
+		"1 file with an older version than the stored document not synced",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q", want)
+		}
+	}
+	if code != 3 {
+		t.Errorf("exit %d, want 3", code)
+	}
+	if after := storedStates(t, ns)["notes/pier"]; after.ContentHash != before.ContentHash || after.Version != 3 {
+		t.Errorf("the stored version 3 changed: %+v → %+v", before, after)
+	}
+	if t.Failed() {
+		t.Fatalf("output:\n%s", out)
+	}
+	for _, v := range []int{3, 4} {
+		write(v, fmt.Sprintf("The pier opens at %d.", v+4))
+		if code, out := sync(); code != 0 || !strings.Contains(out, "written 1") {
+			t.Fatalf("version %d: exit %d\n%s", v, code, out)
+		}
+		if got := storedStates(t, ns)["notes/pier"].Version; got != v {
+			t.Errorf("stored version %d, want %d", got, v)
+		}
+	}
+}
+
 // TestIntegrationEmptyFolderRefusesToDeleteAll: a sync of an empty folder, or of one whose only
 // file is malformed and new, over an indexed source would delete all of it — an unmounted share
 // looks like that — so it exits 2 naming the folder, the source and --allow-delete-all, and

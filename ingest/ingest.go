@@ -151,6 +151,8 @@ type Pipeline struct {
 	dim       int
 	names     *lru.Cache[string, docNames] // by content hash (namesOf)
 	ontoHash  string                       // hex SHA-256 of the ontology (registryFingerprint)
+	// recognitionDown is Config.RecognitionDown ("" when a recognizer is set).
+	recognitionDown string
 }
 
 // Config assembles a Pipeline.
@@ -166,6 +168,12 @@ type Config struct {
 	Logger     *slog.Logger
 	BatchDocs  int // documents per batch; default 32
 	Workers    int // concurrent embedding/extraction calls; default 2
+	// RecognitionDown, when set, says that recognition was asked for but is unavailable, and why
+	// ("the NER sidecar at … does not answer"); Recognizer is then nil. A run over a source whose
+	// stored documents were extracted with recognition then fails with a *RecognitionError and
+	// writes nothing, since it would extract them again without it; a source none of whose
+	// documents were is indexed without recognition.
+	RecognitionDown string
 }
 
 // New returns a pipeline.
@@ -174,7 +182,11 @@ func New(cfg Config) (*Pipeline, error) {
 		return nil, fmt.Errorf("ingest: chunker, embedder, extractor, ontology and both stores are required: %w", ariadne.ErrInvalid)
 	}
 	p := &Pipeline{chunker: cfg.Chunker, embedder: cfg.Embedder, extractor: cfg.Extractor, onto: cfg.Ontology,
-		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers, ner: cfg.Recognizer}
+		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers, ner: cfg.Recognizer,
+		recognitionDown: cfg.RecognitionDown}
+	if p.ner != nil {
+		p.recognitionDown = ""
+	}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -386,10 +398,20 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	}
 	old := map[string][]string{}
 	var chunkIDs []string
+	gone := map[string]bool{}
+	var touched []string // the sources of the deleted documents
 	for _, id := range ids {
 		if st, ok := states[id]; ok {
 			old[id] = st.ChunkIDs
 			chunkIDs = append(chunkIDs, st.ChunkIDs...)
+			gone[id] = true
+			touched = append(touched, sourceOf(st.Source))
+		}
+	}
+	if len(touched) > 0 {
+		// The rest of those sources is extracted again below.
+		if err := recognitionRefusal(p.recognitionDown, states, gone, touched...); err != nil {
+			return sum, err
 		}
 	}
 	sum.DocsDeleted = len(old)
@@ -457,6 +479,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	states, err := p.graph.DocumentStates(ctx)
 	if err != nil {
 		return sum, neo4jErr(err)
+	}
+	if err := recognitionRefusal(p.recognitionDown, states, nil, source); err != nil {
+		return sum, err
 	}
 	if opts.Precheck != nil {
 		if err := opts.Precheck(ctx, states); err != nil {

@@ -2,8 +2,11 @@ package ingest
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
@@ -124,4 +127,74 @@ func deletesAll(source string, states map[string]ariadne.DocState, plan Plan) in
 		n++
 	}
 	return n
+}
+
+// RecognitionError is a run refused because entity recognition is unavailable
+// (Config.RecognitionDown) while stored documents of its source were extracted with it: the run
+// would extract them again without it and drop every entity it recognized there. Nothing was
+// written.
+type RecognitionError struct {
+	Source                string
+	Recognized, Documents int    // stored documents of the source extracted with recognition, and all of them
+	Reason                string // why recognition is unavailable (Config.RecognitionDown)
+}
+
+func (e *RecognitionError) Error() string {
+	return fmt.Sprintf("source %q was indexed with entity recognition (%d of its %d documents), but %s: this run would extract them again without it and drop the entities it recognized, so nothing was written",
+		e.Source, e.Recognized, e.Documents, e.Reason)
+}
+
+// Unwrap makes a RecognitionError an ariadne.ErrUnavailable.
+func (e *RecognitionError) Unwrap() error { return ariadne.ErrUnavailable }
+
+// recognizedWith reports whether a stored document's extractor (DocState.Extractor, as
+// extractorName records it: the extractor, then "+" and the recognizer) ran entity recognition.
+func recognizedWith(extractor string) bool { return strings.Contains(extractor, "+") }
+
+// recognitionRefusal returns the *RecognitionError of a run over sources (every source when none
+// is named) while recognition is unavailable (down, Config.RecognitionDown; "": available, or not
+// asked for) and stored documents of one of them were extracted with it; gone are documents the
+// run deletes, which lose nothing. Sources are checked in name order.
+func recognitionRefusal(down string, states map[string]ariadne.DocState, gone map[string]bool, sources ...string) error {
+	if down == "" {
+		return nil
+	}
+	type count struct{ recognized, docs int }
+	by := map[string]*count{}
+	for id, st := range states {
+		src := sourceOf(st.Source)
+		if st.ContentHash == "" || gone[id] || len(sources) > 0 && !slices.Contains(sources, src) {
+			continue
+		}
+		c := by[src]
+		if c == nil {
+			c = &count{}
+			by[src] = c
+		}
+		c.docs++
+		if recognizedWith(st.Extractor) {
+			c.recognized++
+		}
+	}
+	for _, src := range slices.Sorted(maps.Keys(by)) {
+		if c := by[src]; c.recognized > 0 {
+			return &RecognitionError{Source: src, Recognized: c.recognized, Documents: c.docs, Reason: down}
+		}
+	}
+	return nil
+}
+
+// CheckRecognition returns a *RecognitionError when recognition is unavailable
+// (Config.RecognitionDown) and stored documents of one of sources — of any source when none is
+// named — were extracted with it; Sync, Upsert and Delete check their own sources. cmd/extract
+// calls it before --reindex drops every source.
+func (p *Pipeline) CheckRecognition(ctx context.Context, sources ...string) error {
+	if p.recognitionDown == "" {
+		return nil
+	}
+	states, err := p.graph.DocumentStates(ctx)
+	if err != nil {
+		return neo4jErr(err)
+	}
+	return recognitionRefusal(p.recognitionDown, states, nil, sources...)
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/extraction"
+	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
 // TestKeptByUnread: an unreadable file keeps the stored document of its source stored from its
@@ -207,5 +209,105 @@ func TestSyncRefusesOlderVersion(t *testing.T) {
 		if err != nil || len(sum.Refused) != 0 || sum.DocsWritten != 1 || st.docs["notes/pier"].Doc.ContentHash() != d.ContentHash() {
 			t.Fatalf("version %d: %+v %v", d.Version, sum, err)
 		}
+	}
+}
+
+// TestRecognitionRefusal: with recognition down, a run over a source some of whose stored
+// documents were extracted with it is refused, naming the source and the counts; not when
+// recognition is up (or off: no reason), not for a source extracted without it, not for documents
+// the run deletes.
+func TestRecognitionRefusal(t *testing.T) {
+	states := map[string]ariadne.DocState{
+		"d/a":  {ContentHash: "a", Extractor: "dictionary-v1+ner-v1/x"},
+		"d/b":  {ContentHash: "b", Extractor: "dictionary-v1"},
+		"w/c":  {ContentHash: "c", Extractor: "dictionary-v1", Source: "wiki"},
+		"o/d":  {ContentHash: "d", Extractor: "dictionary-v1+ner-v1/x", Source: "ops"},
+		"o/st": {Source: "ops"}, // claimed only
+	}
+	down := "the NER sidecar at http://127.0.0.1:1 does not answer"
+	for _, tc := range []struct {
+		name    string
+		down    string
+		gone    map[string]bool
+		sources []string
+		want    *RecognitionError
+	}{
+		{"default", down, nil, []string{"default"}, &RecognitionError{Source: "default", Recognized: 1, Documents: 2, Reason: down}},
+		{"recognition up", "", nil, []string{"default"}, nil},
+		{"a source without recognition", down, nil, []string{"wiki"}, nil},
+		{"a new source", down, nil, []string{"crm"}, nil},
+		{"the recognized document is deleted", down, map[string]bool{"d/a": true}, []string{"default"}, nil},
+		{"every source", down, nil, nil, &RecognitionError{Source: "default", Recognized: 1, Documents: 2, Reason: down}},
+		{"ops", down, nil, []string{"wiki", "ops"}, &RecognitionError{Source: "ops", Recognized: 1, Documents: 1, Reason: down}},
+	} {
+		err := recognitionRefusal(tc.down, states, tc.gone, tc.sources...)
+		var got *RecognitionError
+		errors.As(err, &got)
+		switch {
+		case tc.want == nil && err != nil, tc.want != nil && (got == nil || *got != *tc.want):
+			t.Errorf("%s: %v, want %+v", tc.name, err, tc.want)
+		case tc.want != nil && !errors.Is(err, ariadne.ErrUnavailable):
+			t.Errorf("%s: %v is not ErrUnavailable", tc.name, err)
+		}
+	}
+}
+
+// namedRecognizer recognizes nothing; a run with it records that recognition ran.
+type namedRecognizer struct{}
+
+func (namedRecognizer) Name() string { return "ner-test" }
+func (namedRecognizer) Recognize(context.Context, []extraction.Input, *resolution.Registry) (map[string][]extraction.Recognized, error) {
+	return map[string][]extraction.Recognized{}, nil
+}
+
+// TestSyncRefusedWithoutRecognition: a source indexed with recognition is neither synced nor
+// deleted from by a pipeline whose recognition is down (Config.RecognitionDown) — a dry run is
+// refused too, and nothing is written; a new source is indexed without it; a pipeline with
+// recognition off on purpose (no RecognitionDown) rebuilds the source without it.
+func TestSyncRefusedWithoutRecognition(t *testing.T) {
+	ctx := context.Background()
+	with, st := memPipeline(t)
+	with.ner = namedRecognizer{}
+	doc := func(id string) ariadne.Document {
+		return ariadne.Document{ID: id, Title: id, Lang: "en", ACL: []string{"all"}, Body: "Text of " + id + ".\n", Path: id + ".md"}
+	}
+	corpus := []ariadne.Document{doc("notes/a"), doc("notes/b")}
+	if _, err := with.Sync(ctx, corpus, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	down := "the NER sidecar at http://127.0.0.1:1 does not answer"
+	without, err := New(Config{Chunker: with.chunker, Embedder: fixedEmbedder{}, Extractor: with.extractor, Ontology: with.onto,
+		Graph: st, Vectors: st, RecognitionDown: down, Logger: with.log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, sum Summary, err error, recognized int) {
+		t.Helper()
+		want := RecognitionError{Source: ariadne.DefaultSource, Recognized: recognized, Documents: recognized, Reason: down}
+		var got *RecognitionError
+		if !errors.As(err, &got) || *got != want || sum.Writes() != 0 {
+			t.Errorf("%s: %v (writes %d), want %+v and nothing written", what, err, sum.Writes(), want)
+		}
+	}
+	for _, dry := range []bool{true, false} {
+		sum, err := without.Sync(ctx, corpus, Options{DryRun: dry})
+		check("sync", sum, err, 2)
+		sum, err = without.Delete(ctx, []string{"notes/a"}, Options{DryRun: dry})
+		check("delete", sum, err, 1) // the document left would be extracted again
+	}
+	check("CheckRecognition", Summary{}, without.CheckRecognition(ctx), 2)
+	if len(st.docs) != 2 || st.extractors["notes/a"] != "dictionary-v1+ner-test" {
+		t.Fatalf("refused runs changed the store: %d documents, extractor %q", len(st.docs), st.extractors["notes/a"])
+	}
+	if sum, err := without.Sync(ctx, []ariadne.Document{doc("wiki/c")}, Options{Source: "wiki"}); err != nil || sum.DocsWritten != 1 {
+		t.Fatalf("a new source without recognition: %+v %v", sum, err)
+	}
+	off, err := New(Config{Chunker: with.chunker, Embedder: fixedEmbedder{}, Extractor: with.extractor, Ontology: with.onto,
+		Graph: st, Vectors: st, Logger: with.log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := off.Sync(ctx, corpus, Options{}); err != nil || sum.DocsRelinked != 2 || st.extractors["notes/a"] != "dictionary-v1" {
+		t.Fatalf("rebuilding without recognition on purpose: %+v %v (extractor %q)", sum, err, st.extractors["notes/a"])
 	}
 }

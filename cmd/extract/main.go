@@ -9,6 +9,11 @@
 // --allow-delete-all says it is meant. After a sync, entities a version before the
 // node views' first-mention lists wrote are refreshed once (the summary's "refreshed" line).
 //
+// With --ner auto (the default) and the NER sidecar down, a source indexed before with entity
+// recognition is not synced (nor deleted from) without it: that would drop every entity
+// recognition found. The job refuses, naming the sidecar's address; a source indexed without
+// recognition, or a new one, is synced without it, with a warning.
+//
 // A file that cannot be read as a document (malformed front matter, an empty acl, a duplicate id
 // …) is not a deletion: the stored document it held — stored from its path, or with the id its
 // front matter gives — is kept as it was, and the run exits 3 naming the file and the reason. A
@@ -18,7 +23,8 @@
 // Exit codes:
 //
 //	0   done
-//	1   failed: a store or model was unavailable, or a write failed
+//	1   failed: a store or model was unavailable, or a write failed; or --ner auto found the NER
+//	    sidecar down while the source was indexed with recognition (nothing written)
 //	2   bad flags or configuration, or a sync that would delete every document of its source
 //	    (or --reindex with a folder of no document) without --allow-delete-all; nothing written
 //	3   some files were malformed or had an older version than the stored document: not synced
@@ -185,8 +191,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return &exitError{2, err}
 	}
-	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Ontology: onto,
-		Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
+	// --ner auto with the sidecar down: a source indexed with recognition is not rewritten
+	// without it (ingest.RecognitionError); a source indexed without it is, with the warning
+	// BuildRecognizer logged.
+	recognitionDown := ""
+	if rec == nil && c.Indexing.RecognitionAsked() {
+		recognitionDown = fmt.Sprintf("the NER sidecar at %s does not answer", c.NERURL)
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, RecognitionDown: recognitionDown,
+		Ontology: onto, Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
 	if err != nil {
 		return &exitError{2, err}
 	}
@@ -206,6 +219,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if c.Reindex && len(docs) == 0 && !c.AllowDeleteAll {
 			return &exitError{2, fmt.Errorf("--reindex drops every source's documents and the folder %s holds no document to index (%s): nothing was dropped. An empty, unmounted or wrong folder looks like this; check --corpus, or add --allow-delete-all to empty the stores on purpose",
 				c.Corpus, plural(len(problems), "malformed file"))}
+		}
+	}
+	if c.Reindex {
+		if err := pipe.CheckRecognition(ctx); err != nil {
+			return recognitionExit(err)
 		}
 	}
 	if c.Reindex && !c.DryRun {
@@ -239,7 +257,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		sum, err = pipe.Sync(ctx, docs, opts)
 	}
 	var deleteAll *ingest.DeleteAllError
+	var recognition *ingest.RecognitionError
 	switch {
+	case errors.As(err, &recognition):
+		return recognitionExit(err)
 	case errors.As(err, &deleteAll):
 		return &exitError{2, fmt.Errorf("this sync would delete every document of source %q (%s): the folder %s holds none of them (%s read, %s). An empty, unmounted or wrong folder looks like this, so nothing was written; check --corpus (and --source), or add --allow-delete-all to empty the source on purpose",
 			deleteAll.Source, plural(deleteAll.Documents, "document"), c.Corpus, plural(len(docs), "document"), plural(len(problems), "malformed file"))}
@@ -283,6 +304,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exitError{4, fmt.Errorf("%d document(s) skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
 	}
 	return nil
+}
+
+// recognitionExit is exit 1 for a run refused because the NER sidecar is down
+// (ingest.RecognitionError), with the two ways out.
+func recognitionExit(err error) error {
+	var re *ingest.RecognitionError
+	if !errors.As(err, &re) {
+		return &exitError{1, err}
+	}
+	return &exitError{1, fmt.Errorf("%w. Start the sidecar (deploy/local.sh up ner, or make up) and run again, or run with --ner off (ARIADNE_NER=off) to rebuild the source without entity recognition on purpose", re)}
 }
 
 // refreshStale gives entities of a graph written by a version before the node views'

@@ -252,6 +252,91 @@ func TestIntegrationOlderVersionRefused(t *testing.T) {
 	}
 }
 
+// graphCounts counts what the graph of namespace ns holds.
+func graphCounts(t *testing.T, ns string) graph.Counts {
+	t.Helper()
+	gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close(context.Background())
+	c, err := gs.Count(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestIntegrationNERDownKeepsRecognizedEntities is the tester's repro: a folder indexed with the
+// real NER sidecar, then synced with --ner auto (the default) while the sidecar does not answer
+// (--ner-url http://127.0.0.1:1). The sync, its dry run and a --delete are refused with exit 1
+// naming the address and both ways out, and the graph keeps every recognized entity; --ner off
+// rebuilds the source without recognition on purpose. A fresh namespace still falls back to
+// indexing without recognition, with a warning.
+func TestIntegrationNERDownKeepsRecognizedEntities(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	testenv.Need(t, "the NER sidecar ("+testenv.NERURL()+")", testenv.HTTPGet(testenv.NERURL()+"/health"))
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "trip.md"), []byte("---\nid: notes/trip\ntitle: Поездка\nlang: ru\n---\nИван Петров встретился с Анной Смирновой в Казани. Потом Иван Петров улетел в Новосибирск.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "visit.md"), []byte("---\nid: notes/visit\ntitle: Визит\nlang: ru\n---\nАнна Смирнова приехала в Томск.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdNER")
+	sync := func(more ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, more...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := sync("--corpus", dir, "--ner-url", testenv.NERURL()); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("sync with NER: exit %d\n%s", code, out)
+	}
+	before := graphCounts(t, ns)
+	if before.Entities < 3 {
+		t.Fatalf("recognition found %d entities, want the people and cities", before.Entities)
+	}
+	down := "http://127.0.0.1:1"
+	for _, args := range [][]string{
+		{"--corpus", dir, "--ner-url", down},
+		{"--corpus", dir, "--ner-url", down, "--dry-run"},
+		{"--delete", "notes/visit", "--ner-url", down},
+		{"--corpus", dir, "--ner-url", down, "--reindex"},
+	} {
+		code, out := sync(args...)
+		for _, want := range []string{
+			`source "default" was indexed with entity recognition (`,
+			"but the NER sidecar at " + down + " does not answer",
+			"nothing was written",
+			"Start the sidecar (deploy/local.sh up ner, or make up) and run again, or run with --ner off (ARIADNE_NER=off) to rebuild the source without entity recognition on purpose",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: the output does not say %q", args, want)
+			}
+		}
+		if code != 1 {
+			t.Errorf("%v: exit %d, want 1", args, code)
+		}
+		if after := graphCounts(t, ns); after != before {
+			t.Errorf("%v: the graph changed: %+v → %+v", args, before, after)
+		}
+		if t.Failed() {
+			t.Fatalf("%v:\n%s", args, out)
+		}
+	}
+	if code, out := sync("--corpus", dir, "--ner", "off"); code != 0 || !strings.Contains(out, "relinked 2") {
+		t.Fatalf("--ner off: exit %d\n%s", code, out)
+	}
+	if after := graphCounts(t, ns); after.Entities >= before.Entities {
+		t.Errorf("--ner off kept %d entities of %d: recognition's were not dropped", after.Entities, before.Entities)
+	}
+	// A source indexed without recognition, as a fresh one, is synced with the sidecar down.
+	class2, ns2 := scratchStores(t, "ExtractCmdNERFresh")
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), syncArgs(class2, ns2, "--corpus", dir, "--ner-url", down), &out, &errOut)
+	if exitCode(err) != 0 || !strings.Contains(out.String(), "written 2") || !strings.Contains(errOut.String(), "indexing without entity recognition") {
+		t.Fatalf("fresh namespace, sidecar down: exit %d\n%s\n%s", exitCode(err), out.String(), errOut.String())
+	}
+}
+
 // TestIntegrationEmptyFolderRefusesToDeleteAll: a sync of an empty folder, or of one whose only
 // file is malformed and new, over an indexed source would delete all of it — an unmounted share
 // looks like that — so it exits 2 naming the folder, the source and --allow-delete-all, and

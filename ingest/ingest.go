@@ -269,6 +269,10 @@ type Summary struct {
 	// Refused are the given documents a sync did not write because their version is lower than
 	// the stored one, which it kept as it was (in the order given).
 	Refused []Refusal
+	// Deleted are the documents a Delete removed (or would, in a dry run), with their sources,
+	// in the order asked; NotFound the ids it was asked for that no stored document has.
+	Deleted  []DeletedDoc
+	NotFound []string
 	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
 	// Upsert). The other counts, Writes included, describe the given documents only: the API
 	// tells a writer those, never anything about documents it may not read.
@@ -283,6 +287,9 @@ type Summary struct {
 	// of Elapsed.
 	Phases Phases
 }
+
+// DeletedDoc is a document a Delete removed, and the source it belonged to.
+type DeletedDoc struct{ ID, Source string }
 
 // DocCounts is what one document holds: its chunks, the distinct entities its facts refer to
 // (its subject included) and the relations it states. Extracted is false for an unchanged
@@ -374,9 +381,11 @@ func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Opt
 	return p.index(ctx, docs, false, opts)
 }
 
-// Delete removes documents by id with everything derived from them. Unknown ids are ignored. The
-// remaining documents of their sources are then extracted again as Upsert extracts stored
-// documents, so names only the deleted documents defined no longer link them.
+// Delete removes documents by id, whatever their source (ids are unique across sources), with
+// everything derived from them; Summary.Deleted names each with its source. Unknown ids are left
+// out and listed in Summary.NotFound. The remaining documents of their sources are then
+// extracted again as Upsert extracts stored documents, so names only the deleted documents
+// defined no longer link them.
 func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -401,12 +410,19 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	gone := map[string]bool{}
 	var touched []string // the sources of the deleted documents
 	for _, id := range ids {
-		if st, ok := states[id]; ok {
-			old[id] = st.ChunkIDs
-			chunkIDs = append(chunkIDs, st.ChunkIDs...)
-			gone[id] = true
-			touched = append(touched, sourceOf(st.Source))
+		st, ok := states[id]
+		switch {
+		case gone[id] || slices.Contains(sum.NotFound, id): // asked twice
+			continue
+		case !ok:
+			sum.NotFound = append(sum.NotFound, id)
+			continue
 		}
+		sum.Deleted = append(sum.Deleted, DeletedDoc{ID: id, Source: sourceOf(st.Source)})
+		old[id] = st.ChunkIDs
+		chunkIDs = append(chunkIDs, st.ChunkIDs...)
+		gone[id] = true
+		touched = append(touched, sourceOf(st.Source))
 	}
 	if len(touched) > 0 {
 		// The rest of those sources is extracted again below.

@@ -311,3 +311,32 @@ func TestSyncRefusedWithoutRecognition(t *testing.T) {
 		t.Fatalf("rebuilding without recognition on purpose: %+v %v (extractor %q)", sum, err, st.extractors["notes/a"])
 	}
 }
+
+// TestDeleteNamesSourcesAndUnknownIDs: Delete reports each document it removes with its own
+// source — not the run's Options.Source — and the ids no stored document has, once each.
+func TestDeleteNamesSourcesAndUnknownIDs(t *testing.T) {
+	ctx := context.Background()
+	p, st := memPipeline(t)
+	doc := func(id string) ariadne.Document {
+		return ariadne.Document{ID: id, Title: id, Lang: "en", ACL: []string{"all"}, Body: "Text of " + id + ".\n"}
+	}
+	if _, err := p.Upsert(ctx, []ariadne.Document{doc("api/kickoff")}, Options{Source: "api"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Upsert(ctx, []ariadne.Document{doc("notes/a")}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, dry := range []bool{true, false} {
+		sum, err := p.Delete(ctx, []string{"no/such", "api/kickoff", "notes/a", "api/kickoff", "no/such"}, Options{DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []DeletedDoc{{ID: "api/kickoff", Source: "api"}, {ID: "notes/a", Source: ariadne.DefaultSource}}
+		if !slices.Equal(sum.Deleted, want) || !slices.Equal(sum.NotFound, []string{"no/such"}) || sum.DocsDeleted != 2 {
+			t.Errorf("dry run %v: deleted %+v, not found %v, count %d", dry, sum.Deleted, sum.NotFound, sum.DocsDeleted)
+		}
+	}
+	if len(st.docs) != 0 {
+		t.Errorf("left %d documents", len(st.docs))
+	}
+}

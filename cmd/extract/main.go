@@ -28,8 +28,8 @@
 //	2   bad flags or configuration, or a sync that would delete every document of its source
 //	    (or --reindex with a folder of no document) without --allow-delete-all; nothing written
 //	3   some files were malformed or had an older version than the stored document: not synced
-//	    (the stored documents they held kept as they were), everything else was; or --strict
-//	    and Weaviate refused chunks
+//	    (the stored documents they held kept as they were), everything else was; --delete named
+//	    an id no document has (the others deleted); or --strict and Weaviate refused chunks
 //	4   some document ids are held by another source: those documents were skipped (ids are
 //	    unique across sources), everything else was synced
 //	130 interrupted (SIGINT/SIGTERM) after finishing the batches in progress; both stores are consistent
@@ -43,6 +43,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -64,7 +65,7 @@ import (
 type cli struct {
 	Corpus         string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)."`
 	Source         string   `name:"source" env:"ARIADNE_SOURCE" default:"default" help:"Source the folder is: a sync adds, updates and deletes only this source's documents."`
-	Delete         []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
+	Delete         []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder, whatever their source (ids are unique across sources; the summary names it). An id no document has exits 3."`
 	DryRun         bool     `name:"dry-run" help:"Report what would change; write nothing."`
 	Strict         bool     `name:"strict" help:"Exit 3 also when Weaviate refuses a chunk (a malformed file always exits 3)."`
 	Reindex        bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
@@ -298,6 +299,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return &exitError{3, fmt.Errorf("%s not synced (the summary names each with the reason; a stored document such a file held is kept as it was): fix and sync again",
 			strings.Join(what, " and "))}
+	case len(sum.NotFound) > 0:
+		return &exitError{3, fmt.Errorf("nothing deleted for %s no stored document has (%s): check the id (GET /v1/documents lists them)",
+			plural(len(sum.NotFound), "id"), strings.Join(sum.NotFound, ", "))}
 	case c.Strict && len(sum.VectorErrors) > 0:
 		return &exitError{3, fmt.Errorf("%d refused chunks (--strict)", len(sum.VectorErrors))}
 	case len(sum.Conflicts) > 0:
@@ -364,7 +368,22 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "summary%s\n", mode)
-	fmt.Fprintf(&b, "  source     %s\n", c.Source)
+	if len(c.Delete) > 0 {
+		// --delete removes documents by id whatever their source: name the sources they had.
+		var sources []string
+		for _, d := range s.Deleted {
+			if !slices.Contains(sources, d.Source) {
+				sources = append(sources, d.Source)
+			}
+		}
+		slices.Sort(sources)
+		if len(sources) == 0 {
+			sources = []string{"none (nothing deleted)"}
+		}
+		fmt.Fprintf(&b, "  source     %s\n", strings.Join(sources, ", "))
+	} else {
+		fmt.Fprintf(&b, "  source     %s\n", c.Source)
+	}
 	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), refused %d (older version), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
 		s.DocsRead, skipped, len(s.Refused), s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
 	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
@@ -389,6 +408,12 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 			what = "not synced; the stored document " + strings.Join(kept, ", ") + " is kept as it was"
 		}
 		fmt.Fprintf(&b, "  malformed  %s: %s — %s\n", p.Path, p.Reason, what)
+	}
+	for _, d := range s.Deleted {
+		fmt.Fprintf(&b, "  deleted    %s (source %s)\n", d.ID, d.Source)
+	}
+	for _, id := range s.NotFound {
+		fmt.Fprintf(&b, "  not found  %s: no stored document has this id; nothing deleted\n", id)
 	}
 	for _, r := range s.Refused {
 		fmt.Fprintf(&b, "  refused    %s (%s): %s\n", r.File, r.DocID, r.Reason())

@@ -337,6 +337,52 @@ func TestIntegrationNERDownKeepsRecognizedEntities(t *testing.T) {
 	}
 }
 
+// TestIntegrationDeleteNamesSource: --delete removes a document of another source than --source
+// (ids are unique across sources) and the summary names that source; an id no document has is
+// named in the summary as not found and exits 3, nothing deleted.
+func TestIntegrationDeleteNamesSource(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "kickoff.md"), []byte("---\nid: api/kickoff-tomsk\ntitle: Kickoff in Tomsk\n---\nThe kickoff is in Tomsk.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "gate.md"), []byte("---\nid: api/gate\ntitle: Gate\n---\nThe gate closes at ten.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdDelete")
+	extract := func(args ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, append(args, "--ner", "off")...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := extract("--corpus", dir, "--source", "api"); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("sync: exit %d\n%s", code, out)
+	}
+	code, out := extract("--delete", "no/such-doc")
+	for _, want := range []string{"  source     none (nothing deleted)\n", "  not found  no/such-doc: no stored document has this id; nothing deleted\n",
+		"nothing deleted for 1 id no stored document has (no/such-doc)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("unknown id: the output does not say %q", want)
+		}
+	}
+	if code != 3 {
+		t.Errorf("unknown id: exit %d, want 3", code)
+	}
+	code, out = extract("--delete", "api/kickoff-tomsk")
+	for _, want := range []string{"  source     api\n", "  deleted    api/kickoff-tomsk (source api)\n", "deleted 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("delete: the output does not say %q", want)
+		}
+	}
+	if strings.Contains(out, "source     default") || code != 0 {
+		t.Errorf("delete: exit %d, or the summary names the source default", code)
+	}
+	if states := storedStates(t, ns); len(states) != 1 || states["api/gate"].Source != "api" {
+		t.Errorf("after the delete the graph holds %v", states)
+	}
+	if t.Failed() {
+		t.Logf("last output:\n%s", out)
+	}
+}
+
 // TestIntegrationEmptyFolderRefusesToDeleteAll: a sync of an empty folder, or of one whose only
 // file is malformed and new, over an indexed source would delete all of it — an unmounted share
 // looks like that — so it exits 2 naming the folder, the source and --allow-delete-all, and

@@ -182,6 +182,14 @@ type DocState struct {
 	// aliases), so that it can be read back and extracted again; documents written before the
 	// graph kept it are not, until a sync writes them again.
 	Restorable bool
+	// Path is the document's file inside its source's folder (Document.Path; "" when it came
+	// from the API's JSON or was written before paths were kept).
+	Path string
+	// Version is the document's stored front matter version (0: none).
+	Version int
+	// Extractor names what extracted its facts ("" before it was recorded): the extractor, and
+	// "+" and the recognizer when entity recognition ran (ingest's extractorName).
+	Extractor string
 }
 
 // WriteStats counts what a graph write changed.

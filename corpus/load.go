@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -28,7 +30,10 @@ func isSource(name string) bool {
 
 // Problem is a document that was skipped, with the reason.
 type Problem struct {
-	Path   string // path inside the corpus folder
+	Path string // path inside the corpus folder
+	// ID is the id its front matter gives, when the front matter could be read ("" otherwise):
+	// a sync keeps the stored document of that id, as the one stored from Path.
+	ID     string
 	Reason string
 }
 
@@ -80,13 +85,18 @@ func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
 			problems = append(problems, Problem{Path: p, Reason: err.Error()})
 			continue
 		}
-		doc, err := Parse(p, raw)
+		f, err := ParseFields(raw)
 		if err != nil {
 			problems = append(problems, Problem{Path: p, Reason: err.Error()})
 			continue
 		}
+		doc, err := fromFile(p, f)
+		if err != nil {
+			problems = append(problems, Problem{Path: p, ID: strings.TrimSpace(f.ID), Reason: err.Error()})
+			continue
+		}
 		if first, dup := seen[doc.ID]; dup {
-			problems = append(problems, Problem{Path: p, Reason: fmt.Sprintf("duplicate id %q (first in %s)", doc.ID, first)})
+			problems = append(problems, Problem{Path: p, ID: doc.ID, Reason: fmt.Sprintf("duplicate id %q (first in %s)", doc.ID, first)})
 			continue
 		}
 		seen[doc.ID] = p
@@ -96,13 +106,43 @@ func Load(fsys fs.FS) ([]ariadne.Document, []Problem, error) {
 }
 
 // Parse parses one document: a front matter block between two "---" lines, then the body.
-// The error wraps ariadne.ErrInvalid and says what is wrong. It is ParseFields, then FromFields.
+// The error wraps ariadne.ErrInvalid and says what is wrong. It is ParseFields, then FromFields;
+// "acl: \"\"" (an empty value) is refused too (FromFields refuses an empty list).
 func Parse(name string, raw []byte) (ariadne.Document, error) {
 	f, err := ParseFields(raw)
 	if err != nil {
 		return ariadne.Document{}, err
 	}
+	return fromFile(name, f)
+}
+
+// fromFile is FromFields for the fields of a file: an acl given as an empty value ("acl: \"\"")
+// would make the document public, as an empty list would; both are refused.
+func fromFile(name string, f Fields) (ariadne.Document, error) {
+	if f.ACLScalar && f.ACL == nil {
+		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, "acl is an empty value; %s", aclRemedy)
+	}
 	return FromFields(name, f)
+}
+
+// aclRemedy is what the messages of an empty acl tell the writer to do.
+var aclRemedy = fmt.Sprintf("leave it out for the default, [%s], or list the groups that may read the document", ariadne.PublicGroup)
+
+// CheckACL applies the acl rule every writer shares (a file of a synced folder, POST
+// /v1/documents) to an acl as given — nil is the field left out, which means the default,
+// [ariadne.PublicGroup]: a given list must name at least one group and no blank one, since
+// either mistake would otherwise make the document readable by everyone. The error wraps
+// ariadne.ErrInvalid and says what is wrong.
+func CheckACL(acl []string) error {
+	if acl != nil && len(acl) == 0 {
+		return ariadne.Messagef(ariadne.ErrInvalid, "acl is an empty list; %s", aclRemedy)
+	}
+	for i, g := range acl {
+		if strings.TrimSpace(g) == "" {
+			return ariadne.Messagef(ariadne.ErrInvalid, "acl has a blank group name (entry %d of %d)", i+1, len(acl))
+		}
+	}
+	return nil
 }
 
 // ParseFields reads the front matter fields and the body of one document, checking what the
@@ -159,8 +199,8 @@ type Fields struct {
 }
 
 // FromFields validates a document given field by field exactly as Parse validates a file (it is
-// the second half of Parse) and returns it; name is for messages. The error wraps
-// ariadne.ErrInvalid and says what is wrong.
+// the second half of Parse; CheckACL included) and returns it; name is for messages. The error
+// wraps ariadne.ErrInvalid and says what is wrong.
 func FromFields(name string, f Fields) (ariadne.Document, error) {
 	bad := func(format string, args ...any) (ariadne.Document, error) {
 		return ariadne.Document{}, ariadne.Messagef(ariadne.ErrInvalid, format, args...)
@@ -194,6 +234,9 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 		return bad("version: %d is not a non-negative integer", f.Version)
 	}
 	doc.Version = f.Version
+	if err := CheckACL(f.ACL); err != nil {
+		return ariadne.Document{}, err
+	}
 	doc.ACL = groupList(f.ACL)
 	// A file is valid UTF-8, but a YAML !!binary value decodes to arbitrary bytes (and JSON
 	// fields are the caller's).
@@ -252,12 +295,31 @@ func splitFrontMatter(text string) (header, body string, ok bool) {
 	return "", "", false
 }
 
+// yamlLine is a line number in a YAML error ("line 2: …").
+var yamlLine = regexp.MustCompile(`\bline (\d+)\b`)
+
+// yamlReason is a YAML error of the front matter in the file's words: its line numbers count the
+// file's lines (the front matter starts on line 2, after "---"), and a block that ends inside a
+// quoted or bracketed value says so.
 func yamlReason(err error) string {
+	var msg string
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
-		return strings.Join(te.Errors, "; ")
+		msg = strings.Join(te.Errors, "; ")
+	} else {
+		msg = strings.TrimPrefix(err.Error(), "yaml: ")
 	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		if err != nil {
+			return m
+		}
+		return "line " + strconv.Itoa(n+1)
+	})
+	if strings.Contains(msg, "unexpected end of stream") || strings.Contains(msg, "did not find expected") {
+		msg += " (an unclosed quote or bracket?)"
+	}
+	return msg
 }
 
 func parseDate(n yaml.Node) (string, error) {
@@ -305,7 +367,8 @@ func parseACL(n yaml.Node) ([]string, error) {
 	return groups, nil
 }
 
-// groupList trims and de-duplicates groups; none means the public group.
+// groupList trims and de-duplicates groups; none (the acl left out: CheckACL refuses a given
+// list without a group) means the public group.
 func groupList(groups []string) []string {
 	out := make([]string, 0, len(groups))
 	for _, g := range groups {

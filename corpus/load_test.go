@@ -68,23 +68,26 @@ func TestParse(t *testing.T) {
 }
 
 // TestParseFieldsACL: how the front matter gave acl — absent, null, an empty list, a list, one
-// value — is told apart (the API refuses the empty list and the single value; Parse takes both).
+// value — is told apart (the API refuses the single value, Parse takes it), and an acl that is
+// given but names no group, or a blank one, is refused by Parse as by the API: it would make the
+// document public.
 func TestParseFieldsACL(t *testing.T) {
 	for _, tc := range []struct {
 		name, acl string
 		want      []string // nil: absent
 		scalar    bool
 		parsed    []string // Document.ACL after Parse
+		err       string   // Parse's error, when it refuses
 	}{
-		{"absent", "", nil, false, []string{"all"}},
-		{"null", "acl:\n", nil, false, []string{"all"}},
-		{"tilde", "acl: ~\n", []string{"~"}, true, []string{"~"}}, // Parse keeps its old reading: a group "~"
-		{"empty list", "acl: []\n", []string{}, false, []string{"all"}},
-		{"list", "acl: [management, sales]\n", []string{"management", "sales"}, false, []string{"management", "sales"}},
-		{"block list", "acl:\n  - management\n", []string{"management"}, false, []string{"management"}},
-		{"blank in a list", "acl: [\"\", sales]\n", []string{"", "sales"}, false, []string{"sales"}},
-		{"one value", "acl: management\n", []string{"management"}, true, []string{"management"}},
-		{"an empty string", "acl: \"\"\n", nil, true, []string{"all"}},
+		{"absent", "", nil, false, []string{"all"}, ""},
+		{"null", "acl:\n", nil, false, []string{"all"}, ""},
+		{"tilde", "acl: ~\n", []string{"~"}, true, []string{"~"}, ""}, // Parse keeps its old reading: a group "~"
+		{"empty list", "acl: []\n", []string{}, false, nil, "acl is an empty list; leave it out for the default, [all], or list the groups that may read the document"},
+		{"list", "acl: [management, sales]\n", []string{"management", "sales"}, false, []string{"management", "sales"}, ""},
+		{"block list", "acl:\n  - management\n", []string{"management"}, false, []string{"management"}, ""},
+		{"blank in a list", "acl: [\"\", sales]\n", []string{"", "sales"}, false, nil, "acl has a blank group name (entry 1 of 2)"},
+		{"one value", "acl: management\n", []string{"management"}, true, []string{"management"}, ""},
+		{"an empty string", "acl: \"\"\n", nil, true, nil, "acl is an empty value; leave it out for the default, [all]"},
 	} {
 		raw := []byte("---\nid: a\n" + tc.acl + "---\nbody\n")
 		f, err := ParseFields(raw)
@@ -95,6 +98,12 @@ func TestParseFieldsACL(t *testing.T) {
 			t.Errorf("%s: ACL %#v scalar %v, want %#v %v", tc.name, f.ACL, f.ACLScalar, tc.want, tc.scalar)
 		}
 		doc, err := Parse("x.md", raw)
+		if tc.err != "" {
+			if err == nil || !errors.Is(err, ariadne.ErrInvalid) || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Errorf("%s: Parse = acl %v, %v; want the error %q", tc.name, doc.ACL, err, tc.err)
+			}
+			continue
+		}
 		if err != nil || !slices.Equal(doc.ACL, tc.parsed) {
 			t.Errorf("%s: Parse ACL %v (%v), want %v", tc.name, doc.ACL, err, tc.parsed)
 		}
@@ -108,6 +117,8 @@ func TestLoadReportsAndSkipsBadDocuments(t *testing.T) {
 		"b/dup.md":        {Data: []byte("---\nid: one\n---\nanother body\n")},
 		"b/empty.md":      {Data: []byte("---\nid: empty\n---\n")},
 		"b/noid.markdown": {Data: []byte("---\ntitle: x\n---\nbody\n")},
+		"b/public.md":     {Data: []byte("---\nid: public\nacl: []\n---\nbody\n")},
+		"b/quote.md":      {Data: []byte("---\nid: quote\ntitle: \"unclosed\n---\nbody\n")},
 		"b/image.png":     {Data: []byte{0x89, 'P', 'N', 'G'}},
 		".git/HEAD.md":    {Data: []byte("---\nid: hidden\n---\nbody\n")},
 	}
@@ -124,12 +135,16 @@ func TestLoadReportsAndSkipsBadDocuments(t *testing.T) {
 	}
 	var got []string
 	for _, p := range problems {
-		got = append(got, p.Error())
+		got = append(got, p.Error()+" [id "+p.ID+"]")
 	}
+	// The id is known wherever the front matter could be read (a sync keeps that stored
+	// document); an unclosed quote leaves none.
 	want := []string{
-		`b/dup.md: duplicate id "one" (first in a/one.md)`,
-		"b/empty.md: empty body",
-		"b/noid.markdown: front matter has no id",
+		`b/dup.md: duplicate id "one" (first in a/one.md) [id one]`,
+		"b/empty.md: empty body [id empty]",
+		"b/noid.markdown: front matter has no id [id ]",
+		"b/public.md: acl is an empty list; leave it out for the default, [all], or list the groups that may read the document [id public]",
+		"b/quote.md: front matter: line 3: found unexpected end of stream (an unclosed quote or bracket?) [id ]",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -138,10 +138,11 @@ const documentStatesCypher = `
 MATCH (d:Document)
 OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)
 RETURN d.id AS id, coalesce(d.source, 'default') AS source, d.content_hash AS content_hash, d.graph_hash AS graph_hash,
-       d.body IS NOT NULL AS restorable, collect(c.id) AS chunk_ids`
+       d.body IS NOT NULL AS restorable, d.path AS path, d.version AS version, d.extractor AS extractor,
+       collect(c.id) AS chunk_ids`
 
-// DocumentStates returns, per stored document id, its content hash, graph hash, chunk ids and
-// whether the graph holds its text (StoredDocuments).
+// DocumentStates returns, per stored document id, its content hash, graph hash, chunk ids,
+// whether the graph holds its text (StoredDocuments), its path, version and extractor.
 func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error) {
 	res, err := s.run(ctx, documentStatesCypher, nil)
 	if err != nil {
@@ -157,6 +158,13 @@ func (s *Store) DocumentStates(ctx context.Context) (map[string]ariadne.DocState
 		restorable, _ := r.Get("restorable")
 		st := ariadne.DocState{Source: str(src), ContentHash: str(ch), GraphHash: str(gh)}
 		st.Restorable, _ = restorable.(bool)
+		path, _ := r.Get("path")
+		version, _ := r.Get("version")
+		extractor, _ := r.Get("extractor")
+		st.Path, st.Extractor = str(path), str(extractor)
+		if v, ok := version.(int64); ok {
+			st.Version = int(v)
+		}
 		st.ChunkIDs = strs(ids)
 		slices.Sort(st.ChunkIDs)
 		out[str(id)] = st

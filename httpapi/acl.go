@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/corpus"
 )
 
 // The write rule for a document's ACL (POST /v1/documents, JSON bodies and Markdown front matter
@@ -28,21 +29,19 @@ func (e *httpError) Error() string { return e.msg }
 func (e *httpError) write(c *gin.Context) { writeError(c, e.status, e.code, e.msg) }
 
 // checkACLShape checks a document's acl as the caller sent it: acl nil is the field left out;
-// scalar reports front matter "acl: management" (one value where a list belongs).
+// scalar reports front matter "acl: management" (one value where a list belongs), which a file of
+// a synced folder may give and the API refuses. The empty list and blank names are refused by
+// corpus.CheckACL (through corpus.FromFields, before this), for files and the API alike; it is
+// checked here again so that this function states the whole rule.
 func checkACLShape(acl []string, scalar bool) *httpError {
-	bad := func(format string, args ...any) *httpError {
-		return &httpError{http.StatusBadRequest, "invalid_request", "invalid document: " + fmt.Sprintf(format, args...)}
+	bad := func(msg string) *httpError {
+		return &httpError{http.StatusBadRequest, "invalid_request", "invalid document: " + msg}
 	}
-	switch {
-	case scalar:
-		return bad("acl must be a list of group names, like acl: [management], not a single value (leave it out for the default, [%s])", ariadne.PublicGroup)
-	case acl != nil && len(acl) == 0:
-		return bad("acl is an empty list; leave it out for the default, [%s], or list the groups that may read the document", ariadne.PublicGroup)
+	if scalar {
+		return bad(fmt.Sprintf("acl must be a list of group names, like acl: [management], not a single value (leave it out for the default, [%s])", ariadne.PublicGroup))
 	}
-	for i, g := range acl {
-		if strings.TrimSpace(g) == "" {
-			return bad("acl has a blank group name (entry %d of %d)", i+1, len(acl))
-		}
+	if err := corpus.CheckACL(acl); err != nil {
+		return bad(publicMessage(err, "invalid acl"))
 	}
 	return nil
 }

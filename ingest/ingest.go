@@ -154,6 +154,8 @@ type Pipeline struct {
 	dim       int
 	names     *lru.Cache[string, docNames] // by content hash (namesOf)
 	ontoHash  string                       // hex SHA-256 of the ontology (registryFingerprint)
+	// recognitionDown is Config.RecognitionDown ("" when a recognizer is set).
+	recognitionDown string
 }
 
 // Config assembles a Pipeline.
@@ -169,6 +171,12 @@ type Config struct {
 	Logger     *slog.Logger
 	BatchDocs  int // documents per batch; default 32
 	Workers    int // concurrent embedding/extraction calls; default 2
+	// RecognitionDown, when set, says that recognition was asked for but is unavailable, and why
+	// ("the NER sidecar at … does not answer"); Recognizer is then nil. A run over a source whose
+	// stored documents were extracted with recognition then fails with a *RecognitionError and
+	// writes nothing, since it would extract them again without it; a source none of whose
+	// documents were is indexed without recognition.
+	RecognitionDown string
 }
 
 // New returns a pipeline.
@@ -177,7 +185,11 @@ func New(cfg Config) (*Pipeline, error) {
 		return nil, fmt.Errorf("ingest: chunker, embedder, extractor, ontology and both stores are required: %w", ariadne.ErrInvalid)
 	}
 	p := &Pipeline{chunker: cfg.Chunker, embedder: cfg.Embedder, extractor: cfg.Extractor, onto: cfg.Ontology,
-		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers, ner: cfg.Recognizer}
+		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers, ner: cfg.Recognizer,
+		recognitionDown: cfg.RecognitionDown}
+	if p.ner != nil {
+		p.recognitionDown = ""
+	}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -215,6 +227,18 @@ type Options struct {
 	// with nothing written and is returned as it is. The API checks there what must not change
 	// between its check and the write: who may replace a document, and its stored version.
 	Precheck func(ctx context.Context, stored map[string]ariadne.DocState) error
+	// A Sync refuses the given documents whose version is lower than their stored document's
+	// (Summary.Refused): those stored documents are kept as they are, as for Unread files.
+	//
+	// Unread are the files of the synced folder that could not be read as documents (Sync only).
+	// The stored documents of the source they may hold — stored from one of their paths, or with
+	// the id one gives — are kept as they are (Summary.Kept), not deleted: a sync then ends where
+	// a sync with their last good files would.
+	Unread []UnreadFile
+	// RefuseDeleteAll makes a Sync that would delete every stored document of its source fail
+	// with a *DeleteAllError, writing nothing (a dry run too): an empty or unmounted folder looks
+	// like that. A source with no stored document is synced as usual.
+	RefuseDeleteAll bool
 }
 
 // Summary reports a run. Writes are zero when nothing changed.
@@ -242,6 +266,16 @@ type Summary struct {
 	Stopped     bool // the run was stopped between batches
 	// Conflicts are given documents not written because another source holds their id.
 	Conflicts []ariadne.SourceConflict
+	// Kept are the stored documents a sync kept as they were because their files could not be
+	// read (Options.Unread), by id.
+	Kept []Kept
+	// Refused are the given documents a sync did not write because their version is lower than
+	// the stored one, which it kept as it was (in the order given).
+	Refused []Refusal
+	// Deleted are the documents a Delete removed (or would, in a dry run), with their sources,
+	// in the order asked; NotFound the ids it was asked for that no stored document has.
+	Deleted  []DeletedDoc
+	NotFound []string
 	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
 	// Upsert). The other counts, Writes included, describe the given documents only: the API
 	// tells a writer those, never anything about documents it may not read.
@@ -256,6 +290,9 @@ type Summary struct {
 	// of Elapsed.
 	Phases Phases
 }
+
+// DeletedDoc is a document a Delete removed, and the source it belonged to.
+type DeletedDoc struct{ ID, Source string }
 
 // DocCounts is what one document holds: its chunks, the distinct entities its facts refer to
 // (its subject included) and the relations it states. Extracted is false for an unchanged
@@ -367,9 +404,11 @@ func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Opt
 	return p.index(ctx, docs, false, opts)
 }
 
-// Delete removes documents by id with everything derived from them. Unknown ids are ignored. The
-// remaining documents of their sources are then extracted again as Upsert extracts stored
-// documents, so names only the deleted documents defined no longer link them.
+// Delete removes documents by id, whatever their source (ids are unique across sources), with
+// everything derived from them; Summary.Deleted names each with its source. Unknown ids are left
+// out and listed in Summary.NotFound. The remaining documents of their sources are then
+// extracted again as Upsert extracts stored documents, so names only the deleted documents
+// defined no longer link them.
 func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summary, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -391,10 +430,27 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	}
 	old := map[string][]string{}
 	var chunkIDs []string
+	gone := map[string]bool{}
+	var touched []string // the sources of the deleted documents
 	for _, id := range ids {
-		if st, ok := states[id]; ok {
-			old[id] = st.ChunkIDs
-			chunkIDs = append(chunkIDs, st.ChunkIDs...)
+		st, ok := states[id]
+		switch {
+		case gone[id] || slices.Contains(sum.NotFound, id): // asked twice
+			continue
+		case !ok:
+			sum.NotFound = append(sum.NotFound, id)
+			continue
+		}
+		sum.Deleted = append(sum.Deleted, DeletedDoc{ID: id, Source: sourceOf(st.Source)})
+		old[id] = st.ChunkIDs
+		chunkIDs = append(chunkIDs, st.ChunkIDs...)
+		gone[id] = true
+		touched = append(touched, sourceOf(st.Source))
+	}
+	if len(touched) > 0 {
+		// The rest of those sources is extracted again below.
+		if err := recognitionRefusal(p.recognitionDown, states, gone, touched...); err != nil {
+			return sum, err
 		}
 	}
 	sum.DocsDeleted = len(old)
@@ -463,6 +519,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	if err != nil {
 		return sum, neo4jErr(err)
 	}
+	if err := recognitionRefusal(p.recognitionDown, states, nil, source); err != nil {
+		return sum, err
+	}
 	if opts.Precheck != nil {
 		if err := opts.Precheck(ctx, states); err != nil {
 			return sum, err
@@ -480,6 +539,26 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	given := make(map[string]bool, len(docs))
 	for _, d := range docs {
 		given[d.ID] = true
+	}
+	// keep: stored documents of the source that a sync was not given because their files could
+	// not be read. They stay as they are: they join the run as stored, as an Upsert's stored
+	// documents do, and are not deleted.
+	// So do those whose given version is older than the stored one.
+	var keep map[string]string
+	if full {
+		keep = keptByUnread(source, states, given, opts.Unread)
+		sum.Kept = sortedKept(keep)
+		sum.Refused = olderVersions(source, docs, states)
+		for _, r := range sum.Refused {
+			keep[r.DocID] = r.File
+			delete(given, r.DocID)
+			docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return d.ID == r.DocID })
+		}
+		kept, err := p.storedDocs(ctx, source, keep)
+		if err != nil {
+			return sum, err
+		}
+		docs = append(docs, kept...)
 	}
 	// rederive: the registry is derived from the source's whole corpus, as a sync derives it —
 	// always for a sync, and for an Upsert or Delete whose source's stored documents could all be
@@ -501,6 +580,14 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	// loadStoredChunks); plan what changed. Documents whose id another source holds leave the run.
 	chunks := p.chunkAll(docs, given, source)
 	plan := PlanRun(source, docs, chunks, states, stored, full)
+	for id := range keep {
+		delete(plan.Deleted, id) // those storedDocs could not read back stay untouched
+	}
+	if full && opts.RefuseDeleteAll {
+		if n := deletesAll(source, states, plan); n > 0 {
+			return sum, &DeleteAllError{Source: source, Documents: n}
+		}
+	}
 	if len(plan.Conflicts) > 0 {
 		sum.Conflicts = append(sum.Conflicts, plan.Conflicts...)
 		for _, c := range plan.Conflicts {
@@ -578,8 +665,8 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 	sum.Docs = map[string]DocCounts{}
 	for _, w := range work {
 		if !w.contentNew && costly {
-			sum.DocsUnchanged++
 			if w.given {
+				sum.DocsUnchanged++
 				sum.Docs[w.doc.ID] = DocCounts{Chunks: len(w.chunks)}
 			}
 			continue
@@ -864,6 +951,25 @@ func (p *Pipeline) restore(ctx context.Context, source string, given map[string]
 		return nil, false, nil
 	}
 	return docs, true, nil
+}
+
+// storedDocs reads back the stored documents of source with the ids of keep, as restore does;
+// one that cannot be read back (written before the graph kept its text, or edited by hand) is
+// left out with a warning, and the caller leaves it as it is.
+func (p *Pipeline) storedDocs(ctx context.Context, source string, keep map[string]string) ([]ariadne.Document, error) {
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	docs, _, err := p.graph.StoredDocuments(ctx, source)
+	if err != nil {
+		return nil, neo4jErr(err)
+	}
+	docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { _, ok := keep[d.ID]; return !ok })
+	if len(docs) < len(keep) {
+		p.log.Warn("stored documents kept for files that could not be read cannot be read back from the graph; they stay as they are, not extracted again (a sync with their files fixed rewrites them)",
+			"source", source, "kept", len(keep), "read", len(docs))
+	}
+	return docs, nil
 }
 
 // loadStoredChunks gives the stored documents among work that have no chunks yet their chunks as

@@ -19,15 +19,16 @@ import (
 // memStore is an in-memory GraphStore and VectorStore: enough of both stores for a pipeline run
 // to plan, write and find its documents again, without servers.
 type memStore struct {
-	mu       sync.Mutex
-	docs     map[string]ariadne.DocumentGraph // by document id
-	claimed  map[string]string                // id → source, claimed by a run and not written yet
-	vectors  map[string]ariadne.IndexedChunk  // by chunk id
-	registry map[string]string                // source → fingerprint
+	mu         sync.Mutex
+	docs       map[string]ariadne.DocumentGraph // by document id
+	extractors map[string]string                // by document id: what extracted it (WriteDocuments)
+	claimed    map[string]string                // id → source, claimed by a run and not written yet
+	vectors    map[string]ariadne.IndexedChunk  // by chunk id
+	registry   map[string]string                // source → fingerprint
 }
 
 func newMemStore() *memStore {
-	return &memStore{docs: map[string]ariadne.DocumentGraph{}, claimed: map[string]string{},
+	return &memStore{docs: map[string]ariadne.DocumentGraph{}, extractors: map[string]string{}, claimed: map[string]string{},
 		vectors: map[string]ariadne.IndexedChunk{}, registry: map[string]string{}}
 }
 
@@ -41,7 +42,8 @@ func (m *memStore) DocumentStates(context.Context) (map[string]ariadne.DocState,
 		out[id] = ariadne.DocState{Source: src}
 	}
 	for id, dg := range m.docs {
-		st := ariadne.DocState{Source: dg.Doc.SourceName(), ContentHash: dg.Doc.ContentHash(), GraphHash: dg.GraphHash, Restorable: true}
+		st := ariadne.DocState{Source: dg.Doc.SourceName(), ContentHash: dg.Doc.ContentHash(), GraphHash: dg.GraphHash, Restorable: true,
+			Path: dg.Doc.Path, Version: dg.Doc.Version, Extractor: m.extractors[id]}
 		for _, c := range dg.Chunks {
 			st.ChunkIDs = append(st.ChunkIDs, c.ID)
 		}
@@ -78,12 +80,13 @@ func (m *memStore) StoredChunks(_ context.Context, source string) (map[string][]
 	return out, nil
 }
 
-func (m *memStore) WriteDocuments(_ context.Context, docs []ariadne.DocumentGraph, _ map[string][]string, _ map[string]string, _ ariadne.Labeler, _ string) (ariadne.WriteStats, error) {
+func (m *memStore) WriteDocuments(_ context.Context, docs []ariadne.DocumentGraph, _ map[string][]string, _ map[string]string, _ ariadne.Labeler, extractor string) (ariadne.WriteStats, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var st ariadne.WriteStats
 	for _, dg := range docs {
 		m.docs[dg.Doc.ID] = dg
+		m.extractors[dg.Doc.ID] = extractor
 		delete(m.claimed, dg.Doc.ID)
 		st.Documents++
 		st.Chunks += len(dg.Chunks)
@@ -97,6 +100,7 @@ func (m *memStore) DeleteDocuments(_ context.Context, old map[string][]string) (
 	var st ariadne.WriteStats
 	for id, chunks := range old {
 		delete(m.docs, id)
+		delete(m.extractors, id)
 		st.DeletedChunks += len(chunks)
 	}
 	return st, nil

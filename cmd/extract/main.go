@@ -4,15 +4,32 @@
 // adds, updates and deletes only that source's documents, so runs over different sources may
 // share the stores, even at the same time. Re-running it is idempotent: unchanged documents are
 // not written again, changed ones replace their old version, and documents that left the folder
-// are deleted with everything derived from them. After a sync, entities a version before the
+// are deleted with everything derived from them — unless that would be every document of the
+// source (an empty or unmounted folder looks so): then the job refuses, writing nothing, unless
+// --allow-delete-all says it is meant. After a sync, entities a version before the
 // node views' first-mention lists wrote are refreshed once (the summary's "refreshed" line).
+//
+// With --ner auto (the default) and the NER sidecar down, a source indexed before with entity
+// recognition is not synced (nor deleted from) without it: that would drop every entity
+// recognition found. The job refuses, naming the sidecar's address; a source indexed without
+// recognition, or a new one, is synced without it, with a warning.
+//
+// A file that cannot be read as a document (malformed front matter, an empty acl, a duplicate id
+// …) is not a deletion: the stored document it held — stored from its path, or with the id its
+// front matter gives — is kept as it was, and the run exits 3 naming the file and the reason. A
+// file whose version is lower than its stored document's is refused the same way (POST
+// /v1/documents answers it 409 version_conflict).
 //
 // Exit codes:
 //
-//	0   done (malformed documents were reported and skipped)
-//	1   failed: a store or model was unavailable, or a write failed
-//	2   bad flags or configuration
-//	3   --strict and at least one document was malformed, or Weaviate refused chunks
+//	0   done
+//	1   failed: a store or model was unavailable, or a write failed; or --ner auto found the NER
+//	    sidecar down while the source was indexed with recognition (nothing written)
+//	2   bad flags or configuration, or a sync that would delete every document of its source
+//	    (or --reindex with a folder of no document) without --allow-delete-all; nothing written
+//	3   some files were malformed or had an older version than the stored document: not synced
+//	    (the stored documents they held kept as they were), everything else was; --delete named
+//	    an id no document has (the others deleted); or --strict and Weaviate refused chunks
 //	4   some document ids are held by another source: those documents were skipped (ids are
 //	    unique across sources), everything else was synced
 //	130 interrupted (SIGINT/SIGTERM) after finishing the batches in progress; both stores are consistent
@@ -26,6 +43,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -45,18 +63,19 @@ import (
 
 // cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
 type cli struct {
-	Corpus   string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)."`
-	Source   string   `name:"source" env:"ARIADNE_SOURCE" default:"default" help:"Source the folder is: a sync adds, updates and deletes only this source's documents."`
-	Delete   []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder."`
-	DryRun   bool     `name:"dry-run" help:"Report what would change; write nothing."`
-	Strict   bool     `name:"strict" help:"Exit 3 when a document is malformed or Weaviate refuses a chunk."`
-	Reindex  bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
-	Repair   bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair; with --dry-run nothing is repaired."`
-	Units    bool     `name:"unit-vectors" env:"ARIADNE_UNIT_VECTORS" help:"After the sync, embed the evidence units (sentences, table rows, list items) of every chunk that has no stored vector yet and delete those of units no chunk has (for extractive-v2, which scores them at query time; the lexical embedder needs none)."`
-	Workers  int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
-	Batch    int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
-	LogLevel string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
-	LogJSON  bool     `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines instead of text."`
+	Corpus         string   `name:"corpus" env:"ARIADNE_CORPUS" help:"Folder of documents (Markdown or text with YAML front matter)."`
+	Source         string   `name:"source" env:"ARIADNE_SOURCE" default:"default" help:"Source the folder is: a sync adds, updates and deletes only this source's documents."`
+	Delete         []string `name:"delete" help:"Delete these document ids (repeatable) instead of syncing a folder, whatever their source (ids are unique across sources; the summary names it). An id no document has exits 3."`
+	DryRun         bool     `name:"dry-run" help:"Report what would change; write nothing."`
+	Strict         bool     `name:"strict" help:"Exit 3 also when Weaviate refuses a chunk (a malformed file always exits 3)."`
+	Reindex        bool     `name:"reindex" help:"Drop the Weaviate class and the graph (every source) first, then index everything (needed after changing the embedder)."`
+	AllowDeleteAll bool     `name:"allow-delete-all" help:"Let a sync delete every document of its source (the folder holds none of them), and --reindex run on a folder with no document. Without it both refuse and write nothing: an empty, unmounted or wrong folder looks like that."`
+	Repair         bool     `name:"repair-index" help:"Before syncing, search every chunk by its own vector and write again those the vector index lost (Weaviate restarted after a crash). Without it a sample of 32 is checked and a failed sample starts the same repair; with --dry-run nothing is repaired."`
+	Units          bool     `name:"unit-vectors" env:"ARIADNE_UNIT_VECTORS" help:"After the sync, embed the evidence units (sentences, table rows, list items) of every chunk that has no stored vector yet and delete those of units no chunk has (for extractive-v2, which scores them at query time; the lexical embedder needs none)."`
+	Workers        int      `name:"workers" env:"ARIADNE_WORKERS" default:"2" help:"Concurrent embedding/extraction calls."`
+	Batch          int      `name:"batch" env:"ARIADNE_BATCH_DOCS" default:"32" help:"Documents per write batch (the unit of consistency)."`
+	LogLevel       string   `name:"log-level" env:"ARIADNE_LOG_LEVEL" default:"info" enum:"debug,info,warn,error" help:"Log level."`
+	LogJSON        bool     `name:"log-json" env:"ARIADNE_LOG_JSON" help:"Log JSON lines instead of text."`
 
 	setup.Stores   `embed:""`
 	setup.Embedder `embed:""`
@@ -173,8 +192,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return &exitError{2, err}
 	}
-	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Ontology: onto,
-		Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
+	// --ner auto with the sidecar down: a source indexed with recognition is not rewritten
+	// without it (ingest.RecognitionError); a source indexed without it is, with the warning
+	// BuildRecognizer logged.
+	recognitionDown := ""
+	if rec == nil && c.Indexing.RecognitionAsked() {
+		recognitionDown = fmt.Sprintf("the NER sidecar at %s does not answer", c.NERURL)
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, RecognitionDown: recognitionDown,
+		Ontology: onto, Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
 	if err != nil {
 		return &exitError{2, err}
 	}
@@ -184,6 +210,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("components", "embedder", emb.Name(), "extractor", ext.Name(), "ner", nerName, "chunk_tokens", c.ChunkTokens, "overlap", c.ChunkOverlap)
 
+	var docs []ariadne.Document
+	var problems []corpus.Problem
+	if len(c.Delete) == 0 {
+		docs, problems, err = corpus.Load(os.DirFS(c.Corpus))
+		if err != nil {
+			return &exitError{1, err}
+		}
+		if c.Reindex && len(docs) == 0 && !c.AllowDeleteAll {
+			return &exitError{2, fmt.Errorf("--reindex drops every source's documents and the folder %s holds no document to index (%s): nothing was dropped. An empty, unmounted or wrong folder looks like this; check --corpus, or add --allow-delete-all to empty the stores on purpose",
+				c.Corpus, plural(len(problems), "malformed file"))}
+		}
+	}
+	if c.Reindex {
+		if err := pipe.CheckRecognition(ctx); err != nil {
+			return recognitionExit(err)
+		}
+	}
 	if c.Reindex && !c.DryRun {
 		log.Warn("--reindex: dropping the Weaviate class and Ariadne's graph")
 		if err := vs.DropClass(ctx); err != nil {
@@ -201,28 +244,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	start := time.Now()
-	var problems []corpus.Problem
 	var sum ingest.Summary
-	opts := ingest.Options{DryRun: c.DryRun, Stop: ctxStop.Done(), Source: c.Source}
+	opts := ingest.Options{DryRun: c.DryRun, Stop: ctxStop.Done(), Source: c.Source, RefuseDeleteAll: !c.AllowDeleteAll}
 	if len(c.Delete) > 0 {
 		sum, err = pipe.Delete(ctx, c.Delete, opts)
 	} else {
-		var docs []ariadne.Document
-		docs, problems, err = corpus.Load(os.DirFS(c.Corpus))
-		if err != nil {
-			return &exitError{1, err}
-		}
 		for _, p := range problems {
-			log.Warn("skipped malformed document", "path", p.Path, "reason", p.Reason)
+			log.Warn("malformed file: not synced", "path", p.Path, "reason", p.Reason)
+			opts.Unread = append(opts.Unread, ingest.UnreadFile{Path: p.Path, ID: p.ID})
 		}
 		bar := newProgress(stdout)
 		opts.Progress = bar
 		sum, err = pipe.Sync(ctx, docs, opts)
 	}
-	if err != nil {
+	var deleteAll *ingest.DeleteAllError
+	var recognition *ingest.RecognitionError
+	switch {
+	case errors.As(err, &recognition):
+		return recognitionExit(err)
+	case errors.As(err, &deleteAll):
+		return &exitError{2, fmt.Errorf("this sync would delete every document of source %q (%s): the folder %s holds none of them (%s read, %s). An empty, unmounted or wrong folder looks like this, so nothing was written; check --corpus (and --source), or add --allow-delete-all to empty the source on purpose",
+			deleteAll.Source, plural(deleteAll.Documents, "document"), c.Corpus, plural(len(docs), "document"), plural(len(problems), "malformed file"))}
+	case err != nil:
 		return &exitError{1, err}
 	}
-	printSummary(stdout, c, sum, len(problems), time.Since(start))
+	printSummary(stdout, c, sum, problems, time.Since(start))
 	if !c.DryRun && !sum.Stopped {
 		if err := refreshStale(ctx, gs, stdout, log); err != nil {
 			return &exitError{1, err}
@@ -243,12 +289,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case sum.Stopped:
 		return &exitError{130, errors.New("interrupted")}
-	case c.Strict && (len(problems) > 0 || len(sum.VectorErrors) > 0):
-		return &exitError{3, fmt.Errorf("%d malformed documents, %d refused chunks (--strict)", len(problems), len(sum.VectorErrors))}
+	case len(problems) > 0 || len(sum.Refused) > 0:
+		var what []string
+		if len(problems) > 0 {
+			what = append(what, plural(len(problems), "malformed file"))
+		}
+		if len(sum.Refused) > 0 {
+			what = append(what, plural(len(sum.Refused), "file")+" with an older version than the stored document")
+		}
+		return &exitError{3, fmt.Errorf("%s not synced (the summary names each with the reason; a stored document such a file held is kept as it was): fix and sync again",
+			strings.Join(what, " and "))}
+	case len(sum.NotFound) > 0:
+		return &exitError{3, fmt.Errorf("nothing deleted for %s no stored document has (%s): check the id (GET /v1/documents lists them)",
+			plural(len(sum.NotFound), "id"), strings.Join(sum.NotFound, ", "))}
+	case c.Strict && len(sum.VectorErrors) > 0:
+		return &exitError{3, fmt.Errorf("%d refused chunks (--strict)", len(sum.VectorErrors))}
 	case len(sum.Conflicts) > 0:
 		return &exitError{4, fmt.Errorf("%d document(s) skipped: their ids belong to another source (ids are unique across sources)", len(sum.Conflicts))}
 	}
 	return nil
+}
+
+// recognitionExit is exit 1 for a run refused because the NER sidecar is down
+// (ingest.RecognitionError), with the two ways out.
+func recognitionExit(err error) error {
+	var re *ingest.RecognitionError
+	if !errors.As(err, &re) {
+		return &exitError{1, err}
+	}
+	return &exitError{1, fmt.Errorf("%w. Start the sidecar (deploy/local.sh up ner, or make up) and run again, or run with --ner off (ARIADNE_NER=off) to rebuild the source without entity recognition on purpose", re)}
 }
 
 // refreshStale gives entities of a graph written by a version before the node views'
@@ -283,16 +352,40 @@ func newProgress(w io.Writer) func(done, total int) {
 	return func(done, total int) { fmt.Fprintf(w, "progress: %d/%d documents written\n", done, total) }
 }
 
-func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed time.Duration) {
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Problem, elapsed time.Duration) {
+	skipped := len(problems)
 	mode := ""
 	if c.DryRun {
 		mode = " (dry run: nothing written)"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "summary%s\n", mode)
-	fmt.Fprintf(&b, "  source     %s\n", c.Source)
-	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
-		s.DocsRead, skipped, s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
+	if len(c.Delete) > 0 {
+		// --delete removes documents by id whatever their source: name the sources they had.
+		var sources []string
+		for _, d := range s.Deleted {
+			if !slices.Contains(sources, d.Source) {
+				sources = append(sources, d.Source)
+			}
+		}
+		slices.Sort(sources)
+		if len(sources) == 0 {
+			sources = []string{"none (nothing deleted)"}
+		}
+		fmt.Fprintf(&b, "  source     %s\n", strings.Join(sources, ", "))
+	} else {
+		fmt.Fprintf(&b, "  source     %s\n", c.Source)
+	}
+	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), refused %d (older version), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
+		s.DocsRead, skipped, len(s.Refused), s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
 	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
 		s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
 	fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
@@ -303,6 +396,28 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, skipped int, elapsed tim
 	fmt.Fprintf(&b, "  time       planning and resolution %s, extraction %s, embedding %s, Weaviate writes %s, Neo4j writes %s\n",
 		ph.Plan.Round(time.Millisecond), ph.Extract.Round(time.Millisecond), ph.Embed.Round(time.Millisecond),
 		ph.Vectors.Round(time.Millisecond), ph.Graph.Round(time.Millisecond))
+	for _, p := range problems {
+		var kept []string
+		for _, k := range s.Kept {
+			if k.File == p.Path {
+				kept = append(kept, k.DocID)
+			}
+		}
+		what := "not synced (no stored document came from it)"
+		if len(kept) > 0 {
+			what = "not synced; the stored document " + strings.Join(kept, ", ") + " is kept as it was"
+		}
+		fmt.Fprintf(&b, "  malformed  %s: %s — %s\n", p.Path, p.Reason, what)
+	}
+	for _, d := range s.Deleted {
+		fmt.Fprintf(&b, "  deleted    %s (source %s)\n", d.ID, d.Source)
+	}
+	for _, id := range s.NotFound {
+		fmt.Fprintf(&b, "  not found  %s: no stored document has this id; nothing deleted\n", id)
+	}
+	for _, r := range s.Refused {
+		fmt.Fprintf(&b, "  refused    %s (%s): %s\n", r.File, r.DocID, r.Reason())
+	}
 	for _, x := range s.Conflicts {
 		fmt.Fprintf(&b, "  conflict   %s: held by source %s; skipped\n", x.DocID, x.Source)
 	}

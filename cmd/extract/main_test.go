@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
@@ -55,8 +57,9 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// TestIntegrationStrictAndDryRun runs the job on a small folder with one malformed document:
-// the good ones are indexed, the bad one is reported with its path, and --strict exits 3.
+// TestIntegrationStrictAndDryRun runs the job on a small folder with malformed files: the good
+// ones are indexed, the bad ones are reported with their paths, and the run exits 3 (a dry run
+// too).
 func TestIntegrationStrictAndDryRun(t *testing.T) {
 	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
 	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
@@ -78,7 +81,7 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), append(base, "--dry-run"), &out, &errOut)
-	if exitCode(err) != 0 || !strings.Contains(out.String(), "dry run: nothing written") || !strings.Contains(out.String(), "written 2") {
+	if exitCode(err) != 3 || !strings.Contains(out.String(), "dry run: nothing written") || !strings.Contains(out.String(), "written 2") {
 		t.Fatalf("dry run: exit %d\n%s\n%s", exitCode(err), out.String(), errOut.String())
 	}
 	for _, bad := range []string{"bad/c.md", "bad/d.txt"} {
@@ -101,9 +104,337 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 	}
 }
 
+// syncArgs are the flags of a run against a test's own stores (scratchStores), lexical embedder.
+func syncArgs(class, ns string, more ...string) []string {
+	return append([]string{"--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
+		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}, more...)
+}
+
+// storedStates reads what the graph of namespace ns holds of every document.
+func storedStates(t *testing.T, ns string) map[string]ariadne.DocState {
+	t.Helper()
+	gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close(context.Background())
+	states, err := gs.DocumentStates(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return states
+}
+
+// TestIntegrationMalformedFileKeepsStoredDocument: a file of an indexed folder that turns
+// malformed — an unclosed quote in its title, an acl that names no group — is not a deletion:
+// the stored document stays exactly as it was (its content hash, so its acl too: "acl: []" does
+// not make it public), the summary names the file, the reason and the document kept, and the run
+// exits 3, a dry run too. Fixed, the file is synced as usual.
+func TestIntegrationMalformedFileKeepsStoredDocument(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("kickoff.md", "---\nid: meetings/kickoff\ntitle: Kickoff\nacl: [management]\n---\nThe kickoff is on Monday.\n")
+	write("pier.md", "---\nid: notes/pier\ntitle: Pier\nacl: [management]\n---\nThe pier opens at six.\n")
+	write("gate.md", "---\nid: notes/gate\ntitle: Gate\n---\nThe gate closes at ten.\n")
+	class, ns := scratchStores(t, "ExtractCmdMalformed")
+	args := syncArgs(class, ns, "--corpus", dir)
+	sync := func(more ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), append(args, more...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := sync(); code != 0 || !strings.Contains(out, "written 3") {
+		t.Fatalf("first sync: exit %d\n%s", code, out)
+	}
+	before := storedStates(t, ns)
+
+	write("kickoff.md", "---\nid: meetings/kickoff\ntitle: \"Kickoff\nacl: [management]\n---\nThe kickoff is on Tuesday.\n")
+	write("pier.md", "---\nid: notes/pier\ntitle: Pier\nacl: []\n---\nThe pier opens at seven.\n")
+	for _, dry := range []bool{true, false} {
+		var more []string
+		if dry {
+			more = append(more, "--dry-run")
+		}
+		code, out := sync(more...)
+		if code != 3 {
+			t.Errorf("dry run %v: exit %d, want 3\n%s", dry, code, out)
+		}
+		for _, want := range []string{
+			"deleted 0",
+			"skipped 2 (malformed)",
+			"malformed  kickoff.md: front matter: line 3: found unexpected end of stream (an unclosed quote or bracket?) — not synced; the stored document meetings/kickoff is kept as it was",
+			"malformed  pier.md: acl is an empty list; leave it out for the default, [all], or list the groups that may read the document — not synced; the stored document notes/pier is kept as it was",
+			"2 malformed files not synced (the summary names each with the reason; a stored document such a file held is kept as it was): fix and sync again",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("dry run %v: the output does not say %q:\n%s", dry, want, out)
+			}
+		}
+	}
+	after := storedStates(t, ns)
+	for _, id := range []string{"meetings/kickoff", "notes/pier", "notes/gate"} {
+		if b, a := before[id], after[id]; a.ContentHash == "" || a.ContentHash != b.ContentHash || a.GraphHash != b.GraphHash || !slices.Equal(a.ChunkIDs, b.ChunkIDs) {
+			t.Errorf("%s changed: %+v → %+v", id, b, a)
+		}
+	}
+
+	write("kickoff.md", "---\nid: meetings/kickoff\ntitle: Kickoff\nacl: [management]\n---\nThe kickoff is on Tuesday.\n")
+	write("pier.md", "---\nid: notes/pier\ntitle: Pier\nacl: [management]\n---\nThe pier opens at seven.\n")
+	if code, out := sync(); code != 0 || !strings.Contains(out, "written 2") || !strings.Contains(out, "deleted 0") {
+		t.Fatalf("fixed files: exit %d\n%s", code, out)
+	}
+}
+
+// TestIntegrationOlderVersionRefused: a file brought back from version 3 to version 1 (an old
+// copy) is refused as POST /v1/documents refuses it (409 version_conflict): the stored version 3
+// stays, the summary names the file, both versions and what to do, and the run exits 3; the same
+// version edited in place is synced (the folder is its source's one writer), and so is version 4.
+func TestIntegrationOlderVersionRefused(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	write := func(version int, body string) {
+		t.Helper()
+		text := fmt.Sprintf("---\nid: notes/pier\ntitle: Pier\nversion: %d\n---\n%s\n", version, body)
+		if err := os.WriteFile(filepath.Join(dir, "pier.md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "gate.md"), []byte("---\nid: notes/gate\ntitle: Gate\n---\nThe gate closes at ten.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdVersion")
+	sync := func() (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, "--corpus", dir, "--ner", "off"), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	write(3, "The pier opens at six.")
+	if code, out := sync(); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("first sync: exit %d\n%s", code, out)
+	}
+	before := storedStates(t, ns)["notes/pier"]
+	write(1, "The pier opens at five.")
+	code, out := sync()
+	for _, want := range []string{
+		"refused 1 (older version)", "deleted 0",
+		"refused    pier.md (notes/pier): version 1 is older than the stored version 3; the stored document is kept as it was (give the file version 4 or higher to replace it)",
+		"1 file with an older version than the stored document not synced",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q", want)
+		}
+	}
+	if code != 3 {
+		t.Errorf("exit %d, want 3", code)
+	}
+	if after := storedStates(t, ns)["notes/pier"]; after.ContentHash != before.ContentHash || after.Version != 3 {
+		t.Errorf("the stored version 3 changed: %+v → %+v", before, after)
+	}
+	if t.Failed() {
+		t.Fatalf("output:\n%s", out)
+	}
+	for _, v := range []int{3, 4} {
+		write(v, fmt.Sprintf("The pier opens at %d.", v+4))
+		if code, out := sync(); code != 0 || !strings.Contains(out, "written 1") {
+			t.Fatalf("version %d: exit %d\n%s", v, code, out)
+		}
+		if got := storedStates(t, ns)["notes/pier"].Version; got != v {
+			t.Errorf("stored version %d, want %d", got, v)
+		}
+	}
+}
+
+// graphCounts counts what the graph of namespace ns holds.
+func graphCounts(t *testing.T, ns string) graph.Counts {
+	t.Helper()
+	gs, err := graph.Open(context.Background(), graph.Config{URI: testenv.Neo4jURI(), User: testenv.Neo4jUser(), Password: testenv.Neo4jPassword(), Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close(context.Background())
+	c, err := gs.Count(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestIntegrationNERDownKeepsRecognizedEntities is the tester's repro: a folder indexed with the
+// real NER sidecar, then synced with --ner auto (the default) while the sidecar does not answer
+// (--ner-url http://127.0.0.1:1). The sync, its dry run and a --delete are refused with exit 1
+// naming the address and both ways out, and the graph keeps every recognized entity; --ner off
+// rebuilds the source without recognition on purpose. A fresh namespace still falls back to
+// indexing without recognition, with a warning.
+func TestIntegrationNERDownKeepsRecognizedEntities(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	testenv.Need(t, "the NER sidecar ("+testenv.NERURL()+")", testenv.HTTPGet(testenv.NERURL()+"/health"))
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "trip.md"), []byte("---\nid: notes/trip\ntitle: Поездка\nlang: ru\n---\nИван Петров встретился с Анной Смирновой в Казани. Потом Иван Петров улетел в Новосибирск.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "visit.md"), []byte("---\nid: notes/visit\ntitle: Визит\nlang: ru\n---\nАнна Смирнова приехала в Томск.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdNER")
+	sync := func(more ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, more...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := sync("--corpus", dir, "--ner-url", testenv.NERURL()); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("sync with NER: exit %d\n%s", code, out)
+	}
+	before := graphCounts(t, ns)
+	if before.Entities < 3 {
+		t.Fatalf("recognition found %d entities, want the people and cities", before.Entities)
+	}
+	down := "http://127.0.0.1:1"
+	for _, args := range [][]string{
+		{"--corpus", dir, "--ner-url", down},
+		{"--corpus", dir, "--ner-url", down, "--dry-run"},
+		{"--delete", "notes/visit", "--ner-url", down},
+		{"--corpus", dir, "--ner-url", down, "--reindex"},
+	} {
+		code, out := sync(args...)
+		for _, want := range []string{
+			`source "default" was indexed with entity recognition (`,
+			"but the NER sidecar at " + down + " does not answer",
+			"nothing was written",
+			"Start the sidecar (deploy/local.sh up ner, or make up) and run again, or run with --ner off (ARIADNE_NER=off) to rebuild the source without entity recognition on purpose",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: the output does not say %q", args, want)
+			}
+		}
+		if code != 1 {
+			t.Errorf("%v: exit %d, want 1", args, code)
+		}
+		if after := graphCounts(t, ns); after != before {
+			t.Errorf("%v: the graph changed: %+v → %+v", args, before, after)
+		}
+		if t.Failed() {
+			t.Fatalf("%v:\n%s", args, out)
+		}
+	}
+	if code, out := sync("--corpus", dir, "--ner", "off"); code != 0 || !strings.Contains(out, "relinked 2") {
+		t.Fatalf("--ner off: exit %d\n%s", code, out)
+	}
+	if after := graphCounts(t, ns); after.Entities >= before.Entities {
+		t.Errorf("--ner off kept %d entities of %d: recognition's were not dropped", after.Entities, before.Entities)
+	}
+	// A source indexed without recognition, as a fresh one, is synced with the sidecar down.
+	class2, ns2 := scratchStores(t, "ExtractCmdNERFresh")
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), syncArgs(class2, ns2, "--corpus", dir, "--ner-url", down), &out, &errOut)
+	if exitCode(err) != 0 || !strings.Contains(out.String(), "written 2") || !strings.Contains(errOut.String(), "indexing without entity recognition") {
+		t.Fatalf("fresh namespace, sidecar down: exit %d\n%s\n%s", exitCode(err), out.String(), errOut.String())
+	}
+}
+
+// TestIntegrationDeleteNamesSource: --delete removes a document of another source than --source
+// (ids are unique across sources) and the summary names that source; an id no document has is
+// named in the summary as not found and exits 3, nothing deleted.
+func TestIntegrationDeleteNamesSource(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "kickoff.md"), []byte("---\nid: api/kickoff-tomsk\ntitle: Kickoff in Tomsk\n---\nThe kickoff is in Tomsk.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "gate.md"), []byte("---\nid: api/gate\ntitle: Gate\n---\nThe gate closes at ten.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdDelete")
+	extract := func(args ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, append(args, "--ner", "off")...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := extract("--corpus", dir, "--source", "api"); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("sync: exit %d\n%s", code, out)
+	}
+	code, out := extract("--delete", "no/such-doc")
+	for _, want := range []string{"  source     none (nothing deleted)\n", "  not found  no/such-doc: no stored document has this id; nothing deleted\n",
+		"nothing deleted for 1 id no stored document has (no/such-doc)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("unknown id: the output does not say %q", want)
+		}
+	}
+	if code != 3 {
+		t.Errorf("unknown id: exit %d, want 3", code)
+	}
+	code, out = extract("--delete", "api/kickoff-tomsk")
+	for _, want := range []string{"  source     api\n", "  deleted    api/kickoff-tomsk (source api)\n", "deleted 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("delete: the output does not say %q", want)
+		}
+	}
+	if strings.Contains(out, "source     default") || code != 0 {
+		t.Errorf("delete: exit %d, or the summary names the source default", code)
+	}
+	if states := storedStates(t, ns); len(states) != 1 || states["api/gate"].Source != "api" {
+		t.Errorf("after the delete the graph holds %v", states)
+	}
+	if t.Failed() {
+		t.Logf("last output:\n%s", out)
+	}
+}
+
+// TestIntegrationEmptyFolderRefusesToDeleteAll: a sync of an empty folder, or of one whose only
+// file is malformed and new, over an indexed source would delete all of it — an unmounted share
+// looks like that — so it exits 2 naming the folder, the source and --allow-delete-all, and
+// writes nothing, a dry run too; --reindex with such a folder drops nothing. With the flag the
+// source is emptied.
+func TestIntegrationEmptyFolderRefusesToDeleteAll(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir, empty, junk := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "pier.md"), []byte("---\nid: notes/pier\ntitle: Pier\n---\nThe pier opens at six.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "gate.md"), []byte("---\nid: notes/gate\ntitle: Gate\n---\nThe gate closes at ten.\n"), 0o644)
+	os.WriteFile(filepath.Join(junk, "new.md"), []byte("no front matter\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdEmpty")
+	sync := func(folder string, more ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, append([]string{"--corpus", folder, "--ner", "off"}, more...)...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := sync(dir); code != 0 || !strings.Contains(out, "written 2") {
+		t.Fatalf("first sync: exit %d\n%s", code, out)
+	}
+	before := storedStates(t, ns)
+	for _, tc := range []struct {
+		folder string
+		more   []string
+		want   string
+	}{
+		{empty, []string{"--dry-run"}, `this sync would delete every document of source "default" (2 documents): the folder ` + empty + ` holds none of them (0 documents read, 0 malformed files)`},
+		{empty, nil, "check --corpus (and --source), or add --allow-delete-all to empty the source on purpose"},
+		{junk, nil, "(0 documents read, 1 malformed file)"},
+		{empty, []string{"--reindex"}, "--reindex drops every source's documents and the folder " + empty + " holds no document to index"},
+	} {
+		code, out := sync(tc.folder, tc.more...)
+		if code != 2 || !strings.Contains(out, tc.want) {
+			t.Errorf("%s %v: exit %d, want 2 and %q\n%s", tc.folder, tc.more, code, tc.want, out)
+		}
+		if after := storedStates(t, ns); len(after) != 2 || after["notes/pier"].ContentHash != before["notes/pier"].ContentHash {
+			t.Fatalf("%s %v: a refused run changed the graph: %v", tc.folder, tc.more, after)
+		}
+	}
+	if code, out := sync(empty, "--allow-delete-all"); code != 0 || !strings.Contains(out, "deleted 2") {
+		t.Fatalf("--allow-delete-all: exit %d\n%s", code, out)
+	}
+	if after := storedStates(t, ns); len(after) != 0 {
+		t.Errorf("after --allow-delete-all the graph holds %v", after)
+	}
+}
+
 // TestIntegrationSourceFlag: two folders synced as two sources of one graph; a document id the
 // first source holds is skipped by the second with exit 4 and named in the summary, and an empty
-// folder synced as the second source deletes only its own documents.
+// folder synced as the second source (with --allow-delete-all) deletes only its own documents.
 func TestIntegrationSourceFlag(t *testing.T) {
 	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
 	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
@@ -114,10 +445,10 @@ func TestIntegrationSourceFlag(t *testing.T) {
 	class, ns := scratchStores(t, "ExtractCmdSources")
 	base := []string{"--embedder", "lexical", "--weaviate-class", class, "--neo4j-namespace", ns,
 		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}
-	sync := func(dir, source string) (int, string) {
+	sync := func(dir, source string, more ...string) (int, string) {
 		var out, errOut bytes.Buffer
-		err := run(context.Background(), append(base, "--corpus", dir, "--source", source), &out, &errOut)
-		return exitCode(err), out.String() + errOut.String()
+		err := run(context.Background(), append(append(base, "--corpus", dir, "--source", source), more...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
 	}
 	if code, out := sync(wiki, "wiki"); code != 0 || !strings.Contains(out, "written 1") {
 		t.Fatalf("wiki: exit %d\n%s", code, out)
@@ -126,7 +457,10 @@ func TestIntegrationSourceFlag(t *testing.T) {
 	if code != 4 || !strings.Contains(out, "conflict   notes/a: held by source wiki; skipped") || !strings.Contains(out, "written 1") {
 		t.Fatalf("crm: exit %d, want 4\n%s", code, out)
 	}
-	if code, out := sync(empty, "crm"); code != 0 || !strings.Contains(out, "deleted 1") {
+	if code, out := sync(empty, "crm"); code != 2 || !strings.Contains(out, `this sync would delete every document of source "crm" (1 document)`) {
+		t.Fatalf("empty crm without --allow-delete-all: exit %d, want 2\n%s", code, out)
+	}
+	if code, out := sync(empty, "crm", "--allow-delete-all"); code != 0 || !strings.Contains(out, "deleted 1") {
 		t.Fatalf("empty crm: exit %d\n%s", code, out)
 	}
 	if code, out := sync(wiki, "wiki"); code != 0 || !strings.Contains(out, "unchanged 1, written 0") {

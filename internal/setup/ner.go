@@ -53,3 +53,10 @@ func (ix Indexing) BuildRecognizer(ctx context.Context, onto *ontology.Ontology,
 	}
 	return extraction.NewNER(client, onto, extraction.NERConfig{TypedPages: ix.NERTyped}), "", nil
 }
+
+// RecognitionAsked reports whether entity recognition is asked for: NER "auto" (or "") or "on",
+// with the dictionary extractor. BuildRecognizer returning nil for such a configuration means the
+// sidecar did not answer ("auto"): ingest.Config.RecognitionDown is then the caller's to set.
+func (ix Indexing) RecognitionAsked() bool {
+	return (ix.NER == "auto" || ix.NER == "" || ix.NER == "on") && ix.Extractor != "llm"
+}

@@ -230,7 +230,7 @@ type Indexing struct {
 	Extractor    string `name:"extractor" env:"ARIADNE_EXTRACTOR" default:"dictionary" enum:"dictionary,llm" help:"Entity/relation extractor: dictionary (offline) or llm (needs --llm-*)."`
 	ChunkTokens  int    `name:"chunk-tokens" env:"ARIADNE_CHUNK_TOKENS" default:"320" help:"Chunk budget in cl100k_base tokens."`
 	ChunkOverlap int    `name:"chunk-overlap" env:"ARIADNE_CHUNK_OVERLAP" default:"48" help:"Overlap between consecutive chunks of a section, in tokens."`
-	NER          string `name:"ner" env:"ARIADNE_NER" default:"auto" enum:"auto,on,off" help:"Entity recognition in every chunk with the NER sidecar: auto (when it answers), on (fail when it does not), off."`
+	NER          string `name:"ner" env:"ARIADNE_NER" default:"auto" enum:"auto,on,off" help:"Entity recognition in every chunk with the NER sidecar: auto (when it answers; when it does not, cmd/extract refuses to sync a source indexed with recognition rather than drop its recognized entities), on (fail when it does not), off."`
 	NERURL       string `name:"ner-url" env:"ARIADNE_NER_URL" default:"${ner_url}" help:"The local NER sidecar (deploy/local.sh up ner)."`
 	NERTyped     bool   `name:"ner-typed-pages" env:"ARIADNE_NER_TYPED_PAGES" help:"Also run entity recognition in typed pages (a client, project, person … page), which the dictionary describes; off by default (docs/evaluation.md)."`
 }

@@ -262,7 +262,7 @@ type group struct {
 	types     map[string]int
 	order     []string // surfaces in first-seen order
 	context   string
-	acl       []string // who may read some chunk of the group (widerACL of theirs; empty: everyone)
+	acl       []string        // who may read some chunk of the group (widerACL of theirs; empty: everyone)
 	public    map[string]bool // the names some chunk everyone may read gives
 }
 

@@ -160,7 +160,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		}
 		return usageError{err}
 	}
-	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+	// --ner auto with the sidecar down when the API starts: a write to a source indexed with
+	// recognition is refused (503) rather than re-extracting its documents without it, which
+	// would drop every entity recognized there (ingest.RecognitionError); a source indexed
+	// without it is written, as before.
+	recognitionDown := ""
+	if rec == nil && c.Indexing.RecognitionAsked() {
+		recognitionDown = fmt.Sprintf("the NER sidecar at %s did not answer when the API started (start it and restart the API, or set ARIADNE_NER=off to rebuild without recognition)", c.Indexing.NERURL)
+	}
+	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, RecognitionDown: recognitionDown,
+		Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -236,7 +245,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		case rec == nil:
 			// off on purpose (--ner off, the llm extractor), or down when the API started (auto)
 			off := c.Indexing.NER == "off" || c.Indexing.Extractor == "llm"
-			checks["ner"] = httpapi.Check{OK: off, Optional: true, Detail: recNote}
+			detail := recNote
+			if recognitionDown != "" {
+				detail = recognitionDown + "; writes to a source indexed with recognition are refused (503) until then, others are written without it"
+			}
+			checks["ner"] = httpapi.Check{OK: off, Optional: true, Detail: detail}
 		}
 		have, ok, err := vs.ClassEmbedding(ctx)
 		switch {

@@ -223,6 +223,9 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 	if !utf8.ValidString(doc.Body) {
 		return bad("invalid UTF-8")
 	}
+	if strings.ContainsRune(doc.Body, 0) || strings.ContainsRune(doc.Title, 0) || strings.ContainsRune(doc.ID, 0) {
+		return bad("the document contains a NUL character (a binary file?)") // as a question may not
+	}
 	if strings.TrimSpace(doc.Body) == "" {
 		return bad("empty body")
 	}

@@ -240,6 +240,7 @@ func TestRequestErrors(t *testing.T) {
 		{"wrong type", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":"3"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "top_k" must be an integer`},
 		{"wrong type bool", "POST", "/v1/search", "", "application/json", `{"question":"q","debug":"yes"}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "debug" must be true or false`},
 		{"wrong type string", "POST", "/v1/search", "", "application/json", `{"question":7}`, 400, "invalid_request", `the body is not valid JSON for this endpoint: field "question" must be a string`},
+		{"an array body", "POST", "/v1/query", "", "application/json", `[1,2]`, 400, "invalid_request", `the body is not valid JSON for this endpoint: the body must be a JSON object, not array`},
 		{"top_k zero", "POST", "/v1/query", "", "application/json", `{"question":"q","top_k":0}`, 400, "invalid_request", "top_k must be between 1 and 20"},
 		{"empty question", "POST", "/v1/query", "", "application/json", `{"question":"  "}`, 400, "invalid_request", "question is required"},
 		{"NUL", "POST", "/v1/search", "", "application/json", `{"question":"a\u0000b"}`, 400, "invalid_request", "question contains a NUL character"},

@@ -127,6 +127,8 @@ func decodeStrict(raw []byte, v any) error {
 		switch {
 		case errors.As(err, &se):
 			return fmt.Errorf("syntax error at byte %d", se.Offset)
+		case errors.As(err, &te) && te.Field == "":
+			return fmt.Errorf("the body must be a JSON object, not %s", te.Value)
 		case errors.As(err, &te):
 			return fmt.Errorf("field %q must be %s", te.Field, jsonTypeName(te.Type.String()))
 		case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -105,13 +105,25 @@ export function cypherString(s: string): string {
   return "'" + s.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
 }
 
+/** UID_PREFIX starts the opaque key the API gives an entity whose own key the caller may not see
+ * (graph.UIDPrefix); the node keeps the rest in its uid property. */
+const UID_PREFIX = "uid:";
+
+/** nodeMatch is the property map that finds an entity by the key the API gave: {key: …}, or
+ * {uid: …} for an opaque key. */
+function nodeMatch(key: string): string {
+  return key.startsWith(UID_PREFIX) ? `{uid: ${cypherString(key.slice(UID_PREFIX.length))}}` : `{key: ${cypherString(key)}}`;
+}
+
 /** subgraphCypher is a Cypher query for the same nodes and relations in Neo4j Browser. */
 export function subgraphCypher(edges: GEdge[], nodes: GNode[]): string {
   if (edges.length === 0) {
-    return `MATCH (n:Entity) WHERE n.key IN [${nodes.map((n) => cypherString(n.key)).join(", ")}] RETURN n`;
+    const keys = nodes.filter((n) => !n.key.startsWith(UID_PREFIX)).map((n) => cypherString(n.key));
+    const uids = nodes.filter((n) => n.key.startsWith(UID_PREFIX)).map((n) => cypherString(n.key.slice(UID_PREFIX.length)));
+    return `MATCH (n:Entity) WHERE n.key IN [${keys.join(", ")}] OR n.uid IN [${uids.join(", ")}] RETURN n`;
   }
   const parts = edges.map(
-    (e, i) => `OPTIONAL MATCH p${i} = (:Entity {key: ${cypherString(e.from)}})-[:${"`" + e.type.replace(/`/g, "``") + "`"}]-(:Entity {key: ${cypherString(e.to)}})`,
+    (e, i) => `OPTIONAL MATCH p${i} = (:Entity ${nodeMatch(e.from)})-[:${"`" + e.type.replace(/`/g, "``") + "`"}]-(:Entity ${nodeMatch(e.to)})`,
   );
   return parts.join("\n") + "\nRETURN " + edges.map((_, i) => "p" + i).join(", ");
 }

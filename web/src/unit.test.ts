@@ -35,3 +35,15 @@ test("bytes: offsets are UTF-8 bytes, not UTF-16 units", () => {
   assert.equal(splitAtBytes(text, 5, b.length + 1), null);
   assert.equal(splitAtBytes(text, 6, 5), null);
 });
+
+test("graph: the Browser query finds an opaque uid: key by the node's uid", async () => {
+  const { subgraphCypher } = await import("./graph");
+  assert.equal(
+    subgraphCypher([{ from: "clients/polyana", to: "uid:9f3", type: "CONTACT" }] as any, []),
+    "OPTIONAL MATCH p0 = (:Entity {key: 'clients/polyana'})-[:`CONTACT`]-(:Entity {uid: '9f3'})\nRETURN p0",
+  );
+  assert.equal(
+    subgraphCypher([], [{ key: "people/anna" }, { key: "uid:7a" }] as any),
+    "MATCH (n:Entity) WHERE n.key IN ['people/anna'] OR n.uid IN ['7a'] RETURN n",
+  );
+});

@@ -368,7 +368,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 		for _, m := range c.found {
 			typ := n.onto.EntityTypeOfNER(m.Label, m.SourceLabel)
-			if typ == "" || !n.onto.HasEntityType(typ) || !nameLikeSurface(m.Text) || overlaps(taken, m.Start, m.End) {
+			if typ == "" || !n.onto.HasEntityType(typ) || !nameLikeSurface(m.Text) || overlaps(taken, m.Start, m.End) || onlyLegalForms(m.Text) {
 				continue
 			}
 			ctx := ""
@@ -475,6 +475,19 @@ func patronymKey(surface string) (string, bool) {
 		return first[0] + " " + patr[0], len(words) > 2
 	}
 	return "", false
+}
+
+// onlyLegalForms reports whether every word of a recognized name is a legal form: a lone "LLC"
+// or «ООО» that spaCy tags as an organization names no one, and as an entity it would match every
+// chunk that writes one.
+func onlyLegalForms(name string) bool {
+	words := textnorm.Words(name)
+	for _, w := range words {
+		if !textnorm.IsLegalForm(w.Text) {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // hasLegalForm reports whether a name is written with an organization's legal form (ООО, Ltd, …).

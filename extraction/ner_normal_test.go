@@ -277,3 +277,24 @@ func TestNERPublicSpellingNamesTheEntity(t *testing.T) {
 		}
 	}
 }
+
+// A recognized name that is only a legal form («LLC», «ООО») is no entity.
+func TestNERDropsLoneLegalForms(t *testing.T) {
+	o := onto(t)
+	reg := resolution.NewRegistry(o.Nicknames)
+	sidecar := scriptedSidecar(t, []scripted{{"LLC", "ORG", ""}, {"Polar Star LLC", "ORG", ""}})
+	found, err := NewNER(sidecar, o, NERConfig{}).Recognize(context.Background(),
+		[]Input{note("notes/1", "en", "Polar Star LLC signed. Every LLC must file a report.")}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, rs := range found {
+		for _, r := range rs {
+			got = append(got, r.Surface+"→"+r.EntityKey)
+		}
+	}
+	if want := []string{"Polar Star LLC→organization:polar star"}; !slices.Equal(got, want) {
+		t.Errorf("recognized %q, want %q", got, want)
+	}
+}

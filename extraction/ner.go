@@ -121,9 +121,9 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 // recognizer's models.
 func (n *NER) Name() string {
 	if n.typedPages {
-		return "ner-v1+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
+		return "ner-v2+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
 	}
-	return "ner-v1/" + n.rec.Name()
+	return "ner-v2/" + n.rec.Name()
 }
 
 // Health checks the recognizer when it can be checked (the sidecar client's /health); nil

@@ -647,6 +647,16 @@ func TestReadiness(t *testing.T) {
 		if resp.StatusCode != tc.code || !strings.Contains(string(body), tc.status) {
 			t.Errorf("%s: %d %s, want %d %s", tc.name, resp.StatusCode, body, tc.code, tc.status)
 		}
+		// From another host: the same status, no details (they name internal addresses).
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", "/readyz", nil) // RemoteAddr 192.0.2.1
+		e.ServeHTTP(rec, req)
+		if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.status) || strings.Contains(rec.Body.String(), "detail") {
+			t.Errorf("%s from another host: %d %s, want %d %s without details", tc.name, rec.Code, rec.Body.String(), tc.code, tc.status)
+		}
+		if tc.name == "optional down" && !strings.Contains(string(body), `"detail":"down"`) {
+			t.Errorf("%s from loopback: %s, want the details", tc.name, body)
+		}
 	}
 }
 

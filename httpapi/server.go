@@ -310,5 +310,24 @@ func (h *handlers) readyz(c *gin.Context) {
 			status, code = "not_ready", http.StatusServiceUnavailable
 		}
 	}
+	if !fromLoopback(c.Request.RemoteAddr) {
+		// The details name internal addresses and error chains: for an operator on the host, not
+		// for whoever reaches the port (a probe needs only the status code).
+		for name, ch := range checks {
+			ch.Detail = ""
+			checks[name] = ch
+		}
+	}
 	c.JSON(code, gin.H{"status": status, "checks": checks})
+}
+
+// fromLoopback reports whether a connection's remote address (net/http's RemoteAddr, never a
+// forwarded header) is a loopback address.
+func fromLoopback(remoteAddr string) bool {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -264,18 +264,7 @@ func TestIntegrationNERNormalForms(t *testing.T) {
 		t.Errorf("the city entity as a public caller sees it: %s %q, aliases %q; want location:murmansk «Мурманск» with «Мурманске» and «Мурманска»", e.Key, e.Name, e.Aliases)
 	}
 	// The mentions keep the surfaces as written.
-	rows, err := r.Graph.QueryReadOnly(ctx, `MATCH (d:Document {id: 'normal/1'})-[:HAS_CHUNK]->(:Chunk)-[m:MENTIONS]->(e:Entity)
-		RETURN e.key AS key, m.surfaces AS surfaces ORDER BY key`, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var surfaces []string
-	for _, row := range rows {
-		for _, s := range row["surfaces"].([]any) {
-			surfaces = append(surfaces, row["key"].(string)+" «"+s.(string)+"»")
-		}
-	}
-	if want := []string{"location:murmansk «Мурманске»", "people/zorislav-knutov «Кнутов Зорислав Игоревич»"}; !slices.Equal(surfaces, want) {
+	if surfaces, want := mentionSurfaces(t, r, "normal/1"), []string{"location:murmansk «Мурманске»", "people/zorislav-knutov «Кнутов Зорислав Игоревич»"}; !slices.Equal(surfaces, want) {
 		t.Errorf("note 1's mentions: %q, want %q", surfaces, want)
 	}
 }
@@ -304,19 +293,27 @@ func TestIntegrationNERPatronymic(t *testing.T) {
 			t.Errorf("a person of its own for a recognized name: %s (all: %v)", k, got)
 		}
 	}
-	rows, err := r.Graph.QueryReadOnly(ctx, `MATCH (d:Document {id: 'patr/1'})-[:HAS_CHUNK]->(:Chunk)-[m:MENTIONS]->(e:Entity {key: 'people/timur-galiev'})
-		RETURN m.surfaces AS surfaces`, nil)
+	if surfaces, want := mentionSurfaces(t, r, "patr/1"), []string{"people/timur-galiev «Галиев Тимур Рашидович»",
+		"people/timur-galiev «Тимура Рашидовича»"}; !slices.Equal(surfaces, want) {
+		t.Errorf("the note's mentions: %q, want %q", surfaces, want)
+	}
+}
+
+// mentionSurfaces returns the surfaces a document's chunks mention entities by, as "key «surface»",
+// by key, then surface.
+func mentionSurfaces(t *testing.T, r *testrig.Rig, docID string) []string {
+	t.Helper()
+	rows, err := r.Graph.QueryReadOnly(context.Background(), `MATCH (d:Document {id: $doc})-[:HAS_CHUNK]->(:Chunk)-[m:MENTIONS]->(e:Entity)
+		RETURN e.key AS key, m.surfaces AS surfaces ORDER BY key`, map[string]any{"doc": docID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var surfaces []string
+	var out []string
 	for _, row := range rows {
 		for _, s := range row["surfaces"].([]any) {
-			surfaces = append(surfaces, s.(string))
+			out = append(out, row["key"].(string)+" «"+s.(string)+"»")
 		}
 	}
-	slices.Sort(surfaces)
-	if want := []string{"Галиев Тимур Рашидович", "Тимура Рашидовича"}; !slices.Equal(surfaces, want) {
-		t.Errorf("the note's mentions of the person: %q, want %q", surfaces, want)
-	}
+	slices.Sort(out)
+	return out
 }

@@ -159,6 +159,9 @@ func ParseFields(raw []byte) (Fields, error) {
 		return bad("invalid UTF-8")
 	}
 	raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return bad("empty file")
+	}
 	text := strings.ReplaceAll(string(raw), "\r\n", "\n")
 	header, body, ok := splitFrontMatter(text)
 	if !ok {

@@ -39,6 +39,7 @@ func TestParse(t *testing.T) {
 		{name: "bad yaml", raw: "---\nid: [a\n---\nbody\n", wantErr: "front matter:"},
 		{name: "missing id", raw: "---\ntitle: T\n---\nbody\n", wantErr: "no id"},
 		{name: "empty body", raw: "---\nid: a\n---\n  \n\n", wantErr: "empty body"},
+		{name: "empty file", raw: " \n\n", wantErr: "empty file"},
 		{name: "NUL in the body", raw: "---\nid: a\n---\nText\x00more.\n", wantErr: "NUL character"},
 		{name: "invalid utf-8", raw: "---\nid: a\n---\nbad \xff byte\n", wantErr: "invalid UTF-8"},
 		{name: "bad date", raw: "---\nid: a\nupdated: 29.05.2024\n---\nbody\n", wantErr: "not an ISO date"},

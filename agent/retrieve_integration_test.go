@@ -262,7 +262,7 @@ func TestIntegrationWeaviateRestartWithinBackoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	rest, grpc := testenv.NewProxy(t, u.Host), testenv.NewProxy(t, testenv.WeaviateGRPC())
-	vs, err := vector.Open(context.Background(), vector.Config{URL: "http://" + rest.Addr(), GRPCAddr: grpc.Addr(), Class: rig.Vector.Class()})
+	vs, err := vector.Open(context.Background(), vector.Config{URL: "http://" + rest.Addr(), GRPCAddr: grpc.Addr(), APIKey: testenv.WeaviateAPIKey(), Class: rig.Vector.Class()})
 	if err != nil {
 		t.Fatal(err)
 	}

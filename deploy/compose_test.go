@@ -36,11 +36,21 @@ func composeEnv(t *testing.T) []string {
 
 // TestComposeConfigValid runs `docker compose config` on docker-compose.yml and checks the parts
 // users rely on: the services, the pinned Weaviate version (the same as deploy/local.sh), the
-// published Neo4j Browser port, health checks and named volumes.
+// published Neo4j Browser port, health checks and named volumes — and that Weaviate is closed:
+// it requires ARIADNE_WEAVIATE_API_KEY (compose refuses to run without it), anonymous access off,
+// the same key for the API and the extraction job and as its cluster data port's password, and
+// only its REST and gRPC ports published, on 127.0.0.1.
 func TestComposeConfigValid(t *testing.T) {
-	cmd := exec.Command("docker", "compose", "-f", "../docker-compose.yml", "--profile", "ollama",
-		"--profile", "job", "config", "--format", "json")
-	cmd.Env = composeEnv(t)
+	const key = "compose-test-key"
+	env := composeEnv(t)
+	args := []string{"compose", "-f", "../docker-compose.yml", "--profile", "ollama", "--profile", "job", "config", "--format", "json"}
+	without := exec.Command("docker", args...)
+	without.Env = append(env, "ARIADNE_WEAVIATE_API_KEY=")
+	if out, err := without.CombinedOutput(); err == nil || !strings.Contains(string(out), "ARIADNE_WEAVIATE_API_KEY") {
+		t.Errorf("docker compose config without ARIADNE_WEAVIATE_API_KEY: %v\n%s; want a refusal naming it", err, out)
+	}
+	cmd := exec.Command("docker", args...)
+	cmd.Env = append(env, "ARIADNE_WEAVIATE_API_KEY="+key)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -49,8 +59,9 @@ func TestComposeConfigValid(t *testing.T) {
 	}
 	var cfg struct {
 		Services map[string]struct {
-			Image       string `json:"image"`
-			Build       any    `json:"build"`
+			Image       string            `json:"image"`
+			Environment map[string]string `json:"environment"`
+			Build       any               `json:"build"`
 			Profiles    []string
 			Healthcheck *struct {
 				Test []string `json:"test"`
@@ -58,6 +69,7 @@ func TestComposeConfigValid(t *testing.T) {
 			Ports []struct {
 				Target    int    `json:"target"`
 				Published string `json:"published"`
+				HostIP    string `json:"host_ip"`
 			} `json:"ports"`
 		} `json:"services"`
 		Volumes map[string]any `json:"volumes"`
@@ -99,6 +111,27 @@ func TestComposeConfigValid(t *testing.T) {
 	for _, name := range []string{"api", "extract"} {
 		if cfg.Services[name].Build == nil {
 			t.Errorf("service %q is not built from the repository", name)
+		}
+	}
+	w := cfg.Services["weaviate"]
+	for k, want := range map[string]string{
+		"AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED": "false",
+		"AUTHENTICATION_APIKEY_ENABLED":           "true",
+		"AUTHENTICATION_APIKEY_ALLOWED_KEYS":      key,
+		"CLUSTER_BASIC_AUTH_PASSWORD":             key,
+	} {
+		if got := w.Environment[k]; got != want {
+			t.Errorf("weaviate %s = %q, want %q", k, got, want)
+		}
+	}
+	for _, name := range []string{"api", "extract"} {
+		if got := cfg.Services[name].Environment["ARIADNE_WEAVIATE_API_KEY"]; got != key {
+			t.Errorf("service %q gets ARIADNE_WEAVIATE_API_KEY %q, want the key Weaviate requires", name, got)
+		}
+	}
+	for _, p := range w.Ports {
+		if p.HostIP != "127.0.0.1" || (p.Target != 8080 && p.Target != 50051) {
+			t.Errorf("weaviate publishes %d on %q:%s; want only REST 8080 and gRPC 50051, on 127.0.0.1", p.Target, p.HostIP, p.Published)
 		}
 	}
 	if p := cfg.Services["ollama"].Profiles; len(p) != 1 || p[0] != "ollama" {

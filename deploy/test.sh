@@ -100,6 +100,10 @@ for svc in neo4j weaviate embedder ner; do
 		deploy/local.sh up "$svc"
 		# up succeeds without starting the embedder (or ner) when it cannot be installed here.
 		deploy/local.sh is-up "$svc" && started+=("$svc")
+	elif [ "$svc" = weaviate ]; then
+		# up restarts a Weaviate this script started before it required the API key (or with
+		# another key), and leaves one that requires this key alone.
+		deploy/local.sh up weaviate
 	fi
 done
 

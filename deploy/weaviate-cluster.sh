@@ -17,7 +17,10 @@
 # (internal RPC +1), each shifted by ARIADNE_PORT_OFFSET like every other server (node 1 of
 # ARIADNE_PORT_OFFSET=3000: REST 11180). Data in $ARIADNE_HOME/weaviate-cluster/nodeN, logs in
 # $ARIADNE_HOME/logs/weaviate-nodeN.log, pid files in $ARIADNE_HOME/run/weaviate-nodeN.pid.
-# Like the single node, Weaviate binds gRPC and gossip/data on all interfaces (README, Security).
+# Like the single node, Weaviate binds gRPC and gossip/data on all interfaces (README, Security), so
+# the nodes require the single node's API key (deploy/local.sh: ARIADNE_WEAVIATE_API_KEY, else
+# $ARIADNE_HOME/weaviate/api-key, generated there once), and their cluster data ports basic auth
+# with the same key.
 set -euo pipefail
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -57,7 +60,18 @@ running_pid() {
 	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
 	echo "$pid"
 }
-ready() { curl -fsS -o /dev/null --max-time 3 "http://127.0.0.1:$(rest_port "$1")/v1/.well-known/ready" 2>/dev/null; }
+ready() { curl -fsS -o /dev/null --max-time 3 "http://127.0.0.1:$(rest_port "$1")/v1/.well-known/ready" 2>/dev/null; } # public
+
+# api_key prints the key the nodes require: deploy/local.sh's (it generates the file the first time).
+api_key() { "$REPO_ROOT/deploy/local.sh" api-key; }
+
+# key_curl ARGS... is curl with the API key as a bearer token, the header read from standard input
+# rather than the command line (which ps shows to every user).
+key_curl() {
+	local key
+	key=$(api_key) || return 1
+	printf 'Authorization: Bearer %s\n' "$key" | curl -H @- "$@"
+}
 
 check_node() {
 	case ${1:-} in 1 | 2 | 3) ;; *) die "node must be 1, 2 or 3, not '${1:-}'" ;; esac
@@ -107,16 +121,23 @@ start_node() {
 	done
 	[ -x "$WEAVIATE_BIN" ] || "$REPO_ROOT/deploy/local.sh" install weaviate
 	mkdir -p "$RUN_DIR" "$LOG_DIR" "$DATA_DIR/node$n"
+	local key
+	key=$(api_key)
 	# A node joins the gossip of the nodes already running (none for the first; Weaviate exits when
 	# a listed address does not answer); Raft is bootstrapped by the three voters of RAFT_JOIN.
 	# CLUSTER_ADVERTISE_PORT must be set with CLUSTER_ADVERTISE_ADDR: memberlist otherwise
 	# advertises its default 7946 — the single Weaviate's gossip port — and the nodes gossip with
 	# that server (which then reports itself UNHEALTHY). The node names differ from its "node1".
 	# CLUSTER_IN_LOCALHOST lets memberlist run several nodes on one host (as Weaviate's own
-	# tools/dev/run_dev_server.sh does for its three local nodes).
-	setsid nohup env \
+	# tools/dev/run_dev_server.sh does for its three local nodes). Authentication as in
+	# deploy/local.sh: the API key and the cluster API's password reach the node through its
+	# environment only (exported below, never on a command line); the nodes share the password to
+	# replicate to each other.
+	AUTHENTICATION_APIKEY_ALLOWED_KEYS=$key CLUSTER_BASIC_AUTH_PASSWORD=$key setsid nohup env \
 		PERSISTENCE_DATA_PATH="$DATA_DIR/node$n" \
-		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
+		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=false \
+		AUTHENTICATION_APIKEY_ENABLED=true AUTHENTICATION_APIKEY_USERS=ariadne \
+		CLUSTER_BASIC_AUTH_USERNAME=ariadne \
 		DEFAULT_VECTORIZER_MODULE=none ENABLE_MODULES= \
 		CLUSTER_HOSTNAME="$(node_name "$n")" CLUSTER_IN_LOCALHOST=true \
 		CLUSTER_ADVERTISE_ADDR=127.0.0.1 CLUSTER_ADVERTISE_PORT="$(gossip_port "$n")" \
@@ -150,7 +171,7 @@ wait_ready() {
 wait_members() {
 	local n=$1 want=$2 deadline=$((SECONDS + READY_TIMEOUT)) got
 	while ((SECONDS < deadline)); do
-		got=$(curl -fsS --max-time 3 "http://127.0.0.1:$(rest_port "$n")/v1/nodes" 2>/dev/null |
+		got=$(key_curl -fsS --max-time 3 "http://127.0.0.1:$(rest_port "$n")/v1/nodes" 2>/dev/null |
 			grep -o '"status":"HEALTHY"' | wc -l || true)
 		[ "${got:-0}" -ge "$want" ] && return 0
 		sleep 1
@@ -237,7 +258,7 @@ main() {
 		say "cluster data wiped"
 		;;
 	*)
-		sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		[ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
 		;;
 	esac

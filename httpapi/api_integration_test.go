@@ -219,7 +219,7 @@ func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 func TestIntegrationAPIUnavailable(t *testing.T) {
 	rig := testrig.New(t, testrig.KB)
 	rest, grpc := testenv.NewProxy(t, hostPort(t, testenv.WeaviateURL())), testenv.NewProxy(t, testenv.WeaviateGRPC())
-	vs, err := vector.Open(context.Background(), vector.Config{URL: "http://" + rest.Addr(), GRPCAddr: grpc.Addr(), Class: rig.Vector.Class()})
+	vs, err := vector.Open(context.Background(), vector.Config{URL: "http://" + rest.Addr(), GRPCAddr: grpc.Addr(), APIKey: testenv.WeaviateAPIKey(), Class: rig.Vector.Class()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func TestIntegrationWeaviateCluster(t *testing.T) {
 	quorum := Placement{ReplicationFactor: 3, Shards: 2, Consistency: "QUORUM"}
 	open := func(node int, p Placement) *Store {
 		t.Helper()
-		s, err := Open(ctx, Config{URL: urls[node], GRPCAddr: grpcs[node], Class: class, Placement: p})
+		s, err := Open(ctx, Config{URL: urls[node], GRPCAddr: grpcs[node], APIKey: testenv.WeaviateAPIKey(), Class: class, Placement: p})
 		if err != nil {
 			t.Fatalf("open node%d: %v", node+1, err)
 		}

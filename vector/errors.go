@@ -20,7 +20,8 @@ import (
 //   - no response at all (refused, reset, timeout), 408, 429 and 5xx are ErrUnavailable, carried
 //     as a retry.HTTPStatusError with the server's Retry-After (so the one retrying layer,
 //     package retry, waits as long as Weaviate asks);
-//   - 401 and 403 are ErrUnauthorized (Ariadne's Weaviate API key is wrong);
+//   - 401 and 403 are ErrUnauthorized (Ariadne's Weaviate API key is wrong or missing), and so is
+//     a gRPC call (batch writes) that Weaviate refused for its key (authRefused);
 //   - every other 4xx is ErrInvalid (the request Ariadne sent was wrong).
 //
 // ctx is the context the call ran with, for the Retry-After its responses carried.
@@ -36,9 +37,8 @@ func (s *Store) wrap(ctx context.Context, op string, err error) error {
 		}
 	}
 	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return fmt.Errorf("vector: %s: Weaviate rejected the API key (check ARIADNE_WEAVIATE_API_KEY): %w",
-			op, errors.Join(ariadne.ErrUnauthorized, err))
+	case status == http.StatusUnauthorized || status == http.StatusForbidden || (status <= 0 && authRefused(err)):
+		return fmt.Errorf("vector: %s: %s: %w", op, keyRejected, errors.Join(ariadne.ErrUnauthorized, err))
 	case status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500:
 		he := &retry.HTTPStatusError{Service: "weaviate " + op, StatusCode: status, RetryAfter: retryAfterOf(ctx)}
 		return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrUnavailable, he, err))

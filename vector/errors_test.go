@@ -1,12 +1,17 @@
 package vector
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
 	"github.com/weaviate/weaviate/entities/models"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // TestIsNotFound: the shapes of "nothing ingested yet" that Weaviate 1.29 answers, and errors that
@@ -44,5 +49,32 @@ func TestGraphQLErrorsWhileAShardLoads(t *testing.T) {
 	}
 	if gqlErrors("count", nil) != nil {
 		t.Error("no GraphQL errors must be nil")
+	}
+}
+
+// TestGRPCKeyRefusal: Weaviate 1.29 refuses a missing or wrong key over gRPC with code Unknown and
+// "extract auth: …" (its status mapping does not know the API-key check's error), so such an
+// error is ErrUnauthorized — from a search (grpcError) and from the client's batch write, which
+// wraps it (wrap) — not ErrUnavailable, which the retrieval would retry until its deadline. Other
+// Unknown errors stay ErrUnavailable.
+func TestGRPCKeyRefusal(t *testing.T) {
+	refused := status.Error(codes.Unknown, "extract auth: invalid api key, please provide a valid api key")
+	for _, err := range []error{
+		grpcError("vector search", refused),
+		grpcError("vector search", status.Error(codes.Unauthenticated, "no")),
+		(&Store{}).wrap(context.Background(), "batch upsert", fmt.Errorf("batch objects: %w", refused)),
+	} {
+		if !errors.Is(err, ariadne.ErrUnauthorized) || errors.Is(err, ariadne.ErrUnavailable) ||
+			!strings.Contains(err.Error(), "ARIADNE_WEAVIATE_API_KEY") {
+			t.Errorf("%v: want ErrUnauthorized naming ARIADNE_WEAVIATE_API_KEY", err)
+		}
+	}
+	for _, err := range []error{
+		grpcError("vector search", status.Error(codes.Unknown, "shard not ready")),
+		(&Store{}).wrap(context.Background(), "batch upsert", errors.New("extract auth: not a gRPC status")),
+	} {
+		if !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, ariadne.ErrUnauthorized) {
+			t.Errorf("%v: want ErrUnavailable", err)
+		}
 	}
 }

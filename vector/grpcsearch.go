@@ -204,14 +204,35 @@ var grpcConsistency = map[string]pb.ConsistencyLevel{
 	"ALL": pb.ConsistencyLevel_CONSISTENCY_LEVEL_ALL,
 }
 
-// grpcError classifies a gRPC failure like wrap does an HTTP one: a rejected key is
-// ErrUnauthorized, a bad request ErrInvalid, anything else (the server down, overloaded or
-// failing) ErrUnavailable, which the retrieval retries.
-func grpcError(op string, err error) error {
-	switch status.Code(err) {
+// keyRejected is what an error says when Weaviate refused Ariadne's API key, or its lack of one.
+const keyRejected = "Weaviate rejected the API key (check ARIADNE_WEAVIATE_API_KEY, or the key file of --weaviate-api-key-file)"
+
+// authRefused reports whether err is a gRPC call Weaviate refused for its API key:
+// Unauthenticated or PermissionDenied, or Unknown with the "extract auth:" Weaviate 1.29's
+// service puts before a failed authentication (its status mapping knows only its own error
+// types, not the API-key check's 401, so a missing or wrong key arrives as Unknown).
+func authRefused(err error) bool {
+	st, ok := status.FromError(err)
+	if !ok {
+		return false
+	}
+	switch st.Code() {
 	case codes.Unauthenticated, codes.PermissionDenied:
-		return fmt.Errorf("vector: %s: Weaviate rejected the API key (check ARIADNE_WEAVIATE_API_KEY): %w",
-			op, errors.Join(ariadne.ErrUnauthorized, err))
+		return true
+	case codes.Unknown:
+		return strings.Contains(st.Message(), "extract auth:")
+	}
+	return false
+}
+
+// grpcError classifies a gRPC failure like wrap does an HTTP one: a refused key is
+// ErrUnauthorized (authRefused), a bad request ErrInvalid, anything else (the server down,
+// overloaded or failing) ErrUnavailable, which the retrieval retries.
+func grpcError(op string, err error) error {
+	if authRefused(err) {
+		return fmt.Errorf("vector: %s: %s: %w", op, keyRejected, errors.Join(ariadne.ErrUnauthorized, err))
+	}
+	switch status.Code(err) {
 	case codes.InvalidArgument, codes.FailedPrecondition, codes.OutOfRange, codes.Unimplemented:
 		return fmt.Errorf("vector: %s: %w", op, errors.Join(ariadne.ErrInvalid, err))
 	case codes.Canceled:

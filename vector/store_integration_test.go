@@ -16,7 +16,7 @@ import (
 // openTestStore connects to the real Weaviate of deploy/local.sh, or skips/fails (see testenv).
 func openTestStore(t *testing.T, class string) *Store {
 	t.Helper()
-	cfg := Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(), Class: class}
+	cfg := Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(), APIKey: testenv.WeaviateAPIKey(), Class: class}
 	testenv.Need(t, "Weaviate", func(ctx context.Context) error { _, err := Open(ctx, cfg); return err })
 	s, err := Open(context.Background(), cfg)
 	if err != nil {

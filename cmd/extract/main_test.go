@@ -506,7 +506,7 @@ func TestIntegrationUnitVectorsFlag(t *testing.T) {
 	if out := sync(); !strings.Contains(out, "4 units of 1 chunks, 1 embedded, 1 deleted") {
 		t.Fatalf("second sync:\n%s", out)
 	}
-	vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class})
+	vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), APIKey: testenv.WeaviateAPIKey(), Class: class})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +522,7 @@ func scratchStores(t *testing.T, prefix string) (class, ns string) {
 	t.Helper()
 	class = fmt.Sprintf("%s%d", prefix, time.Now().UnixNano())
 	t.Cleanup(func() {
-		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), Class: class}); err == nil {
+		if vs, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), APIKey: testenv.WeaviateAPIKey(), Class: class}); err == nil {
 			vs.DropClass(context.Background())
 		}
 	})

@@ -568,7 +568,7 @@ func (t *timedGraph) DocumentChunkIDs(ctx context.Context, docIDs, groups []stri
 }
 
 func home() string {
-	return cmp.Or(os.Getenv("ARIADNE_HOME"), ".ariadne")
+	return cmp.Or(loopback.Home(), ".ariadne")
 }
 
 // loadAvg is the 1-minute load average (the machine is shared; every latency is stated with it).

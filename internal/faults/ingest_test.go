@@ -169,7 +169,7 @@ func (tg *target) graph(t *testing.T) *graph.Store {
 func (tg *target) vector(t *testing.T) *vector.Store {
 	t.Helper()
 	if tg.v == nil {
-		v, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(), Class: tg.class})
+		v, err := vector.Open(context.Background(), vector.Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(), APIKey: testenv.WeaviateAPIKey(), Class: tg.class})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func (tg *target) state(t *testing.T) testrig.State {
 func (tg *target) command(bin, corpus, batch, faultAt string) *exec.Cmd {
 	cmd := exec.Command(bin, "--corpus", corpus, "--batch", batch, "--embedder", "e5", "--log-level", "warn")
 	cmd.Env = append(os.Environ(), "ARIADNE_NEO4J_URI="+testenv.Neo4jURI(), "ARIADNE_WEAVIATE_URL="+testenv.WeaviateURL(),
-		"ARIADNE_WEAVIATE_GRPC="+testenv.WeaviateGRPC(), "ARIADNE_E5_URL="+testenv.EmbedderURL(),
+		"ARIADNE_WEAVIATE_GRPC="+testenv.WeaviateGRPC(), "ARIADNE_WEAVIATE_API_KEY="+testenv.WeaviateAPIKey(), "ARIADNE_E5_URL="+testenv.EmbedderURL(),
 		"ARIADNE_NEO4J_NAMESPACE="+tg.ns, "ARIADNE_WEAVIATE_CLASS="+tg.class, "ARIADNE_FAULT_AT="+faultAt,
 		"ARIADNE_LLM_PROVIDER=none", "ARIADNE_LOCAL_LLM=none", "ARIADNE_EXTRACTOR=dictionary")
 	return cmd

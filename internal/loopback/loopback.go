@@ -1,11 +1,15 @@
-// Package loopback knows the default loopback addresses of Ariadne's local servers and shifts
-// them by ARIADNE_PORT_OFFSET, the same way deploy/local.sh does. It reads the environment and
-// never writes it.
+// Package loopback knows what deploy/local.sh sets up for Ariadne's local servers: their default
+// loopback addresses, shifted by ARIADNE_PORT_OFFSET the same way deploy/local.sh shifts them,
+// its home directory (ARIADNE_HOME) and the Weaviate API key it keeps there. It reads the
+// environment and never writes it.
 package loopback
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -54,18 +58,20 @@ func Offset() (int, error) {
 // prefix, lower case ("ARIADNE_NEO4J_URI" → "neo4j_uri").
 func VarName(env string) string { return strings.ToLower(strings.TrimPrefix(env, "ARIADNE_")) }
 
-// Vars returns, for every address, its default shifted by ARIADNE_PORT_OFFSET, keyed by VarName.
-// The programs give them to their flag parser (kong.Vars) as the defaults of their address
-// flags; a variable the user sets still wins. Nothing is written to the environment.
+// Vars returns, for every address, its default shifted by ARIADNE_PORT_OFFSET, keyed by VarName,
+// and "weaviate_api_key_file", WeaviateAPIKeyFile. The programs give them to their flag parser
+// (kong.Vars) as the defaults of their flags; a variable the user sets still wins. Nothing is
+// written to the environment.
 func Vars() (map[string]string, error) {
 	off, err := Offset()
 	if err != nil {
 		return nil, err
 	}
-	vars := make(map[string]string, len(Addresses))
+	vars := make(map[string]string, len(Addresses)+1)
 	for _, a := range Addresses {
 		vars[VarName(a.Env)] = fmt.Sprintf(a.Format, a.Port+off)
 	}
+	vars["weaviate_api_key_file"] = WeaviateAPIKeyFile()
 	return vars, nil
 }
 
@@ -86,4 +92,62 @@ func Default(env string) string {
 		}
 	}
 	return ""
+}
+
+// Home is deploy/local.sh's directory: $ARIADNE_HOME, else <repo>/.ariadne found by walking up
+// from the working directory to go.mod; "" when neither is found.
+func Home() string {
+	if h := os.Getenv("ARIADNE_HOME"); h != "" {
+		return h
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, ".ariadne")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// WeaviateAPIKeyFile is the file where deploy/local.sh keeps the API key its Weaviate requires:
+// <Home>/weaviate/api-key; "" without a Home.
+func WeaviateAPIKeyFile() string {
+	h := Home()
+	if h == "" {
+		return ""
+	}
+	return filepath.Join(h, "weaviate", "api-key")
+}
+
+// ReadKey returns the key a key file holds, without surrounding white space: "" and no error
+// when path is "" or the file does not exist, an error when it exists but cannot be read.
+func ReadKey(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the Weaviate API key: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// WeaviateAPIKey is $ARIADNE_WEAVIATE_API_KEY, else the key in WeaviateAPIKeyFile (the one
+// deploy/local.sh started its Weaviate with), else "". Tests use it to reach that Weaviate.
+func WeaviateAPIKey() string {
+	if k := os.Getenv("ARIADNE_WEAVIATE_API_KEY"); k != "" {
+		return k
+	}
+	k, _ := ReadKey(WeaviateAPIKeyFile())
+	return k
 }

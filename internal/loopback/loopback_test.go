@@ -66,9 +66,11 @@ func TestPortOffsetMatchesLocalSh(t *testing.T) {
 		unsetenv(t, a.Env)
 	}
 	t.Setenv("ARIADNE_PORT_OFFSET", "2345")
-	// local.sh sees only the offset: no ARIADNE_* variable of the caller (deploy/test.sh exports them).
+	// local.sh sees only the offset: no ARIADNE_* variable of the caller (deploy/test.sh exports them),
+	// and a home of its own, where env generates the Weaviate API key.
 	cmd := exec.Command("bash", "../../deploy/local.sh", "env")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "ARIADNE_PORT_OFFSET=2345"}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "ARIADNE_PORT_OFFSET=2345",
+		"ARIADNE_HOME=" + t.TempDir()}
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("local.sh env: %v", err)

@@ -20,6 +20,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/extraction"
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/llm"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/vector"
@@ -34,8 +35,11 @@ type Stores struct {
 	Neo4jNamespace string `name:"neo4j-namespace" env:"ARIADNE_NEO4J_NAMESPACE" default:"" help:"Label prefix that keeps this graph apart from others in the same database (empty: none, except cmd/eval, which then uses Eval so that it never replaces your graph; see graph.Config.Namespace)."`
 	WeaviateURL    string `name:"weaviate-url" env:"ARIADNE_WEAVIATE_URL" default:"${weaviate_url}" help:"Weaviate REST URL."`
 	WeaviateGRPC   string `name:"weaviate-grpc" env:"ARIADNE_WEAVIATE_GRPC" default:"${weaviate_grpc}" help:"Weaviate gRPC host:port (batch writes); empty for REST only."`
-	WeaviateAPIKey string `name:"weaviate-api-key" env:"ARIADNE_WEAVIATE_API_KEY" default:"" help:"Weaviate API key, if it requires one."`
-	WeaviateClass  string `name:"weaviate-class" env:"ARIADNE_WEAVIATE_CLASS" default:"Chunk" help:"Weaviate class that holds the chunks."`
+	WeaviateAPIKey string `name:"weaviate-api-key" env:"ARIADNE_WEAVIATE_API_KEY" default:"" help:"Weaviate API key (deploy/local.sh's Weaviate requires one; deploy/local.sh env prints it)."`
+	// The key file is read only when WeaviateAPIKey is empty; its default is the one
+	// deploy/local.sh writes under ARIADNE_HOME (loopback.WeaviateAPIKeyFile).
+	WeaviateAPIKeyFile string `name:"weaviate-api-key-file" env:"ARIADNE_WEAVIATE_API_KEY_FILE" default:"${weaviate_api_key_file}" help:"File holding the Weaviate API key, read when --weaviate-api-key is empty; a missing file means no key."`
+	WeaviateClass      string `name:"weaviate-class" env:"ARIADNE_WEAVIATE_CLASS" default:"Chunk" help:"Weaviate class that holds the chunks."`
 	// Weaviate cluster placement of the chunk class (vector.Placement); the defaults keep a
 	// single node's behaviour.
 	WeaviateReplicationFactor int    `name:"weaviate-replication-factor" env:"ARIADNE_WEAVIATE_REPLICATION_FACTOR" default:"0" help:"Replicas of each shard of the chunk class, set when the class is created (0: Weaviate's default, 1); at most the cluster's node count."`
@@ -47,6 +51,7 @@ type Stores struct {
 func (s Stores) Redacted() []any {
 	return []any{"neo4j", s.Neo4jURI, "neo4j_namespace", s.Neo4jNamespace, "neo4j_user", s.Neo4jUser, "neo4j_password", redact(s.Neo4jPassword),
 		"weaviate", s.WeaviateURL, "weaviate_class", s.WeaviateClass, "weaviate_api_key", redact(s.WeaviateAPIKey),
+		"weaviate_api_key_file", s.WeaviateAPIKeyFile,
 		"weaviate_replication_factor", s.WeaviateReplicationFactor, "weaviate_shards", s.WeaviateShards, "weaviate_consistency", s.WeaviateConsistency}
 }
 
@@ -63,10 +68,23 @@ func (s Stores) OpenGraph(ctx context.Context) (*graph.Store, error) {
 		Namespace: s.Neo4jNamespace})
 }
 
-// OpenVector connects to Weaviate.
+// OpenVector connects to Weaviate with the key of WeaviateKey.
 func (s Stores) OpenVector(ctx context.Context) (*vector.Store, error) {
-	return vector.Open(ctx, vector.Config{URL: s.WeaviateURL, GRPCAddr: s.WeaviateGRPC, APIKey: s.WeaviateAPIKey, Class: s.WeaviateClass,
+	key, err := s.WeaviateKey()
+	if err != nil {
+		return nil, err
+	}
+	return vector.Open(ctx, vector.Config{URL: s.WeaviateURL, GRPCAddr: s.WeaviateGRPC, APIKey: key, Class: s.WeaviateClass,
 		Placement: vector.Placement{ReplicationFactor: s.WeaviateReplicationFactor, Shards: s.WeaviateShards, Consistency: s.WeaviateConsistency}})
+}
+
+// WeaviateKey is the Weaviate API key: WeaviateAPIKey, else what WeaviateAPIKeyFile holds, else
+// "" (no file). A key file that exists but cannot be read is an error.
+func (s Stores) WeaviateKey() (string, error) {
+	if s.WeaviateAPIKey != "" {
+		return s.WeaviateAPIKey, nil
+	}
+	return loopback.ReadKey(s.WeaviateAPIKeyFile)
 }
 
 // Embedder configures the embedding model.

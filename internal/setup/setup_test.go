@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -66,7 +67,8 @@ func TestStoresPlacementFlags(t *testing.T) {
 			t.Setenv(k, v)
 		}
 		var c struct{ Stores }
-		p, err := kong.New(&c, kong.Vars{"neo4j_uri": "bolt://x:1", "weaviate_url": "http://x:2", "weaviate_grpc": "x:3"},
+		p, err := kong.New(&c, kong.Vars{"neo4j_uri": "bolt://x:1", "weaviate_url": "http://x:2", "weaviate_grpc": "x:3",
+			"weaviate_api_key_file": "/nonexistent/api-key"},
 			kong.Exit(func(int) {}))
 		if err != nil {
 			t.Fatal(err)
@@ -95,6 +97,33 @@ func TestStoresPlacementFlags(t *testing.T) {
 	}
 	if _, err := parse(t, nil, "--weaviate-consistency", "MOST"); err == nil {
 		t.Error("consistency level MOST accepted")
+	}
+}
+
+// TestStoresWeaviateKey: the key given as a flag or variable wins; without one, the key file
+// deploy/local.sh writes is read (surrounding white space dropped); a missing file means no key,
+// and a file that cannot be read is an error rather than a silent request without a key.
+func TestStoresWeaviateKey(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "api-key")
+	if err := os.WriteFile(file, []byte("from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s    Stores
+		want string
+	}{
+		{Stores{WeaviateAPIKey: "given", WeaviateAPIKeyFile: file}, "given"},
+		{Stores{WeaviateAPIKeyFile: file}, "from-file"},
+		{Stores{WeaviateAPIKeyFile: filepath.Join(dir, "missing")}, ""},
+		{Stores{}, ""},
+	} {
+		if got, err := tc.s.WeaviateKey(); err != nil || got != tc.want {
+			t.Errorf("%+v: WeaviateKey() = %q, %v; want %q", tc.s, got, err, tc.want)
+		}
+	}
+	if _, err := (Stores{WeaviateAPIKeyFile: dir}).WeaviateKey(); err == nil {
+		t.Error("a key file that cannot be read (a folder) gave no error")
 	}
 }
 

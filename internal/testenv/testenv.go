@@ -56,6 +56,10 @@ func WeaviateURL() string { return loopback.Default("ARIADNE_WEAVIATE_URL") }
 // WeaviateGRPC is $ARIADNE_WEAVIATE_GRPC or 127.0.0.1:50051.
 func WeaviateGRPC() string { return loopback.Default("ARIADNE_WEAVIATE_GRPC") }
 
+// WeaviateAPIKey is the key Weaviate requires: $ARIADNE_WEAVIATE_API_KEY, else the one
+// deploy/local.sh generated under Home (<Home>/weaviate/api-key), else "" (loopback.WeaviateAPIKey).
+func WeaviateAPIKey() string { return loopback.WeaviateAPIKey() }
+
 // EmbedderURL is the OpenAI-compatible embedding server deploy/local.sh starts:
 // $ARIADNE_E5_URL or http://127.0.0.1:8091/v1.
 func EmbedderURL() string { return loopback.Default("ARIADNE_E5_URL") }
@@ -102,26 +106,8 @@ type statusError struct {
 func (e *statusError) Error() string { return e.url + " answered HTTP " + http.StatusText(e.code) }
 
 // Home is Ariadne's local install directory: $ARIADNE_HOME, else <repo>/.ariadne found by
-// walking up from the working directory to go.mod; "" when neither is found.
-func Home() string {
-	if h := os.Getenv("ARIADNE_HOME"); h != "" {
-		return h
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, ".ariadne")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// walking up from the working directory to go.mod; "" when neither is found (loopback.Home).
+func Home() string { return loopback.Home() }
 
 // ThesaurusPath is the Russian synonym sets' file: $ARIADNE_THESAURUS, else
 // <Home>/lexicon/ru-wiktionary-synsets.tsv (deploy/local.sh install lexicon).

@@ -118,7 +118,7 @@ func newRig(t testing.TB, corpusDir string, emb Embedder, rec func(*ontology.Ont
 		}
 		return err
 	})
-	vcfg := vector.Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(),
+	vcfg := vector.Config{URL: testenv.WeaviateURL(), GRPCAddr: testenv.WeaviateGRPC(), APIKey: testenv.WeaviateAPIKey(),
 		Class: fmt.Sprintf("Test%d%d", time.Now().UnixNano(), classSeq.Add(1))}
 	testenv.Need(t, "Weaviate", func(ctx context.Context) error { _, err := vector.Open(ctx, vcfg); return err })
 	gs, err := graph.Open(ctx, gcfg)

@@ -1065,9 +1065,9 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 				ent.Aliases = e.DefinedAliases
 			}
 			reg.Load(ent, e.Context, e.QuotedAliases)
-			if e.DocID != "" {
-				reg.SetReach(ent.Key, e.NameACL)
-			}
+			// A described entity reaches its document's readers; any other, the readers of the
+			// chunks that spell its name (a name only a management note gave reaches management).
+			reg.SetReach(ent.Key, e.NameACL)
 			for _, n := range append([]string{ent.Name}, ent.Aliases...) {
 				taken[textnorm.Key(n)] = ent.Type
 			}

@@ -220,3 +220,56 @@ func TestIntegrationWriteCountsHideDefinitions(t *testing.T) {
 		t.Errorf("management: the note mentions %q, want the contract among them", keys)
 	}
 }
+
+// A name only recognition in a management note gives («Восточной Гавани», an organization the
+// sidecar finds there) is no entity for a public note that writes it but where recognition finds
+// nothing: the public note is not linked to it, an anonymous caller finds no such entity, and a
+// writer's counts for the note are those of a note naming nothing known — whether the notes come
+// in one sync or, as a new user's did, through two sources (the README trial of stop 49).
+func TestIntegrationRecognizedNameReach(t *testing.T) {
+	r := testrig.NewWithNER(t, "")
+	ctx := context.Background()
+	secret := ariadne.Document{ID: "mgmt/budget", Title: "Бюджет", Lang: "ru", ACL: []string{"management"},
+		Body: "Бюджет «Восточной Гавани» сокращён, сказал Зорислав Кнутов.\n"}
+	public := func(id string) ariadne.Document {
+		return ariadne.Document{ID: id, Title: "Заметка", Lang: "ru", ACL: []string{ariadne.PublicGroup},
+			Body: "Стенд проекта «Восточная Гавань» перенесён в новый дата-центр.\n"}
+	}
+	if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{public("notes/p1")}, ingest.Options{Source: "notes"}); err != nil {
+		t.Fatal(err)
+	}
+	before := ingest.DocCounts{}
+	if sum, err := r.Pipe.Upsert(ctx, []ariadne.Document{secret}, ingest.Options{Source: "mgmt"}); err != nil {
+		t.Fatal(err)
+	} else if _, ok := sum.Docs["mgmt/budget"]; !ok {
+		t.Fatalf("the management note was not written: %+v", sum)
+	}
+	sum, err := r.Pipe.Upsert(ctx, []ariadne.Document{public("notes/p2")}, ingest.Options{Source: "notes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := sum.Docs["notes/p2"]
+	before.Chunks, after.Extracted = after.Chunks, false
+	if after != before {
+		t.Errorf("the public note's counts %+v, want %+v (nothing known to its readers)", after, before)
+	}
+	for _, groups := range [][]string{{ariadne.PublicGroup}} {
+		cands, err := r.Graph.EntityCandidates(ctx, "Восточная Гавань", groups, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cands {
+			if strings.Contains(c.Name, "Гавань") || strings.Contains(c.Name, "Гавани") {
+				t.Errorf("an anonymous caller finds %s «%s», which only the management note gives", c.Key, c.Name)
+			}
+		}
+	}
+	mgmt := []string{ariadne.PublicGroup, "management"}
+	cands, err := r.Graph.EntityCandidates(ctx, "Восточная Гавань", mgmt, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(cands, func(c ariadne.EntityCandidate) bool { return strings.Contains(c.Name, "Гаван") }) {
+		t.Errorf("management finds %+v, want the organization its note names", cands)
+	}
+}

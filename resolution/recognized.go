@@ -35,6 +35,7 @@ func (r *Registry) ResolveRecognized(c Candidate) (key string, merged bool) {
 	switch {
 	case found:
 		r.merges++
+		r.widenReach(key, c.ACL, false)
 		return key, true
 	case ambiguous:
 		return "", false
@@ -43,6 +44,7 @@ func (r *Registry) ResolveRecognized(c Candidate) (key string, merged bool) {
 	r.entities[key] = &ariadne.Entity{Key: key, Name: c.Name, Type: c.Type, Aliases: mergeAliases(nil, c.Aliases, c.Name)}
 	r.context[key] = c.Context
 	r.setAliases(key)
+	r.widenReach(key, c.ACL, true)
 	return key, false
 }
 

@@ -102,6 +102,37 @@ func (r *Registry) SetReach(key string, acl []string) {
 	r.reach[key] = slices.Clone(acl)
 }
 
+// widenReach records that a text readable by acl names the undocumented entity key on its own
+// evidence (recognition or discovery found the name there): the entity reaches acl's readers
+// too. A new undocumented entity reaches only the readers of the text that gave it, so a name
+// found only in a management note is not linked to a public chunk that writes it (the readers of
+// that chunk would see an entity only the management note makes). Documented entities keep
+// their document's reach.
+func (r *Registry) widenReach(key string, acl []string, created bool) {
+	if e := r.entities[key]; e == nil || e.DocID != "" {
+		return
+	}
+	if created {
+		r.SetReach(key, acl)
+		return
+	}
+	cur, restricted := r.reach[key]
+	if !restricted {
+		return // everyone already
+	}
+	if ariadne.ReadersWithin(nil, acl) {
+		r.SetReach(key, nil)
+		return
+	}
+	wider := slices.Clone(cur)
+	for _, g := range acl {
+		if !slices.Contains(wider, g) {
+			wider = append(wider, g)
+		}
+	}
+	r.SetReach(key, wider)
+}
+
 // Reach returns the ACL recorded by SetReach or Resolve (nil: everyone).
 func (r *Registry) Reach(key string) []string { return r.reach[key] }
 
@@ -270,6 +301,7 @@ func (r *Registry) Resolve(c Candidate) (string, bool) {
 			r.AddAlias(key, Alias{Text: n})
 		}
 		r.merges++
+		r.widenReach(key, c.ACL, false)
 		return key, true
 	}
 	key := UndocumentedKey(c.Type, c.Name, c.Context)
@@ -278,11 +310,13 @@ func (r *Registry) Resolve(c Candidate) (string, bool) {
 			r.AddAlias(key, Alias{Text: n})
 		}
 		r.merges++
+		r.widenReach(key, c.ACL, false)
 		return key, true
 	}
 	r.entities[key] = &ariadne.Entity{Key: key, Name: c.Name, Type: c.Type, Aliases: mergeAliases(nil, c.Aliases, c.Name)}
 	r.context[key] = c.Context
 	r.setAliases(key)
+	r.widenReach(key, c.ACL, true)
 	return key, false
 }
 

@@ -686,12 +686,16 @@ func TestParseKeys(t *testing.T) {
 		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: b, key: k2}\n", "entry 2 (line 3) needs a name, exactly one of key/key_sha256, and groups"},
 		{"keys:\n  - {name: a, key_sha256: abc, groups: [x]}\n", "entry 1 (line 2): key_sha256 must be 64 hex digits"},
 		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: a, key: k2, groups: [y]}\n", "entry 2 (line 3): duplicate name or key"},
+		{"public_groups: []\nkeys:\n  - {name: a, key: k, groups: [x]}\n", "public_groups is an empty list"},
 	}
 	for _, tc := range tests {
 		_, err := ParseKeys([]byte(tc.yaml))
 		if err == nil || !errors.Is(err, ariadne.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseKeys(%q) = %v, want an ErrInvalid mentioning %q", tc.yaml, err, tc.want)
 		}
+	}
+	if k, err := ParseKeys([]byte("keys:\n  - {name: a, key: k, groups: [x]}\n")); err != nil || strings.Join(k.public, ",") != ariadne.PublicGroup {
+		t.Errorf("public_groups left out: %v %v, want the default [%s]", k, err, ariadne.PublicGroup)
 	}
 	k, err := LoadKeys("../demo/api-keys.yaml")
 	if err != nil {

@@ -81,6 +81,10 @@ func ParseKeys(raw []byte) (*Keys, error) {
 	_ = yaml.Unmarshal(raw, &root) // decoded above; read again only for the entries' lines
 	lines := entryLines(&root)
 	k := &Keys{public: f.PublicGroups}
+	if f.PublicGroups != nil && len(f.PublicGroups) == 0 {
+		// It used to mean the default, [all] — the opposite of what an operator writing it wants.
+		return nil, fmt.Errorf("httpapi: keys file: public_groups is an empty list: leave it out for the default [all], or give callers without a key a group no document's acl holds (public_groups: [nobody]) to let them read nothing; every key gets these groups too: %w", ariadne.ErrInvalid)
+	}
 	if len(k.public) == 0 {
 		k.public = []string{ariadne.PublicGroup}
 	}

@@ -297,7 +297,12 @@ weaviate_key() {
 }
 
 weaviate_key_source() {
-	if [ -n "${ARIADNE_WEAVIATE_API_KEY:-}" ]; then echo "from ARIADNE_WEAVIATE_API_KEY"; else echo "in $WEAVIATE_KEY_FILE"; fi
+	# A key exported by `deploy/local.sh env` is the file's: name the file, where it lives.
+	if [ -n "${ARIADNE_WEAVIATE_API_KEY:-}" ] && { [ ! -f "$WEAVIATE_KEY_FILE" ] || [ "$ARIADNE_WEAVIATE_API_KEY" != "$(cat "$WEAVIATE_KEY_FILE")" ]; }; then
+		echo "from ARIADNE_WEAVIATE_API_KEY"
+	else
+		echo "in $WEAVIATE_KEY_FILE"
+	fi
 }
 
 # weaviate_curl ARGS... is curl with the Weaviate API key as a bearer token, the header read from

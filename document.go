@@ -84,6 +84,21 @@ func CanRead(acl, groups []string) bool {
 	return false
 }
 
+// WiderACL is an ACL whose readers are those of a or b: nil (public) when either is public (empty
+// or holding PublicGroup), else their union, a's groups first.
+func WiderACL(a, b []string) []string {
+	if ReadersWithin(nil, a) || ReadersWithin(nil, b) {
+		return nil
+	}
+	out := slices.Clone(a)
+	for _, g := range b {
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // ReadersWithin reports whether every caller who may read a resource restricted to inner may also
 // read one restricted to outer (CanRead's rule, with PublicGroup held by every caller): outer is
 // public (empty or holding PublicGroup), or inner is restricted to groups that are all in outer.

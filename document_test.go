@@ -1,6 +1,9 @@
 package ariadne
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestReadersWithin(t *testing.T) {
 	for _, tc := range []struct {
@@ -22,6 +25,20 @@ func TestReadersWithin(t *testing.T) {
 	} {
 		if got := ReadersWithin(tc.inner, tc.outer); got != tc.want {
 			t.Errorf("%s: ReadersWithin(%v, %v) = %v, want %v", tc.name, tc.inner, tc.outer, got, tc.want)
+		}
+	}
+}
+
+func TestWiderACL(t *testing.T) {
+	for _, tc := range []struct{ a, b, want []string }{
+		{[]string{"management"}, []string{"sales"}, []string{"management", "sales"}},
+		{[]string{"management", "sales"}, []string{"sales"}, []string{"management", "sales"}},
+		{[]string{"management"}, nil, nil},                   // empty: everyone
+		{[]string{PublicGroup}, []string{"management"}, nil}, // PublicGroup: everyone
+		{[]string{"management"}, []string{PublicGroup, "x"}, nil},
+	} {
+		if got := WiderACL(tc.a, tc.b); !slices.Equal(got, tc.want) {
+			t.Errorf("WiderACL(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

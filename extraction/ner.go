@@ -262,7 +262,7 @@ type group struct {
 	types     map[string]int
 	order     []string // surfaces in first-seen order
 	context   string
-	acl       []string        // who may read some chunk of the group (widerACL of theirs; empty: everyone)
+	acl       []string        // who may read some chunk of the group (ariadne.WiderACL of theirs; nil: everyone)
 	public    map[string]bool // the names some chunk everyone may read gives
 }
 
@@ -287,21 +287,6 @@ func mostFrequent(order []string, count map[string]int) string {
 	return best
 }
 
-// widerACL is an ACL whose readers are those of a or b: their union, or public (empty) when
-// either is.
-func widerACL(a, b []string) []string {
-	if len(a) == 0 || len(b) == 0 {
-		return nil
-	}
-	out := slices.Clone(a)
-	for _, g := range b {
-		if !slices.Contains(out, g) {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
 // resolve groups and resolves the recognized mentions (see NER).
 func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry) map[string][]Recognized {
 	known := reg.Matcher() // the names known before recognition: the dictionary's
@@ -322,13 +307,13 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			groups[k] = g
 			groupOrder = append(groupOrder, k)
 		} else {
-			g.acl = widerACL(g.acl, acl)
+			g.acl = ariadne.WiderACL(g.acl, acl)
 		}
 		if g.names[name] == 0 {
 			g.nameOrder = append(g.nameOrder, name)
 		}
 		g.names[name]++
-		if len(acl) == 0 || slices.Contains(acl, ariadne.PublicGroup) {
+		if ariadne.ReadersWithin(nil, acl) { // a chunk everyone may read
 			g.public[name] = true
 		}
 		if g.surfaces[m.Text] == 0 {

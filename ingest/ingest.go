@@ -1432,10 +1432,11 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 	// (VectorStore.VectorsByContentKey), looked up once per acl of the batch.
 	byACL := map[string][]string{} // acl (joined) → content keys
 	aclOf := map[string][]string{}
+	joined := make([]string, len(chunks))
 	for i, c := range chunks {
-		a := strings.Join(c.ACL, "\x00")
-		byACL[a] = append(byACL[a], keys[i])
-		aclOf[a] = c.ACL
+		joined[i] = strings.Join(c.ACL, "\x00")
+		byACL[joined[i]] = append(byACL[joined[i]], keys[i])
+		aclOf[joined[i]] = c.ACL
 	}
 	found := map[string]map[string][]float32{}
 	for _, a := range slices.Sorted(maps.Keys(byACL)) {
@@ -1450,7 +1451,7 @@ func (p *Pipeline) vectorize(ctx context.Context, chunks []ariadne.Chunk, sum *S
 	slot := map[string]int{} // content key → its text's index in texts (each new key embedded once)
 	for i, c := range chunks {
 		indexed[i] = ariadne.IndexedChunk{Chunk: c, SearchText: SearchText(c), Analysis: textnorm.AnalysisVersion, ContentKey: keys[i]}
-		if v, ok := found[strings.Join(c.ACL, "\x00")][keys[i]]; ok && len(v) == p.dim {
+		if v, ok := found[joined[i]][keys[i]]; ok && len(v) == p.dim {
 			indexed[i].Vector = v
 			sum.VectorsReused++
 			continue

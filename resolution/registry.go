@@ -116,21 +116,9 @@ func (r *Registry) widenReach(key string, acl []string, created bool) {
 		r.SetReach(key, acl)
 		return
 	}
-	cur, restricted := r.reach[key]
-	if !restricted {
-		return // everyone already
+	if cur, restricted := r.reach[key]; restricted { // else everyone already
+		r.SetReach(key, ariadne.WiderACL(cur, acl))
 	}
-	if ariadne.ReadersWithin(nil, acl) {
-		r.SetReach(key, nil)
-		return
-	}
-	wider := slices.Clone(cur)
-	for _, g := range acl {
-		if !slices.Contains(wider, g) {
-			wider = append(wider, g)
-		}
-	}
-	r.SetReach(key, wider)
 }
 
 // Reach returns the ACL recorded by SetReach or Resolve (nil: everyone).

@@ -420,8 +420,8 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				return out
 			}
 		}
-		emit("verification", map[string]any{"attempt": n, "ok": len(v.Claims) > 0, "verified_claims": len(v.Claims), "failures": nonNilFailures(v.Failures)})
 		if len(v.Claims) == 0 {
+			emit("verification", map[string]any{"attempt": n, "ok": false, "verified_claims": 0, "failures": nonNilFailures(v.Failures)})
 			att.Outcome = "unverified"
 			tr.Attempts = append(tr.Attempts, att)
 			lastReason = fmt.Sprintf("no claim survived verification (%d failures, first: %s)", len(v.Failures), v.Failures[0].Reason)
@@ -464,6 +464,8 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				out.ComparedOutcome = compareDates(req.Question, out.Compared)
 			}
 		}
+		// The event counts the answer's claims: the chain's and the compared sentences' too.
+		emit("verification", map[string]any{"attempt": n, "ok": true, "verified_claims": len(out.Claims), "failures": nonNilFailures(v.Failures)})
 		out.Answer, out.Citations = render(out.Claims)
 		return out
 	}

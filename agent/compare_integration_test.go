@@ -16,9 +16,18 @@ func TestIntegrationComparison(t *testing.T) {
 	rig := testrig.New(t, testrig.KB)
 	r := newRetriever(rig, agent.RetrievalConfig{})
 	a := agent.NewAnswerer(r, agent.TermExtractive{}, rig.Vector, agent.AnswerConfig{Chunks: rig.Graph}, agent.Hooks{}, nil)
-	ans, err := a.Answer(context.Background(), agent.Request{Question: "У какой сети больше точек — у «Пекарни Заря» или у «Клиники Орбита»?", Groups: []string{"all"}}, nil)
+	var verified []any // each verification event's claim count
+	ans, err := a.Answer(context.Background(), agent.Request{Question: "У какой сети больше точек — у «Пекарни Заря» или у «Клиники Орбита»?", Groups: []string{"all"}}, func(e agent.Event) {
+		if m, ok := e.Data.(map[string]any); ok && e.Name == "verification" {
+			verified = append(verified, m["verified_claims"])
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The stream's count is the answer's claims (the compared sentences), not the generator's own.
+	if len(verified) != 1 || verified[0] != len(ans.Claims) {
+		t.Errorf("verification events' verified_claims %v, want [%d]", verified, len(ans.Claims))
 	}
 	// A quoting generator's answer is the compared sentences alone.
 	if ans.Status != ariadne.StatusAnswered || ans.Route != ariadne.RouteMultiHop || len(ans.Compared) != 2 || len(ans.Claims) != 2 {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ariadne-graphrag/ariadne"
 )
 
 // TestIntegrationNodeViewFirstSurface: an entity whose name the caller may not see is shown by
@@ -28,7 +30,8 @@ CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret 
        (:Chunk {id: 'b#1', acl: ['all']})-[:MENTIONS {surfaces: ['Vega']}]->(e),
        (:Chunk {id: 'c#1', acl: ['all']})-[:MENTIONS {surfaces: ['VEGA Trans']}]->(e),
        (:Chunk {id: 'd#1', acl: ['delivery', 'all']})-[:MENTIONS {surfaces: ['Vega-D']}]->(e),
-       (:Chunk {id: 'e#1', acl: ['delivery']})-[:MENTIONS {surfaces: []}]->(e)`, nil); err != nil {
+       (:Chunk {id: 'e#1', acl: ['delivery']})-[:MENTIONS {surfaces: []}]->(e),
+       (:Chunk {id: 'h#1', acl: ['hr']})-[:MENTIONS {surfaces: ['Vega Trans LLC']}]->(e)`, nil); err != nil {
 		t.Fatal(err)
 	}
 	names := func(step string, want map[string]string) {
@@ -55,8 +58,8 @@ CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret 
 		t.Fatal(err)
 	}
 	acls, chunks := strs(get(res.Records[0], "acls")), strs(get(res.Records[0], "chunks"))
-	if !slices.Equal(acls, []string{"all|", "all|delivery|", "management|"}) || !slices.Equal(chunks, []string{"b#1", "d#1", "a#1"}) {
-		t.Errorf("first mentions %v %v, want [all| all|delivery| management|] [b#1 d#1 a#1] (e#1 has no surface)", acls, chunks)
+	if !slices.Equal(acls, []string{"all|", "all|delivery|", "hr|", "management|"}) || !slices.Equal(chunks, []string{"b#1", "d#1", "h#1", "a#1"}) {
+		t.Errorf("first mentions %v %v, want [all| all|delivery| hr| management|] [b#1 d#1 h#1 a#1] (e#1 has no surface)", acls, chunks)
 	}
 	if got := aclKey([]string{"delivery", "all", "all"}); got != "all|delivery|" {
 		t.Errorf("aclKey = %q, want the Cypher form all|delivery|", got)
@@ -128,4 +131,47 @@ CREATE (:Chunk {id: 'x#1', acl: ['all']})-[:MENTIONS {surfaces: ['Old']}]->(o),
 	if n, err := s.RefreshStale(ctx); err != nil || n != 0 {
 		t.Errorf("RefreshStale again = %d, %v; want 0", n, err)
 	}
+}
+
+// TestIntegrationDeletedSpellingRenames: an entity no page describes is named by the note that
+// spelled it; when that note is deleted and the remaining note spells it otherwise, the entity
+// takes the remaining spelling, so its readers still see its key and name instead of an opaque
+// uid: (README trial: every caller saw the entity by uid: after the delete).
+func TestIntegrationDeletedSpellingRenames(t *testing.T) {
+	ctx := context.Background()
+	s := openNamespaced(t, "nvren")
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const key = "organization:vostochnaya gavan"
+	note := func(id, text, surface string) ariadne.DocumentGraph {
+		cid := id + "#0000"
+		return ariadne.DocumentGraph{
+			Doc:      ariadne.Document{ID: id, Title: id, Type: "note", Lang: "ru", ACL: []string{"all"}, Body: text + "\n"},
+			Chunks:   []ariadne.Chunk{{ID: cid, DocID: id, Text: text, ACL: []string{"all"}, Title: id, Lang: "ru", End: len(text)}},
+			Entities: []ariadne.Entity{{Key: key, Name: "Восточная Гавань", Type: "organization"}},
+			Mentions: []ariadne.Mention{{ChunkID: cid, EntityKey: key, Surface: surface}},
+		}
+	}
+	a := note("notes/a", "Восточная Гавань открыла склад.", "Восточная Гавань")
+	b := note("notes/b", "Vostochnaya Gavan ships to Kazan.", "Vostochnaya Gavan")
+	if _, err := s.WriteDocuments(ctx, []ariadne.DocumentGraph{a, b}, nil, nil, testLabeler{}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	view := func(step, wantKey, wantName string) {
+		t.Helper()
+		vs, err := s.nodeViews(ctx, []string{key}, []string{"all"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := vs[key].entity; v.Key != wantKey || v.Name != wantName {
+			t.Errorf("%s: all sees %q %q, want %q %q", step, v.Key, v.Name, wantKey, wantName)
+		}
+	}
+	view("both notes", key, "Восточная Гавань")
+	if _, err := s.DeleteDocuments(ctx, map[string][]string{"notes/a": {"notes/a#0000"}}); err != nil {
+		t.Fatal(err)
+	}
+	view("after deleting the note that spelled the name", key, "Vostochnaya Gavan")
+	checkAgainstFullRefresh(t, s, "after the delete")
 }

@@ -95,7 +95,8 @@ func (s *Store) EnsureSchema(ctx context.Context) error {
 	}
 	if keys := strs(get(res.Records[0], "keys")); len(keys) > 0 {
 		if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-			return nil, exec(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
+			_, err := s.refreshEntities(ctx, tx, keys)
+			return nil, err
 		}); err != nil {
 			return translate("refresh entity visibility", err)
 		}
@@ -393,6 +394,27 @@ MATCH (e:Entity {key: rn.old})
 WHERE NOT EXISTS { MATCH (:Entity {key: rn.new}) }
 SET e.key = rn.new`
 
+	// renameUnspelledCypher gives an undocumented entity that no remaining mention spells or names
+	// (the document that gave its name, or described it, was deleted or rewritten) the name its
+	// remaining mentions give most often — a mention's names when recognition gave any, else its
+	// surfaces; ties: the shorter, then the first in code-point order. Without it nobody could see
+	// the entity's name any more and every caller would get an opaque uid: key (README trial).
+	// The key stays: it is the entity's identity (links, bookmarks, relations by key).
+	renameUnspelledCypher = `
+UNWIND $keys AS key
+MATCH (e:Entity {key: key})
+WHERE NOT EXISTS { (e)-[:DESCRIBED_IN]->(:Document) }
+  AND NOT EXISTS { MATCH (:Chunk)-[m:MENTIONS]->(e) WHERE e.name IN coalesce(m.surfaces, []) OR e.name IN coalesce(m.names, []) }
+CALL (e) {
+  MATCH (:Chunk)-[m:MENTIONS]->(e)
+  UNWIND CASE WHEN size(coalesce(m.names, [])) > 0 THEN m.names ELSE coalesce(m.surfaces, []) END AS n
+  WITH n, count(*) AS c
+  ORDER BY c DESC, size(n), n
+  RETURN collect(n)[0] AS name
+}
+WITH e, name WHERE name IS NOT NULL
+SET e.name = name`
+
 	// refresh aliases (defined + every surface that mentions it), visibility and the fulltext keys
 	// of the touched entities; delete those left with no mention, no relation and no document.
 	//
@@ -618,11 +640,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		rec, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
-		if err != nil {
-			return nil, err
-		}
-		n, err := count(rec, "deleted")
+		n, err := s.refreshEntities(ctx, tx, keys)
 		if err != nil {
 			return nil, err
 		}
@@ -691,13 +709,27 @@ func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 	return len(keys), s.refreshKeys(ctx, "refresh stale", keys)
 }
 
+// refreshEntities renames the undocumented entities among keys that no mention spells any more
+// (renameUnspelledCypher), then refreshes them in full (refreshEntitiesCypher); it returns how
+// many were deleted for having nothing left.
+func (s *Store) refreshEntities(ctx context.Context, tx neo4j.ManagedTransaction, keys []string) (int, error) {
+	if err := exec(ctx, tx, s.cy(renameUnspelledCypher), map[string]any{"keys": keys}); err != nil {
+		return 0, err
+	}
+	rec, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
+	if err != nil {
+		return 0, err
+	}
+	return count(rec, "deleted")
+}
+
 // refreshKeys runs the full entity refresh over keys in sorted parts of 1 000 per transaction.
 func (s *Store) refreshKeys(ctx context.Context, op string, keys []string) error {
 	slices.Sort(keys)
 	for i := 0; i < len(keys); i += 1000 {
 		part := keys[i:min(i+1000, len(keys))]
 		if _, err := s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-			if err := exec(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": part}); err != nil {
+			if _, err := s.refreshEntities(ctx, tx, part); err != nil {
 				return nil, err
 			}
 			return nil, s.refreshLatinKeys(ctx, tx, part)
@@ -937,11 +969,7 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (a
 		if err := exec(ctx, tx, s.cy(deleteDocumentsCypher), map[string]any{"ids": ids}); err != nil {
 			return nil, err
 		}
-		r2, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})
-		if err != nil {
-			return nil, err
-		}
-		n, err := count(r2, "deleted")
+		n, err := s.refreshEntities(ctx, tx, keys)
 		if err != nil {
 			return nil, err
 		}

@@ -175,3 +175,24 @@ func TestIntegrationDeletedSpellingRenames(t *testing.T) {
 	view("after deleting the note that spelled the name", key, "Vostochnaya Gavan")
 	checkAgainstFullRefresh(t, s, "after the delete")
 }
+
+// TestIntegrationEntityNames: the names for warming the walk's cache, most connected first, then
+// by name, distinct, cut at the limit.
+func TestIntegrationEntityNames(t *testing.T) {
+	ctx := context.Background()
+	s := openNamespaced(t, "names")
+	if err := s.EnsureSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.run(ctx, `
+CREATE (:Entity {key: 'a', name: 'Zarya', degree: 5}), (:Entity {key: 'b', name: 'Kazan', degree: 1}),
+       (:Entity {key: 'c', name: 'Orbita', degree: 1}), (:Entity {key: 'd', name: 'Kazan', degree: 0}),
+       (:Entity {key: 'e', name: '', degree: 9})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	for limit, want := range map[int]string{0: "[]", 2: "[Zarya Kazan]", 10: "[Zarya Kazan Orbita]"} {
+		if got, err := s.EntityNames(ctx, limit); err != nil || fmt.Sprint(got) != want {
+			t.Errorf("EntityNames(%d) = %v, %v; want %s", limit, got, err, want)
+		}
+	}
+}

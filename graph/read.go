@@ -636,3 +636,24 @@ func (s *Store) recordViews(ctx context.Context, recs []*neo4j.Record, groups []
 	}
 	return s.views(ctx, raw, groups)
 }
+
+// EntityNames returns up to limit distinct entity names (the stored name, which is what a caller
+// who may see an entity's name sees), most connected entities first (degree, then name). It is
+// not a caller's read and takes no groups: its only use is warming process-local caches keyed by
+// name text (agent.Retriever.WarmNames), whose contents no caller reads except through a name a
+// graph read with the caller's groups gave it.
+func (s *Store) EntityNames(ctx context.Context, limit int) ([]string, error) {
+	if limit <= 0 {
+		return []string{}, nil
+	}
+	res, err := s.read(ctx, `
+MATCH (e:Entity) WHERE e.name IS NOT NULL AND e.name <> ''
+WITH e.name AS name, max(coalesce(e.degree, 0)) AS degree
+ORDER BY degree DESC, name
+LIMIT $limit
+RETURN collect(name) AS names`, map[string]any{"limit": limit})
+	if err != nil {
+		return nil, translate("entity names", err)
+	}
+	return strs(get(res.Records[0], "names")), nil
+}

@@ -56,6 +56,7 @@ type cli struct {
 	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, caller — API key name or anonymous client address —, normalised question); 0 turns it off."`
 	IndexRepair     bool          `name:"vector-index-repair" env:"ARIADNE_VECTOR_INDEX_REPAIR" default:"true" negatable:"" help:"When the vector index self-check finds lost HNSW entries (Weaviate restarted after a crash), write the lost objects again in the background; searches get 503 unavailable until a check passes either way."`
 	Translations    int           `name:"keyword-translations" env:"ARIADNE_KEYWORD_TRANSLATIONS" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss). 0 or negative: off, the default (more cross-language evidence is found, but extractive-v1's term bars then answer more near misses: docs/evaluation.md)."`
+	WarmNames       int           `name:"warm-entity-names" env:"ARIADNE_WARM_ENTITY_NAMES" default:"5000" help:"At start, embed this many entity names (most connected first) in the background, so that the first multi_hop questions do not pay for embedding the names their graph walk reaches; 0: off."`
 	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
 
 	setup.Stores   `embed:""`
@@ -288,6 +289,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if c.WarmNames > 0 {
+		go warmNames(ctx, gs, retriever, c.WarmNames, log)
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "ui", "http://"+ln.Addr().String()+web.Prefix,
 		"openapi", "http://"+ln.Addr().String()+"/openapi.yaml")
 	if ready != nil {
@@ -389,3 +393,22 @@ var (
 	_ httpapi.Answerer    = (*agent.Answerer)(nil)
 	_ httpapi.Retriever   = (*agent.Retriever)(nil)
 )
+
+// warmNames embeds up to limit entity names into the retriever's name cache in the background
+// (agent.Retriever.WarmNames); a failure only costs the first multi_hop questions their names'
+// embedding, so it is logged, not fatal.
+func warmNames(ctx context.Context, gs *graph.Store, r *agent.Retriever, limit int, log *slog.Logger) {
+	start := time.Now()
+	names, err := gs.EntityNames(ctx, limit)
+	if err == nil {
+		var n int
+		n, err = r.WarmNames(ctx, names, 0)
+		if err == nil {
+			log.Info("entity names embedded for the graph walk", "names", n, "ms", time.Since(start).Milliseconds())
+			return
+		}
+	}
+	if ctx.Err() == nil {
+		log.Warn("entity names not embedded ahead (the first multi_hop questions embed their own)", "err", err)
+	}
+}

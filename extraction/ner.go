@@ -1,6 +1,7 @@
 package extraction
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -121,9 +122,9 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 // recognizer's models.
 func (n *NER) Name() string {
 	if n.typedPages {
-		return "ner-v2+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
+		return "ner-v3+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
 	}
-	return "ner-v2/" + n.rec.Name()
+	return "ner-v3/" + n.rec.Name()
 }
 
 // Health checks the recognizer when it can be checked (the sidecar client's /health); nil
@@ -217,7 +218,7 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 			defer func() { <-sem }()
 			texts := make([]string, len(b))
 			for j, c := range b {
-				texts[j] = c.chunk.Text
+				texts[j] = tableCellsAsSentences(c.chunk.Text)
 			}
 			got, err := n.rec.Recognize(ctx, texts, b[0].lang)
 			if err != nil {
@@ -226,6 +227,7 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 				return
 			}
 			for j, c := range b {
+				got[j] = withinCells(c.chunk.Text, got[j])
 				c.found = got[j]
 				if n.cache != nil {
 					n.cache.Add(nerKey{c.lang, sha256.Sum256([]byte(c.chunk.Text))}, got[j])
@@ -238,6 +240,55 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 		return fmt.Errorf("extraction: entity recognition (%s): %w", n.rec.Name(), firstError(errs))
 	}
 	return nil
+}
+
+// tableCellsAsSentences returns text with its Markdown table rows read as sentences, at the same
+// byte offsets: each row's cell bars become full stops and the header's separator row (|---|:--|)
+// blanks. A model reads a row as one run of words otherwise, and the small English one labels
+// most single-word cells as names ("Status" ORG, "Name" PER, "CTO" ORG, "Client" LOC — an outside
+// tester's junk entities); read as sentences it keeps the names ("Anna Petrova", "Kong Inc.").
+func tableCellsAsSentences(text string) string {
+	if !strings.Contains(text, "|") {
+		return text
+	}
+	b := []byte(text)
+	for start := 0; start < len(b); {
+		end := bytes.IndexByte(b[start:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += start
+		}
+		line := b[start:end]
+		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '|' {
+			separator := len(bytes.Trim(t, "|-: \t\r")) == 0
+			for k, ch := range line {
+				switch {
+				case separator && ch != '\r':
+					line[k] = ' '
+				case ch == '|':
+					line[k] = '.'
+				}
+			}
+		}
+		start = end + 1
+	}
+	return string(b)
+}
+
+// withinCells keeps the mentions that lie within one table cell of text (no cell bar inside the
+// span) and gives each its surface as text writes it (recognition read tableCellsAsSentences'
+// copy, whose bars are full stops).
+func withinCells(text string, found []ner.Mention) []ner.Mention {
+	out := found[:0:0]
+	for _, m := range found {
+		if m.Start < 0 || m.End > len(text) || m.Start >= m.End || strings.Contains(text[m.Start:m.End], "|") {
+			continue
+		}
+		m.Text = text[m.Start:m.End]
+		out = append(out, m)
+	}
+	return out
 }
 
 // firstError returns the first error that is not a cancellation caused by another batch's failure.

@@ -317,3 +317,26 @@ func mentionSurfaces(t *testing.T, r *testrig.Rig, docID string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestIntegrationNERTable: a note's Markdown table, with the real sidecar, gives the person its
+// row names and no entity for column names or single-word cells (an outside tester's "Prospect"
+// and "CTO" organizations; read as one run of words, the small English model labelled "Name" a
+// person, "Status" and "CTO" organizations and "Client" a place).
+func TestIntegrationNERTable(t *testing.T) {
+	r := testrig.NewWithNER(t, "")
+	ctx := context.Background()
+	notes := noteDocs("table", "en", []string{
+		"Accounts we track this quarter.\n\n| Name | Role | Status |\n|---|---|---|\n| Anna Petrova | CTO | Prospect |\n| Mark Dalton | Client | Active |",
+	}, nil)
+	if _, err := r.Pipe.Sync(ctx, notes, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for k := range mentioned(t, r) {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	if want := []string{"person:ana petrova person", "person:mark dalton person"}; !slices.Equal(got, want) {
+		t.Errorf("entities %q, want %q", got, want)
+	}
+}

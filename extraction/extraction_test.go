@@ -61,6 +61,20 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 			aliases: nil, // the slug inc-9001 is the name; E-7001 is in the description, not the name
 		},
 		{
+			// A heading that names the incident and says what happened after a colon: the name.
+			doc: ariadne.Document{ID: "incidents/inc-2041", Type: "incident", Title: "INC-2041",
+				Body: "# INC-2041: остановка загрузки снимков\n\nЗагрузка встала.\n"},
+			name:    "INC-2041",
+			aliases: nil,
+		},
+		{
+			// A remark in parentheses gives the name it contains, not itself.
+			doc: ariadne.Document{ID: "projects/harvest", Type: "project", Title: "Урожай",
+				Body: "# Урожай\n\nПроект «Урожай» (в английских документах Harvest Cloud) — прогноз урожайности.\n"},
+			name:    "Урожай",
+			aliases: []string{"Harvest Cloud"},
+		},
+		{
 			doc: ariadne.Document{ID: "policies/travel-v1", Type: "policy", Title: "Travel policy (version 1, OBSOLETE NOW)",
 				Body: "# Travel policy\n\nText.\n"},
 			name:    "Travel policy",

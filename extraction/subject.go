@@ -62,6 +62,12 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 	if name == "" {
 		name = doc.ID
 	}
+	// A heading that gives the name, a colon and what happened («INC-2041: остановка загрузки
+	// снимков») names the subject by the part before the colon (outside tester: the whole heading,
+	// and a piece of it without "INC-", were shown as aliases).
+	if head, _, ok := strings.Cut(h1name, ": "); ok && textnorm.Key(head) == textnorm.Key(name) {
+		h1name = head
+	}
 	aliases = append(aliases, h1aliases...)
 	if h1name != "" && textnorm.Key(h1name) != textnorm.Key(name) {
 		aliases = append(aliases, h1name)
@@ -519,6 +525,10 @@ func announcedAliases(lead []string, primary []string, cues []string) (aliases, 
 			for _, part := range splitList(rest[1:end]) {
 				if at := cueIndex(part, cues); at >= 0 {
 					collectAfterCue(part[at:], add)
+				} else if remark(part) {
+					// A remark that contains a name («в английских документах Zhatva»): the name
+					// only, as after a cue (outside tester: the whole remark was an alias).
+					collectAfterCue(part, add)
 				} else if nameLike(part) || quotedRE.MatchString(part) {
 					add(strings.Trim(part, "«»\"“”"), strings.ContainsAny(part, "«\"“"))
 				}
@@ -537,6 +547,17 @@ func announcedAliases(lead []string, primary []string, cues []string) (aliases, 
 		}
 	}
 	return aliases, quotedOnly
+}
+
+// remark reports whether a parenthetical part is a phrase of several words that starts with a
+// lower-case word («в английских документах Zhatva», "formerly Acme Ltd") rather than a name.
+func remark(part string) bool {
+	ws := strings.Fields(part)
+	if len(ws) < 2 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(ws[0])
+	return unicode.IsLower(r)
 }
 
 // shouting reports whether s is several words in capitals (emphasis such as «УТРАТИЛА СИЛУ»).

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -301,5 +300,5 @@ func asksCount(question string) bool {
 
 // statesCount reports whether s states a count: a digit or a number word (countWordRE).
 func statesCount(s string) bool {
-	return strings.IndexFunc(s, unicode.IsDigit) >= 0 || countWordRE.MatchString(textnorm.FoldString(s))
+	return hasNumber(s) || countWordRE.MatchString(textnorm.FoldString(s))
 }

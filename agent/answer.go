@@ -393,13 +393,27 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		// words), or no time, are on the subject and miss the fact («Сколько сотрудников в офисе?»
 		// is not answered by «Офис: Казань», «Когда родилась Анна?» not by her role; when.go).
 		for _, r := range factKinds {
-			if len(v.Claims) > 0 && r.asks(req.Question) && !slices.ContainsFunc(v.Claims, func(c ariadne.Claim) bool {
-				return slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return r.states(cit.Quote) })
-			}) {
+			if len(v.Claims) == 0 || !r.asks(req.Question) {
+				continue
+			}
+			stating := slices.DeleteFunc(slices.Clone(v.Claims), func(c ariadne.Claim) bool {
+				return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return r.states(cit.Quote) })
+			})
+			if len(stating) == 0 {
 				att.Outcome = "not_found"
 				tr.Attempts = append(tr.Attempts, att)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": r.kind})
 				out.Status, out.Reason = ariadne.StatusNotFound, r.reason
+				return out
+			}
+			// The quotes that state the fact must not all come from the page of another thing of
+			// the kind the question names: «В команде 7 человек.» from another team's page does not
+			// say how many are in the asked team, whatever else is quoted about it (outside tester).
+			if l, other, ok := aboutOther(res.Linked, stating, frags); ok && res.Route != ariadne.RouteMultiHop {
+				att.Outcome = "not_found"
+				tr.Attempts = append(tr.Attempts, att)
+				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": "subject"})
+				out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("the question asks for a %s of %q and the only verified quotes that state one are about another %s (%s)", r.kind, l.Surface, l.Type, other)
 				return out
 			}
 		}

@@ -65,9 +65,30 @@ var timeWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
 	`[ivxlc]{2,}` +
 	`)(?:[^\p{L}]|$)`)
 
-// statesTime reports whether s states a time: a digit or a time word (timeWordRE).
+// statesTime reports whether s states a time: a digit outside identifiers (hasNumber) or a time
+// word (timeWordRE).
 func statesTime(s string) bool {
-	return strings.IndexFunc(s, unicode.IsDigit) >= 0 || timeWordRE.MatchString(textnorm.FoldString(s))
+	return hasNumber(s) || timeWordRE.MatchString(textnorm.FoldString(s))
+}
+
+// identifierRE is a code that starts with a letter and holds a digit, with its hyphenated or
+// dotted parts: INC-2041, CTR-2024-117, SV-SEC-2024-019, v1.2, S3, PR#7 is not one (the # breaks
+// it, and 7 counts).
+var identifierRE = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*(?:[-.][\p{L}\p{N}_]+)*`)
+
+// hasNumber reports whether s has a digit outside identifiers: the 2041 of «после INC-2041» is
+// no time and no count (outside tester: «Когда произошёл INC-2041?» was answered by a sentence
+// that only names the incident).
+func hasNumber(s string) bool {
+	if strings.IndexFunc(s, unicode.IsDigit) < 0 {
+		return false
+	}
+	return strings.IndexFunc(identifierRE.ReplaceAllStringFunc(s, func(id string) string {
+		if strings.IndexFunc(id, unicode.IsDigit) >= 0 {
+			return ""
+		}
+		return id
+	}), unicode.IsDigit) >= 0
 }
 
 // factKinds are the kinds of fact a question can ask for that a quote visibly states or not: a

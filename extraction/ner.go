@@ -583,11 +583,14 @@ func sentenceEnds(text string) []int {
 
 // coOccurrences adds a CoOccurrence relation, with chunkID as provenance, between every two
 // distinct entities (other than skip, the document's subject, which has its own relations) that
-// mentions place in one sentence of text. A sentence naming more than maxCoOccurring entities
-// adds none.
+// mentions place in one sentence of text, at places that do not overlap: one word linked to two
+// homonyms (a public organization and a restricted project both called "Kestrel") names one
+// thing, and relates the two to nothing (outside tester). A sentence naming more than
+// maxCoOccurring entities adds none.
 func coOccurrences(rels relationSet, text, chunkID, skip string, spans []keyedSpan) {
 	ends := sentenceEnds(text)
 	bySentence := map[int][]string{}
+	at := map[string][]keyedSpan{}
 	for _, s := range spans {
 		if s.key == skip {
 			continue
@@ -596,6 +599,17 @@ func coOccurrences(rels relationSet, text, chunkID, skip string, spans []keyedSp
 		if !slices.Contains(bySentence[i], s.key) {
 			bySentence[i] = append(bySentence[i], s.key)
 		}
+		at[s.key] = append(at[s.key], s)
+	}
+	apart := func(a, b string) bool {
+		for _, x := range at[a] {
+			for _, y := range at[b] {
+				if x.end <= y.start || y.end <= x.start {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	for _, keys := range bySentence {
 		if len(keys) < 2 || len(keys) > maxCoOccurring {
@@ -604,7 +618,9 @@ func coOccurrences(rels relationSet, text, chunkID, skip string, spans []keyedSp
 		sort.Strings(keys)
 		for a := range keys {
 			for b := a + 1; b < len(keys); b++ {
-				rels.add(keys[a], CoOccurrence, keys[b], chunkID)
+				if apart(keys[a], keys[b]) {
+					rels.add(keys[a], CoOccurrence, keys[b], chunkID)
+				}
 			}
 		}
 	}

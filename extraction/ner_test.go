@@ -429,3 +429,21 @@ func TestNERReadsTableRowsAsSentences(t *testing.T) {
 		t.Errorf("recognized %q, want %q", got, want)
 	}
 }
+
+// TestCoOccurrenceNeedsTwoPlaces: one word linked to two homonyms relates them to nothing; named
+// apart in the sentence as well, they are related.
+func TestCoOccurrenceNeedsTwoPlaces(t *testing.T) {
+	text := "Про проект Kestrel она говорить отказалась."
+	one := []keyedSpan{{20, 27, "organization:kestrel"}, {20, 27, "projects/kestrel"}}
+	rels := relationSet{}
+	coOccurrences(rels, text, "c#0", "", one)
+	if len(rels) != 0 {
+		t.Errorf("one span, two keys: %d relations, want 0", len(rels))
+	}
+	text = "Kestrel и проект Kestrel."
+	two := []keyedSpan{{0, 7, "organization:kestrel"}, {0, 7, "projects/kestrel"}, {24, 31, "projects/kestrel"}}
+	coOccurrences(rels, text, "c#0", "", two)
+	if len(rels) != 1 {
+		t.Errorf("named apart too: %d relations, want 1", len(rels))
+	}
+}

@@ -87,6 +87,11 @@ func TestMatcherFindWhole(t *testing.T) {
 	if got := m.FindWhole("Омега-Логистик Групп").Keys; got != nil {
 		t.Errorf("a longer name must not match as a whole: %v", got)
 	}
+	// A code whose prefix is spelled like a legal form ("Inc") keeps it.
+	m = NewMatcher([]Alias{{Text: "INC-2041", EntityKey: "incidents/inc-2041"}})
+	if got := m.FindWhole("INC-2041").Keys; !slices.Equal(got, []string{"incidents/inc-2041"}) {
+		t.Errorf("FindWhole(INC-2041) = %v", got)
+	}
 }
 
 func TestRegistryResolution(t *testing.T) {
@@ -133,6 +138,20 @@ func TestRegistryKeepsHomonymsApart(t *testing.T) {
 	}
 	if k, _ := r.Resolve(Candidate{Name: "Anna Ivanova", Type: "person"}); k == a || k == b {
 		t.Errorf("a person without context was merged into one of two homonyms: %s", k)
+	}
+}
+
+// TestRegistryAdoptsCodeFoundFirst: a code discovered (type identifier) before the page that
+// describes it is adopted by that page's subject, whatever its type.
+func TestRegistryAdoptsCodeFoundFirst(t *testing.T) {
+	r := NewRegistry(nil)
+	old, _ := r.Resolve(Candidate{Name: "INC-2041", Type: "identifier"})
+	key, _ := r.Resolve(Candidate{Name: "INC-2041", Type: "incident", DocID: "incidents/inc-2041"})
+	if r.Renames()[old] != key {
+		t.Fatalf("renames = %v, want %s → %s", r.Renames(), old, key)
+	}
+	if m := r.Matcher().Find("после INC-2041."); len(m) != 1 || !slices.Equal(m[0].Keys, []string{key}) {
+		t.Errorf("the code names %+v, want only %s", m, key)
 	}
 }
 

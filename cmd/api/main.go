@@ -233,7 +233,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		if embNote != "" {
 			detail += " — " + embNote
 		}
-		checks["embedder"] = httpapi.Check{OK: true, Detail: detail}
+		// The local e5 server answers a health probe; the lexical embedder runs in process; a
+		// hosted provider is not probed (each probe would be a paid request).
+		switch {
+		case (c.Embedder.Kind == "e5" || c.Embedder.Kind == "auto") && emb.Name() == setup.E5Name:
+			if err := setup.ProbeE5(ctx, c.Embedder.E5URL); err != nil {
+				checks["embedder"] = httpapi.Check{OK: false, Detail: fmt.Sprintf("%s at %s does not answer (%v): questions and writes fail until it is back", detail, c.Embedder.E5URL, err)}
+			} else {
+				checks["embedder"] = httpapi.Check{OK: true, Detail: detail + " at " + c.Embedder.E5URL}
+			}
+		case c.Embedder.Kind == "openai" || c.Embedder.Kind == "ollama":
+			checks["embedder"] = httpapi.Check{OK: true, Detail: detail + " (a remote provider: not probed)"}
+		default:
+			checks["embedder"] = httpapi.Check{OK: true, Detail: detail}
+		}
 		// Only document writes need the NER sidecar: optional, so a sidecar that is down degrades
 		// the service instead of taking queries out of rotation.
 		switch h, ok := rec.(interface{ Health(context.Context) error }); {

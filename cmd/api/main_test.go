@@ -84,3 +84,40 @@ func TestIntegrationServeAndShutdown(t *testing.T) {
 		t.Errorf("no shutdown in the logs:\n%s", logs.String())
 	}
 }
+
+// TestIntegrationReadyzEmbedderDown: with the e5 server not answering, /readyz says not ready
+// and names it (it said ready while every question failed: outside tester).
+func TestIntegrationReadyzEmbedderDown(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--embedder", "e5", "--e5-url", "http://127.0.0.1:1/v1",
+			"--weaviate-class", "ApiCmdTestEmpty", "--neo4j-password", testenv.Neo4jPassword(),
+			"--neo4j-namespace", testrig.Namespace(), "--ner", "off", "--warm-entity-names", "0"}, io.Discard, &logs, ready)
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("run ended early: %v\n%s", err, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("not listening after 30s")
+	}
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"embedder":{"ok":false`) ||
+		!strings.Contains(string(body), "does not answer") {
+		t.Fatalf("readyz with the embedder down: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	<-done
+}

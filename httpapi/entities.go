@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -218,6 +219,16 @@ func (h *handlers) putDocument(c *gin.Context) {
 		doc, err = corpus.FromFields("request", corpus.Fields{ID: req.ID, Title: req.Title, Type: req.Type, Lang: req.Lang,
 			Updated: req.Updated, ACL: req.ACL, Version: req.Version, Aliases: req.Aliases, Body: req.Body})
 		doc.Source = req.Source
+		// The query parameter names the source for JSON too (it was ignored, and the document
+		// landed in "default", where the next sync of the default corpus deleted it: outside
+		// tester); a body that names another source is a contradiction.
+		if q := c.Query("source"); q != "" {
+			if req.Source != "" && req.Source != q {
+				writeError(c, http.StatusBadRequest, "invalid_request", fmt.Sprintf("the body's \"source\" %q and ?source=%s differ: give one", req.Source, q))
+				return
+			}
+			doc.Source = q
+		}
 	case "text/markdown", "text/plain":
 		var f corpus.Fields
 		if f, err = corpus.ParseFields(raw); err == nil {
@@ -260,9 +271,11 @@ func (h *handlers) putDocument(c *gin.Context) {
 		}
 		return err
 	}}
-	sum, err := h.svc.Documents.Upsert(c.Request.Context(), []ariadne.Document{doc}, opts)
+	ctx, cancel := h.writeContext(c)
+	defer cancel()
+	sum, err := h.svc.Documents.Upsert(ctx, []ariadne.Document{doc}, opts)
 	if err != nil {
-		h.writeErrOr(c, asHTTPError(err), err)
+		h.writeFailed(c, ctx, err)
 		return
 	}
 	if len(sum.Conflicts) > 0 {
@@ -373,10 +386,12 @@ func (h *handlers) deleteDocument(c *gin.Context) {
 		h.writeErrOr(c, asHTTPError(err), err)
 		return
 	}
-	sum, err := h.svc.Documents.Delete(c.Request.Context(), []string{id}, ingest.Options{
+	ctx, cancel := h.writeContext(c)
+	defer cancel()
+	sum, err := h.svc.Documents.Delete(ctx, []string{id}, ingest.Options{
 		Precheck: func(ctx context.Context, _ map[string]ariadne.DocState) error { return check(ctx) }})
 	if err != nil {
-		h.writeErrOr(c, asHTTPError(err), err)
+		h.writeFailed(c, ctx, err)
 		return
 	}
 	if sum.DocsDeleted == 0 {
@@ -384,6 +399,25 @@ func (h *handlers) deleteDocument(c *gin.Context) {
 		return
 	}
 	c.Status(http.StatusNoContent)
+}
+
+// writeContext is the context of a document write: the request's, bounded by
+// Limits.WriteTimeout, with the response's write deadline moved past that bound (the server's
+// WriteTimeout is sized for queries).
+func (h *handlers) writeContext(c *gin.Context) (context.Context, context.CancelFunc) {
+	_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Now().Add(h.lim.WriteTimeout + 30*time.Second))
+	return context.WithTimeout(c.Request.Context(), h.lim.WriteTimeout)
+}
+
+// writeFailed answers a failed document write: past Limits.WriteTimeout it is 504 timeout,
+// otherwise the error's class.
+func (h *handlers) writeFailed(c *gin.Context, ctx context.Context, err error) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil {
+		writeError(c, http.StatusGatewayTimeout, "timeout", fmt.Sprintf(
+			"the write took longer than %s and was stopped: send the document again to finish it (the next write of it completes what this one left)", h.lim.WriteTimeout))
+		return
+	}
+	h.writeErrOr(c, asHTTPError(err), err)
 }
 
 // asHTTPError returns the *httpError err is or wraps, or nil.

@@ -117,6 +117,8 @@ type fakeDocuments struct {
 	// beforeCheck, when set, runs before Options.Precheck: another writer changing the store
 	// between the handler's first check and the write.
 	beforeCheck func()
+	// write, when set, runs as the write itself (a long write honours ctx).
+	write func(ctx context.Context) error
 }
 
 func (f *fakeDocuments) precheck(ctx context.Context, opts ingest.Options) error {
@@ -134,6 +136,11 @@ func (f *fakeDocuments) Upsert(ctx context.Context, docs []ariadne.Document, opt
 		return ingest.Summary{DocsRead: len(docs)}, err
 	}
 	f.got, f.opts = docs, opts
+	if f.write != nil {
+		if err := f.write(ctx); err != nil {
+			return ingest.Summary{DocsRead: len(docs)}, err
+		}
+	}
 	return f.sum, f.err
 }
 func (f *fakeDocuments) Delete(ctx context.Context, _ []string, opts ingest.Options) (ingest.Summary, error) {
@@ -151,12 +158,13 @@ keys:
 `
 
 type rig struct {
-	srv  *httptest.Server
-	ans  *fakeAnswerer
-	ret  *fakeRetriever
-	g    *fakeGraph
-	docs *fakeDocuments
-	logs *LockedLog
+	srv    *httptest.Server
+	engine http.Handler
+	ans    *fakeAnswerer
+	ret    *fakeRetriever
+	g      *fakeGraph
+	docs   *fakeDocuments
+	logs   *LockedLog
 }
 
 // LockedLog is a log sink the server writes to while a test reads it (the canary test in
@@ -190,9 +198,20 @@ func newRig(t *testing.T, lim Limits) *rig {
 	log := slog.New(slog.NewTextHandler(r.logs, nil))
 	e := New(Services{Answerer: r.ans, Retriever: r.ret, Entities: r.g, Library: r.g, Documents: r.docs, Keys: keys,
 		Ready: func(context.Context) map[string]Check { return map[string]Check{"neo4j": {OK: true}} }, Metrics: NewMetrics(), Log: log}, lim)
+	r.engine = e
 	r.srv = httptest.NewServer(e)
 	t.Cleanup(r.srv.Close)
 	return r
+}
+
+// httptestServer serves the rig's engine with the server WriteTimeout d (cmd/api sets one).
+func httptestServer(t *testing.T, r *rig, d time.Duration) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(r.engine)
+	srv.Config.WriteTimeout = d
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 func (r *rig) do(t *testing.T, method, path, key, ctype, body string) (*http.Response, string) {

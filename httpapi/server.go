@@ -97,6 +97,12 @@ type Limits struct {
 	QueryBody    int64         // bytes; default 64 KiB
 	DocumentBody int64         // bytes; default 8 MiB
 	QueryTimeout time.Duration // per /v1/query or /v1/search; default 90s
+	// WriteTimeout bounds one POST or DELETE /v1/documents (a large document is embedded chunk by
+	// chunk: minutes); past it the write stops and is answered 504 timeout. The response's write
+	// deadline is moved past it, so the server's own WriteTimeout (sized for queries) does not cut
+	// the answer of a long write (outside tester: a 1 MB write succeeded after 8 minutes and the
+	// caller got an empty reply). Default 30 min.
+	WriteTimeout time.Duration
 
 	// Load shedding (limits.go): requests in flight per route class, the longest a request
 	// waits for a slot before a 503 overloaded, and each caller's token bucket (429 rate_limited).
@@ -148,6 +154,9 @@ func (l *Limits) defaults() {
 	}
 	if l.FailedAuthPerMinute == 0 {
 		l.FailedAuthPerMinute = 10
+	}
+	if l.WriteTimeout <= 0 {
+		l.WriteTimeout = 30 * time.Minute
 	}
 }
 
@@ -268,6 +277,9 @@ func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg 
 		return http.StatusConflict, "document_conflict", publicMessage(err, "the write conflicts with stored data")
 	case errors.Is(err, ariadne.ErrNotFound):
 		return http.StatusNotFound, "not_found", publicMessage(err, "not found")
+	case errors.Is(err, ingest.ErrWriteBusy):
+		c.Header("Retry-After", "5")
+		return http.StatusServiceUnavailable, "busy", "another document write is in progress and did not finish in time; nothing was written, retry in a few seconds"
 	case errors.Is(err, ariadne.ErrUnauthorized):
 		h.svc.Log.Error("a store rejected Ariadne's credentials", "request_id", c.GetString(requestIDKey), "err", err)
 		return http.StatusServiceUnavailable, "unavailable", unavailableMessage

@@ -110,17 +110,38 @@ type WriteLocker interface {
 	LockWrites(ctx context.Context) (release func(), err error)
 }
 
-// lockWrites takes the cross-process writer lease when the graph store has one.
-func (p *Pipeline) lockWrites(ctx context.Context) (func(), error) {
+// lock takes this pipeline's writer slot, then the cross-process writer lease when the graph
+// store has one, waiting at most LockWait (when set) and as long as ctx lives: a caller that
+// gives up (ctx done) stops waiting, and a wait past LockWait is ErrWriteBusy. The returned
+// function releases both.
+func (p *Pipeline) lock(ctx context.Context) (func(), error) {
+	wctx := ctx
+	if p.lockWait > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, p.lockWait)
+		defer cancel()
+	}
+	busy := func(err error) error {
+		if ctx.Err() == nil && wctx.Err() != nil {
+			return fmt.Errorf("ingest: the writer lock was held for %s: %w", p.lockWait, ErrWriteBusy)
+		}
+		return err
+	}
+	select {
+	case p.sem <- struct{}{}:
+	case <-wctx.Done():
+		return nil, busy(fmt.Errorf("ingest: wait for the writer lock: %w", ctx.Err()))
+	}
 	l, ok := p.graph.(WriteLocker)
 	if !ok {
-		return func() {}, nil
+		return func() { <-p.sem }, nil
 	}
-	release, err := l.LockWrites(ctx)
+	release, err := l.LockWrites(wctx)
 	if err != nil {
-		return nil, neo4jErr(err)
+		<-p.sem
+		return nil, busy(neo4jErr(err))
 	}
-	return release, nil
+	return func() { release(); <-p.sem }, nil
 }
 
 // VectorStore is the part of vector.Store the pipeline uses.
@@ -150,7 +171,8 @@ type Pipeline struct {
 	log       *slog.Logger
 	batchDocs int
 	workers   int
-	mu        sync.Mutex // one write operation at a time (Sync, Upsert, Delete)
+	sem       chan struct{} // one write operation at a time (Sync, Upsert, Delete): lock
+	lockWait  time.Duration
 	dim       int
 	names     *lru.Cache[string, docNames] // by content hash (namesOf)
 	ontoHash  string                       // hex SHA-256 of the ontology (registryFingerprint)
@@ -177,7 +199,16 @@ type Config struct {
 	// writes nothing, since it would extract them again without it; a source none of whose
 	// documents were is indexed without recognition.
 	RecognitionDown string
+	// LockWait bounds how long Sync, Upsert and Delete wait for the writer lock (this pipeline's,
+	// then the graph store's lease) before giving up with ErrWriteBusy; 0 waits as long as ctx
+	// allows. The API sets it so that a write queued behind a long one is answered "busy"
+	// instead of hanging (outside tester: a small write waited 471 s behind a 1 MB one).
+	LockWait time.Duration
 }
+
+// ErrWriteBusy is returned when another write held the writer lock for all of Config.LockWait;
+// nothing was written. It wraps ariadne.ErrUnavailable.
+var ErrWriteBusy = fmt.Errorf("another write is in progress: %w", ariadne.ErrUnavailable)
 
 // New returns a pipeline.
 func New(cfg Config) (*Pipeline, error) {
@@ -186,7 +217,7 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	p := &Pipeline{chunker: cfg.Chunker, embedder: cfg.Embedder, extractor: cfg.Extractor, onto: cfg.Ontology,
 		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers, ner: cfg.Recognizer,
-		recognitionDown: cfg.RecognitionDown}
+		recognitionDown: cfg.RecognitionDown, lockWait: cfg.LockWait, sem: make(chan struct{}, 1)}
 	if p.ner != nil {
 		p.recognitionDown = ""
 	}
@@ -371,9 +402,7 @@ type docWork struct {
 // Sync indexes a whole corpus: docs are every document that should exist; stored documents not
 // among them are deleted.
 func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	release, err := p.lockWrites(ctx)
+	release, err := p.lock(ctx)
 	if err != nil {
 		return Summary{DocsRead: len(docs)}, err
 	}
@@ -394,9 +423,7 @@ func (p *Pipeline) Sync(ctx context.Context, docs []ariadne.Document, opts Optio
 // are linked against the stored entities only, and a Sync of the source restores the rest. With
 // a Costly extractor stored documents are not extracted again, as in Sync.
 func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Options) (Summary, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	release, err := p.lockWrites(ctx)
+	release, err := p.lock(ctx)
 	if err != nil {
 		return Summary{DocsRead: len(docs)}, err
 	}
@@ -410,11 +437,9 @@ func (p *Pipeline) Upsert(ctx context.Context, docs []ariadne.Document, opts Opt
 // extracted again as Upsert extracts stored documents, so names only the deleted documents
 // defined no longer link them.
 func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summary, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	start := time.Now()
 	var sum Summary
-	release, err := p.lockWrites(ctx)
+	release, err := p.lock(ctx)
 	if err != nil {
 		return sum, err
 	}

@@ -45,6 +45,8 @@ type cli struct {
 	MaxQueries      int           `name:"max-concurrent-queries" env:"ARIADNE_API_MAX_CONCURRENT_QUERIES" default:"16" help:"Queries and searches in flight; more wait up to --queue-wait, then get 503 overloaded with Retry-After (-1: no limit)."`
 	MaxWrites       int           `name:"max-concurrent-writes" env:"ARIADNE_API_MAX_CONCURRENT_WRITES" default:"4" help:"Document writes and deletes in flight (-1: no limit)."`
 	MaxReads        int           `name:"max-concurrent-reads" env:"ARIADNE_API_MAX_CONCURRENT_READS" default:"64" help:"Other /v1 reads in flight (-1: no limit)."`
+	WriteWait       time.Duration `name:"write-wait" env:"ARIADNE_API_WRITE_WAIT" default:"30s" help:"How long a document write waits for the one running before it (writes run one at a time) before 503 busy with Retry-After."`
+	WriteTimeout    time.Duration `name:"write-timeout" env:"ARIADNE_API_WRITE_TIMEOUT" default:"30m" help:"Budget of one document write (POST or DELETE /v1/documents; a large document is embedded chunk by chunk); past it the write stops and is answered 504 timeout."`
 	QueueWait       time.Duration `name:"queue-wait" env:"ARIADNE_API_QUEUE_WAIT" default:"100ms" help:"How long a request waits for a free slot before 503 overloaded."`
 	RatePerKey      float64       `name:"rate-per-key" env:"ARIADNE_API_RATE_PER_KEY" default:"20" help:"Requests per second per API key (anonymous callers: per client address); over it 429 rate_limited with Retry-After; 0: off."`
 	RateBurst       int           `name:"rate-burst" env:"ARIADNE_API_RATE_BURST" default:"40" help:"Burst size of the per-key rate limit."`
@@ -170,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		recognitionDown = fmt.Sprintf("the NER sidecar at %s did not answer when the API started (start it and restart the API, or set ARIADNE_NER=off to rebuild without recognition)", c.Indexing.NERURL)
 	}
 	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, RecognitionDown: recognitionDown,
-		Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+		Ontology: onto, Graph: gs, Vectors: vs, Logger: log, LockWait: c.WriteWait})
 	if err != nil {
 		return err
 	}
@@ -289,7 +291,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
-		httpapi.Limits{QueryTimeout: c.QueryTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
+		httpapi.Limits{QueryTimeout: c.QueryTimeout, WriteTimeout: c.WriteTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
 			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst,
 			FailedAuthPerMinute: c.FailedAuth, TrustedProxies: c.TrustedProxies})
 

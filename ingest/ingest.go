@@ -304,7 +304,8 @@ type Summary struct {
 	// the stored one, which it kept as it was (in the order given).
 	Refused []Refusal
 	// Deleted are the documents a Delete removed (or would, in a dry run), with their sources,
-	// in the order asked; NotFound the ids it was asked for that no stored document has.
+	// in the order asked, or those a Sync removed as absent from its run (by id); NotFound the
+	// ids a Delete was asked for that no stored document has.
 	Deleted  []DeletedDoc
 	NotFound []string
 	// Restored counts what an Upsert or Delete wrote to stored documents it was not given (see
@@ -751,6 +752,12 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		sum.Relations += len(w.facts.Relations)
 	}
 	sum.DocsDeleted = len(deleted)
+	// A sync names what it deletes, as Delete does: a document posted through the API into the
+	// synced source is deleted by the next sync of its folder, and "deleted 2" did not say
+	// which (outside tester).
+	for _, id := range slices.Sorted(maps.Keys(deleted)) {
+		sum.Deleted = append(sum.Deleted, DeletedDoc{ID: id, Source: sourceOf(states[id].Source)})
+	}
 	sum.Restored.Docs = len(restored)
 	if full {
 		// Only a sync rewrites terms an older analysis made: it may touch every chunk of the

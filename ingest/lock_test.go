@@ -42,3 +42,22 @@ func TestWriteLockWait(t *testing.T) {
 		t.Fatalf("after the lock is free: %+v, %v", sum, err)
 	}
 }
+
+// TestSyncNamesDeleted: a sync names each document it deletes as absent from its run, with its
+// source, as a Delete does.
+func TestSyncNamesDeleted(t *testing.T) {
+	ctx := context.Background()
+	p, _ := memPipeline(t)
+	a := ariadne.Document{ID: "notes/a", Title: "A", Type: "note", Lang: "en", ACL: []string{"all"}, Body: "# A\n\nThe first note.\n"}
+	b := ariadne.Document{ID: "notes/b", Title: "B", Type: "note", Lang: "en", ACL: []string{"all"}, Body: "# B\n\nThe second note.\n"}
+	if _, err := p.Sync(ctx, []ariadne.Document{a, b}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := p.Sync(ctx, []ariadne.Document{a}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.DocsDeleted != 1 || len(sum.Deleted) != 1 || sum.Deleted[0] != (DeletedDoc{ID: "notes/b", Source: ariadne.DefaultSource}) {
+		t.Errorf("deleted %d: %+v, want notes/b of source default", sum.DocsDeleted, sum.Deleted)
+	}
+}

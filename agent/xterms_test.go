@@ -417,3 +417,24 @@ func TestQuestionTermsCompounds(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionFrameTerms: the verbs that frame a question (asking for a name, a time, a place)
+// are no terms the answer must state; the rest are.
+func TestQuestionFrameTerms(t *testing.T) {
+	for _, tc := range []struct {
+		question string
+		want     []string
+	}{
+		{"When did INC-2057 happen?", []string{"2057", "ink", "ink2057"}},
+		{"Когда произошёл INC-2057?", []string{"2057", "ink", "ink2057"}},
+		{"Когда случился сбой?", []string{"sbo"}},
+		{"В каком городе находится Бореал Агро?", []string{"agr", "borea", "gorod"}},
+		{"Where is the warehouse located?", []string{"varehouse"}},
+		{"Как называется библиотека?", []string{"bibliotek"}},
+		{"Какой страховой случай оплачивается?", []string{"oplachiva", "slucha", "strahov"}}, // «случай» is a term
+	} {
+		if got := newQuestionTerms(tc.question, nil).terms; !slices.Equal(got, tc.want) {
+			t.Errorf("%q: terms %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}

@@ -355,7 +355,9 @@ func TestServiceErrors(t *testing.T) {
 		{"invalid with a message", ariadne.Messagef(ariadne.ErrInvalid, "mode %q is unknown", "x"), 400, "invalid_request", `mode "x" is unknown`},
 		{"invalid without one", fmt.Errorf("graph: %s: %w", secret, ariadne.ErrInvalid), 400, "invalid_request", "the request is invalid"},
 		{"not found", fmt.Errorf("graph: %s: %w", secret, ariadne.ErrNotFound), 404, "not_found", "not found"},
-		{"unavailable", fmt.Errorf("vector: %s: %w", secret, ariadne.ErrUnavailable), 503, "unavailable", "a store or model is unavailable; retry later"},
+		{"unavailable", fmt.Errorf("vector: %s: %w", secret, ariadne.ErrUnavailable), 503, "unavailable", "the vector store (Weaviate) is unavailable; retry later"},
+		{"unavailable, innermost part named", fmt.Errorf("agent: link entities: graph: %s: %w", secret, ariadne.ErrUnavailable), 503, "unavailable", "the graph store (Neo4j) is unavailable; retry later"},
+		{"unavailable embedder", fmt.Errorf("agent: embed: embedding: openai:multilingual-e5-small: %s: %w", secret, ariadne.ErrUnavailable), 503, "unavailable", "the embedder is unavailable; retry later"},
 		{"deadline", fmt.Errorf("%s: %w", secret, context.DeadlineExceeded), 503, "unavailable", "a store or model is unavailable; retry later"},
 		{"credentials", fmt.Errorf("graph: %s: %w", secret, ariadne.ErrUnauthorized), 503, "unavailable", "a store or model is unavailable; retry later"},
 		{"mismatch", fmt.Errorf("vector: %s: %w", secret, ariadne.ErrMismatch), 503, "index_mismatch", "the index was built with another embedder; it must be re-indexed"},
@@ -405,7 +407,7 @@ func TestQueryAndSearch(t *testing.T) {
 	}
 	r.ans.ans = agent.Answer{Status: ariadne.StatusUnavailable, Reason: "graph: dial tcp 10.0.0.1:7687"}
 	resp, body = r.do(t, "POST", "/v1/query", "", "application/json", `{"question":"q"}`)
-	if resp.StatusCode != 503 || !strings.Contains(body, `"reason":"a store or model is unavailable; retry later"`) || strings.Contains(body, "10.0.0.1") {
+	if resp.StatusCode != 503 || !strings.Contains(body, `"reason":"the graph store (Neo4j) is unavailable; retry later"`) || strings.Contains(body, "10.0.0.1") {
 		t.Errorf("unavailable: %d %s", resp.StatusCode, body)
 	}
 	r.ans.ans, r.ans.err = agent.Answer{}, ariadne.Messagef(ariadne.ErrInvalid, "mode forced wrongly")

@@ -281,7 +281,7 @@ func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryR
 	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
 		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, ComparedOutcome: ans.ComparedOutcome, RequestID: c.GetString(requestIDKey)}
 	if ans.Status == ariadne.StatusUnavailable {
-		resp.Reason = unavailableMessage
+		resp.Reason = unavailableText(ans.Reason)
 	}
 	if debug {
 		resp.Trace = ans.Trace

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"net/http"
 	"time"
 
@@ -284,7 +285,7 @@ func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg 
 		h.svc.Log.Error("a store rejected Ariadne's credentials", "request_id", c.GetString(requestIDKey), "err", err)
 		return http.StatusServiceUnavailable, "unavailable", unavailableMessage
 	case errors.Is(err, ariadne.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		return http.StatusServiceUnavailable, "unavailable", unavailableMessage
+		return http.StatusServiceUnavailable, "unavailable", unavailableText(err.Error())
 	case errors.Is(err, ariadne.ErrMismatch):
 		return http.StatusServiceUnavailable, "index_mismatch", "the index was built with another embedder; it must be re-indexed"
 	default:
@@ -294,6 +295,35 @@ func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg 
 }
 
 const unavailableMessage = "a store or model is unavailable; retry later"
+
+// components are the error-chain prefixes of Ariadne's packages (each wraps its failures as
+// "<package>: …") and the part each names, for unavailableText.
+var components = []struct{ prefix, name string }{
+	{"graph: ", "the graph store (Neo4j)"},
+	{"Neo4j (graph store)", "the graph store (Neo4j)"},
+	{"vector: ", "the vector store (Weaviate)"},
+	{"embedding: ", "the embedder"},
+	{"the embedder (", "the embedder"},
+	{"ner: ", "the NER sidecar"},
+	{"llm: ", "the chat model"},
+	{"the answer model", "the chat model"},
+}
+
+// unavailableText is unavailableMessage naming the part that failed, read from the error
+// chain's innermost package prefix (an operator could not tell which server to look at: outside
+// tester). Only the part's name is shown, never the chain (addresses, queries).
+func unavailableText(chain string) string {
+	name, at := "", -1
+	for _, c := range components {
+		if i := strings.LastIndex(chain, c.prefix); i > at {
+			name, at = c.name, i
+		}
+	}
+	if name == "" {
+		return unavailableMessage
+	}
+	return name + " is unavailable; retry later"
+}
 
 // publicMessage returns the text of the error's ariadne.Message, written for callers, or
 // fallback: never the text of an internal error chain.

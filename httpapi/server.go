@@ -14,8 +14,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strings"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"

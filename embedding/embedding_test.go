@@ -1,9 +1,11 @@
 package embedding
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -147,13 +149,21 @@ func TestOpenAIWindowsLongInputs(t *testing.T) {
 	var seen []openAIRequest
 	srv := fakeOpenAI(t, 0, &seen)
 	defer srv.Close()
-	e, _ := NewOpenAI(RemoteConfig{BaseURL: srv.URL + "/v1", Model: "m", MaxInputChars: 10})
+	var logs bytes.Buffer
+	e, _ := NewOpenAI(RemoteConfig{BaseURL: srv.URL + "/v1", Model: "m", MaxInputChars: 10, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	vecs, err := e.EmbedPassages(context.Background(), []string{"short", "one two three four five"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(vecs) != 2 || e.Windowed() != 1 || len(seen[0].Input) != 4 {
 		t.Fatalf("vectors=%d windowed=%d sent=%q", len(vecs), e.Windowed(), seen[0].Input)
+	}
+	// The first long input is a warning; later ones are counted, not logged at info level.
+	if _, err := e.EmbedPassages(context.Background(), []string{"six seven eight nine ten", "eleven twelve thirteen"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(logs.String(), "over the model's limit"); e.Windowed() != 3 || n != 1 {
+		t.Errorf("windowed %d, logged %d times at info level, want 3 and once:\n%s", e.Windowed(), n, logs.String())
 	}
 }
 

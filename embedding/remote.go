@@ -169,8 +169,15 @@ func (r *remote) embed(ctx context.Context, texts []string, query bool) ([][]flo
 		if len(ws) > 1 {
 			r.mu.Lock()
 			r.windowed++
+			first := r.windowed == 1
 			r.mu.Unlock()
-			r.log.Warn("embedding input over the model's limit: embedded as windows and averaged",
+			// Once at warn level, then at debug: a long English document has hundreds of such
+			// chunks, and a line each buried the log (outside tester: 2 477 lines for one write).
+			level := slog.LevelDebug
+			if first {
+				level = slog.LevelWarn
+			}
+			r.log.Log(ctx, level, "embedding input over the model's limit: embedded as windows and averaged (later ones are logged at debug level and counted)",
 				"embedder", r.Name(), "chars", len([]rune(t)), "limit", r.cfg.MaxInputChars, "windows", len(ws))
 		}
 		for _, w := range ws {

@@ -93,6 +93,9 @@ func ask(ctx context.Context, client *http.Client, c cli, question string, w io.
 	start := time.Now()
 	resp, err := client.Do(req)
 	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			return fmt.Errorf("no API answers at %s (%w): start it with `make demo`, or point --url (ARIADNE_API_URL) at it (the default port moves with ARIADNE_PORT_OFFSET)", c.URL, err)
+		}
 		return err
 	}
 	defer resp.Body.Close()

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -32,5 +35,21 @@ func TestPrintChain(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestNoAPIHint: with nothing listening at the URL the error says how to start the API (it said
+// only "connection refused": outside tester).
+func TestNoAPIHint(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ln.Close() // nothing listens there now
+	var out bytes.Buffer
+	code, _ := run(context.Background(), []string{"--url", url, "Сколько дней отпуска?"}, &out, io.Discard)
+	if code != 1 || !strings.Contains(out.String(), "no API answers at "+url) || !strings.Contains(out.String(), "make demo") {
+		t.Errorf("exit %d, output %q", code, out.String())
 	}
 }

@@ -169,6 +169,10 @@ var canaryRoutes = map[string]func(discovered *discoveries) []canaryRequest{
 	"GET /ui/{path}": func(*discoveries) []canaryRequest {
 		return []canaryRequest{{method: "GET", path: "/ui/"}, {method: "GET", path: "/ui/config.json"}}
 	},
+	"HEAD /": func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/"}} },
+	"HEAD /ui/{path}": func(*discoveries) []canaryRequest {
+		return []canaryRequest{{method: "HEAD", path: "/ui/"}, {method: "HEAD", path: "/ui/config.json"}}
+	},
 }
 
 // discoveries collects entity keys and chunk ids from responses, so later routes probe them.

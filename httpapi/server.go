@@ -214,7 +214,10 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
 	e.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) })
 	e.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
-	e.GET(web.Prefix+"*path", jsonNotFound(web.Handler(svc.UI)))
+	e.HEAD("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
+	ui := jsonNotFound(web.Handler(svc.UI))
+	e.GET(web.Prefix+"*path", ui)
+	e.HEAD(web.Prefix+"*path", ui) // link checkers and uptime probes ask HEAD (it was 405: outside tester)
 
 	v1 := e.Group("/v1", h.authenticate)
 	if lim.RatePerKey > 0 {

@@ -32,25 +32,9 @@ func TestUsage(t *testing.T) {
 // TestIntegrationServeAndShutdown starts the real binary's run loop on a free port against the
 // real stores, checks readiness and an answer, then stops it as SIGTERM would.
 func TestIntegrationServeAndShutdown(t *testing.T) {
-	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
-	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
 	var logs bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--embedder", "lexical", "--weaviate-class", "ApiCmdTestEmpty",
-			"--neo4j-password", testenv.Neo4jPassword(), "--neo4j-namespace", testrig.Namespace(),
-			"--ner", "auto", "--ner-url", "http://127.0.0.1:1"}, io.Discard, &logs, ready) // no NER sidecar there
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run ended early: %v\n%s", err, logs.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("not listening after 30s")
-	}
+	addr, done := serveAPI(t, ctx, &logs, "--embedder", "lexical", "--ner", "auto", "--ner-url", "http://127.0.0.1:1") // no NER sidecar there
 	resp, err := http.Get("http://" + addr + "/readyz")
 	if err != nil {
 		t.Fatal(err)
@@ -88,26 +72,10 @@ func TestIntegrationServeAndShutdown(t *testing.T) {
 // TestIntegrationReadyzEmbedderDown: with the e5 server not answering, /readyz says not ready
 // and names it (it said ready while every question failed: outside tester).
 func TestIntegrationReadyzEmbedderDown(t *testing.T) {
-	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
-	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
 	var logs bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--embedder", "e5", "--e5-url", "http://127.0.0.1:1/v1",
-			"--weaviate-class", "ApiCmdTestEmpty", "--neo4j-password", testenv.Neo4jPassword(),
-			"--neo4j-namespace", testrig.Namespace(), "--ner", "off", "--warm-entity-names", "0"}, io.Discard, &logs, ready)
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run ended early: %v\n%s", err, logs.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("not listening after 30s")
-	}
+	addr, done := serveAPI(t, ctx, &logs, "--embedder", "e5", "--e5-url", "http://127.0.0.1:1/v1", "--ner", "off", "--warm-entity-names", "0")
 	resp, err := http.Get("http://" + addr + "/readyz")
 	if err != nil {
 		t.Fatal(err)
@@ -120,4 +88,28 @@ func TestIntegrationReadyzEmbedderDown(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// serveAPI runs the real binary's run loop with args, on a free port against the real stores (an
+// empty class of the test namespace), and waits until it listens; it returns the address and
+// the channel run's result arrives on. It skips without the stores.
+func serveAPI(t *testing.T, ctx context.Context, logs *bytes.Buffer, args ...string) (string, <-chan error) {
+	t.Helper()
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"--addr", "127.0.0.1:0", "--weaviate-class", "ApiCmdTestEmpty",
+			"--neo4j-password", testenv.Neo4jPassword(), "--neo4j-namespace", testrig.Namespace()}, args...), io.Discard, logs, ready)
+	}()
+	select {
+	case addr := <-ready:
+		return addr, done
+	case err := <-done:
+		t.Fatalf("run ended early: %v\n%s", err, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("not listening after 30s")
+	}
+	return "", done
 }

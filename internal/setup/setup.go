@@ -182,7 +182,7 @@ type Chat struct {
 	Timeout  time.Duration `name:"llm-timeout" env:"ARIADNE_LLM_TIMEOUT" default:"120s" help:"Per-request timeout."`
 	JSONMode string        `name:"llm-json-mode" env:"ARIADNE_LLM_JSON_MODE" default:"auto" enum:"auto,json_schema,json_object,grammar,none" help:"How JSON output is constrained: auto (detect what the server takes), json_schema (OpenAI, vLLM, llama.cpp), json_object (llama-cpp-python), grammar (GBNF), none."`
 	LocalLLM string        `name:"local-llm" env:"ARIADNE_LOCAL_LLM" default:"none" enum:"none,qwen2.5-1.5b,qwen2.5-0.5b,gemma3-270m" help:"The local chat model deploy/local.sh serves (up llm); set, and without --llm-provider/--llm-url, the programs use it."`
-	LocalURL string        `name:"local-llm-url" env:"ARIADNE_LOCAL_LLM_URL" default:"http://127.0.0.1:8092/v1" help:"The local chat model server (deploy/local.sh up llm)."`
+	LocalURL string        `name:"local-llm-url" env:"ARIADNE_LOCAL_LLM_URL" default:"${local_llm_url}" help:"The local chat model server (deploy/local.sh up llm)."`
 	// CitationMode is how the LLM generator cites (agent.CitationMode); empty: agent.DefaultCitationMode.
 	CitationMode string `name:"citation-mode" env:"ARIADNE_CITATION_MODE" default:"" enum:",units,quotes" help:"LLM generator citations: units (numbered sentences, the model cites ids and code copies the quote; for small models), quotes (the model copies verbatim quotes; for strong models), empty: units for local/Ollama/small models (a size up to 14B in the name), quotes otherwise."`
 	// UnitTokens bounds the evidence units the LLM generator's prompt shows, in cl100k_base

@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/llm"
 )
@@ -191,5 +192,28 @@ func TestLexiconLoadThesaurus(t *testing.T) {
 	}
 	if _, err := (Lexicon{Path: dir + "/d", Thesaurus: dir + "/bad.tsv"}).Load(log); err == nil {
 		t.Error("a file without Russian synonym sets loaded without an error")
+	}
+}
+
+// TestChatLocalURLFollowsOffset: the local chat model's default address moves with
+// ARIADNE_PORT_OFFSET like every other server's (it was fixed at 8092: outside tester).
+func TestChatLocalURLFollowsOffset(t *testing.T) {
+	t.Setenv("ARIADNE_PORT_OFFSET", "10000")
+	t.Setenv("ARIADNE_LOCAL_LLM_URL", "") // restored after the test
+	os.Unsetenv("ARIADNE_LOCAL_LLM_URL")
+	vars, err := loopback.Vars()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct{ Chat }
+	p, err := kong.New(&c, kong.Vars(vars), kong.Exit(func(int) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if c.LocalURL != "http://127.0.0.1:18092/v1" {
+		t.Errorf("LocalURL = %q, want the offset port 18092", c.LocalURL)
 	}
 }

@@ -49,6 +49,7 @@ type frontMatter struct {
 	ACL     yaml.Node `yaml:"acl"`
 	Version yaml.Node `yaml:"version"`
 	Aliases []string  `yaml:"aliases"`
+	Source  string    `yaml:"source"`
 }
 
 // Load reads every document under fsys (recursively; see isSource; hidden folders are skipped)
@@ -171,7 +172,7 @@ func ParseFields(raw []byte) (Fields, error) {
 	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
 		return bad("front matter: %v", yamlReason(err))
 	}
-	f := Fields{ID: fm.ID, Title: fm.Title, Type: fm.Type, Lang: fm.Lang, Aliases: fm.Aliases, Body: body}
+	f := Fields{ID: fm.ID, Title: fm.Title, Type: fm.Type, Lang: fm.Lang, Aliases: fm.Aliases, Source: fm.Source, Body: body}
 	var err error
 	if f.Updated, err = parseDate(fm.Updated); err != nil {
 		return bad("updated: %v", err)
@@ -198,7 +199,10 @@ type Fields struct {
 	ACLScalar bool
 	Version   int
 	Aliases   []string
-	Body      string
+	// Source is the front matter's "source" (the API reads it as the JSON field; a synced folder's
+	// files belong to the sync's --source whatever they say).
+	Source string
+	Body   string
 }
 
 // FromFields validates a document given field by field exactly as Parse validates a file (it is

@@ -235,7 +235,13 @@ func (h *handlers) putDocument(c *gin.Context) {
 			acl, aclScalar = f.ACL, f.ACLScalar
 			doc, err = corpus.FromFields("request", f)
 		}
-		doc.Source = c.Query("source")
+		// The front matter's "source" counts as the JSON field does (it was ignored, and the
+		// document landed in "default": README trial).
+		doc.Source = cmp.Or(c.Query("source"), f.Source)
+		if q := c.Query("source"); err == nil && q != "" && f.Source != "" && f.Source != q {
+			writeError(c, http.StatusBadRequest, "invalid_request", fmt.Sprintf("the front matter's source %q and ?source=%s differ: give one", f.Source, q))
+			return
+		}
 	default:
 		writeError(c, http.StatusUnsupportedMediaType, "unsupported_media_type", "send application/json or text/markdown")
 		return

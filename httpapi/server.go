@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -104,6 +105,9 @@ type Limits struct {
 	// the answer of a long write (outside tester: a 1 MB write succeeded after 8 minutes and the
 	// caller got an empty reply). Default 30 min.
 	WriteTimeout time.Duration
+	// WriteWait is how long a write waits for the one before it (ingest.Config.LockWait, which
+	// decides); it only words the 503 busy answer and its Retry-After. Default 30 s.
+	WriteWait time.Duration
 
 	// Load shedding (limits.go): requests in flight per route class, the longest a request
 	// waits for a slot before a 503 overloaded, and each caller's token bucket (429 rate_limited).
@@ -158,6 +162,9 @@ func (l *Limits) defaults() {
 	}
 	if l.WriteTimeout <= 0 {
 		l.WriteTimeout = 30 * time.Minute
+	}
+	if l.WriteWait <= 0 {
+		l.WriteWait = 30 * time.Second
 	}
 }
 
@@ -282,8 +289,10 @@ func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg 
 	case errors.Is(err, ariadne.ErrNotFound):
 		return http.StatusNotFound, "not_found", publicMessage(err, "not found")
 	case errors.Is(err, ingest.ErrWriteBusy):
-		c.Header("Retry-After", "5")
-		return http.StatusServiceUnavailable, "busy", "another document write is in progress and did not finish in time; nothing was written, retry in a few seconds"
+		// Retry-After is the wait again: the running write may take minutes (a large document),
+		// and a client that came back after 5 s only queued for another full wait (README trial).
+		c.Header("Retry-After", strconv.Itoa(max(5, int(h.lim.WriteWait.Seconds()))))
+		return http.StatusServiceUnavailable, "busy", fmt.Sprintf("another document write was still running after %s (a large document can take minutes); nothing was written: retry later", h.lim.WriteWait)
 	case errors.Is(err, ariadne.ErrUnauthorized):
 		h.svc.Log.Error("a store rejected Ariadne's credentials", "request_id", c.GetString(requestIDKey), "err", err)
 		return http.StatusServiceUnavailable, "unavailable", unavailableMessage

@@ -21,7 +21,7 @@ func TestDocumentWriteBusyAndTimeout(t *testing.T) {
 	r.docs.err = fmt.Errorf("ingest: the writer lock was held for 30s: %w", ingest.ErrWriteBusy)
 	resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "application/json", smallNote)
 	if code, msg := errorOf(t, body); resp.StatusCode != http.StatusServiceUnavailable || code != "busy" ||
-		resp.Header.Get("Retry-After") != "5" || !strings.Contains(msg, "nothing was written") {
+		resp.Header.Get("Retry-After") != "30" || !strings.Contains(msg, "after 30s") || !strings.Contains(msg, "nothing was written") {
 		t.Errorf("busy: %d %s Retry-After %q", resp.StatusCode, body, resp.Header.Get("Retry-After"))
 	}
 	r.docs.err = nil
@@ -53,13 +53,21 @@ func TestDocumentWriteOutlastsServerWriteTimeout(t *testing.T) {
 	}
 }
 
-// TestDocumentSourceQueryForJSON: ?source= names a JSON document's source too; a body naming
-// another one is 400.
+// TestDocumentSourceQueryForJSON: ?source= names a JSON document's source too, a Markdown front
+// matter's source: line counts as the JSON field does, and a body naming another source than
+// the query is 400.
 func TestDocumentSourceQueryForJSON(t *testing.T) {
 	r := newRig(t, Limits{})
 	if resp, body := r.do(t, "POST", "/v1/documents?source=notes", "writer-key", "application/json", smallNote); resp.StatusCode != http.StatusOK ||
 		r.docs.opts.Source != "notes" || r.docs.got[0].Source != "notes" {
 		t.Fatalf("?source=notes with a JSON body: %d %s, source %q", resp.StatusCode, body, r.docs.opts.Source)
+	}
+	md := "---\nid: notes/md\ntitle: M\nsource: wiki\n---\n\nA note.\n"
+	if resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "text/markdown", md); resp.StatusCode != http.StatusOK || r.docs.got[0].Source != "wiki" {
+		t.Fatalf("front matter source: %d %s, source %q", resp.StatusCode, body, r.docs.got[0].Source)
+	}
+	if resp, body := r.do(t, "POST", "/v1/documents?source=notes", "writer-key", "text/markdown", md); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("front matter and query name two sources: %d %s", resp.StatusCode, body)
 	}
 	withSource := strings.Replace(smallNote, `"id"`, `"source":"wiki","id"`, 1)
 	resp, body := r.do(t, "POST", "/v1/documents?source=notes", "writer-key", "application/json", withSource)

@@ -240,7 +240,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		switch {
 		case (c.Embedder.Kind == "e5" || c.Embedder.Kind == "auto") && emb.Name() == setup.E5Name:
 			if err := setup.ProbeE5(ctx, c.Embedder.E5URL); err != nil {
-				checks["embedder"] = httpapi.Check{OK: false, Detail: fmt.Sprintf("%s at %s does not answer (%v): questions and writes fail until it is back", detail, c.Embedder.E5URL, err)}
+				checks["embedder"] = httpapi.Check{OK: false, Detail: fmt.Sprintf("%s does not answer at %s (%v): questions and writes fail until it is back", emb.Name(), c.Embedder.E5URL, err)}
 			} else {
 				checks["embedder"] = httpapi.Check{OK: true, Detail: detail + " at " + c.Embedder.E5URL}
 			}
@@ -291,7 +291,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	}
 	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
-		httpapi.Limits{QueryTimeout: c.QueryTimeout, WriteTimeout: c.WriteTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
+		httpapi.Limits{QueryTimeout: c.QueryTimeout, WriteTimeout: c.WriteTimeout, WriteWait: c.WriteWait, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
 			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst,
 			FailedAuthPerMinute: c.FailedAuth, TrustedProxies: c.TrustedProxies})
 

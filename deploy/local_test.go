@@ -99,7 +99,7 @@ func TestLocalShHelp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"deploy/local.sh up", "weaviate (", "embedder (", "ner (", "llm (", "lexicon (", "ARIADNE_WEAVIATE_API_KEY, when set, is used\ninstead)."} {
+	for _, want := range []string{"deploy/local.sh up", "weaviate (", "embedder (", "ner (", "llm (", "api (", "lexicon (", "ARIADNE_WEAVIATE_API_KEY, when set, is used\ninstead)."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}

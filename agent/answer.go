@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -434,17 +433,6 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("the best verified quote is about another %s (%s), not %q, which the question names", l.Type, other, l.Surface)
 				return out
 			}
-			// An answer none of whose quotes says anything of what the question names is about
-			// something else: not_found. (Dropping each such quote from an answer that also has
-			// related ones was measured and not adopted: it cut the second hop of multi-hop
-			// questions routed to hybrid, docs/evaluation.md.)
-			if unrelated, title := a.unrelatedClaims(gctx, req.Groups, res.Linked, v.Claims, frags); len(unrelated) > 0 && !slices.Contains(unrelated, false) {
-				att.Outcome = "not_found"
-				tr.Attempts = append(tr.Attempts, att)
-				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": "subject"})
-				out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("no verified quote (the best: %s) names or is linked to what the question names", title)
-				return out
-			}
 		}
 		if len(v.Claims) == 0 {
 			emit("verification", map[string]any{"attempt": n, "ok": false, "verified_claims": 0, "failures": nonNilFailures(v.Failures)})
@@ -633,59 +621,4 @@ func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment) (Link
 		}
 	}
 	return Linked{}, "", false
-}
-
-// unrelatedClaims marks each of claims that cites only chunks saying nothing of the entities the
-// question names (linked, as the caller sees them): its quotes name none of them, its chunks
-// mention none of them, and their documents are neither one of them nor a neighbour of one in the
-// graph. Such a quote answers a question about something else — «The tech lead is Anna Svetlova;
-// the project is delivered by the Data team.» from another client's project, for "Which team
-// delivers the project for Lavrovo River Port?" (README trial). It returns nil when nothing is
-// linked or a graph read fails (nothing decided), and the first marked claim's chunk title.
-func (a *Answerer) unrelatedClaims(ctx context.Context, groups []string, linked []Linked, claims []ariadne.Claim, frags []Fragment) ([]bool, string) {
-	if len(linked) == 0 || len(claims) == 0 || a.retriever == nil || a.retriever.graph == nil {
-		return nil, ""
-	}
-	keys := map[string]bool{}
-	for _, l := range linked {
-		keys[l.Key] = true
-	}
-	byID := map[string]Fragment{}
-	for _, f := range frags {
-		byID[f.Chunk.ID] = f
-	}
-	var ids []string
-	for _, c := range claims {
-		for _, cit := range c.Citations {
-			if !slices.Contains(ids, cit.ChunkID) {
-				ids = append(ids, cit.ChunkID)
-			}
-		}
-	}
-	mentions, err := a.retriever.graph.EntitiesOfChunks(ctx, ids, groups)
-	if err != nil {
-		return nil, ""
-	}
-	edges, err := a.retriever.graph.Edges(ctx, slices.Sorted(maps.Keys(keys)), groups, nil, 2000)
-	if err != nil {
-		return nil, ""
-	}
-	near := maps.Clone(keys)
-	for _, e := range edges {
-		near[e.From.Key], near[e.To.Key] = true, true
-	}
-	related := func(cit ariadne.Citation) bool {
-		return slices.ContainsFunc(linked, func(l Linked) bool { return namesKey(l, cit.Quote) }) ||
-			slices.ContainsFunc(mentions[cit.ChunkID], func(k string) bool { return keys[k] }) ||
-			near[byID[cit.ChunkID].Chunk.DocID]
-	}
-	out := make([]bool, len(claims))
-	title := ""
-	for i, c := range claims {
-		out[i] = len(c.Citations) > 0 && !slices.ContainsFunc(c.Citations, related)
-		if out[i] && title == "" {
-			title = byID[c.Citations[0].ChunkID].Chunk.Title
-		}
-	}
-	return out, title
 }

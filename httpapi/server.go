@@ -105,9 +105,6 @@ type Limits struct {
 	// the answer of a long write (outside tester: a 1 MB write succeeded after 8 minutes and the
 	// caller got an empty reply). Default 30 min.
 	WriteTimeout time.Duration
-	// WriteWait is how long a write waits for the one before it (ingest.Config.LockWait, which
-	// decides); it only words the 503 busy answer and its Retry-After. Default 30 s.
-	WriteWait time.Duration
 
 	// Load shedding (limits.go): requests in flight per route class, the longest a request
 	// waits for a slot before a 503 overloaded, and each caller's token bucket (429 rate_limited).
@@ -162,9 +159,6 @@ func (l *Limits) defaults() {
 	}
 	if l.WriteTimeout <= 0 {
 		l.WriteTimeout = 30 * time.Minute
-	}
-	if l.WriteWait <= 0 {
-		l.WriteWait = 30 * time.Second
 	}
 }
 
@@ -281,6 +275,7 @@ func (h *handlers) writeErr(c *gin.Context, err error) {
 // ariadne.Message when it has one (written for the caller); otherwise a fixed sentence per
 // class, and the detail goes to the log.
 func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg string) {
+	var busy *ingest.BusyError
 	switch {
 	case errors.Is(err, ariadne.ErrInvalid):
 		return http.StatusBadRequest, "invalid_request", publicMessage(err, "the request is invalid")
@@ -288,11 +283,11 @@ func (h *handlers) errorClass(c *gin.Context, err error) (status int, code, msg 
 		return http.StatusConflict, "document_conflict", publicMessage(err, "the write conflicts with stored data")
 	case errors.Is(err, ariadne.ErrNotFound):
 		return http.StatusNotFound, "not_found", publicMessage(err, "not found")
-	case errors.Is(err, ingest.ErrWriteBusy):
+	case errors.As(err, &busy):
 		// Retry-After is the wait again: the running write may take minutes (a large document),
 		// and a client that came back after 5 s only queued for another full wait (README trial).
-		c.Header("Retry-After", strconv.Itoa(max(5, int(h.lim.WriteWait.Seconds()))))
-		return http.StatusServiceUnavailable, "busy", fmt.Sprintf("another document write was still running after %s (a large document can take minutes); nothing was written: retry later", h.lim.WriteWait)
+		c.Header("Retry-After", strconv.Itoa(max(5, int(busy.Wait.Seconds()))))
+		return http.StatusServiceUnavailable, "busy", fmt.Sprintf("another document write was still running after %s (a large document can take minutes); nothing was written: retry later", busy.Wait)
 	case errors.Is(err, ariadne.ErrUnauthorized):
 		h.svc.Log.Error("a store rejected Ariadne's credentials", "request_id", c.GetString(requestIDKey), "err", err)
 		return http.StatusServiceUnavailable, "unavailable", unavailableMessage

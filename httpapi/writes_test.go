@@ -18,7 +18,7 @@ const smallNote = `{"id":"notes/small","title":"Small","body":"A small note abou
 // one error shape.
 func TestDocumentWriteBusyAndTimeout(t *testing.T) {
 	r := newRig(t, Limits{WriteTimeout: 100 * time.Millisecond})
-	r.docs.err = fmt.Errorf("ingest: the writer lock was held for 30s: %w", ingest.ErrWriteBusy)
+	r.docs.err = fmt.Errorf("upsert: %w", &ingest.BusyError{Wait: 30 * time.Second})
 	resp, body := r.do(t, "POST", "/v1/documents", "writer-key", "application/json", smallNote)
 	if code, msg := errorOf(t, body); resp.StatusCode != http.StatusServiceUnavailable || code != "busy" ||
 		resp.Header.Get("Retry-After") != "30" || !strings.Contains(msg, "after 30s") || !strings.Contains(msg, "nothing was written") {

@@ -123,7 +123,7 @@ func (p *Pipeline) lock(ctx context.Context) (func(), error) {
 	}
 	busy := func(err error) error {
 		if ctx.Err() == nil && wctx.Err() != nil {
-			return fmt.Errorf("ingest: the writer lock was held for %s: %w", p.lockWait, ErrWriteBusy)
+			return &BusyError{Wait: p.lockWait}
 		}
 		return err
 	}
@@ -206,9 +206,19 @@ type Config struct {
 	LockWait time.Duration
 }
 
-// ErrWriteBusy is returned when another write held the writer lock for all of Config.LockWait;
-// nothing was written. It wraps ariadne.ErrUnavailable.
+// ErrWriteBusy is what a *BusyError is (errors.Is); it wraps ariadne.ErrUnavailable.
 var ErrWriteBusy = fmt.Errorf("another write is in progress: %w", ariadne.ErrUnavailable)
+
+// BusyError is returned when another write held the writer lock for all of Wait
+// (Config.LockWait); nothing was written. The API words its 503 busy and Retry-After from Wait.
+type BusyError struct{ Wait time.Duration }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("ingest: the writer lock was held for %s: %v", e.Wait, ErrWriteBusy)
+}
+
+// Unwrap makes errors.Is(err, ErrWriteBusy) and errors.Is(err, ariadne.ErrUnavailable) hold.
+func (e *BusyError) Unwrap() error { return ErrWriteBusy }
 
 // New returns a pipeline.
 func New(cfg Config) (*Pipeline, error) {

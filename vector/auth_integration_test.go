@@ -40,14 +40,9 @@ import (
 // With anonymous access, as local.sh started Weaviate until this test was added, the first
 // request without a key listed the chunk, and the data port served its text to anyone.
 func TestIntegrationWeaviateRequiresKey(t *testing.T) {
-	class := fmt.Sprintf("AriadneAuth%d", time.Now().UnixNano())
-	s := openTestStore(t, class)
+	s, class := lexicalTestClass(t, "AriadneAuth") // created with the key
 	ctx := context.Background()
-	t.Cleanup(func() { s.DropClass(context.Background()) })
 	const canary = "canary-7f3a management-only penalty"
-	if err := s.EnsureClass(ctx, ariadne.Embedding{Name: "lexical-ngram-v1/4", Dim: 4}); err != nil {
-		t.Fatalf("create the class with the key: %v", err)
-	}
 	if _, err := s.Upsert(ctx, []ariadne.IndexedChunk{{Chunk: ariadne.Chunk{ID: "contracts/secret#0000-1",
 		DocID: "contracts/secret", Title: "Contract", Text: canary, ACL: []string{"management"}},
 		Vector: []float32{1, 0, 0, 0}, SearchText: "canary penalty"}}); err != nil {

@@ -2,10 +2,8 @@ package vector
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
@@ -13,14 +11,8 @@ import (
 // TestIntegrationSearchWithVectors: a search that asks for vectors returns each hit's stored
 // embedding (the second hop's query feedback reads them), only for chunks the caller may read.
 func TestIntegrationSearchWithVectors(t *testing.T) {
-	class := fmt.Sprintf("AriadneVectors%d", time.Now().UnixNano())
-	s := openTestStore(t, class)
+	s, _ := lexicalTestClass(t, "AriadneVectors")
 	ctx := context.Background()
-	t.Cleanup(func() { s.DropClass(context.Background()) })
-	emb := ariadne.Embedding{Name: "lexical-ngram-v1/4", Dim: 4}
-	if err := s.EnsureClass(ctx, emb); err != nil {
-		t.Fatal(err)
-	}
 	chunks := []ariadne.IndexedChunk{
 		{Chunk: ariadne.Chunk{ID: "a#0000-1", DocID: "a", Title: "Leave", Text: "28 days.", ACL: []string{"all"}}, Vector: []float32{1, 0, 0, 0}},
 		{Chunk: ariadne.Chunk{ID: "b#0000-2", DocID: "b", Title: "Bikes", Text: "Allowance.", ACL: []string{"all"}}, Vector: []float32{0.6, 0.8, 0, 0}},

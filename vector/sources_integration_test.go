@@ -101,14 +101,9 @@ func TestIntegrationSourcesMigration(t *testing.T) {
 // outside tester timed reuse to confirm a restricted chunk's exact text), while a management
 // write reuses a public chunk's vector and another management one's.
 func TestIntegrationVectorReuseIsReadable(t *testing.T) {
-	class := fmt.Sprintf("AriadneReuse%d", time.Now().UnixNano())
-	s := openTestStore(t, class)
+	s, _ := lexicalTestClass(t, "AriadneReuse")
 	ctx := context.Background()
-	t.Cleanup(func() { s.DropClass(context.Background()) })
-	emb := ariadne.Embedding{Name: "lexical-ngram-v1/4", Dim: 4}
-	if err := s.EnsureClass(ctx, emb); err != nil {
-		t.Fatal(err)
-	}
+	emb := lexicalTestEmbedding
 	secret := ariadne.Chunk{ID: "contracts/c#0000-1", DocID: "contracts/c", Title: "Договор", Text: "Штраф 2%.", ACL: []string{"management"}}
 	open := ariadne.Chunk{ID: "notes/n#0000-2", DocID: "notes/n", Title: "Note", Text: "Canteen.", ACL: []string{"all"}}
 	var in []ariadne.IndexedChunk

@@ -10,6 +10,7 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 )
 
@@ -23,6 +24,22 @@ func openTestStore(t *testing.T, class string) *Store {
 		t.Fatalf("Open: %v", err)
 	}
 	return s
+}
+
+// lexicalTestEmbedding is the embedding lexicalTestClass creates its classes for.
+var lexicalTestEmbedding = ariadne.Embedding{Name: "lexical-ngram-v1/4", Dim: 4}
+
+// lexicalTestClass opens a store on a new class named prefix + a timestamp, with
+// lexicalTestEmbedding, dropped when the test ends; it returns the store and the class name.
+func lexicalTestClass(t *testing.T, prefix string) (*Store, string) {
+	t.Helper()
+	class := fmt.Sprintf("%s%d", prefix, time.Now().UnixNano())
+	s := openTestStore(t, class)
+	t.Cleanup(func() { s.DropClass(context.Background()) })
+	if err := s.EnsureClass(context.Background(), lexicalTestEmbedding); err != nil {
+		t.Fatalf("create class %s: %v", class, err)
+	}
+	return s, class
 }
 
 // TestIntegrationWeaviateSmoke proves the server is real: a class with vectorizer none, a batch of

@@ -3,11 +3,15 @@ package graph
 import (
 	"context"
 	"errors"
+	"net"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+	"github.com/sony/gobreaker/v2"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
@@ -54,5 +58,67 @@ func TestTranslate(t *testing.T) {
 	}
 	if translate("op", nil) != nil {
 		t.Error("translate(nil) != nil")
+	}
+}
+
+// TestReadBreaker: a read that finds Neo4j unreachable (after the driver's retries) opens the
+// read breaker, so the next read fails at once with ErrUnavailable and says why, without
+// contacting the server; after the open interval one read probes the server again.
+func TestReadBreaker(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now: connection refused
+	driver, err := neo4j.NewDriverWithContext("bolt://"+addr, neo4j.NoAuth(), func(c *config.Config) {
+		c.MaxTransactionRetryTime = 200 * time.Millisecond
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer driver.Close(context.Background())
+	s := &Store{driver: driver, names: namespaceNames(""), reads: newReadBreaker(300 * time.Millisecond)}
+	ctx := context.Background()
+	_, err = s.read(ctx, "RETURN 1", nil)
+	if err = translate("first read", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) {
+		t.Fatalf("first read: %v, want unreachable (not the breaker)", err)
+	}
+	if s.reads.State() != gobreaker.StateOpen {
+		t.Fatalf("breaker %v after an unreachable read, want open", s.reads.State())
+	}
+	_, err = s.read(ctx, "RETURN 1", nil)
+	if err = translate("second read", err); !errors.Is(err, ariadne.ErrUnavailable) || !errors.Is(err, errReadsOpen) {
+		t.Fatalf("second read: %v, want the breaker's refusal", err)
+	}
+	time.Sleep(350 * time.Millisecond)
+	if s.reads.State() != gobreaker.StateHalfOpen {
+		t.Fatalf("breaker %v after its open interval, want half-open", s.reads.State())
+	}
+	_, err = s.read(ctx, "RETURN 1", nil) // the probe: still refused, so open again
+	if err = translate("probe", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) || s.reads.State() != gobreaker.StateOpen {
+		t.Fatalf("probe: %v, breaker %v; want unreachable and open again", err, s.reads.State())
+	}
+	// With the driver set to retry for a minute, the probe cuts the first read short.
+	slow, err := neo4j.NewDriverWithContext("bolt://"+addr, neo4j.NoAuth(), func(c *config.Config) {
+		c.MaxTransactionRetryTime = time.Minute
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close(context.Background())
+	s = &Store{driver: slow, names: namespaceNames(""), reads: newReadBreaker(time.Minute)}
+	start := time.Now()
+	_, err = s.read(ctx, "RETURN 1", nil)
+	if err = translate("probed read", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) ||
+		s.reads.State() != gobreaker.StateOpen || time.Since(start) > 30*time.Second {
+		t.Fatalf("probed read: %v after %s, breaker %v; want unreachable before the driver's minute of retries, and open", err, time.Since(start), s.reads.State())
+	}
+	// A cancelled request says nothing about the server: it does not open a closed breaker.
+	s.reads = newReadBreaker(time.Minute)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err = s.read(cctx, "RETURN 1", nil); err == nil || s.reads.State() != gobreaker.StateClosed {
+		t.Fatalf("cancelled read: %v, breaker %v; want an error and closed", err, s.reads.State())
 	}
 }

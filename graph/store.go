@@ -14,6 +14,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/log"
+	"github.com/sony/gobreaker/v2"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
@@ -27,6 +28,9 @@ type Config struct {
 	// MaxTransactionRetry bounds the driver's own retries of transient errors inside
 	// ExecuteQuery; retry happens at this one layer for Neo4j. 0 means 15s.
 	MaxTransactionRetry time.Duration
+	// ReadOpen is how long reads fail at once after one found Neo4j unreachable (the read
+	// path's circuit breaker, Store.read). 0 means 10s.
+	ReadOpen time.Duration
 	// Namespace, when not empty, prefixes every label, constraint and index name Ariadne uses
 	// (TDocument, TChunk, TEntity, TClient, …), so that several graphs share one database
 	// without seeing each other — Neo4j Community has one database. Integration tests use it to
@@ -50,6 +54,11 @@ type Store struct {
 	// relationACLsChecked is set once EnsureSchema has repaired the relation ACLs of this
 	// namespace (repairRelationACLsCypher), so that later writes of the process skip the scan.
 	relationACLsChecked atomic.Bool
+	// reads is the read path's circuit breaker (newReadBreaker): once a read found Neo4j
+	// unreachable, after the driver's own retries, the reads of the next readOpen fail at once
+	// instead of each waiting out MaxTransactionRetry, so that questions degrade to the chunk
+	// index without a 15-second stall apiece (agent.Retriever.Retrieve).
+	reads *gobreaker.CircuitBreaker[*neo4j.EagerResult]
 }
 
 // Open connects to Neo4j and verifies connectivity and credentials. The error wraps
@@ -74,7 +83,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("graph: driver for %s: %w", cfg.URI, errors.Join(ariadne.ErrInvalid, err))
 	}
-	s := &Store{driver: driver, db: cfg.Database, ns: cfg.Namespace, names: namespaceNames(cfg.Namespace), boltLog: cfg.BoltLogger}
+	s := &Store{driver: driver, db: cfg.Database, ns: cfg.Namespace, names: namespaceNames(cfg.Namespace), boltLog: cfg.BoltLogger,
+		reads: newReadBreaker(cfg.ReadOpen)}
 	if err := s.Ping(ctx); err != nil {
 		driver.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -103,8 +113,71 @@ func (s *Store) run(ctx context.Context, cypher string, params map[string]any) (
 // managed retries: over neo4j:// a Neo4j cluster or Aura runs it on a reader (follower or read
 // replica), and any server rejects a write inside it (Neo.ClientError.Statement.AccessMode).
 // Every read path of the API (read.go, views.go, documents.go) goes through here.
+//
+// Reads pass the store's circuit breaker: after a read that found Neo4j unreachable, reads fail
+// at once for the breaker's open interval (Config.ReadOpen, 10 s), then one read probes the
+// server while the others keep failing; the error wraps errReadsOpen (and ErrUnavailable, via
+// translate).
 func (s *Store) read(ctx context.Context, cypher string, params map[string]any) (*neo4j.EagerResult, error) {
-	return s.execute(ctx, cypher, params, neo4j.ExecuteQueryWithReadersRouting())
+	if s.reads == nil {
+		return s.execute(ctx, cypher, params, neo4j.ExecuteQueryWithReadersRouting())
+	}
+	return s.reads.Execute(func() (*neo4j.EagerResult, error) {
+		// A read still running after readProbeAfter starts a connectivity probe: with the server
+		// gone the driver retries for MaxTransactionRetry (a first question took 26 s), while the
+		// probe fails at once, so the read is cut short and reported unreachable.
+		rctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		probe := time.AfterFunc(readProbeAfter, func() {
+			pctx, done := context.WithTimeout(rctx, readProbeAfter)
+			defer done()
+			if err := s.driver.VerifyConnectivity(pctx); err != nil && rctx.Err() == nil && unreachable(err) {
+				cancel(&neo4j.ConnectivityError{Inner: err})
+			}
+		})
+		defer probe.Stop()
+		res, err := s.execute(rctx, cypher, params, neo4j.ExecuteQueryWithReadersRouting())
+		var probed *neo4j.ConnectivityError
+		if err != nil && ctx.Err() == nil && errors.As(context.Cause(rctx), &probed) {
+			return nil, probed
+		}
+		return res, err
+	})
+}
+
+// readProbeAfter is how long a read runs before a connectivity probe checks the server (Store.read).
+const readProbeAfter = time.Second
+
+// errReadsOpen is the read breaker's refusal: Neo4j was unreachable a moment ago.
+var errReadsOpen = errors.New("Neo4j was unreachable a moment ago; reads fail at once until a probe reaches it")
+
+// newReadBreaker is the read path's breaker: one read that found Neo4j unreachable (the driver
+// had retried it for MaxTransactionRetry already) opens it for open (10 s when zero); half-open,
+// one read probes the server. Errors that say nothing about the server's reachability — a
+// cancelled or expired request, a Cypher or login error (anything translate does not call
+// ErrUnavailable) — count as successes.
+func newReadBreaker(open time.Duration) *gobreaker.CircuitBreaker[*neo4j.EagerResult] {
+	if open <= 0 {
+		open = 10 * time.Second
+	}
+	return gobreaker.NewCircuitBreaker[*neo4j.EagerResult](gobreaker.Settings{
+		Name:        "neo4j-reads",
+		MaxRequests: 1,
+		Timeout:     open,
+		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= 1 },
+		IsSuccessful: func(err error) bool {
+			return err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+				!errors.Is(translate("read", err), ariadne.ErrUnavailable)
+		},
+	})
+}
+
+// unreachable reports whether a driver error says the server could not be reached or answered
+// with a transient state after the driver's retries.
+func unreachable(err error) bool {
+	var connErr *neo4j.ConnectivityError
+	var netErr net.Error
+	return errors.As(err, &connErr) || errors.As(err, &netErr) || neo4j.IsRetryable(err)
 }
 
 // readRows is read for a statement that returns many rows: the server collects them into one
@@ -218,8 +291,6 @@ func translate(op string, err error) error {
 		return nil
 	}
 	var neoErr *neo4j.Neo4jError
-	var connErr *neo4j.ConnectivityError
-	var netErr net.Error
 	var usageErr *neo4j.UsageError
 	isNeo := errors.As(err, &neoErr)
 	switch {
@@ -228,7 +299,9 @@ func translate(op string, err error) error {
 			op, neoErr.Code, errors.Join(ariadne.ErrUnauthorized, err))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
-	case errors.As(err, &connErr), errors.As(err, &netErr), neo4j.IsRetryable(err):
+	case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
+		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, errReadsOpen))
+	case unreachable(err):
 		return fmt.Errorf("graph: %s: %w", op, errors.Join(ariadne.ErrUnavailable, err))
 	case isNeo && neoErr.Code == "Neo.ClientError.Database.DatabaseNotFound":
 		return fmt.Errorf("graph: %s: the Neo4j database does not exist (check ARIADNE_NEO4J_DATABASE): %w",

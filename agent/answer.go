@@ -132,7 +132,10 @@ type Answer struct {
 	// ComparedOutcome: which compared thing the comparison asks for, when code can tell from the
 	// compared sentences' dates (compareDates); nil otherwise.
 	ComparedOutcome *ComparisonOutcome `json:"compared_outcome,omitempty"`
-	Trace           *AnswerTrace       `json:"trace,omitempty"`
+	// Degraded names the stores the answer went without (DegradedGraph: Neo4j was unavailable,
+	// so the answer comes from the chunk index's search alone); empty when none.
+	Degraded []string     `json:"degraded,omitempty"`
+	Trace    *AnswerTrace `json:"trace,omitempty"`
 }
 
 // AnswerTrace is the retrieval trace plus the generation attempts.
@@ -161,6 +164,9 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	res, err := a.retriever.Retrieve(ctx, req)
 	tr := &AnswerTrace{Trace: res.Trace, Generator: a.Generator()}
 	out := Answer{Trace: tr, Route: res.Route, Claims: []ariadne.Claim{}, Citations: []ariadne.Citation{}, Paths: []ariadne.Path{}}
+	if res.Trace != nil {
+		out.Degraded = res.Trace.Degraded
+	}
 	if err != nil {
 		if errors.Is(err, ariadne.ErrInvalid) {
 			return out, err

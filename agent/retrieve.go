@@ -76,9 +76,15 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	var linked []Linked
 	var vec []float32
 	g, gctx := errgroup.WithContext(ctx)
+	var graphDown error
 	g.Go(func() (err error) {
 		linked, err = r.Link(gctx, req.Question, req.Groups)
 		tr.time("link", start)
+		if err != nil && errors.Is(err, ariadne.ErrUnavailable) && gctx.Err() == nil {
+			// Degraded: the graph store is down, the chunk index may not be (the search runs
+			// on and fails the request if it is down too).
+			graphDown, linked, err = err, nil, nil
+		}
 		return err
 	})
 	g.Go(func() (err error) {
@@ -91,9 +97,13 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 		return Result{Trace: tr}, err
 	}
 	tr.Linked = linked
+	if graphDown != nil {
+		tr.Degraded = append(tr.Degraded, DegradedGraph)
+		r.log.Warn("the graph store is unavailable: answering from the chunk index alone", "err", graphDown)
+	}
 	switch req.Mode {
 	case "", "auto":
-		if fr, ok := r.router.(firstPassRouter); ok {
+		if fr, ok := r.router.(firstPassRouter); ok && graphDown == nil {
 			t0 := time.Now()
 			fp, err := r.firstPass(ctx, req, vec, tr)
 			if err != nil {
@@ -108,12 +118,20 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 		tr.Router = Decision{Route: ariadne.Route(req.Mode), Classifier: "forced", Reasons: []string{"mode forced by the caller"}}
 	}
 	route := tr.Router.Route
+	if graphDown != nil && route == ariadne.RouteMultiHop {
+		// Without the graph there is no walk and no chain: the hybrid search is what is left.
+		route = ariadne.RouteHybrid
+		tr.Router.Reasons = append(tr.Router.Reasons, "the graph store is unavailable: multi_hop runs as hybrid")
+	}
 	for {
 		res, err := r.runRoute(ctx, route, req, vec, linked, tr)
 		if err != nil {
 			return Result{Route: route, Trace: tr}, err
 		}
 		next, ok := escalation(route)
+		if graphDown != nil && next == ariadne.RouteMultiHop {
+			ok = false // the multi_hop route needs the graph
+		}
 		if !res.Evidence.Weak || !ok {
 			res.Route, res.Trace, res.Linked = route, tr, linked
 			if len(res.Chunks) > req.TopK {

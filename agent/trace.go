@@ -34,8 +34,15 @@ type Trace struct {
 	Steps   []Step             `json:"steps"`
 	Retries []RetryEvent       `json:"retries"`
 	Timings map[string]float64 `json:"timings_ms"`
-	mu      sync.Mutex
+	// Degraded names the stores the question went without (DegradedGraph); empty when none.
+	Degraded []string `json:"degraded,omitempty"`
+	mu       sync.Mutex
 }
+
+// DegradedGraph marks a question answered without the graph store: Neo4j was unavailable, so
+// no entity linking, no comparison pages, no multi_hop route (it runs as hybrid) and no chain —
+// the chunk index's search alone, which filters by the caller's groups as always.
+const DegradedGraph = "graph"
 
 func (t *Trace) addRetry(op string, a retry.Attempt) {
 	t.mu.Lock()

@@ -21,6 +21,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/httpapi"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
@@ -56,7 +57,7 @@ func newAPI(t testing.TB, rig *testrig.Rig, gen agent.Generator, rcfg agent.Retr
 	metrics := httpapi.NewMetrics()
 	r := agent.NewRetriever(rig.Vector, rig.Graph, rig.Embedder, nil, rcfg, nil)
 	a := agent.NewAnswerer(r, gen, rig.Vector, agent.AnswerConfig{}, agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, nil)
-	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, Documents: rig.Pipe, Keys: keys,
+	engine := httpapi.New(httpapi.Services{Answerer: a, Retriever: r, Entities: rig.Graph, Library: rig.Graph, ChunkIndex: rig.Vector, Documents: rig.Pipe, Keys: keys,
 		Ready: func(ctx context.Context) map[string]httpapi.Check {
 			return map[string]httpapi.Check{"neo4j": {OK: rig.Graph.Ping(ctx) == nil}, "weaviate": {OK: rig.Vector.Ping(ctx) == nil}}
 		}, Metrics: metrics}, httpapi.Limits{QueryTimeout: 60 * time.Second})
@@ -238,6 +239,82 @@ func TestIntegrationAPIUnavailable(t *testing.T) {
 	resp, raw := a.do(t, "GET", "/readyz", "", "", nil)
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(raw), `"not_ready"`) {
 		t.Fatalf("readyz with Weaviate down: %d %s", resp.StatusCode, raw)
+	}
+}
+
+// Neo4j going away mid-service: questions are answered from the chunk index alone, marked
+// degraded, with the same ACL filter (a management-only answer stays management's); entity reads
+// are 503 naming the graph store. The API reaches Neo4j through a proxy the test closes.
+func TestIntegrationAPIGraphDown(t *testing.T) {
+	rig := testrig.New(t, testrig.KB)
+	bolt := testenv.NewProxy(t, strings.TrimPrefix(testenv.Neo4jURI(), "bolt://"))
+	gs, err := graph.Open(context.Background(), graph.Config{URI: "bolt://" + bolt.Addr(), User: testenv.Neo4jUser(),
+		Password: testenv.Neo4jPassword(), Namespace: rig.Graph.Namespace(), MaxTransactionRetry: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gs.Close(context.Background()) })
+	proxied := *rig
+	proxied.Graph = gs
+	a := newAPI(t, &proxied, agent.TermExtractive{}, agent.RetrievalConfig{})
+	if code, qr, raw := a.query(t, "", leaveQuestion); code != 200 || qr.Status != ariadne.StatusAnswered || len(qr.Degraded) != 0 {
+		t.Fatalf("through the proxy, before the cut: %d %s", code, raw)
+	}
+	chunkView := func(key, id string) (int, string) {
+		resp, raw := a.do(t, "GET", "/v1/chunks/"+url.PathEscape(id), key, "", nil)
+		var body struct {
+			Chunk json.RawMessage `json:"chunk"`
+		}
+		json.Unmarshal(raw, &body)
+		return resp.StatusCode, string(body.Chunk)
+	}
+	const leaveChunk = "policies/leave#0000-0941dabd"
+	code, fromGraph := chunkView("", leaveChunk)
+	if code != 200 {
+		t.Fatalf("chunk before the cut: %d %s", code, fromGraph)
+	}
+	_, qr, _ := a.query(t, "management-key", "Какая зарплатная вилка у ведущих инженеров (грейд P3)?")
+	if len(qr.Citations) == 0 {
+		t.Fatalf("management, before the cut: %+v", qr)
+	}
+	payChunk := qr.Citations[0].ChunkID
+	bolt.Close()
+	// A citation can still be opened: the chunk index's copy is the same view but for the
+	// offsets in the document (it keeps none), with the same ACL.
+	noOffsets := strings.Replace(fromGraph, `"start":99,"end":403,`, "", 1)
+	if code, fromIndex := chunkView("", leaveChunk); code != 200 || fromIndex != noOffsets || noOffsets == fromGraph {
+		t.Errorf("chunk with Neo4j down: %d\n%s\nwant (from the graph store)\n%s", code, fromIndex, fromGraph)
+	}
+	if code, body := chunkView("", payChunk); code != http.StatusNotFound || body != "" {
+		t.Errorf("anonymous reads management's chunk with Neo4j down: %d %s", code, body)
+	}
+	if code, _ := chunkView("management-key", payChunk); code != 200 {
+		t.Errorf("management's chunk with Neo4j down: %d", code)
+	}
+	for i, key := range []string{"", "management-key"} { // the first finds Neo4j down, the second meets the open breaker
+		code, qr, raw := a.query(t, key, leaveQuestion)
+		if code != 200 || qr.Status != ariadne.StatusAnswered || !slices.Equal(qr.Degraded, []string{agent.DegradedGraph}) ||
+			len(qr.Citations) == 0 || qr.Citations[0].ChunkID != "policies/leave#0000-0941dabd" || bytes.Contains(raw, []byte("127.0.0.1")) {
+			t.Fatalf("question %d with Neo4j down: %d %s", i+1, code, raw)
+		}
+	}
+	q := "Какая зарплатная вилка у ведущих инженеров (грейд P3)?"
+	code, qr, raw := a.query(t, "", q)
+	if code != 200 || qr.Status == ariadne.StatusAnswered || bytes.Contains(raw, []byte("policies/pay-grades")) || bytes.Contains(raw, []byte("240 000")) {
+		t.Errorf("anonymous, management-only answer, Neo4j down: %d %s", code, raw)
+	}
+	if code, qr, raw = a.query(t, "management-key", q); code != 200 || qr.Status != ariadne.StatusAnswered || qr.Citations[0].DocID != "policies/pay-grades" {
+		t.Errorf("management, Neo4j down: %d %s", code, raw)
+	}
+	resp, raw := a.do(t, "POST", "/v1/query", "", "application/json", map[string]any{"question": leaveQuestion, "mode": "multi_hop", "debug": true})
+	var forced httpapi.QueryResponse
+	if err := json.Unmarshal(raw, &forced); err != nil || resp.StatusCode != 200 || forced.Route != ariadne.RouteHybrid ||
+		!slices.Equal(forced.Degraded, []string{agent.DegradedGraph}) {
+		t.Errorf("forced multi_hop, Neo4j down: %d %s", resp.StatusCode, raw)
+	}
+	resp, raw = a.do(t, "GET", "/v1/entities?q=Orbita", "", "", nil)
+	if resp.StatusCode != http.StatusServiceUnavailable || errorCode(t, raw) != "unavailable" || !strings.Contains(string(raw), "graph store") {
+		t.Errorf("entity search, Neo4j down: %d %s", resp.StatusCode, raw)
 	}
 }
 

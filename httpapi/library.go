@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -34,23 +35,30 @@ func documentView(d ariadne.DocumentInfo) DocumentView {
 // ChunkView is one stored chunk. Start and End are byte offsets of Text in its document's body;
 // a citation's offsets are byte offsets into Text.
 type ChunkView struct {
-	ChunkID    string   `json:"chunk_id"`
-	DocID      string   `json:"doc_id,omitempty"`
-	Title      string   `json:"title,omitempty"`
-	Position   int      `json:"position"`
-	Heading    string   `json:"heading"`
-	Text       string   `json:"text"`
-	Start      int      `json:"start"`
-	End        int      `json:"end"`
+	ChunkID  string `json:"chunk_id"`
+	DocID    string `json:"doc_id,omitempty"`
+	Title    string `json:"title,omitempty"`
+	Position int    `json:"position"`
+	Heading  string `json:"heading"`
+	Text     string `json:"text"`
+	// Start and End are the byte offsets of Text in the document body; absent when the chunk was
+	// read from the chunk index because the graph store was unavailable (it keeps no offsets).
+	Start      *int     `json:"start,omitempty"`
+	End        *int     `json:"end,omitempty"`
 	DocVersion int      `json:"doc_version"`
 	Updated    string   `json:"updated,omitempty"`
 	Lang       string   `json:"lang,omitempty"`
 	ACL        []string `json:"acl"`
 }
 
-func chunkView(c ariadne.Chunk) ChunkView {
+// chunkView is the API's view of a chunk; offsets says whether c's Start and End are known (read
+// from the graph store) or not (the chunk index's copy).
+func chunkView(c ariadne.Chunk, offsets bool) ChunkView {
 	v := ChunkView{ChunkID: c.ID, DocID: c.DocID, Title: c.Title, Position: c.Position, Heading: c.HeadingPath(),
-		Text: c.Text, Start: c.Start, End: c.End, DocVersion: c.DocVersion, Updated: c.Updated, Lang: c.Lang, ACL: c.ACL}
+		Text: c.Text, DocVersion: c.DocVersion, Updated: c.Updated, Lang: c.Lang, ACL: c.ACL}
+	if offsets {
+		v.Start, v.End = &c.Start, &c.End
+	}
 	if v.ACL == nil {
 		v.ACL = []string{}
 	}
@@ -92,7 +100,7 @@ func (h *handlers) getDocument(c *gin.Context) {
 	}
 	out := make([]ChunkView, 0, len(chunks))
 	for _, ch := range chunks {
-		v := chunkView(ch)
+		v := chunkView(ch, true)
 		v.DocID, v.Title, v.Updated = "", "", "" // on the document
 		out = append(out, v)
 	}
@@ -129,9 +137,16 @@ func (h *handlers) listSources(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"sources": out, "request_id": c.GetString(requestIDKey)})
 }
 
-// getChunk answers GET /v1/chunks/{id}: one chunk the caller may read, or 404.
+// getChunk answers GET /v1/chunks/{id}: one chunk the caller may read, or 404. With the graph
+// store unavailable it reads the chunk index's copy (Services.ChunkIndex).
 func (h *handlers) getChunk(c *gin.Context) {
-	chunks, err := h.svc.Library.Chunks(c.Request.Context(), []string{c.Param("id")}, callerOf(c).Groups)
+	ids, groups := []string{c.Param("id")}, callerOf(c).Groups
+	chunks, err := h.svc.Library.Chunks(c.Request.Context(), ids, groups)
+	offsets := true
+	if err != nil && errors.Is(err, ariadne.ErrUnavailable) && h.svc.ChunkIndex != nil && c.Request.Context().Err() == nil {
+		chunks, err = h.svc.ChunkIndex.Chunks(c.Request.Context(), ids, groups)
+		offsets = false
+	}
 	if err != nil {
 		h.writeErr(c, err)
 		return
@@ -140,5 +155,5 @@ func (h *handlers) getChunk(c *gin.Context) {
 		writeError(c, http.StatusNotFound, "not_found", "not found")
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"chunk": chunkView(chunks[0]), "request_id": c.GetString(requestIDKey)})
+	c.JSON(http.StatusOK, gin.H{"chunk": chunkView(chunks[0], offsets), "request_id": c.GetString(requestIDKey)})
 }

@@ -242,8 +242,12 @@ type QueryResponse struct {
 	// ComparedOutcome: the compared thing the question asks for, when code can tell it from the
 	// compared sentences' dates (the earliest or the latest); absent otherwise.
 	ComparedOutcome *agent.ComparisonOutcome `json:"compared_outcome,omitempty"`
-	Trace           *agent.AnswerTrace       `json:"trace,omitempty"`
-	RequestID       string                   `json:"request_id"`
+	// Degraded names the stores the answer went without: ["graph"] when Neo4j was unavailable
+	// and the answer comes from the chunk index's search alone (no entity linking, multi_hop
+	// runs as hybrid, no chain). Absent when none.
+	Degraded  []string           `json:"degraded,omitempty"`
+	Trace     *agent.AnswerTrace `json:"trace,omitempty"`
+	RequestID string             `json:"request_id"`
 }
 
 func (h *handlers) query(c *gin.Context) {
@@ -279,7 +283,8 @@ func (h *handlers) query(c *gin.Context) {
 
 func (h *handlers) response(c *gin.Context, ans agent.Answer, debug bool) QueryResponse {
 	resp := QueryResponse{Status: ans.Status, Answer: ans.Answer, Reason: ans.Reason, Route: ans.Route,
-		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, ComparedOutcome: ans.ComparedOutcome, RequestID: c.GetString(requestIDKey)}
+		Citations: ans.Citations, Claims: ans.Claims, Paths: ans.Paths, Chain: ans.Chain, Compared: ans.Compared, ComparedOutcome: ans.ComparedOutcome, Degraded: ans.Degraded,
+		RequestID: c.GetString(requestIDKey)}
 	if ans.Status == ariadne.StatusUnavailable {
 		resp.Reason = unavailableText(ans.Reason)
 	}
@@ -356,11 +361,13 @@ func (h *handlers) queryStream(ctx context.Context, c *gin.Context, req QueryReq
 
 // SearchResponse is the answer of POST /v1/search: retrieval only.
 type SearchResponse struct {
-	Route     ariadne.Route  `json:"route"`
-	Chunks    []SearchHit    `json:"chunks"`
-	Paths     []ariadne.Path `json:"paths"`
-	Trace     *agent.Trace   `json:"trace,omitempty"`
-	RequestID string         `json:"request_id"`
+	Route  ariadne.Route  `json:"route"`
+	Chunks []SearchHit    `json:"chunks"`
+	Paths  []ariadne.Path `json:"paths"`
+	// Degraded: as in QueryResponse.
+	Degraded  []string     `json:"degraded,omitempty"`
+	Trace     *agent.Trace `json:"trace,omitempty"`
+	RequestID string       `json:"request_id"`
 }
 
 // SearchHit is one retrieved chunk.
@@ -392,6 +399,9 @@ func (h *handlers) search(c *gin.Context) {
 		return
 	}
 	resp := SearchResponse{Route: res.Route, Chunks: []SearchHit{}, Paths: res.Paths, RequestID: c.GetString(requestIDKey)}
+	if res.Trace != nil {
+		resp.Degraded = res.Trace.Degraded
+	}
 	if resp.Paths == nil {
 		resp.Paths = []ariadne.Path{}
 	}

@@ -52,6 +52,11 @@ type Library interface {
 	Sources(ctx context.Context, groups []string) ([]ariadne.SourceInfo, error)
 }
 
+// ChunkIndex reads chunks by id from the chunk index, as the caller (groups) may read them.
+type ChunkIndex interface {
+	Chunks(ctx context.Context, ids, groups []string) ([]ariadne.Chunk, error)
+}
+
 // Documents writes documents through the ingestion pipeline (ingest.Pipeline).
 type Documents interface {
 	Upsert(ctx context.Context, docs []ariadne.Document, opts ingest.Options) (ingest.Summary, error)
@@ -86,12 +91,16 @@ type Services struct {
 	Retriever Retriever
 	Entities  Entities
 	Library   Library
-	Documents Documents
-	Keys      *Keys
-	Ready     Readiness
-	Metrics   *Metrics
-	Log       *slog.Logger
-	UI        web.Config // the analyst page at /ui/ (package web)
+	// ChunkIndex, when set, reads a chunk from the chunk index (vector.Store.Chunks) when the
+	// Library's graph store is unavailable, so that the citations of an answer given without the
+	// graph (agent.DegradedGraph) can still be opened. Optional.
+	ChunkIndex ChunkIndex
+	Documents  Documents
+	Keys       *Keys
+	Ready      Readiness
+	Metrics    *Metrics
+	Log        *slog.Logger
+	UI         web.Config // the analyst page at /ui/ (package web)
 }
 
 // Limits bound requests.

@@ -204,3 +204,48 @@ func number(v any) (float64, bool) {
 	}
 	return 0, false
 }
+
+// Chunks reads the chunks with the given ids that one of groups may read, in the order of ids
+// (ids not stored or not readable are left out); nothing without ids. It is the chunk index's
+// copy of what graph.Store.Chunks reads from Neo4j — the same properties, ACL and text — for
+// when the graph store is unavailable (httpapi's GET /v1/chunks/{id}). Errors wrap
+// ariadne.ErrInvalid without groups and ariadne.ErrUnavailable when Weaviate cannot be reached.
+func (s *Store) Chunks(ctx context.Context, ids, groups []string) ([]ariadne.Chunk, error) {
+	if len(groups) == 0 {
+		return nil, fmt.Errorf("vector: chunks without permission groups: %w", ariadne.ErrInvalid)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
+		filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAny).WithValueText(groups...),
+		filters.Where().WithPath([]string{"chunk_id"}).WithOperator(filters.ContainsAny).WithValueText(ids...),
+	})
+	resp, err := s.client.GraphQL().Get().WithClassName(s.class).WithFields(resultFields()...).WithWhere(where).
+		WithLimit(len(ids)).WithConsistencyLevel(s.placement.Consistency).Do(ctx)
+	if err != nil {
+		if isNotFound(err) {
+			return nil, nil
+		}
+		return nil, s.wrap(ctx, "read chunks", err)
+	}
+	if len(resp.Errors) > 0 && noClass(resp.Errors[0].Message) {
+		return nil, nil
+	}
+	if err := gqlErrors("read chunks", resp.Errors); err != nil {
+		return nil, err
+	}
+	byID := map[string]ariadne.Chunk{}
+	for _, h := range hitsOf(resp, s.class) {
+		c := chunkFromProperties(h)
+		byID[c.ID] = c
+	}
+	out := make([]ariadne.Chunk, 0, len(byID))
+	for _, id := range ids {
+		if c, ok := byID[id]; ok && ariadne.CanRead(c.ACL, groups) {
+			out = append(out, c)
+			delete(byID, id)
+		}
+	}
+	return out, nil
+}

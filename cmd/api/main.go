@@ -229,7 +229,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 
 	readiness := func(ctx context.Context) map[string]httpapi.Check {
 		checks := map[string]httpapi.Check{}
+		// Questions degrade without the graph (answered from the chunk index, marked "degraded"),
+		// so Neo4j down leaves the API serving them: optional, like the NER sidecar.
 		checks["neo4j"] = check(gs.Ping(ctx), c.Neo4jURI)
+		if n := checks["neo4j"]; !n.OK {
+			checks["neo4j"] = httpapi.Check{OK: false, Optional: true, Detail: n.Detail +
+				" — questions are answered from the chunk index alone (marked degraded: no entity linking, multi_hop runs as hybrid); document writes, entity and graph reads fail until it is back"}
+		}
 		checks["weaviate"] = check(vs.Ping(ctx), c.WeaviateURL)
 		detail := emb.Name()
 		if embNote != "" {
@@ -289,7 +295,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		}
 		return checks
 	}
-	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, Documents: pipe,
+	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, ChunkIndex: vs, Documents: pipe,
 		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
 		httpapi.Limits{QueryTimeout: c.QueryTimeout, WriteTimeout: c.WriteTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
 			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst,

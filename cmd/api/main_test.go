@@ -90,6 +90,30 @@ func TestIntegrationReadyzEmbedderDown(t *testing.T) {
 	<-done
 }
 
+// TestIntegrationReadyzGraphDown: with Neo4j gone after the start, /readyz says degraded (200, the
+// neo4j check failing and optional), since questions are still answered from the chunk index.
+func TestIntegrationReadyzGraphDown(t *testing.T) {
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	bolt := testenv.NewProxy(t, strings.TrimPrefix(testenv.Neo4jURI(), "bolt://"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs bytes.Buffer
+	addr, done := serveAPI(t, ctx, &logs, "--embedder", "lexical", "--ner", "off", "--neo4j-uri", "bolt://"+bolt.Addr())
+	bolt.Close()
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"status":"degraded"`) || !strings.Contains(string(body), `"neo4j":{"ok":false`) ||
+		!strings.Contains(string(body), "answered from the chunk index alone") {
+		t.Fatalf("readyz with Neo4j down: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	<-done
+}
+
 // serveAPI runs the real binary's run loop with args, on a free port against the real stores (an
 // empty class of the test namespace), and waits until it listens; it returns the address and
 // the channel run's result arrives on. It skips without the stores.

@@ -65,6 +65,8 @@ export interface QueryResponse {
   citations: Citation[];
   claims: Claim[];
   paths: Path[];
+  /** the stores the answer went without: "graph" when Neo4j was unavailable */
+  degraded?: string[];
   trace?: Trace;
   request_id: string;
 }
@@ -105,8 +107,9 @@ export interface Chunk {
   title: string;
   heading: string;
   text: string;
-  start: number;
-  end: number;
+  /** byte offsets in the document; absent when the graph store was down and the chunk index answered */
+  start?: number;
+  end?: number;
   doc_version: number;
   updated: string;
   lang: string;

@@ -301,6 +301,8 @@ function renderAnswer(r: api.QueryResponse) {
   result.dataset.requestId = r.request_id;
   const banner = h("div", { class: `status status-${r.status}`, role: "status" }, h("strong", { class: "status-code" }, r.status), " ", STATUS_TEXT[r.status] ?? "");
   if (r.reason && r.status !== "answered") banner.append(h("div", { class: "reason" }, "Reason: " + r.reason));
+  if (r.degraded?.includes("graph"))
+    banner.append(h("div", { class: "reason degraded" }, "The graph store is unavailable: this comes from the document search alone (no entity links, no multi-hop paths)."));
   const out: HTMLElement[] = [banner];
   if (r.claims.length > 0) {
     const ol = h("ol", { class: "claims" });

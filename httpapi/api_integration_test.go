@@ -37,6 +37,7 @@ keys:
   - {name: boss, key: management-key, groups: [management]}
   - {name: seller, key: sales-key, groups: [sales]}
   - {name: editor, key: editor-key, groups: [all], write: true}
+  - {name: monitor, key: monitor-key, groups: [all], metrics: true}
 `
 
 // api is an httptest server running the production engine over the real stores.
@@ -197,7 +198,7 @@ func TestIntegrationAPIStatusesAndACL(t *testing.T) {
 		if code != 200 || qr.Status != ariadne.StatusRefused || !strings.Contains(qr.Reason, "after 3 attempts") {
 			t.Fatalf("%d %+v", code, qr)
 		}
-		_, metrics := b.do(t, "GET", "/metrics", "", "", nil)
+		_, metrics := b.do(t, "GET", "/metrics", "monitor-key", "", nil)
 		if !regexp.MustCompile(`ariadne_verification_failures_total\{level="2"\} [1-9]`).Match(metrics) {
 			t.Errorf("verification failures not counted:\n%s", grepLines(metrics, "ariadne_"))
 		}
@@ -485,7 +486,7 @@ func TestIntegrationAPIEndpoints(t *testing.T) {
 	})
 	t.Run("health, readiness, metrics", func(t *testing.T) {
 		for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready"`, "/metrics": "ariadne_http_requests_total"} {
-			resp, raw := a.do(t, "GET", path, "", "", nil)
+			resp, raw := a.do(t, "GET", path, "monitor-key", "", nil)
 			if resp.StatusCode != 200 || !strings.Contains(string(raw), want) {
 				t.Errorf("%s: %d %.200s", path, resp.StatusCode, raw)
 			}

@@ -155,6 +155,7 @@ public_groups: [all]
 keys:
   - {name: reader, key: reader-key, groups: [sales]}
   - {name: writer, key: writer-key, groups: [all], write: true}
+  - {name: monitor, key: monitor-key, groups: [all], metrics: true}
 `
 
 type rig struct {
@@ -188,7 +189,18 @@ func (l *LockedLog) String() string {
 
 func newRig(t *testing.T, lim Limits) *rig {
 	t.Helper()
-	keys, err := ParseKeys([]byte(testKeys))
+	return newRigWith(t, testKeys, lim)
+}
+
+// newRigWithKeys is newRig with another keys file ("" for none: every caller anonymous).
+func newRigWithKeys(t *testing.T, keysYAML string) *rig {
+	t.Helper()
+	return newRigWith(t, keysYAML, Limits{})
+}
+
+func newRigWith(t *testing.T, keysYAML string, lim Limits) *rig {
+	t.Helper()
+	keys, err := ParseKeys([]byte(keysYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,15 +573,35 @@ func TestListSources(t *testing.T) {
 	}
 }
 
-// TestProbes: health, readiness, metrics and the OpenAPI document need no key.
+// TestProbes: health, readiness and the OpenAPI document need no key; with keys configured,
+// /metrics needs one with metrics: true (security review: its request counts by route told an
+// anonymous caller when a restricted document was written).
 func TestProbes(t *testing.T) {
 	r := newRig(t, Limits{})
 	r.do(t, "GET", "/healthz", "", "", "") // counted once it is answered, before /metrics is read
-	for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready"`, "/metrics": "ariadne_http_requests_total", "/openapi.yaml": "openapi: 3"} {
+	for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready"`, "/openapi.yaml": "openapi: 3"} {
 		resp, body := r.do(t, "GET", path, "", "", "")
 		if resp.StatusCode != 200 || !strings.Contains(body, want) {
 			t.Errorf("%s: %d %.100s", path, resp.StatusCode, body)
 		}
+	}
+	for _, tc := range []struct {
+		key, want string
+		status    int
+	}{
+		{"", `"unauthorized"`, 401},
+		{"writer-key", `"forbidden"`, 403},
+		{"nobody-key", `"unauthorized"`, 401},
+		{"monitor-key", `ariadne_http_requests_total{code="200",method="GET",route="/healthz"} 2`, 200},
+	} {
+		if resp, body := r.do(t, "GET", "/metrics", tc.key, "", ""); resp.StatusCode != tc.status || !strings.Contains(body, tc.want) {
+			t.Errorf("/metrics with key %q: %d %.200s; want %d with %s", tc.key, resp.StatusCode, body, tc.status, tc.want)
+		}
+	}
+	open := newRigWithKeys(t, "")
+	open.do(t, "GET", "/healthz", "", "", "")
+	if resp, body := open.do(t, "GET", "/metrics", "", "", ""); resp.StatusCode != 200 || !strings.Contains(body, "ariadne_http_requests_total") {
+		t.Errorf("/metrics without a keys file: %d %.100s", resp.StatusCode, body)
 	}
 	if strings.Contains(r.logs.String(), "question") {
 		t.Errorf("the access log holds request bodies: %s", r.logs.String())

@@ -23,6 +23,9 @@ type Caller struct {
 	Name   string
 	Groups []string // permission groups; always includes the public groups
 	Write  bool     // may add and delete documents
+	// Metrics: may read /metrics (request counts and latencies by route, which would tell anyone
+	// when documents they may not read are written).
+	Metrics bool
 	// Anonymous: the request carried no key (Name "anonymous", the public groups).
 	Anonymous bool
 }
@@ -34,6 +37,7 @@ type keyEntry struct {
 	KeySHA256 string   `yaml:"key_sha256"` // its hex SHA-256 (production)
 	Groups    []string `yaml:"groups"`
 	Write     bool     `yaml:"write"`
+	Metrics   bool     `yaml:"metrics"`
 }
 
 // Keys maps API keys to callers. It is immutable after loading.
@@ -50,6 +54,7 @@ type Keys struct {
 //	    key_sha256: 5e88…         # sha256 of the key, hex (or `key:` in plain text for development)
 //	    groups: [sales]
 //	    write: false
+//	    metrics: false              # true: may read /metrics (a monitoring scraper's key)
 type keysFile struct {
 	PublicGroups []string   `yaml:"public_groups"`
 	Keys         []keyEntry `yaml:"keys"`
@@ -161,5 +166,5 @@ func (k *Keys) Lookup(key string) (Caller, bool) {
 			groups = append(groups, g)
 		}
 	}
-	return Caller{Name: e.Name, Groups: groups, Write: e.Write}, true
+	return Caller{Name: e.Name, Groups: groups, Write: e.Write, Metrics: e.Metrics}, true
 }

@@ -70,9 +70,9 @@ func (r *QueryRequest) validate() error {
 }
 
 // cacheScope is the caller's query-embedding cache scope (embedding.WithCacheScope): its API
-// key's name, or for an anonymous caller its client address. /metrics is public and a cache hit
-// is faster, so a shared cache would tell anyone whether another caller recently asked exactly
-// their question; scoped, an entry answers only its own caller.
+// key's name, or for an anonymous caller its client address. A cache hit is faster, so a shared
+// cache would tell anyone whether another caller recently asked exactly their question; scoped,
+// an entry answers only its own caller.
 func cacheScope(c *gin.Context) string {
 	if caller := callerOf(c); !caller.Anonymous {
 		return "key:" + caller.Name

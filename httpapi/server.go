@@ -221,7 +221,13 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.HEAD("/healthz", h.healthz)
 	e.GET("/readyz", h.readyz)
 	e.HEAD("/readyz", h.readyz)
-	e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
+	if svc.Keys.Configured() {
+		// With keys, /metrics needs one that may read it: request counts by route tell when
+		// documents are written, restricted ones too (security review).
+		e.GET("/metrics", h.authenticate, h.requireMetrics, gin.WrapH(svc.Metrics.Handler()))
+	} else {
+		e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
+	}
 	e.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) })
 	e.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
 	e.HEAD("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })

@@ -159,13 +159,14 @@ var canaryRoutes = map[string]func(discovered *discoveries) []canaryRequest{
 	"GET /v1/sources": func(*discoveries) []canaryRequest {
 		return []canaryRequest{{method: "GET", path: "/v1/sources"}}
 	},
-	"GET /healthz":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/healthz"}} },
-	"GET /readyz":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/readyz"}} },
-	"HEAD /healthz":     func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/healthz"}} },
-	"HEAD /readyz":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/readyz"}} },
-	"GET /metrics":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/metrics"}} },
-	"GET /openapi.yaml": func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/openapi.yaml"}} },
-	"GET /":             func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/"}} },
+	"GET /healthz":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/healthz"}} },
+	"GET /readyz":        func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/readyz"}} },
+	"HEAD /healthz":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/healthz"}} },
+	"HEAD /readyz":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/readyz"}} },
+	"GET /metrics":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/metrics"}} },
+	"GET /openapi.yaml":  func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/openapi.yaml"}} },
+	"HEAD /openapi.yaml": func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/openapi.yaml"}} },
+	"GET /":              func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/"}} },
 	"GET /ui/{path}": func(*discoveries) []canaryRequest {
 		return []canaryRequest{{method: "GET", path: "/ui/"}, {method: "GET", path: "/ui/config.json"}}
 	},

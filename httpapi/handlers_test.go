@@ -606,15 +606,13 @@ func TestProbes(t *testing.T) {
 	if strings.Contains(r.logs.String(), "question") {
 		t.Errorf("the access log holds request bodies: %s", r.logs.String())
 	}
-	for _, path := range []string{"/healthz", "/readyz", "/ui/"} {
+	for _, path := range []string{"/healthz", "/readyz", "/ui/", "/openapi.yaml"} {
 		resp, body := r.do(t, "HEAD", path, "", "", "")
-		if path == "/ui/" {
-			if resp.StatusCode != 200 || body != "" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
-				t.Errorf("HEAD /ui/: %d %q %v", resp.StatusCode, body, resp.Header)
-			}
-			continue
+		want := map[string]string{"/ui/": "text/html", "/openapi.yaml": "application/yaml"}[path]
+		if want == "" {
+			want = "application/json"
 		}
-		if resp.StatusCode != 200 || body != "" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if resp.StatusCode != 200 || body != "" || !strings.HasPrefix(resp.Header.Get("Content-Type"), want) {
 			t.Errorf("HEAD %s: %d %q %v", path, resp.StatusCode, body, resp.Header)
 		}
 	}

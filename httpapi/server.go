@@ -228,7 +228,9 @@ func New(svc Services, lim Limits) *gin.Engine {
 	} else {
 		e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
 	}
-	e.GET("/openapi.yaml", func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) })
+	spec := func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) }
+	e.GET("/openapi.yaml", spec)
+	e.HEAD("/openapi.yaml", spec)
 	e.GET("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
 	e.HEAD("/", func(c *gin.Context) { c.Redirect(http.StatusFound, web.Prefix) })
 	ui := jsonNotFound(web.Handler(svc.UI))

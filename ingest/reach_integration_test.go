@@ -221,6 +221,89 @@ func TestIntegrationWriteCountsHideDefinitions(t *testing.T) {
 	}
 }
 
+// With recognition on (the real NER sidecar), what a public note naming a management contract's
+// code gives its readers is what a note naming an unknown code gives (F1, the tester's probe):
+// the codes «CTR-2026» and «NB-913» as identifiers, not one topic «CTR-2026-NB-913» recognition
+// made of the hidden alias; the write reports the same counts; and a note written before the
+// contract keeps its entities when the contract is written after it, in another source (the
+// contract adopted the note's «NB-913»). Management still sees the link to the contract.
+func TestIntegrationWriteCountsHideDefinitionsNER(t *testing.T) {
+	r := testrig.NewWithNER(t, "")
+	ctx := context.Background()
+	public, both := []string{ariadne.PublicGroup}, []string{ariadne.PublicGroup, "management"}
+	title := "Contract CTR-2026-NB-913 — Nordlicht Bank, audit services"
+	contract := ariadne.Document{ID: "audit/contracts/ctr-2026-nb-913", Type: "contract", Title: title, Lang: "en",
+		ACL: []string{"management"}, Body: "# " + title + "\n\nThe penalty is 2% of the monthly fee.\n"}
+	post := func(id, code string) ingest.DocCounts {
+		t.Helper()
+		note := ariadne.Document{ID: id, Title: "Note", Lang: "en", ACL: public,
+			Body: "Yesterday the team discussed " + code + " with Nordlicht Bank.\n"}
+		sum, err := r.Pipe.Upsert(ctx, []ariadne.Document{note}, ingest.Options{Source: "notes"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := sum.Docs[id]
+		c.Extracted = false
+		return c
+	}
+	mentioned := func(id string, groups []string) []string {
+		t.Helper()
+		ids, err := r.Graph.DocumentChunkIDs(ctx, []string{id}, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byChunk, err := r.Graph.EntitiesOfChunks(ctx, ids, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, keys := range byChunk {
+			out = append(out, keys...)
+		}
+		slices.Sort(out)
+		return out
+	}
+	candidates := func(q string) []string {
+		t.Helper()
+		cands, err := r.Graph.EntityCandidates(ctx, q, public, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range cands {
+			out = append(out, c.Key+" ("+c.Type+")")
+		}
+		slices.Sort(out)
+		return out
+	}
+	before := post("notes/before", "CTR-2026-NB-913")
+	wantBefore := []string{"identifier:ktr 2026", "identifier:nb 913", "organization:nordlicht bank"}
+	if got := mentioned("notes/before", public); !slices.Equal(got, wantBefore) {
+		t.Fatalf("before the contract, the note mentions %q, want %q", got, wantBefore)
+	}
+	if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{contract}, ingest.Options{Source: "audit"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mentioned("notes/before", public); !slices.Equal(got, wantBefore) {
+		t.Errorf("after the management contract was written, the public note mentions %q, want %q as before", got, wantBefore)
+	}
+	known, unknown := post("notes/probe-known", "CTR-2026-NB-913"), post("notes/probe-unknown", "CTR-2026-NB-914")
+	if known != unknown || known != before {
+		t.Errorf("a note naming a management-only contract reports %+v, one naming an unknown code %+v, one written before the contract %+v: the counts tell the writer the contract exists",
+			known, unknown, before)
+	}
+	// The three notes' codes, whichever is asked for (the search is by words, not exact).
+	codes := []string{"identifier:ktr 2026 (identifier)", "identifier:nb 913 (identifier)", "identifier:nb 914 (identifier)"}
+	for _, q := range []string{"CTR-2026-NB-913", "CTR-2026-NB-914"} {
+		if got := candidates(q); !slices.Equal(got, codes) {
+			t.Errorf("anonymous entities for %s: %q, want %q (those of unknown codes)", q, got, codes)
+		}
+	}
+	if got := mentioned("notes/probe-known", both); !slices.Contains(got, contract.ID) {
+		t.Errorf("management: the note mentions %q, want the contract among them", got)
+	}
+}
+
 // A name only recognition in a management note gives («Восточной Гавани», an organization the
 // sidecar finds there) is no entity for a public note that writes it but where recognition finds
 // nothing: the public note is not linked to it, an anonymous caller finds no such entity, and a

@@ -250,7 +250,7 @@ func compatible(want, have string) bool {
 //
 // A candidate with a DocID is the entity that document describes: its key is the DocID, its ACL
 // the entity's reach (Reaches), and an undocumented entity of a compatible type with the same
-// name is adopted (see Renames). A candidate without one is merged into the single compatible
+// name is adopted (see Renames) when every reader of it may read the document. A candidate without one is merged into the single compatible
 // entity that reaches it (Reaches with c.ACL) and one of its names matches
 // (see Matcher.FindWhole); among several, the one with the same Context wins; otherwise it becomes
 // a new entity.
@@ -270,8 +270,15 @@ func (r *Registry) Resolve(c Candidate) (string, bool) {
 				old := r.entities[k]
 				// A code found before its page (INC-2041 in a note, read before the incident's
 				// page) is the page's subject too: left apart, every later mention of the code
-				// named two entities and linked neither (outside tester).
-				if old != nil && old.DocID == "" && (compatible(c.Type, old.Type) || old.Type == "identifier") {
+				// named two entities and linked neither (outside tester). Only when every reader
+				// of the texts that gave it may read the page (its reach within c.ACL): a
+				// management contract does not take «NB-913» from a public note, whose readers
+				// would lose the code's entity to a page they may not read, and get it back when
+				// the page is deleted (F1). Written in one run, they stay apart as well: subjects
+				// resolve before the names found in texts, which join no entity they do not
+				// reach (lookup).
+				if old != nil && old.DocID == "" && (compatible(c.Type, old.Type) || old.Type == "identifier") &&
+					ariadne.ReadersWithin(r.reach[k], c.ACL) {
 					r.renames[k] = key
 					delete(r.entities, k)
 					delete(r.aliases, k)

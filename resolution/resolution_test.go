@@ -155,6 +155,45 @@ func TestRegistryAdoptsCodeFoundFirst(t *testing.T) {
 	}
 }
 
+// TestRegistryAdoptsOnlyWhatItsReadersRead: a page adopts a code found before it only when every
+// reader of the texts that gave the code may read the page. A management contract whose aliases
+// include «NB-913» leaves a public note's code its own entity (F1: the note's readers lost it to
+// the hidden contract when the contract was posted after the note, in another source).
+func TestRegistryAdoptsOnlyWhatItsReadersRead(t *testing.T) {
+	mgmt, sales, public := []string{"management"}, []string{"sales"}, []string{ariadne.PublicGroup}
+	for _, tc := range []struct {
+		name          string
+		codeACL, page []string
+		adopted       bool
+	}{
+		{"public code, public page", public, public, true},
+		{"management code, management page", mgmt, mgmt, true},
+		{"management code, public page", mgmt, public, true},
+		{"public code, management page", public, mgmt, false},
+		{"sales code, management page", sales, mgmt, false},
+		{"management and sales code, management page", []string{"management", "sales"}, mgmt, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRegistry(nil)
+			// As ingest loads it from the graph: its reach is who may read the texts that spell it.
+			r.Load(ariadne.Entity{Key: "identifier:nb 913", Name: "NB-913", Type: "identifier"}, "", nil)
+			r.SetReach("identifier:nb 913", tc.codeACL)
+			key, _ := r.Resolve(Candidate{Name: "Contract CTR-2026-NB-913", Type: "contract", DocID: "audit/contracts/ctr-2026-nb-913",
+				Aliases: []string{"CTR-2026", "NB-913"}, ACL: tc.page})
+			_, kept := r.Get("identifier:nb 913")
+			if adopted := r.Renames()["identifier:nb 913"] == key; adopted != tc.adopted || kept == adopted {
+				t.Errorf("renames %v, code kept %v; want adopted %v", r.Renames(), kept, tc.adopted)
+			}
+			// The code's readers find it by the name as before; the page's, both when not adopted.
+			for _, m := range r.Matcher().FindIf("discussed NB-913", func(k string) bool { return r.Reaches(k, tc.codeACL) }) {
+				if want := map[bool]string{true: key, false: "identifier:nb 913"}[tc.adopted]; !slices.Equal(m.Keys, []string{want}) {
+					t.Errorf("the code's readers find %v, want %s", m.Keys, want)
+				}
+			}
+		})
+	}
+}
+
 func TestRegistryAdoptsUndocumentedEntity(t *testing.T) {
 	r := NewRegistry(nil)
 	old, _ := r.Resolve(Candidate{Name: "Omega Logistic", Type: "organization"})

@@ -189,3 +189,43 @@ RETURN c.id AS chunk, m.surfaces AS surfaces`, map[string]any{"doc": note.ID, "k
 		t.Errorf("after writing the note again, it mentions %q, want %q", got, want)
 	}
 }
+
+// A page that is written again with a new alias adopts the code a note gave before (its entity
+// already has the page's key in the graph): the code merges into it at once. It stayed an
+// entity of its own, with the note's mention, until the note was written again.
+func TestIntegrationEditedPageAdoptsCode(t *testing.T) {
+	r := testrig.New(t, "")
+	ctx := context.Background()
+	public := []string{ariadne.PublicGroup}
+	page := ariadne.Document{ID: "contracts/lynx", Type: "contract", Title: "Contract Lynx", Lang: "en", ACL: public,
+		Body: "# Contract Lynx\n\nThe penalty is 2% of the monthly fee.\n"}
+	note := ariadne.Document{ID: "notes/lynx", Title: "Note", Lang: "en", ACL: public,
+		Body: "Yesterday the team discussed NB-913 with Nordlicht Bank.\n"}
+	edited := page
+	edited.Aliases = []string{"NB-913"}
+	for _, w := range []struct {
+		doc    ariadne.Document
+		source string
+	}{{page, "contracts"}, {note, "notes"}, {edited, "contracts"}} {
+		if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{w.doc}, ingest.Options{Source: w.source}); err != nil {
+			t.Fatalf("write %s: %v", w.doc.ID, err)
+		}
+	}
+	rows, err := r.Graph.QueryReadOnly(ctx, `MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) RETURN c.doc_id + ' → ' + e.key AS m`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0]["m"] != "notes/lynx → contracts/lynx" {
+		t.Errorf("mentions %v, want only the note's of the contract", rows)
+	}
+	if _, err := r.Graph.Entity(ctx, "identifier:nb 913", public); !errors.Is(err, ariadne.ErrNotFound) {
+		t.Errorf("the adopted code: %v, want not found", err)
+	}
+	st, err := testrig.StateDigest(ctx, r.Graph, r.Vector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := st.Problems(); len(p) > 0 {
+		t.Errorf("%q", p)
+	}
+}

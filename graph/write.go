@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -388,11 +389,54 @@ SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids],
 }
 SET r.acl = acl`
 
-	renameEntitiesCypher = `
-UNWIND $renames AS rn
-MATCH (e:Entity {key: rn.old})
-WHERE NOT EXISTS { MATCH (:Entity {key: rn.new}) }
-SET e.key = rn.new`
+	// renameEntityCypher gives an undocumented entity a document adopted (resolution.Registry.Renames)
+	// the document's key, when no entity has that key yet: it becomes the page's entity with its
+	// mentions and relations. One adoption per statement: with an UNWIND of several, Neo4j
+	// evaluates every row's guard before any row's SET (an Eager between them), so two entities
+	// adopted by one page (its title names two codes a note gave) both passed it and the second
+	// SET broke the uniqueness of the key.
+	renameEntityCypher = `
+MATCH (e:Entity {key: $old})
+WHERE NOT EXISTS { MATCH (:Entity {key: $new}) }
+SET e.key = $new`
+
+	// mergeEntityCypher merges an adopted entity into the entity that already has the adopting
+	// document's key — another entity the same page adopted (renamed by renameEntityCypher), or
+	// the entity of a page written before and now written again with a name the adopted entity
+	// has (left apart, the adopted entity kept the mentions until their documents were written
+	// again): each mention joins the chunk's mention of it (surfaces and names united), each
+	// relation the same relation of it (chunk_ids and acl united), a relation between the two is
+	// dropped (it would relate the entity to itself, which extraction never states), and the
+	// adopted node goes. It returns the other ends of the moved relations, whose degree may have
+	// changed; no row when there is nothing to merge.
+	mergeEntityCypher = `
+MATCH (o:Entity {key: $old}), (n:Entity {key: $new})
+WHERE o <> n
+CALL (o, n) {
+  MATCH (c:Chunk)-[m:MENTIONS]->(o)
+  MERGE (c)-[k:MENTIONS]->(n)
+  SET k.surfaces = coalesce(k.surfaces, []) + [x IN coalesce(m.surfaces, []) WHERE NOT x IN coalesce(k.surfaces, [])],
+      k.names = CASE WHEN k.names IS NULL AND m.names IS NULL THEN null
+                     ELSE coalesce(k.names, []) + [x IN coalesce(m.names, []) WHERE NOT x IN coalesce(k.names, [])] END
+}
+CALL (o, n) {
+  MATCH (o)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL AND b <> o AND b <> n
+  MERGE (n)-[k:$(type(r))]->(b)
+  ON CREATE SET k.chunk_ids = [], k.acl = []
+  SET k.chunk_ids = k.chunk_ids + [x IN r.chunk_ids WHERE NOT x IN k.chunk_ids],
+      k.acl = coalesce(k.acl, []) + [g IN coalesce(r.acl, []) WHERE NOT g IN coalesce(k.acl, [])]
+  RETURN collect(DISTINCT b.key) AS outs
+}
+CALL (o, n) {
+  MATCH (a:Entity)-[r]->(o) WHERE r.chunk_ids IS NOT NULL AND a <> o AND a <> n
+  MERGE (a)-[k:$(type(r))]->(n)
+  ON CREATE SET k.chunk_ids = [], k.acl = []
+  SET k.chunk_ids = k.chunk_ids + [x IN r.chunk_ids WHERE NOT x IN k.chunk_ids],
+      k.acl = coalesce(k.acl, []) + [g IN coalesce(r.acl, []) WHERE NOT g IN coalesce(k.acl, [])]
+  RETURN collect(DISTINCT a.key) AS ins
+}
+DETACH DELETE o
+RETURN outs + ins AS ends`
 
 	// renameUnspelledCypher gives an undocumented entity that no remaining mention spells or names
 	// (the document that gave its name, or described it, was deleted or rewritten) the name its
@@ -533,8 +577,10 @@ SET n.graph_hash = d.graph_hash, n.extractor = d.extractor`
 // chunks' provenance is removed from relations (relations left without support are deleted), the
 // old chunks are deleted, then the document, its chunks (with NEXT_CHUNK), entities (labels from
 // the ontology), mentions and relations (chunk_ids merged) are written, entities adopted by a
-// document are renamed first (renames: old key → new key), and entities left with nothing are
-// deleted. Labels and relationship types not allowed by lab fail the whole batch with ErrInvalid.
+// document are renamed first (renames: old key → new key; the first of several adopted into one
+// key takes it, the others, and one adopted into a key that already exists, merge into that
+// entity), and entities left with nothing are deleted. Labels and relationship types not allowed
+// by lab fail the whole batch with ErrInvalid.
 func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph, old map[string][]string,
 	renames map[string]string, lab ariadne.Labeler, extractor string) (ariadne.WriteStats, error) {
 	var st ariadne.WriteStats
@@ -576,13 +622,26 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			}
 			st.DeletedChunks = n
 		}
-		if len(params.renames) > 0 {
-			if err := exec(ctx, tx, s.cy(renameEntitiesCypher), map[string]any{"renames": params.renames}); err != nil {
+		// Adoptions one at a time, in key order: the first entity a page adopts takes its key,
+		// the next ones merge into it (renameEntityCypher, mergeEntityCypher).
+		for _, rn := range params.renames {
+			if err := exec(ctx, tx, s.cy(renameEntityCypher), rn); err != nil {
 				return nil, err
 			}
-			for _, rn := range params.renames {
-				touched[rn["new"].(string)] = true
+			res, err := tx.Run(ctx, s.cy(mergeEntityCypher), rn)
+			if err != nil {
+				return nil, err
 			}
+			recs, err := res.Collect(ctx)
+			if err != nil {
+				return nil, err
+			}
+			for _, rec := range recs {
+				for _, k := range strs(get(rec, "ends")) {
+					touched[k] = true
+				}
+			}
+			touched[rn["new"].(string)] = true
 		}
 		for _, step := range []struct {
 			cypher string
@@ -809,8 +868,8 @@ func writeParams(docs []ariadne.DocumentGraph, old map[string][]string, renames 
 		b.old = append(b.old, ids...)
 	}
 	slices.Sort(b.old)
-	for o, n := range renames {
-		b.renames = append(b.renames, map[string]any{"old": o, "new": n})
+	for _, o := range slices.Sorted(maps.Keys(renames)) {
+		b.renames = append(b.renames, map[string]any{"old": o, "new": renames[o]})
 	}
 	entityRows := map[string]map[string]any{}
 	rels := map[[3]string]*relationRow{} // source, type, target → the batch's one row for it

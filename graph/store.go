@@ -129,7 +129,7 @@ func (s *Store) read(ctx context.Context, cypher string, params map[string]any) 
 		rctx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)
 		probe := time.AfterFunc(readProbeAfter, func() {
-			pctx, done := context.WithTimeout(rctx, readProbeAfter)
+			pctx, done := context.WithTimeout(rctx, readProbeTimeout)
 			defer done()
 			if err := s.driver.VerifyConnectivity(pctx); err != nil && rctx.Err() == nil && unreachable(err) {
 				cancel(&neo4j.ConnectivityError{Inner: err})
@@ -145,8 +145,13 @@ func (s *Store) read(ctx context.Context, cypher string, params map[string]any) 
 	})
 }
 
-// readProbeAfter is how long a read runs before a connectivity probe checks the server (Store.read).
-const readProbeAfter = time.Second
+// A read still running after readProbeAfter starts a connectivity probe that may take
+// readProbeTimeout (Store.read): a refused connection fails it at once, while a server that
+// stalls for a few seconds (a long GC pause) answers it in time and is not taken for gone.
+const (
+	readProbeAfter   = 2 * time.Second
+	readProbeTimeout = 3 * time.Second
+)
 
 // errReadsOpen is the read breaker's refusal: Neo4j was unreachable a moment ago.
 var errReadsOpen = errors.New("Neo4j was unreachable a moment ago; reads fail at once until a probe reaches it")

@@ -116,6 +116,10 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 			return notFound()
 		}
 	}
+	// So must the names it gives that no linked entity accounts for (unknownName).
+	if unknownName(question, in.Linked, frags, g.Ranker.Lexicon) != "" {
+		return notFound()
+	}
 	set, err := g.Ranker.WeightSet()
 	if err != nil {
 		return "", err

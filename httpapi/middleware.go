@@ -192,34 +192,22 @@ func (h *handlers) unauthorized(c *gin.Context, msg string) {
 	writeError(c, http.StatusUnauthorized, "unauthorized", msg)
 }
 
-// requireMetrics lets only a caller whose key may read metrics through: no key is 401, a key
-// without metrics: true 403.
-func (h *handlers) requireMetrics(c *gin.Context) {
-	caller := callerOf(c)
-	if caller.Anonymous {
-		h.unauthorized(c, "reading /metrics needs an API key with metrics: true in the keys file; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)")
-		return
+// requirePermission returns a handler that lets only a caller whose key has a permission (has)
+// through: no key is 401 with needs and which headers carry a key, a key without it 403 with
+// forbidden.
+func (h *handlers) requirePermission(has func(Caller) bool, needs, forbidden string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		caller := callerOf(c)
+		if caller.Anonymous {
+			h.unauthorized(c, needs+"; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)")
+			return
+		}
+		if !has(caller) {
+			writeError(c, http.StatusForbidden, "forbidden", forbidden)
+			return
+		}
+		c.Next()
 	}
-	if !caller.Metrics {
-		writeError(c, http.StatusForbidden, "forbidden", "this API key may not read /metrics (give it metrics: true in the keys file)")
-		return
-	}
-	c.Next()
-}
-
-// requireWrite lets only a caller whose key may write through: no key is 401 (say which
-// headers carry one), a key without write permission 403.
-func (h *handlers) requireWrite(c *gin.Context) {
-	caller := callerOf(c)
-	if caller.Anonymous {
-		h.unauthorized(c, "writing documents needs an API key that may write; no key was sent (Authorization: Bearer KEY or X-API-Key: KEY)")
-		return
-	}
-	if !caller.Write {
-		writeError(c, http.StatusForbidden, "forbidden", "this API key may not write documents")
-		return
-	}
-	c.Next()
 }
 
 func callerOf(c *gin.Context) Caller {

@@ -224,7 +224,9 @@ func New(svc Services, lim Limits) *gin.Engine {
 	if svc.Keys.Configured() {
 		// With keys, /metrics needs one that may read it: request counts by route tell when
 		// documents are written, restricted ones too (security review).
-		e.GET("/metrics", h.authenticate, h.requireMetrics, gin.WrapH(svc.Metrics.Handler()))
+		e.GET("/metrics", h.authenticate, h.requirePermission(func(c Caller) bool { return c.Metrics },
+			"reading /metrics needs an API key with metrics: true in the keys file",
+			"this API key may not read /metrics (give it metrics: true in the keys file)"), gin.WrapH(svc.Metrics.Handler()))
 	} else {
 		e.GET("/metrics", gin.WrapH(svc.Metrics.Handler()))
 	}
@@ -252,8 +254,10 @@ func New(svc Services, lim Limits) *gin.Engine {
 	v1.GET("/documents/:id", reads, h.getDocument)
 	v1.GET("/chunks/:id", reads, h.getChunk)
 	v1.GET("/sources", reads, h.listSources)
-	v1.POST("/documents", writes, limitBody(lim.DocumentBody), h.requireWrite, h.putDocument)
-	v1.DELETE("/documents/:id", writes, h.requireWrite, h.deleteDocument)
+	requireWrite := h.requirePermission(func(c Caller) bool { return c.Write },
+		"writing documents needs an API key that may write", "this API key may not write documents")
+	v1.POST("/documents", writes, limitBody(lim.DocumentBody), requireWrite, h.putDocument)
+	v1.DELETE("/documents/:id", writes, requireWrite, h.deleteDocument)
 	return e
 }
 

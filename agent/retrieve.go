@@ -49,8 +49,11 @@ type Request struct {
 }
 
 // Retrieve routes the question (unless Mode forces a route), runs the route's plan, and escalates
-// simple → hybrid → multi_hop while the evidence is weak. Every step is in the trace. Errors wrap
-// ariadne.ErrUnavailable when a store stayed down past the retry window and ariadne.ErrInvalid for
+// simple → hybrid → multi_hop while the evidence is weak. Every step is in the trace. When entity
+// linking finds the graph store unavailable, the question is degraded rather than failed: no
+// linked entities, multi_hop runs as hybrid and is not escalated to, and the trace's Degraded
+// says DegradedGraph. Errors wrap ariadne.ErrUnavailable when a store stayed down past the retry
+// window (the chunk index, the embedder, or the graph after linking) and ariadne.ErrInvalid for
 // bad input.
 func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	if strings.TrimSpace(req.Question) == "" {

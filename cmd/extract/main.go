@@ -391,12 +391,19 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 	}
 	fmt.Fprintf(&b, "  documents  read %d, skipped %d (malformed), refused %d (older version), unchanged %d, %s %d, %s %d, %s %d, failed %d\n",
 		s.DocsRead, skipped, len(s.Refused), s.DocsUnchanged, written, s.DocsWritten, relinked, s.DocsRelinked, strings.TrimSpace(deleted), s.DocsDeleted, s.DocsFailed)
-	fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
-		s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
-	fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
-		s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
-		s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
-	fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))
+	if c.DryRun {
+		// A dry run plans documents only: what their chunks, vectors and graph would become is
+		// known once they are written (outside trial: "deleted 0" chunks beside "would delete 1").
+		fmt.Fprintf(&b, "  chunks     %d in documents that would be written; vectors, graph and deletions are counted by the real run\n", s.Chunks)
+		fmt.Fprintf(&b, "  elapsed    %s\n", elapsed.Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
+			s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
+		fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
+			s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
+			s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
+		fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))
+	}
 	ph := s.Phases
 	fmt.Fprintf(&b, "  time       planning and resolution %s, extraction %s, embedding %s, Weaviate writes %s, Neo4j writes %s\n",
 		ph.Plan.Round(time.Millisecond), ph.Extract.Round(time.Millisecond), ph.Embed.Round(time.Millisecond),

@@ -95,6 +95,10 @@ OFFSET_HINT=
 if [ "${ARIADNE_PORT_OFFSET:-0}" != 0 ]; then
 	OFFSET_HINT="ARIADNE_PORT_OFFSET=$ARIADNE_PORT_OFFSET "
 fi
+# So does a home other than the default (make down reads the pid files there).
+if [ -n "${ARIADNE_HOME:-}" ] && [ "$(cd "$ARIADNE_HOME" 2>/dev/null && pwd -P)" != "$(cd "$PWD/.ariadne" 2>/dev/null && pwd -P)" ]; then
+	OFFSET_HINT="${OFFSET_HINT}ARIADNE_HOME=$ARIADNE_HOME "
+fi
 cat <<MSG
 Open $NEO4J_HTTP/browser/ and connect to $NEO4J_URI as user neo4j, password $PASSWORD_NOTE.
 Style: run :style and paste deploy/neo4j/browser-style.grass. Ready queries: deploy/neo4j/browser-queries.cypher.

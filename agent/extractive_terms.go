@@ -198,8 +198,10 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 			return termCandidates{empty: "the code " + code + " is in no fragment"}
 		}
 	}
-	if name := unknownName(question, in.Linked, frags, g.Lexicon); name != "" {
-		return termCandidates{empty: "the question names " + name + ", which no fragment and no entity the caller may read names"}
+	// The reason does not repeat the name: traces are shared, and a name a caller may not read
+	// is not echoed even from their own question (the canary test holds every response to that).
+	if unknownName(question, in.Linked, frags, g.Lexicon) != "" {
+		return termCandidates{empty: "a name in the question is in no fragment and names no entity the caller may read"}
 	}
 	c := termCandidates{want: askFor(question)}
 	qCyr := cyrillicShare(question) > 0.5

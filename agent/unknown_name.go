@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -9,16 +10,17 @@ import (
 )
 
 // unknownName returns a name the question gives that nothing the caller may read knows: a run
-// of capitalized words (not the question's first word) that entity linking did not link (linked,
-// whose surfaces cover linked names) and whose own words — those the lexicon does not translate,
-// so "Clinic" or «Банк» do not count, and of at least 3 letters — match no word of any fragment
-// (its text, title and headings), up to inflection and script (textnorm.TokenMatch of the
-// phonetic Latin forms, so «Орбиты» matches "Orbita"). "" when every name is known or the
-// question gives none.
+// of capitalized words (not a sentence's first word) that entity linking did not link (linked,
+// whose surfaces cover linked names), with at least one word the lexicon does not translate (so
+// "Annual Leave Policy" or «Тундра» alone are not judged), whose words (of 3 letters or more, not
+// acronyms or codes) no single fragment holds all of (its text, title and headings), up to
+// inflection and script (textnorm.TokenMatch and ShortNameInflected of the phonetic Latin
+// forms, so «Орбиты» matches "Orbita" and «Ольги Смирновой» "Olga Smirnova"). "" when every name is known or the question gives none.
 //
 // An answer to a question about a client, port or person the readable documents never name is
 // about something else: asked for "the account manager for Orbita Clinic", a knowledge base
-// without that client answered with another client's account manager.
+// without that client answered with another client's account manager, and asked about "Nordwind
+// Pharma", with Helio Pharma's.
 func unknownName(question string, linked []Linked, frags []Fragment, lex *lexicon.Lexicon) string {
 	var spans [][]textnorm.Token
 	words := textnorm.Words(question)
@@ -36,44 +38,48 @@ func unknownName(question string, linked []Linked, frags []Fragment, lex *lexico
 	if len(spans) == 0 {
 		return ""
 	}
-	var fragWords []string
-	seen := map[string]bool{}
+	// Each fragment's words, in their phonetic Latin forms (3 letters or more).
+	fragWords := make([][]string, 0, len(frags))
 	for _, f := range frags {
+		var ws []string
+		seen := map[string]bool{}
 		for _, w := range textnorm.Words(f.Chunk.ContextText()) {
 			if l := textnorm.Latin(w.Text); len(l) >= 3 && !seen[l] {
 				seen[l] = true
-				fragWords = append(fragWords, l)
+				ws = append(ws, l)
 			}
 		}
+		fragWords = append(fragWords, ws)
+	}
+	has := func(ws []string, o string) bool {
+		return slices.ContainsFunc(ws, func(fw string) bool {
+			return textnorm.TokenMatch(o, fw) || textnorm.ShortNameInflected(o, fw) || len(o) < 4 && o == fw
+		})
 	}
 	for _, span := range spans {
 		surface := question[span[0].Start:span[len(span)-1].End]
 		if linkedSurface(surface, linked) {
 			continue
 		}
-		var own []string
+		var all []string
+		own := 0
 		for _, w := range span {
-			if w.AllUpper || len([]rune(w.Text)) < 3 || strings.IndexFunc(w.Text, unicode.IsDigit) >= 0 || lex.Translate(w.Text) != nil {
-				continue // acronyms, short words, codes (exactTerms) and dictionary words are not judged
+			if w.AllUpper || len([]rune(w.Text)) < 3 || strings.IndexFunc(w.Text, unicode.IsDigit) >= 0 {
+				continue // acronyms, short words and codes (exactTerms) are not judged
 			}
-			own = append(own, textnorm.Latin(w.Text))
-		}
-		if len(own) == 0 {
-			continue
-		}
-		found := false
-		for _, o := range own {
-			for _, fw := range fragWords {
-				if textnorm.TokenMatch(o, fw) || len(o) < 4 && o == fw {
-					found = true
-					break
-				}
-			}
-			if found {
-				break
+			all = append(all, textnorm.Latin(w.Text))
+			if lex.Translate(w.Text) == nil {
+				own++ // not a dictionary word: a name's own word
 			}
 		}
-		if !found {
+		if own == 0 {
+			continue // "Annual Leave Policy", «Тундра»: capitalized common words are not judged
+		}
+		// Given when one fragment holds every word of the name: "Nordwind Pharma" is not given by
+		// a page about Helio Pharma, nor "Marina Petrova" by one naming Marina Lebedeva.
+		if !slices.ContainsFunc(fragWords, func(ws []string) bool {
+			return !slices.ContainsFunc(all, func(o string) bool { return !has(ws, o) })
+		}) {
 			return surface
 		}
 	}

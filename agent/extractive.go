@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -210,11 +211,19 @@ func hasKind(s, kind string) bool {
 
 // splitUnits cuts chunk text into quotable units: table rows and list items whole, paragraphs
 // into sentences. Table separators and headings are skipped; units shorter than MinQuoteRunes
-// characters are dropped. Each unit is a verbatim substring of text.
+// characters are dropped, and so is a first sentence that begins with a lower-case letter: the
+// tail of a sentence the chunker's overlap copied from the previous chunk, which holds it whole
+// (quoted, "team reviewed the …" read as a sentence of its own: README trial). Each unit is a
+// verbatim substring of text.
 func splitUnits(text string) []string {
 	var out []string
+	first := true
 	for _, line := range strings.Split(text, "\n") {
 		l := strings.TrimSpace(line)
+		lead := first && l != ""
+		if l != "" {
+			first = false
+		}
 		switch {
 		case l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "```"):
 			continue
@@ -226,7 +235,11 @@ func splitUnits(text string) []string {
 		case strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") || len(l) > 2 && unicode.IsDigit(rune(l[0])) && strings.Contains(l[:min(4, len(l))], ". "):
 			out = append(out, l)
 		default:
-			out = append(out, sentences(l)...)
+			ss := sentences(l)
+			if r, _ := utf8.DecodeRuneInString(l); lead && len(ss) > 0 && unicode.IsLower(r) {
+				ss = ss[1:] // a sentence's tail, cut by the chunk's start
+			}
+			out = append(out, ss...)
 		}
 	}
 	var kept []string

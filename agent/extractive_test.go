@@ -76,3 +76,26 @@ func TestTermExtractiveQuotesTheSiblingSentence(t *testing.T) {
 		t.Errorf("Sibling 0: quotes %q, want %q", got, want[:1])
 	}
 }
+
+// TestSplitUnitsOverlapTail: a chunk that begins inside a sentence (the chunker's overlap copies
+// the previous chunk's tail) does not offer that tail as a quotable sentence.
+func TestSplitUnitsOverlapTail(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"team reviewed the ailing conveyor belts in March. The warehouse manager signed the plan.",
+			[]string{"The warehouse manager signed the plan."}},
+		{"The warehouse team reviewed the ailing conveyor belts in March. The manager signed the plan.",
+			[]string{"The warehouse team reviewed the ailing conveyor belts in March.", "The manager signed the plan."}},
+		{"- item one of the list, written in lower case\n- item two of the list, also lower case",
+			[]string{"- item one of the list, written in lower case", "- item two of the list, also lower case"}},
+		{"\nсотрудник получает компенсацию за обучение. Руководитель согласует заявку в течение недели.",
+			[]string{"Руководитель согласует заявку в течение недели."}},
+	}
+	for _, tc := range tests {
+		if got := splitUnits(tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("splitUnits(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

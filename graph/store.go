@@ -156,8 +156,8 @@ const (
 // errReadsOpen is the read breaker's refusal: Neo4j was unreachable a moment ago.
 var errReadsOpen = errors.New("Neo4j was unreachable a moment ago; reads fail at once until a probe reaches it")
 
-// newReadBreaker is the read path's breaker: one read that found Neo4j unreachable (the driver
-// had retried it for MaxTransactionRetry already) opens it for open (10 s when zero); half-open,
+// newReadBreaker is the read path's breaker: one read that found Neo4j unreachable (after the
+// driver's retries, or cut short by the connectivity probe) opens it for open (10 s when zero); half-open,
 // one read probes the server. Errors that say nothing about the server's reachability — a
 // cancelled or expired request, a Cypher or login error (anything translate does not call
 // ErrUnavailable) — count as successes.

@@ -24,32 +24,33 @@ import (
 func unknownName(question string, linked []Linked, frags []Fragment, lex *lexicon.Lexicon) string {
 	var spans [][]textnorm.Token
 	words := textnorm.Words(question)
+	prev := -2 // index of the last word of the last span
 	for i, w := range words {
-		name := w.Upper && !textnorm.IsStopword(textnorm.FoldString(w.Text)) && !sentenceStart(question, words, i)
-		if !name {
+		if !w.Upper || textnorm.IsStopword(textnorm.FoldString(w.Text)) || sentenceStart(question, words, i) {
 			continue
 		}
-		if n := len(spans); n > 0 && spans[n-1][len(spans[n-1])-1].End == lastWordEnd(words, i) && adjacent(question, spans[n-1][len(spans[n-1])-1].End, w.Start) {
-			spans[n-1] = append(spans[n-1], w)
+		if prev == i-1 && adjacent(question, words[prev].End, w.Start) {
+			spans[len(spans)-1] = append(spans[len(spans)-1], w)
 		} else {
 			spans = append(spans, []textnorm.Token{w})
 		}
+		prev = i
 	}
-	if len(spans) == 0 {
-		return ""
-	}
-	// Each fragment's words, in their phonetic Latin forms (3 letters or more).
-	fragWords := make([][]string, 0, len(frags))
-	for _, f := range frags {
-		var ws []string
-		seen := map[string]bool{}
-		for _, w := range textnorm.Words(f.Chunk.ContextText()) {
-			if l := textnorm.Latin(w.Text); len(l) >= 3 && !seen[l] {
-				seen[l] = true
-				ws = append(ws, l)
+	// Each fragment's words in their phonetic Latin forms (3 letters or more), read once and only
+	// when a name is to be judged.
+	var fragWords [][]string
+	readFragments := func() {
+		for _, f := range frags {
+			var ws []string
+			seen := map[string]bool{}
+			for _, w := range textnorm.Words(f.Chunk.ContextText()) {
+				if l := textnorm.Latin(w.Text); len(l) >= 3 && !seen[l] {
+					seen[l] = true
+					ws = append(ws, l)
+				}
 			}
+			fragWords = append(fragWords, ws)
 		}
-		fragWords = append(fragWords, ws)
 	}
 	has := func(ws []string, o string) bool {
 		return slices.ContainsFunc(ws, func(fw string) bool {
@@ -75,6 +76,9 @@ func unknownName(question string, linked []Linked, frags []Fragment, lex *lexico
 		if own == 0 {
 			continue // "Annual Leave Policy", «Тундра»: capitalized common words are not judged
 		}
+		if fragWords == nil {
+			readFragments()
+		}
 		// Given when one fragment holds every word of the name: "Nordwind Pharma" is not given by
 		// a page about Helio Pharma, nor "Marina Petrova" by one naming Marina Lebedeva.
 		if !slices.ContainsFunc(fragWords, func(ws []string) bool {
@@ -90,14 +94,6 @@ func unknownName(question string, linked []Linked, frags []Fragment, lex *lexico
 // after . ! ? or a line break.
 func sentenceStart(text string, words []textnorm.Token, i int) bool {
 	return i == 0 || strings.ContainsAny(text[words[i-1].End:words[i].Start], ".!?\n")
-}
-
-// lastWordEnd is the end of the word before words[i] (-1 for the first).
-func lastWordEnd(words []textnorm.Token, i int) int {
-	if i == 0 {
-		return -1
-	}
-	return words[i-1].End
 }
 
 // adjacent reports whether only spaces or a hyphen lie between byte offsets end and start.

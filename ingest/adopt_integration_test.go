@@ -74,15 +74,7 @@ func testPageAdoptsTwoCodes(t *testing.T, r *testrig.Rig) {
 		t.Errorf("after the contract, the note mentions %q, want %q", got, want)
 	}
 	for _, q := range []string{"CTR-2026", "NB-913"} {
-		cands, err := r.Graph.EntityCandidates(ctx, q, public, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, c := range cands {
-			got = append(got, c.Key+" ("+c.Type+")")
-		}
-		if !slices.Equal(got, []string{contract.ID + " (contract)"}) {
+		if got := entityCandidates(t, r, q, public); !slices.Equal(got, []string{contract.ID + " (contract)"}) {
 			t.Errorf("anonymous entities for %s: %q, want only the contract", q, got)
 		}
 	}

@@ -231,19 +231,7 @@ func TestIntegrationWriteCountsHideDefinitionsNER(t *testing.T) {
 		return c
 	}
 	mentioned := func(id string, groups []string) []string { return documentMentions(t, r, id, groups) }
-	candidates := func(q string) []string {
-		t.Helper()
-		cands, err := r.Graph.EntityCandidates(ctx, q, public, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, c := range cands {
-			out = append(out, c.Key+" ("+c.Type+")")
-		}
-		slices.Sort(out)
-		return out
-	}
+	candidates := func(q string) []string { return entityCandidates(t, r, q, public) }
 	before := post("notes/before", "CTR-2026-NB-913")
 	wantBefore := []string{"identifier:ktr 2026", "identifier:nb 913", "organization:nordlicht bank"}
 	if got := mentioned("notes/before", public); !slices.Equal(got, wantBefore) {
@@ -341,6 +329,22 @@ func documentMentions(t *testing.T, r *testrig.Rig, id string, groups []string) 
 	var out []string
 	for _, keys := range byChunk {
 		out = append(out, keys...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// entityCandidates returns the entities the fulltext index proposes for q, as groups may see
+// them, as "key (type)", sorted.
+func entityCandidates(t *testing.T, r *testrig.Rig, q string, groups []string) []string {
+	t.Helper()
+	cands, err := r.Graph.EntityCandidates(context.Background(), q, groups, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range cands {
+		out = append(out, c.Key+" ("+c.Type+")")
 	}
 	slices.Sort(out)
 	return out

@@ -78,14 +78,15 @@ func TestReadBreaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer driver.Close(context.Background())
-	s := &Store{driver: driver, names: namespaceNames(""), reads: newReadBreaker(300 * time.Millisecond)}
+	opened := 0
+	s := &Store{driver: driver, names: namespaceNames(""), reads: newReadBreaker(300*time.Millisecond, func() { opened++ })}
 	ctx := context.Background()
 	_, err = s.read(ctx, "RETURN 1", nil)
 	if err = translate("first read", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) {
 		t.Fatalf("first read: %v, want unreachable (not the breaker)", err)
 	}
-	if s.reads.State() != gobreaker.StateOpen {
-		t.Fatalf("breaker %v after an unreachable read, want open", s.reads.State())
+	if s.reads.State() != gobreaker.StateOpen || opened != 1 {
+		t.Fatalf("breaker %v after an unreachable read, opened %d times; want open, once", s.reads.State(), opened)
 	}
 	_, err = s.read(ctx, "RETURN 1", nil)
 	if err = translate("second read", err); !errors.Is(err, ariadne.ErrUnavailable) || !errors.Is(err, errReadsOpen) {
@@ -99,6 +100,9 @@ func TestReadBreaker(t *testing.T) {
 	if err = translate("probe", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) || s.reads.State() != gobreaker.StateOpen {
 		t.Fatalf("probe: %v, breaker %v; want unreachable and open again", err, s.reads.State())
 	}
+	if opened != 2 {
+		t.Fatalf("breaker opened %d times, want 2 (the failed probe opens it again)", opened)
+	}
 	// With the driver set to retry for a minute, the probe cuts the first read short.
 	slow, err := neo4j.NewDriverWithContext("bolt://"+addr, neo4j.NoAuth(), func(c *config.Config) {
 		c.MaxTransactionRetryTime = time.Minute
@@ -107,7 +111,7 @@ func TestReadBreaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer slow.Close(context.Background())
-	s = &Store{driver: slow, names: namespaceNames(""), reads: newReadBreaker(time.Minute)}
+	s = &Store{driver: slow, names: namespaceNames(""), reads: newReadBreaker(time.Minute, nil)}
 	start := time.Now()
 	_, err = s.read(ctx, "RETURN 1", nil)
 	if err = translate("probed read", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) ||
@@ -115,7 +119,7 @@ func TestReadBreaker(t *testing.T) {
 		t.Fatalf("probed read: %v after %s, breaker %v; want unreachable before the driver's minute of retries, and open", err, time.Since(start), s.reads.State())
 	}
 	// A cancelled request says nothing about the server: it does not open a closed breaker.
-	s.reads = newReadBreaker(time.Minute)
+	s.reads = newReadBreaker(time.Minute, nil)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err = s.read(cctx, "RETURN 1", nil); err == nil || s.reads.State() != gobreaker.StateClosed {

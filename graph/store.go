@@ -40,6 +40,11 @@ type Config struct {
 	// driver's protocol log, for debugging; tests read the access mode of each transaction from
 	// it). Messages carry query parameters: never set it in production.
 	BoltLogger log.BoltLogger
+	// Lazy skips Open's connectivity check: the driver connects on first use, so a server that
+	// is not up yet fails the first reads (ariadne.ErrUnavailable, through the read breaker)
+	// instead of Open. The API uses it to start, degraded, while Neo4j is down; call Ping to
+	// learn whether it answers.
+	Lazy bool
 }
 
 var namespaceRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9]{0,23})?$`)
@@ -59,10 +64,12 @@ type Store struct {
 	// instead of each waiting out MaxTransactionRetry, so that questions degrade to the chunk
 	// index without a 15-second stall apiece (agent.Retriever.Retrieve).
 	reads *gobreaker.CircuitBreaker[*neo4j.EagerResult]
+	// broke receives (without blocking, capacity 1) each time the read breaker opens.
+	broke chan struct{}
 }
 
-// Open connects to Neo4j and verifies connectivity and credentials. The error wraps
-// ariadne.ErrUnavailable when the server cannot be reached.
+// Open connects to Neo4j and verifies connectivity and credentials (unless cfg.Lazy). The error
+// wraps ariadne.ErrUnavailable when the server cannot be reached.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.URI == "" {
 		return nil, fmt.Errorf("graph: empty Neo4j URI: %w", ariadne.ErrInvalid)
@@ -84,13 +91,27 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("graph: driver for %s: %w", cfg.URI, errors.Join(ariadne.ErrInvalid, err))
 	}
 	s := &Store{driver: driver, db: cfg.Database, ns: cfg.Namespace, names: namespaceNames(cfg.Namespace), boltLog: cfg.BoltLogger,
-		reads: newReadBreaker(cfg.ReadOpen)}
+		broke: make(chan struct{}, 1)}
+	s.reads = newReadBreaker(cfg.ReadOpen, func() {
+		select {
+		case s.broke <- struct{}{}:
+		default:
+		}
+	})
+	if cfg.Lazy {
+		return s, nil
+	}
 	if err := s.Ping(ctx); err != nil {
 		driver.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	return s, nil
 }
+
+// ReadsBroke receives once each time a read found Neo4j unreachable and the read breaker opened
+// (several openings before a receive count as one). cmd/api waits on it to warm the read path
+// again as soon as Neo4j answers, ahead of the first question.
+func (s *Store) ReadsBroke() <-chan struct{} { return s.broke }
 
 // Close releases the driver's connections.
 func (s *Store) Close(ctx context.Context) error { return s.driver.Close(ctx) }
@@ -161,7 +182,7 @@ var errReadsOpen = errors.New("Neo4j was unreachable a moment ago; reads fail at
 // one read probes the server. Errors that say nothing about the server's reachability — a
 // cancelled or expired request, a Cypher or login error (anything translate does not call
 // ErrUnavailable) — count as successes.
-func newReadBreaker(open time.Duration) *gobreaker.CircuitBreaker[*neo4j.EagerResult] {
+func newReadBreaker(open time.Duration, onOpen func()) *gobreaker.CircuitBreaker[*neo4j.EagerResult] {
 	if open <= 0 {
 		open = 10 * time.Second
 	}
@@ -173,6 +194,11 @@ func newReadBreaker(open time.Duration) *gobreaker.CircuitBreaker[*neo4j.EagerRe
 		IsSuccessful: func(err error) bool {
 			return err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
 				!errors.Is(translate("read", err), ariadne.ErrUnavailable)
+		},
+		OnStateChange: func(_ string, _, to gobreaker.State) {
+			if to == gobreaker.StateOpen && onOpen != nil {
+				onOpen()
+			}
 		},
 	})
 }

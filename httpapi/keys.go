@@ -119,6 +119,14 @@ func ParseKeys(raw []byte) (*Keys, error) {
 	return k, nil
 }
 
+// Public returns the groups of a caller without a key (public_groups; [all] by default).
+func (k *Keys) Public() []string {
+	if k == nil || len(k.public) == 0 {
+		return []string{ariadne.PublicGroup}
+	}
+	return slices.Clone(k.public)
+}
+
 // Configured reports whether any key is configured (false: every caller is anonymous).
 func (k *Keys) Configured() bool { return k != nil && len(k.entries) > 0 }
 

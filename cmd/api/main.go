@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/cenkalti/backoff/v4"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
@@ -58,7 +59,7 @@ type cli struct {
 	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, caller — API key name or anonymous client address —, normalised question); 0 turns it off."`
 	IndexRepair     bool          `name:"vector-index-repair" env:"ARIADNE_VECTOR_INDEX_REPAIR" default:"true" negatable:"" help:"When the vector index self-check finds lost HNSW entries (Weaviate restarted after a crash), write the lost objects again in the background; searches get 503 unavailable until a check passes either way."`
 	Translations    int           `name:"keyword-translations" env:"ARIADNE_KEYWORD_TRANSLATIONS" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss). 0 or negative: off, the default (more cross-language evidence is found, but extractive-v1's term bars then answer more near misses: docs/evaluation.md)."`
-	WarmNames       int           `name:"warm-entity-names" env:"ARIADNE_WARM_ENTITY_NAMES" default:"5000" help:"At start, embed this many entity names (most connected first) in the background, so that the first multi_hop questions do not pay for embedding the names their graph walk reaches; 0: off."`
+	WarmNames       int           `name:"warm-entity-names" env:"ARIADNE_WARM_ENTITY_NAMES" default:"5000" help:"At start, and when Neo4j is back after it went away, embed this many entity names (most connected first) in the background, so that the first multi_hop questions do not pay for embedding the names their graph walk reaches; 0: off."`
 	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
 
 	setup.Stores   `embed:""`
@@ -111,9 +112,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	log := setup.NewLogger(stderr, c.LogLevel, c.LogJSON)
 	log.Info("starting", append(c.Stores.Redacted(), "addr", c.Addr)...)
 
-	gs, err := c.Stores.OpenGraph(ctx)
+	// Neo4j down at the start is not fatal: questions are answered from the chunk index,
+	// marked degraded, until it answers (agent.DegradedGraph); the driver connects then.
+	gs, graphDown, err := c.Stores.OpenGraphOptional(ctx)
 	if err != nil {
 		return err
+	}
+	if graphDown != nil {
+		log.Warn("neo4j does not answer: starting degraded (questions from the chunk index alone; entity, document and write requests answer 503 until it does)",
+			"err", graphDown)
 	}
 	defer gs.Close(context.WithoutCancel(ctx))
 	vs, err := c.Stores.OpenVector(ctx)
@@ -310,9 +317,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	if c.WarmNames > 0 {
-		go warmNames(ctx, gs, retriever, c.WarmNames, log)
-	}
+	go keepWarm(ctx, gs, warmer{retriever: retriever, names: c.WarmNames, public: keys.Public()}, 5*time.Second, log)
 	log.Info("listening", "addr", ln.Addr().String(), "ui", "http://"+ln.Addr().String()+web.Prefix,
 		"openapi", "http://"+ln.Addr().String()+"/openapi.yaml")
 	if ready != nil {
@@ -415,21 +420,83 @@ var (
 	_ httpapi.Retriever   = (*agent.Retriever)(nil)
 )
 
-// warmNames embeds up to limit entity names into the retriever's name cache in the background
-// (agent.Retriever.WarmNames); a failure only costs the first multi_hop questions their names'
-// embedding, so it is logged, not fatal.
-func warmNames(ctx context.Context, gs *graph.Store, r *agent.Retriever, limit int, log *slog.Logger) {
-	start := time.Now()
-	names, err := gs.EntityNames(ctx, limit)
-	if err == nil {
-		var n int
-		n, err = r.WarmNames(ctx, names, 0)
-		if err == nil {
-			log.Info("entity names embedded for the graph walk", "names", n, "ms", time.Since(start).Milliseconds())
-			return
+// keepWarm readies the graph read path ahead of the questions (warmer.warm) at the start, and
+// again as soon as Neo4j answers after it was found unreachable — by a read (the read breaker
+// opened, graph.Store.ReadsBroke) or by keepWarm's own ping every pingEvery — since the first
+// question after a Neo4j restart otherwise pays for its cold query plans and caches (8.7 s in a
+// README trial; 2.2 s for the plans alone, measured after db.clearQueryCaches).
+func keepWarm(ctx context.Context, gs *graph.Store, w warmer, pingEvery time.Duration, log *slog.Logger) {
+	tick := time.NewTicker(pingEvery)
+	defer tick.Stop()
+	for {
+		w.warm(ctx, gs, log)
+		select { // a break the warm-up itself waited out is over
+		case <-gs.ReadsBroke():
+		default:
+		}
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-gs.ReadsBroke():
+				break wait
+			case <-tick.C:
+				if err := gs.Ping(ctx); errors.Is(err, ariadne.ErrUnavailable) {
+					break wait
+				}
+			}
 		}
 	}
-	if ctx.Err() == nil {
-		log.Warn("entity names not embedded ahead (the first multi_hop questions embed their own)", "err", err)
+}
+
+// warmer is what keepWarm warms: names entity names embedded into the retriever's name cache
+// (agent.Retriever.WarmNames; 0 embeds none), and one multi_hop retrieval (not an answer: no
+// chat model is asked) for an anonymous caller (the public groups) between the two most
+// connected names, its evidence discarded, so that Neo4j compiles the plans of the linking,
+// walk, path and chunk reads.
+type warmer struct {
+	retriever *agent.Retriever
+	names     int
+	public    []string
+}
+
+// warm reads the entity names, again with backoff (1 s growing to 10 s) while Neo4j cannot be
+// reached, then embeds them and asks the warm-up question. A failure only costs the first
+// questions their warm-up, so it is logged, not fatal; the log names no entity.
+func (w warmer) warm(ctx context.Context, gs *graph.Store, log *slog.Logger) {
+	start := time.Now()
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = time.Second, 10*time.Second, 0
+	names, err := backoff.RetryWithData(func() ([]string, error) {
+		names, err := gs.EntityNames(ctx, max(w.names, 2))
+		if err != nil && !errors.Is(err, ariadne.ErrUnavailable) {
+			return nil, backoff.Permanent(err)
+		}
+		return names, err
+	}, backoff.WithContext(b, ctx))
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn("graph read path not warmed (the first questions warm it)", "err", err)
+		}
+		return
 	}
+	embedded := 0
+	if w.names > 0 {
+		if embedded, err = w.retriever.WarmNames(ctx, names[:min(len(names), w.names)], 0); err != nil && ctx.Err() == nil {
+			log.Warn("entity names not embedded ahead (the first multi_hop questions embed their own)", "err", err)
+		}
+	}
+	asked := "no" // fewer than two names: nothing to walk between
+	if len(names) >= 2 {
+		q := fmt.Sprintf("How is %s connected to %s?", names[0], names[1])
+		if _, err := w.retriever.Retrieve(ctx, agent.Request{Question: q, Groups: w.public, Mode: string(ariadne.RouteMultiHop)}); err != nil {
+			if ctx.Err() == nil {
+				log.Warn("warm-up question failed (the first questions warm the graph read path)", "err", err)
+			}
+		} else {
+			asked = "yes"
+		}
+	}
+	log.Info("graph read path warmed", "names_embedded", embedded, "question", asked, "ms", time.Since(start).Milliseconds())
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,10 +115,87 @@ func TestIntegrationReadyzGraphDown(t *testing.T) {
 	<-done
 }
 
+// TestIntegrationStartsWithGraphDown: an API started while Neo4j does not answer serves (it
+// failed to start), says degraded, answers questions marked degraded, and once Neo4j answers
+// says ready and warms the entity names it could not read at the start.
+func TestIntegrationStartsWithGraphDown(t *testing.T) {
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	bolt := testenv.NewProxy(t, strings.TrimPrefix(testenv.Neo4jURI(), "bolt://"))
+	bolt.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	addr, done := serveAPI(t, ctx, &logs, "--embedder", "lexical", "--ner", "off", "--neo4j-uri", "bolt://"+bolt.Addr())
+	status, body := get(t, "http://"+addr+"/readyz")
+	if status != 200 || !strings.Contains(body, `"status":"degraded"`) || !strings.Contains(body, `"neo4j":{"ok":false`) {
+		t.Fatalf("readyz with Neo4j down from the start: %d %s", status, body)
+	}
+	if !strings.Contains(logs.String(), "neo4j does not answer: starting degraded") {
+		t.Errorf("no warning in the log:\n%s", logs.String())
+	}
+	resp, err := http.Post("http://"+addr+"/v1/query", "application/json", strings.NewReader(`{"question":"Who is the account manager of the client?"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qb, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(qb), `"status":"index_empty"`) {
+		t.Fatalf("question with Neo4j down from the start: %d %s", resp.StatusCode, qb)
+	}
+	bolt.Start()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		status, body = get(t, "http://"+addr+"/readyz")
+		warmed := strings.Contains(logs.String(), "graph read path warmed")
+		if strings.Contains(body, `"neo4j":{"ok":true`) && warmed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Neo4j back for 90 s: readyz %d %s, names warmed %v\n%s", status, body, warmed, logs.String())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	cancel()
+	<-done
+}
+
+// get reads url and returns the status and body.
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// syncBuffer is a bytes.Buffer the API's log handler and the test read at the same time.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // serveAPI runs the real binary's run loop with args, on a free port against the real stores (an
 // empty class of the test namespace), and waits until it listens; it returns the address and
 // the channel run's result arrives on. It skips without the stores.
-func serveAPI(t *testing.T, ctx context.Context, logs *bytes.Buffer, args ...string) (string, <-chan error) {
+func serveAPI(t *testing.T, ctx context.Context, logs interface {
+	io.Writer
+	String() string
+}, args ...string) (string, <-chan error) {
 	t.Helper()
 	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
 	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))

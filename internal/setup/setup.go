@@ -68,6 +68,25 @@ func (s Stores) OpenGraph(ctx context.Context) (*graph.Store, error) {
 		Namespace: s.Neo4jNamespace})
 }
 
+// OpenGraphOptional is OpenGraph for a process that can work without Neo4j (cmd/api answers
+// from the chunk index meanwhile): a server that cannot be reached is returned as down, with a
+// store that connects once it answers; wrong credentials and bad settings are still err.
+func (s Stores) OpenGraphOptional(ctx context.Context) (gs *graph.Store, down, err error) {
+	gs, err = graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase,
+		Namespace: s.Neo4jNamespace, Lazy: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if perr := gs.Ping(ctx); perr != nil {
+		if !errors.Is(perr, ariadne.ErrUnavailable) {
+			gs.Close(context.WithoutCancel(ctx))
+			return nil, nil, perr
+		}
+		return gs, perr, nil
+	}
+	return gs, nil, nil
+}
+
 // OpenVector connects to Weaviate with the key of WeaviateKey.
 func (s Stores) OpenVector(ctx context.Context) (*vector.Store, error) {
 	key, err := s.WeaviateKey()

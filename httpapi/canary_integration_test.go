@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -174,6 +175,21 @@ var canaryRoutes = map[string]func(discovered *discoveries) []canaryRequest{
 	"HEAD /ui/{path}": func(*discoveries) []canaryRequest {
 		return []canaryRequest{{method: "HEAD", path: "/ui/"}, {method: "HEAD", path: "/ui/config.json"}}
 	},
+}
+
+// The /v1 reads answer HEAD with GET's handlers: probed with GET's requests.
+func init() {
+	for route, probe := range maps.Clone(canaryRoutes) {
+		if path, ok := strings.CutPrefix(route, "GET /v1/"); ok {
+			canaryRoutes["HEAD /v1/"+path] = func(d *discoveries) []canaryRequest {
+				reqs := probe(d)
+				for i := range reqs {
+					reqs[i].method = "HEAD"
+				}
+				return reqs
+			}
+		}
+	}
 }
 
 // discoveries collects entity keys and chunk ids from responses, so later routes probe them.

@@ -1236,3 +1236,31 @@ func TestEntitiesPartOfName(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadReads: the /v1 reads answer HEAD with GET's status and headers and no body, under the
+// same authentication and ACL (a document the caller may not read is 404 for HEAD too).
+func TestHeadReads(t *testing.T) {
+	r := newRigWithKeys(t, testKeys+"  - {name: manager, key: manager-key, groups: [management]}\n")
+	tests := []struct {
+		name, path, key string
+		status          int
+	}{
+		{"a readable document", "/v1/documents/public%2Fdoc", "", 200},
+		{"a restricted document, anonymous", "/v1/documents/secret%2Fdoc", "", 404},
+		{"a restricted document, with a key of its group", "/v1/documents/secret%2Fdoc", "manager-key", 200},
+		{"an unknown key", "/v1/documents/public%2Fdoc", "no-such-key", 401},
+		{"the document list", "/v1/documents", "", 200},
+		{"the sources", "/v1/sources", "", 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			get, getBody := r.do(t, "GET", tc.path, tc.key, "", "")
+			head, body := r.do(t, "HEAD", tc.path, tc.key, "", "")
+			if head.StatusCode != tc.status || get.StatusCode != tc.status || body != "" || getBody == "" ||
+				head.Header.Get("Content-Type") != get.Header.Get("Content-Type") {
+				t.Errorf("HEAD %s: %d %q %q; GET: %d %q; want %d, no body, GET's content type", tc.path, head.StatusCode, body,
+					head.Header.Get("Content-Type"), get.StatusCode, get.Header.Get("Content-Type"), tc.status)
+			}
+		})
+	}
+}

@@ -248,12 +248,13 @@ func New(svc Services, lim Limits) *gin.Engine {
 	reads := lim.limit(lim.ReadConcurrency, svc.Metrics)
 	v1.POST("/query", queries, limitBody(lim.QueryBody), h.query)
 	v1.POST("/search", queries, limitBody(lim.QueryBody), h.search)
-	v1.GET("/entities", reads, h.entities)
-	v1.GET("/entities/:key/neighbors", reads, h.neighbors)
-	v1.GET("/documents", reads, h.listDocuments)
-	v1.GET("/documents/:id", reads, h.getDocument)
-	v1.GET("/chunks/:id", reads, h.getChunk)
-	v1.GET("/sources", reads, h.listSources)
+	// The reads answer HEAD as well (uptime probes and link checkers ask it; it was 405): the same
+	// handlers, so the same authentication, ACL and status, and net/http drops the body.
+	for path, read := range map[string]gin.HandlerFunc{"/entities": h.entities, "/entities/:key/neighbors": h.neighbors,
+		"/documents": h.listDocuments, "/documents/:id": h.getDocument, "/chunks/:id": h.getChunk, "/sources": h.listSources} {
+		v1.GET(path, reads, read)
+		v1.HEAD(path, reads, read)
+	}
 	requireWrite := h.requirePermission(func(c Caller) bool { return c.Write },
 		"writing documents needs an API key that may write", "this API key may not write documents")
 	v1.POST("/documents", writes, limitBody(lim.DocumentBody), requireWrite, h.putDocument)

@@ -790,9 +790,18 @@ start_api() {
 		say "api already up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT"
 		return 0
 	fi
+	# Another process on the port (an API started by hand, another checkout's) would answer the
+	# readiness check for ours while ours exits with "address already in use" (README trial).
+	if port_open "$API_PORT"; then
+		die "127.0.0.1:$API_PORT is taken by a process deploy/local.sh did not start (an API you started yourself, or another checkout's); stop it, or set ARIADNE_PORT_OFFSET to use other ports"
+	fi
 	eval "$(cmd_env)"
 	start_bg api "$log" env ARIADNE_API_ADDR="127.0.0.1:$API_PORT" "$bin"
 	wait_ready api "$(cat "$(pidfile api)")" "$log"
+	if ! running_pid api >/dev/null; then
+		rm -f "$(pidfile api)"
+		die "api exited right after it became ready on 127.0.0.1:$API_PORT; read $log"
+	fi
 	say "api up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT (OpenAPI at /openapi.yaml)"
 }
 
@@ -965,7 +974,8 @@ cmd_status() {
 			rc=3
 		fi
 	done
-	# The API the demo started is listed too, while it runs (it is not needed for `up`).
+	# The API the demo started is listed too, while it runs (it is not needed for `up`), and an
+	# API started by hand (go run ./cmd/api) that answers on this checkout's API port.
 	if [ $# -eq 0 ] && pid=$(running_pid api); then
 		if elsewhere api; then
 			:
@@ -974,6 +984,8 @@ cmd_status() {
 		else
 			printf '%-9s starting or unhealthy (pid %s)\n' api "$pid"
 		fi
+	elif [ $# -eq 0 ] && is_up api; then
+		printf '%-9s up    (not started by deploy/local.sh) http://127.0.0.1:%s\n' api "$API_PORT"
 	fi
 	return $rc
 }

@@ -79,26 +79,27 @@ func TestReadBreaker(t *testing.T) {
 	}
 	defer driver.Close(context.Background())
 	opened := 0
-	s := &Store{driver: driver, names: namespaceNames(""), reads: newReadBreaker(300*time.Millisecond, func() { opened++ })}
+	s := &Store{driver: driver, names: namespaceNames("")}
+	s.reads.Store(newReadBreaker(300*time.Millisecond, func() { opened++ }))
 	ctx := context.Background()
 	_, err = s.read(ctx, "RETURN 1", nil)
 	if err = translate("first read", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) {
 		t.Fatalf("first read: %v, want unreachable (not the breaker)", err)
 	}
-	if s.reads.State() != gobreaker.StateOpen || opened != 1 {
-		t.Fatalf("breaker %v after an unreachable read, opened %d times; want open, once", s.reads.State(), opened)
+	if s.reads.Load().State() != gobreaker.StateOpen || opened != 1 {
+		t.Fatalf("breaker %v after an unreachable read, opened %d times; want open, once", s.reads.Load().State(), opened)
 	}
 	_, err = s.read(ctx, "RETURN 1", nil)
 	if err = translate("second read", err); !errors.Is(err, ariadne.ErrUnavailable) || !errors.Is(err, errReadsOpen) {
 		t.Fatalf("second read: %v, want the breaker's refusal", err)
 	}
 	time.Sleep(350 * time.Millisecond)
-	if s.reads.State() != gobreaker.StateHalfOpen {
-		t.Fatalf("breaker %v after its open interval, want half-open", s.reads.State())
+	if s.reads.Load().State() != gobreaker.StateHalfOpen {
+		t.Fatalf("breaker %v after its open interval, want half-open", s.reads.Load().State())
 	}
 	_, err = s.read(ctx, "RETURN 1", nil) // the probe: still refused, so open again
-	if err = translate("probe", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) || s.reads.State() != gobreaker.StateOpen {
-		t.Fatalf("probe: %v, breaker %v; want unreachable and open again", err, s.reads.State())
+	if err = translate("probe", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) || s.reads.Load().State() != gobreaker.StateOpen {
+		t.Fatalf("probe: %v, breaker %v; want unreachable and open again", err, s.reads.Load().State())
 	}
 	if opened != 2 {
 		t.Fatalf("breaker opened %d times, want 2 (the failed probe opens it again)", opened)
@@ -111,18 +112,19 @@ func TestReadBreaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer slow.Close(context.Background())
-	s = &Store{driver: slow, names: namespaceNames(""), reads: newReadBreaker(time.Minute, nil)}
+	s = &Store{driver: slow, names: namespaceNames("")}
+	s.reads.Store(newReadBreaker(time.Minute, nil))
 	start := time.Now()
 	_, err = s.read(ctx, "RETURN 1", nil)
 	if err = translate("probed read", err); !errors.Is(err, ariadne.ErrUnavailable) || errors.Is(err, errReadsOpen) ||
-		s.reads.State() != gobreaker.StateOpen || time.Since(start) > 30*time.Second {
-		t.Fatalf("probed read: %v after %s, breaker %v; want unreachable before the driver's minute of retries, and open", err, time.Since(start), s.reads.State())
+		s.reads.Load().State() != gobreaker.StateOpen || time.Since(start) > 30*time.Second {
+		t.Fatalf("probed read: %v after %s, breaker %v; want unreachable before the driver's minute of retries, and open", err, time.Since(start), s.reads.Load().State())
 	}
 	// A cancelled request says nothing about the server: it does not open a closed breaker.
-	s.reads = newReadBreaker(time.Minute, nil)
+	s.reads.Store(newReadBreaker(time.Minute, nil))
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err = s.read(cctx, "RETURN 1", nil); err == nil || s.reads.State() != gobreaker.StateClosed {
-		t.Fatalf("cancelled read: %v, breaker %v; want an error and closed", err, s.reads.State())
+	if _, err = s.read(cctx, "RETURN 1", nil); err == nil || s.reads.Load().State() != gobreaker.StateClosed {
+		t.Fatalf("cancelled read: %v, breaker %v; want an error and closed", err, s.reads.Load().State())
 	}
 }

@@ -63,7 +63,10 @@ type Store struct {
 	// unreachable, after the driver's own retries, the reads of the next readOpen fail at once
 	// instead of each waiting out MaxTransactionRetry, so that questions degrade to the chunk
 	// index without a 15-second stall apiece (agent.Retriever.Retrieve).
-	reads *gobreaker.CircuitBreaker[*neo4j.EagerResult]
+	reads atomic.Pointer[gobreaker.CircuitBreaker[*neo4j.EagerResult]]
+	// newReads makes a closed read breaker (Open's settings): Ping swaps one in when Neo4j
+	// answers while the breaker is open. Nil: Ping leaves the breaker alone.
+	newReads func() *gobreaker.CircuitBreaker[*neo4j.EagerResult]
 	// broke receives (without blocking, capacity 1) each time the read breaker opens.
 	broke chan struct{}
 }
@@ -92,12 +95,15 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	s := &Store{driver: driver, db: cfg.Database, ns: cfg.Namespace, names: namespaceNames(cfg.Namespace), boltLog: cfg.BoltLogger,
 		broke: make(chan struct{}, 1)}
-	s.reads = newReadBreaker(cfg.ReadOpen, func() {
-		select {
-		case s.broke <- struct{}{}:
-		default:
-		}
-	})
+	s.newReads = func() *gobreaker.CircuitBreaker[*neo4j.EagerResult] {
+		return newReadBreaker(cfg.ReadOpen, func() {
+			select {
+			case s.broke <- struct{}{}:
+			default:
+			}
+		})
+	}
+	s.reads.Store(s.newReads())
 	if cfg.Lazy {
 		return s, nil
 	}
@@ -116,10 +122,17 @@ func (s *Store) ReadsBroke() <-chan struct{} { return s.broke }
 // Close releases the driver's connections.
 func (s *Store) Close(ctx context.Context) error { return s.driver.Close(ctx) }
 
-// Ping checks that Neo4j answers and accepts the credentials.
+// Ping checks that Neo4j answers and accepts the credentials. When it does while the read breaker
+// is open or half-open (a read found Neo4j unreachable less than ReadOpen ago), the breaker is
+// replaced by a closed one, so that reads go to Neo4j again at once instead of after the rest
+// of the open interval (questions stayed degraded for up to 10 s after Neo4j was back: README
+// trial); /readyz and cmd/api's warm-up ping.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.driver.VerifyConnectivity(ctx); err != nil {
 		return translate("verify connectivity", err)
+	}
+	if b := s.reads.Load(); b != nil && s.newReads != nil && b.State() != gobreaker.StateClosed {
+		s.reads.CompareAndSwap(b, s.newReads())
 	}
 	return nil
 }
@@ -140,10 +153,11 @@ func (s *Store) run(ctx context.Context, cypher string, params map[string]any) (
 // server while the others keep failing; the error wraps errReadsOpen (and ErrUnavailable, via
 // translate).
 func (s *Store) read(ctx context.Context, cypher string, params map[string]any) (*neo4j.EagerResult, error) {
-	if s.reads == nil {
+	reads := s.reads.Load()
+	if reads == nil {
 		return s.execute(ctx, cypher, params, neo4j.ExecuteQueryWithReadersRouting())
 	}
-	return s.reads.Execute(func() (*neo4j.EagerResult, error) {
+	return reads.Execute(func() (*neo4j.EagerResult, error) {
 		// A read still running after readProbeAfter starts a connectivity probe: with the server
 		// gone the driver retries for MaxTransactionRetry (a first question took 26 s), while the
 		// probe fails at once, so the read is cut short and reported unreachable.

@@ -461,14 +461,21 @@ type warmer struct {
 	public    []string
 }
 
-// warm reads the entity names, again with backoff (1 s growing to 10 s) while Neo4j cannot be
-// reached, then embeds them and asks the warm-up question. A failure only costs the first
-// questions their warm-up, so it is logged, not fatal; the log names no entity.
+// warm pings Neo4j until it answers (every 1–2 s; a successful ping also closes the read
+// breaker, graph.Store.Ping), reads the entity names, embeds them and makes the warm-up
+// retrieval. A failure only costs the first questions their warm-up, so it is logged, not
+// fatal; the log names no entity.
 func (w warmer) warm(ctx context.Context, gs *graph.Store, log *slog.Logger) {
 	start := time.Now()
 	b := backoff.NewExponentialBackOff()
-	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = time.Second, 10*time.Second, 0
+	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = time.Second, 2*time.Second, 0
 	names, err := backoff.RetryWithData(func() ([]string, error) {
+		if err := gs.Ping(ctx); err != nil {
+			if errors.Is(err, ariadne.ErrUnavailable) {
+				return nil, err
+			}
+			return nil, backoff.Permanent(err)
+		}
 		names, err := gs.EntityNames(ctx, max(w.names, 2))
 		if err != nil && !errors.Is(err, ariadne.ErrUnavailable) {
 			return nil, backoff.Permanent(err)

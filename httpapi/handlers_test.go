@@ -395,6 +395,9 @@ func TestServiceErrors(t *testing.T) {
 				if code != tc.code || msg != tc.message || strings.Contains(body, "hunter2") {
 					t.Errorf("%s %s: %s %q, want %s %q", call.method, call.path, code, msg, tc.code, tc.message)
 				}
+				if ra := resp.Header.Get("Retry-After"); (ra == "10") != (tc.code == "unavailable") {
+					t.Errorf("%s %s: Retry-After %q for %s, want 10 exactly for unavailable", call.method, call.path, ra, tc.code)
+				}
 			}
 		})
 	}
@@ -419,7 +422,8 @@ func TestQueryAndSearch(t *testing.T) {
 	}
 	r.ans.ans = agent.Answer{Status: ariadne.StatusUnavailable, Reason: "graph: dial tcp 10.0.0.1:7687"}
 	resp, body = r.do(t, "POST", "/v1/query", "", "application/json", `{"question":"q"}`)
-	if resp.StatusCode != 503 || !strings.Contains(body, `"reason":"the graph store (Neo4j) is unavailable; retry later"`) || strings.Contains(body, "10.0.0.1") {
+	if resp.StatusCode != 503 || !strings.Contains(body, `"reason":"the graph store (Neo4j) is unavailable; retry later"`) || strings.Contains(body, "10.0.0.1") ||
+		resp.Header.Get("Retry-After") != "10" {
 		t.Errorf("unavailable: %d %s", resp.StatusCode, body)
 	}
 	r.ans.ans, r.ans.err = agent.Answer{}, ariadne.Messagef(ariadne.ErrInvalid, "mode forced wrongly")
@@ -739,7 +743,8 @@ func TestModelUsageMetrics(t *testing.T) {
 // wrong key is unknown (never the public groups); the demo's file parses.
 func TestParseKeys(t *testing.T) {
 	tests := []struct{ yaml, want string }{
-		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: b, key: k2, grups: [y]}\n", "line 3: field grups not found"},
+		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: b, key: k2, grups: [y]}\n", "line 3: unknown field grups in a key entry (it takes name, key or key_sha256, groups, write, metrics)"},
+		{"public_group: [all]\n", "line 1: unknown field public_group (the file takes public_groups and keys)"},
 		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: b, key: k2}\n", "entry 2 (line 3) needs a name, exactly one of key/key_sha256, and groups"},
 		{"keys:\n  - {name: a, key_sha256: abc, groups: [x]}\n", "entry 1 (line 2): key_sha256 must be 64 hex digits"},
 		{"keys:\n  - {name: a, key: k, groups: [x]}\n  - {name: a, key: k2, groups: [y]}\n", "entry 2 (line 3): duplicate name or key"},

@@ -80,7 +80,16 @@ func ParseKeys(raw []byte) (*Keys, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("httpapi: keys file: %w: %v", ariadne.ErrInvalid, err)
+		// yaml names its Go types ("field grups not found in type httpapi.keyEntry"); the
+		// operator wrote YAML, so say which fields the file and an entry take.
+		msg := yamlTypeRE.ReplaceAllStringFunc(err.Error(), func(m string) string {
+			field, typ, _ := strings.Cut(strings.TrimPrefix(m, "field "), " not found in type ")
+			if typ == "httpapi.keyEntry" {
+				return "unknown field " + field + " in a key entry (it takes name, key or key_sha256, groups, write, metrics)"
+			}
+			return "unknown field " + field + " (the file takes public_groups and keys)"
+		})
+		return nil, fmt.Errorf("httpapi: keys file: %w: %s", ariadne.ErrInvalid, msg)
 	}
 	var root yaml.Node
 	_ = yaml.Unmarshal(raw, &root) // decoded above; read again only for the entries' lines
@@ -129,6 +138,8 @@ func (k *Keys) Public() []string {
 
 // Configured reports whether any key is configured (false: every caller is anonymous).
 func (k *Keys) Configured() bool { return k != nil && len(k.entries) > 0 }
+
+var yamlTypeRE = regexp.MustCompile(`field \S+ not found in type httpapi\.\w+`)
 
 var sha256RE = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
 

@@ -277,6 +277,7 @@ func (h *handlers) query(c *gin.Context) {
 	code := http.StatusOK
 	if ans.Status == ariadne.StatusUnavailable {
 		code = http.StatusServiceUnavailable
+		c.Header("Retry-After", unavailableRetryAfter)
 	}
 	c.JSON(code, h.response(c, ans, req.Debug))
 }

@@ -286,8 +286,16 @@ func writeError(c *gin.Context, status int, code, msg string) {
 // writeErr writes an error as its class's status, code and message (errorClass).
 func (h *handlers) writeErr(c *gin.Context, err error) {
 	status, code, msg := h.errorClass(c, err)
+	if code == "unavailable" {
+		c.Header("Retry-After", unavailableRetryAfter)
+	}
 	writeError(c, status, code, msg)
 }
+
+// unavailableRetryAfter is the Retry-After of a 503 unavailable, in seconds: the graph store's read
+// breaker stays open this long after Neo4j was found unreachable (graph.Config.ReadOpen), and a
+// restarted store is usually back within it.
+const unavailableRetryAfter = "10"
 
 // errorClass maps an error to its status once: ErrInvalid → 400, ErrNotFound → 404, ErrConflict →
 // 409 (code document_conflict), ErrUnavailable → 503, ErrUnauthorized → 503 (a store rejected

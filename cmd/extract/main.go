@@ -399,7 +399,7 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 	} else {
 		fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
 			s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
-		fmt.Fprintf(&b, "  graph      entities %d (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
+		fmt.Fprintf(&b, "  graph      entities %d in the whole graph, every source (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
 			s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
 			s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
 		fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))

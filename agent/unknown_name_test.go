@@ -37,6 +37,19 @@ func TestUnknownName(t *testing.T) {
 		{"a sentence's first word is no name", "Tell me more. Who manages AgroStep?", nil, []Fragment{agrostep}, ""},
 		{"acronyms and codes are not judged", "What does the SLA of PRJ-2031 say?", nil, []Fragment{agrostep}, ""},
 		{"no name", "how many hectares does the group farm?", nil, []Fragment{agrostep}, ""},
+		{"a quoted name of dictionary words is judged", `Who runs "Harbour Lighthouse"?`, nil, []Fragment{agrostep}, "Harbour Lighthouse"},
+		{"in guillemets too", "Кто отвечает за «Маяк»?", nil, []Fragment{agrostep}, "Маяк"},
+		{"a quoted name a fragment gives by a translation", "Кто отвечает за «Маяк»?", nil,
+			[]Fragment{agrostep, frag("Projects", "The Lighthouse project is run by the data team.")}, ""},
+		{"a quoted name a fragment gives", `Who runs the "Harbour Lighthouse"?`, nil,
+			[]Fragment{frag("Ports", "The Harbour Lighthouse is run by the port authority.")}, ""},
+		{"a quoted title inflected past TokenMatch, by its stems", `Каково краткое название "Тысячелетней реконструкции температуры"?`, nil,
+			[]Fragment{frag("Climate", `Показан график "Тысячелетняя реконструкция температуры" из статьи 1999 года.`)}, ""},
+		{"two capitalized Russian dictionary words are a name", "Кто аккаунт-менеджер клиента Гавань Маяк?", nil, []Fragment{agrostep}, "Гавань Маяк"},
+		{"one is not judged", "Кто аккаунт-менеджер клиента Маяк?", nil, []Fragment{agrostep}, ""},
+		{"nor English title case", "Who approves the Harbour Keeper Allowance?", nil, []Fragment{agrostep}, ""},
+		{"a lowercase quote is no name", `What does "as is" mean for AgroStep?`, nil, []Fragment{agrostep}, ""},
+		{"a long quote is text, not a name", `What did the note "Harbour keeper built it in a year" say?`, nil, []Fragment{agrostep}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

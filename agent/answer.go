@@ -237,7 +237,11 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	}
 	if len(cmp.units) == 0 && res.Route == ariadne.RouteMultiHop && len(res.Paths) > 0 {
 		var err error
-		if plan, err = a.planChain(gctx, req, res.Paths, frags); err != nil {
+		candidates := res.Paths
+		if len(res.chainPaths) > 0 {
+			candidates = res.chainPaths
+		}
+		if plan, err = a.planChain(gctx, req, candidates, frags); err != nil {
 			a.log.Warn("evidence chain not planned", "err", err)
 		}
 		frags = withChain(frags, plan)

@@ -18,27 +18,31 @@ const MinQuoteRunes = 12
 
 // RetrievalConfig tunes retrieval. Zero values take the defaults in parentheses.
 type RetrievalConfig struct {
-	Alpha          float64        // hybrid weight of the vector side (0.5; see DefaultAlpha)
-	Fusion         ariadne.Fusion // hybrid fusion (relative_score)
-	Candidates     int            // hits fetched per list before fusion (30)
-	MaxHops        int            // depth of the graph neighbourhood read around the seeds (2)
-	MaxPaths       int            // paths kept for evidence (12)
-	MaxGraphDocs   int            // documents whose chunks join the graph candidates (12)
-	PerDoc         int            // multi_hop: chunks of one document ranked ahead of other documents (1)
-	GraphWeight    float64        // multi_hop: RRF weight of the walk's list at full confidence, next to hybrid's 1 (see defaults)
-	GraphWeightMin float64        // multi_hop: its weight at zero confidence (see defaults)
-	WalkMentions   int            // multi_hop: chunks read per entity that mention it (30)
-	WalkHub        int            // multi_hop: entities mentioned by more chunks are not expanded (100)
-	WalkChunks     int            // multi_hop: chunks the walk's graph holds at most (1500)
-	WalkPassage    float64        // multi_hop: share of the restart mass on passage seeds (0.5)
-	WalkFloor      float64        // multi_hop: weight of a walk edge whose chunk matches the question least (0.1)
-	WalkSynonym    float64        // multi_hop: entity-name cosine for a synonym edge (embedder's, see DefaultSynonymMin)
-	BridgeHops     int            // multi_hop: bridge entities searched together with the question (0: none; measured, not the default: docs/multi-hop.md)
-	MinHits        int            // fewer hits than this is weak evidence (1)
-	MinVectorScore float64        // top cosine below this is weak evidence (0: disabled)
-	MinCoverage    float64        // share of question terms the top hits must contain (0.25)
-	RelTypes       []string       // relationship types traversed (all)
-	Retry          retry.Policy   // for Weaviate calls (10 attempts within 20s)
+	Alpha      float64        // hybrid weight of the vector side (0.5; see DefaultAlpha)
+	Fusion     ariadne.Fusion // hybrid fusion (relative_score)
+	Candidates int            // hits fetched per list before fusion (30)
+	MaxHops    int            // depth of the graph neighbourhood read around the seeds (2)
+	MaxPaths   int            // paths kept for evidence (12)
+	// ChainPaths is how many paths the multi-hop answer's chain is chosen from (48): more than
+	// MaxPaths, which the response shows, since a chunk with many relations (a project page
+	// naming its services) used up the 12 before the path through the team's lead came.
+	ChainPaths     int
+	MaxGraphDocs   int          // documents whose chunks join the graph candidates (12)
+	PerDoc         int          // multi_hop: chunks of one document ranked ahead of other documents (1)
+	GraphWeight    float64      // multi_hop: RRF weight of the walk's list at full confidence, next to hybrid's 1 (see defaults)
+	GraphWeightMin float64      // multi_hop: its weight at zero confidence (see defaults)
+	WalkMentions   int          // multi_hop: chunks read per entity that mention it (30)
+	WalkHub        int          // multi_hop: entities mentioned by more chunks are not expanded (100)
+	WalkChunks     int          // multi_hop: chunks the walk's graph holds at most (1500)
+	WalkPassage    float64      // multi_hop: share of the restart mass on passage seeds (0.5)
+	WalkFloor      float64      // multi_hop: weight of a walk edge whose chunk matches the question least (0.1)
+	WalkSynonym    float64      // multi_hop: entity-name cosine for a synonym edge (embedder's, see DefaultSynonymMin)
+	BridgeHops     int          // multi_hop: bridge entities searched together with the question (0: none; measured, not the default: docs/multi-hop.md)
+	MinHits        int          // fewer hits than this is weak evidence (1)
+	MinVectorScore float64      // top cosine below this is weak evidence (0: disabled)
+	MinCoverage    float64      // share of question terms the top hits must contain (0.25)
+	RelTypes       []string     // relationship types traversed (all)
+	Retry          retry.Policy // for Weaviate calls (10 attempts within 20s)
 	// Lexicon lets the weak-evidence coverage count a question term stated in the other language
 	// (nil: the question's language only). The learned router's features do not use it: it was
 	// trained without.
@@ -65,6 +69,9 @@ func (c RetrievalConfig) withDefaults() RetrievalConfig {
 	}
 	if c.MaxPaths <= 0 {
 		c.MaxPaths = 12
+	}
+	if c.ChainPaths <= 0 {
+		c.ChainPaths = max(48, c.MaxPaths)
 	}
 	if c.MaxGraphDocs <= 0 {
 		c.MaxGraphDocs = 12

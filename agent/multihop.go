@@ -245,7 +245,8 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	// The paths explain the walk's fused list: the bridge hop's passages are found by text, not
 	// along the graph, and paths from them led the cited chain away from the walk's (measured:
 	// docs/multi-hop.md, "A second hop by a bridge entity").
-	res.Paths = evidencePaths(sg, roots, walked, r.cfg.MaxPaths)
+	res.Paths = evidencePaths(sg, roots, walked, pathChunks, r.cfg.MaxPaths)
+	res.chainPaths = evidencePaths(sg, roots, walked, chainPathChunks, r.cfg.ChainPaths)
 	return res, fmt.Sprintf("%s; walk over %d entities, %d chunks, %d relations, %d synonym edges, %d seeds%s; confidence %.2f, graph weight %.2f%s",
 		note, len(wr.Entity), len(wr.ChunkScore), len(edges), wr.Synonyms, wr.Seeds, nameNote, wr.Confidence, w, bridgeNote), nil
 }
@@ -316,10 +317,10 @@ func (r *Retriever) hydrate(ctx context.Context, req Request, vec []float32, ids
 	return out, nil
 }
 
-// evidencePaths explains the top chunks with paths: for each of the top 10 chunks and each edge it
-// supports, the shortest path (in the subgraph) from a linked entity through that edge; at most
-// max paths, shortest first.
-func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max int) []ariadne.Path {
+// evidencePaths explains the top chunks with paths: for each of the first n chunks of top and
+// each edge it supports, the shortest path (in the subgraph) from a linked entity through that
+// edge; at most max paths, shortest first.
+func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, n, max int) []ariadne.Path {
 	type arc struct {
 		to   string
 		edge int
@@ -372,7 +373,7 @@ func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max 
 	var out []ariadne.Path
 	seen := map[string]bool{}
 	for i, c := range top {
-		if i == 10 || len(out) == max {
+		if i == n || len(out) == max {
 			break
 		}
 		// Every edge the chunk supports, each reached through itself: the shortest path to its
@@ -405,6 +406,14 @@ func evidencePaths(sg subgraph, linked []string, top []ariadne.ScoredChunk, max 
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Hops() < out[j].Hops() })
 	return out
 }
+
+// pathChunks is how many of the walk's top chunks the response's paths explain; chainPathChunks
+// how many the multi-hop answer's chain candidates come from (a hop's sentence can rank lower
+// than the hop's end: the team page line naming its lead).
+const (
+	pathChunks      = 10
+	chainPathChunks = 30
+)
 
 // walkRoots is how many of the walk's entities start the evidence paths when none is linked.
 const walkRoots = 3

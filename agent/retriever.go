@@ -59,6 +59,9 @@ type Result struct {
 	Linked   []Linked              // the entities the question names (Retrieve's entity linking)
 	Trace    *Trace                // explains the retrieval; never a control channel
 	walk     *WalkLists            // multi_hop: the lists fused, the walk's ranking among them (StrategyWalk)
+	// chainPaths are the candidates the answer's evidence chain is chosen from (multi_hop):
+	// evidencePaths as Paths, up to RetrievalConfig.ChainPaths; nil: Paths.
+	chainPaths []ariadne.Path
 }
 
 // Evidence measures one strategy's hits: how many, the top score, and the share of the

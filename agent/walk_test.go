@@ -224,14 +224,14 @@ func TestEvidencePathsGoThroughTheChunksEdge(t *testing.T) {
 	}
 	top := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "team#0"}}, {Chunk: ariadne.Chunk{ID: "inc#0"}}}
 	var got []string
-	for _, p := range evidencePaths(sg, []string{"inc"}, top, 12) {
+	for _, p := range evidencePaths(sg, []string{"inc"}, top, pathChunks, 12) {
 		got = append(got, pathSignature(p))
 	}
 	want := []string{"inc|AFFECTS|svc", "inc|INVOLVES|lib", "inc|AFFECTS|svc|OWNS|team", "inc|INVOLVES|lib|OWNS|team"}
 	if !slices.Equal(got, want) {
 		t.Errorf("paths %q, want %q", got, want)
 	}
-	if p := evidencePaths(sg, []string{"inc"}, top, 1); len(p) != 1 {
+	if p := evidencePaths(sg, []string{"inc"}, top, pathChunks, 1); len(p) != 1 {
 		t.Errorf("max 1: %d paths", len(p))
 	}
 }
@@ -304,10 +304,10 @@ func TestEvidencePathsFromWalkRoots(t *testing.T) {
 	sg := subgraph{nodes: map[string]ariadne.PathNode{"inc": n("inc"), "team": n("team")},
 		edges: []ariadne.Edge{{From: n("team"), To: n("inc"), Type: "HANDLED", ChunkIDs: []string{"inc#0"}}}}
 	top := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "inc#0"}}}
-	if p := evidencePaths(sg, nil, top, 12); len(p) != 0 {
+	if p := evidencePaths(sg, nil, top, pathChunks, 12); len(p) != 0 {
 		t.Fatalf("no roots: %d paths", len(p))
 	}
-	if p := evidencePaths(sg, roots, top, 12); len(p) != 1 || pathSignature(p[0]) != "inc|HANDLED|team" {
+	if p := evidencePaths(sg, roots, top, pathChunks, 12); len(p) != 1 || pathSignature(p[0]) != "inc|HANDLED|team" {
 		t.Fatalf("from the walk's roots: %+v", p)
 	}
 }

@@ -247,6 +247,10 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		frags = withChain(frags, plan)
 	}
 	g := generation{req: req, res: res, frags: frags, plan: plan, cmp: cmp}
+	if g.nameFrags, err = a.nameFragments(gctx, req, res.Linked, frags); err != nil {
+		// Without them a name the fragments lack is judged unknown: a refusal, not a wrong answer.
+		a.log.Warn("names not looked up in the chunk index", "err", err)
+	}
 	if a.cfg.Gate == nil {
 		return a.generate(ctx, gctx, a.gen, a.cfg.Judge, g, tr, out, emit, ""), nil
 	}
@@ -272,6 +276,9 @@ type generation struct {
 	frags []Fragment
 	plan  chainPlan
 	cmp   comparePlan
+	// nameFrags are readable chunks that give names of the question the fragments do not
+	// (Answerer.nameFragments), for the generators' unknown-name rule only.
+	nameFrags []Fragment
 }
 
 // generate runs gen's attempts (generation, verification, judge) on one question and returns out
@@ -285,7 +292,8 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		start := time.Now()
 		att := Attempt{N: n, Generator: label}
 		var dec EvidenceDecision
-		raw, err := gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Linked: res.Linked, Attempt: n, Previous: lastReason, Decision: &dec})
+		raw, err := gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Linked: res.Linked,
+			NameFragments: g.nameFrags, Attempt: n, Previous: lastReason, Decision: &dec})
 		if dec.ChunkID != "" || dec.Reason != "" {
 			tr.Evidence = &dec
 		}

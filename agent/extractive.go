@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -118,7 +119,7 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 		}
 	}
 	// So must the names it gives that no linked entity accounts for (unknownName).
-	if unknownName(question, in.Linked, frags, g.Ranker.Lexicon) != "" {
+	if unknownName(question, in.Linked, append(slices.Clip(frags), in.NameFragments...), g.Ranker.Lexicon) != "" {
 		return notFound()
 	}
 	set, err := g.Ranker.WeightSet()

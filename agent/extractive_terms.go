@@ -200,7 +200,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	}
 	// The reason does not repeat the name: traces are shared, and a name a caller may not read
 	// is not echoed even from their own question (the canary test holds every response to that).
-	if unknownName(question, in.Linked, frags, g.Lexicon) != "" {
+	if unknownName(question, in.Linked, append(slices.Clip(frags), in.NameFragments...), g.Lexicon) != "" {
 		return termCandidates{empty: "a name in the question is in no fragment and names no entity the caller may read"}
 	}
 	c := termCandidates{want: askFor(question)}

@@ -27,6 +27,10 @@ type GenerationInput struct {
 	// names or spellings (another script, an inflection, a short form) states the question's
 	// words for it (questionTerms.withLinked).
 	Linked []Linked
+	// NameFragments are readable chunks outside Fragments that give a name the question names
+	// and the fragments do not (Answerer.nameFragments): a name they give is known, so a
+	// generator's unknown-name rule does not refuse for it; they are not evidence to quote.
+	NameFragments []Fragment
 	// Attempt is the 1-based generation attempt; Previous says why the last one was rejected
 	// (empty on the first). A model generator uses them to vary a retry.
 	Attempt  int

@@ -1,11 +1,14 @@
 package agent
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
@@ -177,6 +180,45 @@ func quotedNames(question string, words []textnorm.Token) []nameSpan {
 }
 
 var quotedRE = regexp.MustCompile(`«[^»\n]+»|“[^”\n]+”|„[^“\n]+“|"[^"\n]+"`)
+
+// Name lookups: at most maxNameSearches names of a question are searched for in the chunk index,
+// nameSearchHits chunks each.
+const (
+	maxNameSearches = 3
+	nameSearchHits  = 10
+)
+
+// nameFragments returns readable chunks outside frags that give the names of the question frags
+// do not (unknownName): for each such name in turn, a BM25 search of the chunk index for its
+// words as the caller (req.Groups), the hits kept as fragments (numbered after frags). A name the
+// hits do not give either stays unknown and the lookups stop there: the generator refuses for it.
+// The rule is for subjects no readable document gives ("the account manager of Orbita Clinic"
+// over a knowledge base without that client), and retrieval's top chunks are not all the
+// documents: a conference "in Moscow" in a question about a training budget was refused because
+// the budget's passages do not name the city, though other readable pages do. Nil when the
+// fragments give every name; the error is the search's.
+func (a *Answerer) nameFragments(ctx context.Context, req Request, linked []Linked, frags []Fragment) ([]Fragment, error) {
+	var extra []Fragment
+	tried := map[string]bool{}
+	for range maxNameSearches {
+		name := unknownName(req.Question, linked, append(slices.Clip(frags), extra...), a.cfg.Lexicon)
+		if name == "" || tried[name] {
+			break
+		}
+		tried[name] = true
+		hits, err := a.retriever.chunks.Search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Terms: textnorm.SearchTerms(name), Text: name,
+			Groups: req.Groups, Limit: nameSearchHits})
+		if err != nil {
+			return extra, fmt.Errorf("agent: look up a name of the question: %w", err)
+		}
+		for _, h := range hits {
+			if ariadne.CanRead(h.ACL, req.Groups) { // defence in depth: the search filters already
+				extra = append(extra, Fragment{N: len(frags) + len(extra) + 1, Chunk: h.Chunk})
+			}
+		}
+	}
+	return extra, nil
+}
 
 // sentenceStart reports whether words[i] begins a sentence of text: the first word, or one
 // after . ! ? or a line break.

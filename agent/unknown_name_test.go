@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -75,5 +76,55 @@ func TestAnswerUnknownName(t *testing.T) {
 	}
 	if ans = ask(t, a, "Who is the account manager for AgroStep?"); ans.Status != ariadne.StatusAnswered || !strings.Contains(ans.Answer, "Marina Lebedeva") {
 		t.Errorf("known client: %s %q", ans.Status, ans.Answer)
+	}
+}
+
+// nameIndex answers a BM25 search whose text is one of its names with that name's chunks (as
+// the caller may read them, like the index), and any other search as search does.
+type nameIndex struct {
+	fakeSearch
+	names map[string][]ariadne.ScoredChunk
+}
+
+func (f nameIndex) Search(ctx context.Context, mode ariadne.SearchMode, q ariadne.SearchQuery) ([]ariadne.ScoredChunk, error) {
+	if hits, ok := f.names[q.Text]; ok && mode == ariadne.SearchBM25 {
+		return fakeSearch{hits}.Search(ctx, mode, q)
+	}
+	return f.fakeSearch.Search(ctx, mode, q)
+}
+
+// TestAnswerNameKnownOutsideFragments: a name the retrieved fragments lack but a readable chunk
+// of the index gives (the city of a conference, in a question about a budget rule) does not make
+// the answer not_found, and that chunk is not quoted; a chunk the caller may not read does not
+// make the name known, nor does a search that finds nothing.
+func TestAnswerNameKnownOutsideFragments(t *testing.T) {
+	budget := ariadne.ScoredChunk{Score: 0.8, Chunk: ariadne.Chunk{ID: "policies/training#0001-aaaaaaaa", DocID: "policies/training",
+		Title: "Training budget", ACL: []string{"all"}, Text: "Conference tickets above 30 000 RUB are approved by the finance director, Vera Lapina."}}
+	office := ariadne.ScoredChunk{Score: 3, Chunk: ariadne.Chunk{ID: "notes/offices#0000-bbbbbbbb", DocID: "notes/offices",
+		Title: "Offices", ACL: []string{"all"}, Text: "Our Moscow office is on Tverskaya street."}}
+	secret := office
+	secret.Chunk.ID, secret.Chunk.DocID, secret.Chunk.ACL = "notes/secret#0000-cccccccc", "notes/secret", []string{"management"}
+	q := "Who approves a 45 000 RUB ticket to a conference in Moscow?"
+	for _, tc := range []struct {
+		name  string
+		index []ariadne.ScoredChunk
+		want  ariadne.Status
+	}{
+		{"a readable chunk names the city", []ariadne.ScoredChunk{office}, ariadne.StatusAnswered},
+		{"only a restricted one does", []ariadne.ScoredChunk{secret}, ariadne.StatusNotFound},
+		{"none does", nil, ariadne.StatusNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRetriever(nameIndex{fakeSearch{[]ariadne.ScoredChunk{budget}}, map[string][]ariadne.ScoredChunk{"Moscow": tc.index}},
+				emptyGraph{}, fixedEmbedder{}, nil, RetrievalConfig{MinCoverage: 0.01}, nil)
+			a := NewAnswerer(r, TermExtractive{}, fixedCount(1), AnswerConfig{}, Hooks{}, nil)
+			ans := ask(t, a, q)
+			if ans.Status != tc.want {
+				t.Fatalf("%s %q, want %s", ans.Status, ans.Answer, tc.want)
+			}
+			if ans.Status == ariadne.StatusAnswered && (!strings.Contains(ans.Answer, "Vera Lapina") || strings.Contains(ans.Answer, "Tverskaya")) {
+				t.Errorf("answer %q: want the budget rule, not the office", ans.Answer)
+			}
+		})
 	}
 }

@@ -241,9 +241,11 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		if len(res.chainPaths) > 0 {
 			candidates = res.chainPaths
 		}
+		start := time.Now()
 		if plan, err = a.planChain(gctx, req, candidates, frags); err != nil {
 			a.log.Warn("evidence chain not planned", "err", err)
 		}
+		tr.time("chain", start)
 		frags = withChain(frags, plan)
 	}
 	g := generation{req: req, res: res, frags: frags, plan: plan, cmp: cmp}

@@ -138,8 +138,9 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 			byID[c.ID] = f
 		}
 	}
-	q := newQuestionTerms(req.Question, a.cfg.Lexicon)
+	q := newQuestionTerms(req.Question, a.cfg.Lexicon).memoized()
 	idf, _ := termIDF(q, all)
+	memo := newChainMemo()
 	var best chainPlan
 	for _, p := range paths {
 		if p.Hops() == 0 || p.Hops() > maxChainHops {
@@ -160,7 +161,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		var hops []hopUnit
 		got := map[string]float64{}
 		for _, e := range p.Edges {
-			h, ok := hopSentence(endNames(nodes[e.From], aliases), endNames(nodes[e.To], aliases), e.ChunkIDs, byID)
+			h, ok := memo.hopSentence(endNames(nodes[e.From], aliases), endNames(nodes[e.To], aliases), e.ChunkIDs, byID)
 			if !ok {
 				break
 			}
@@ -179,7 +180,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 				page = append(page, f)
 			}
 		}
-		last, covered := lastUnit(terms, got, page, hops, idf, sum)
+		last, covered := lastUnit(terms, got, page, hops, idf, sum, memo)
 		for t, w := range covered {
 			got[t] = max(got[t], w)
 		}
@@ -203,14 +204,15 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 // weighted, and the terms it covers (termCover; a table row's header counts as its context); it
 // must state at least one term the hops leave unstated in its own text, and repeat no hop
 // sentence. Ties go to the shorter unit. Nothing when the hops state every term.
-func lastUnit(terms questionTerms, got map[string]float64, page []Fragment, hops []hopUnit, idf map[string]float64, sum float64) (hopUnit, map[string]float64) {
+func lastUnit(terms questionTerms, got map[string]float64, page []Fragment, hops []hopUnit, idf map[string]float64, sum float64, memo *chainMemo) (hopUnit, map[string]float64) {
 	var best hopUnit
 	var bestCovered map[string]float64
 	var bestGain float64
 	for _, f := range page {
-		ctxTerms, headers := contextTerms(terms, f), tableHeaders(f.Chunk.Text)
-		for _, u := range splitUnits(f.Chunk.Text) {
-			if planted(u) || slices.ContainsFunc(hops, func(h hopUnit) bool { return h.quote == u }) {
+		ctxTerms, headers := contextTerms(terms, f), memo.tableHeaders(f.Chunk)
+		for _, ku := range memo.units(f.Chunk) {
+			u := ku.text
+			if slices.ContainsFunc(hops, func(h hopUnit) bool { return h.quote == u }) {
 				continue
 			}
 			uctx, claim := unitContext(terms, ctxTerms, headers, u)
@@ -349,9 +351,63 @@ func namesAny(toks []string, names [][]string) bool {
 	return slices.ContainsFunc(names, func(nts []string) bool { return namesTokens(toks, nts) })
 }
 
+// chainMemo keeps what one planChain call's paths share, so that dozens of candidate paths
+// through the same edges and pages split, tokenize and match each once: each chunk's units
+// (planted ones left out) with their Latin key tokens, its table headers, and each edge's hop
+// sentence. Not safe for concurrent use.
+type chainMemo struct {
+	chunkUnits map[string][]keyedUnit
+	headers    map[string]map[string]string
+	hops       map[string]hopResult
+}
+
+// keyedUnit is a unit of a chunk and its Latin key tokens (textnorm.KeyTokens).
+type keyedUnit struct {
+	text string
+	toks []string
+}
+
+type hopResult struct {
+	hop hopUnit
+	ok  bool
+}
+
+func newChainMemo() *chainMemo {
+	return &chainMemo{chunkUnits: map[string][]keyedUnit{}, headers: map[string]map[string]string{}, hops: map[string]hopResult{}}
+}
+
+// units returns the chunk's units that are not planted instructions, in order, with their tokens.
+func (m *chainMemo) units(c ariadne.Chunk) []keyedUnit {
+	if us, ok := m.chunkUnits[c.ID]; ok {
+		return us
+	}
+	var us []keyedUnit
+	for _, u := range splitUnits(c.Text) {
+		if !planted(u) {
+			us = append(us, keyedUnit{u, textnorm.KeyTokens(u)})
+		}
+	}
+	m.chunkUnits[c.ID] = us
+	return us
+}
+
+// tableHeaders is tableHeaders of the chunk's text, once per chunk.
+func (m *chainMemo) tableHeaders(c ariadne.Chunk) map[string]string {
+	h, ok := m.headers[c.ID]
+	if !ok {
+		h = tableHeaders(c.Text)
+		m.headers[c.ID] = h
+	}
+	return h
+}
+
 // hopSentence returns the shortest unit of the edge's chunks that names both ends, each by its
-// name or one of its aliases (from and to: name first).
-func hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment) (hopUnit, bool) {
+// name or one of its aliases (from and to: name first); once per edge and pair of names.
+func (m *chainMemo) hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment) (hopUnit, bool) {
+	key := strings.Join(from, "\x1f") + "\x1e" + strings.Join(to, "\x1f") + "\x1e" + strings.Join(chunkIDs, "\x1f")
+	if r, ok := m.hops[key]; ok {
+		return r.hop, r.ok
+	}
 	fromKeys, toKeys := nameKeys(from), nameKeys(to)
 	var best hopUnit
 	for _, id := range chunkIDs {
@@ -362,19 +418,16 @@ func hopSentence(from, to []string, chunkIDs []string, byID map[string]Fragment)
 		ctxText := f.Chunk.Title + " " + f.Chunk.HeadingPath()
 		ctxToks := textnorm.KeyTokens(ctxText)
 		fromCtx, toCtx := namesAny(ctxToks, fromKeys), namesAny(ctxToks, toKeys)
-		for _, u := range splitUnits(f.Chunk.Text) {
-			if planted(u) {
-				continue
-			}
-			uToks := textnorm.KeyTokens(u)
-			inFrom, inTo := namesAny(uToks, fromKeys), namesAny(uToks, toKeys)
+		for _, ku := range m.units(f.Chunk) {
+			inFrom, inTo := namesAny(ku.toks, fromKeys), namesAny(ku.toks, toKeys)
 			if inFrom && inTo || inFrom && toCtx || inTo && fromCtx {
-				if best.quote == "" || len(u) < len(best.quote) {
-					best = hopUnit{f, u}
+				if best.quote == "" || len(ku.text) < len(best.quote) {
+					best = hopUnit{f, ku.text}
 				}
 			}
 		}
 	}
+	m.hops[key] = hopResult{best, best.quote != ""}
 	return best, best.quote != ""
 }
 

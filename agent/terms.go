@@ -43,6 +43,28 @@ type questionTerms struct {
 	ents  []entityTerms       // linked entities with the terms of their words in the question
 	lex   *lexicon.Lexicon    // for the text's words translated back (stated); nil without a lexicon
 	ru    map[string]bool     // terms of Russian (Cyrillic) question words: derivationOf applies to them
+	// memo, when set (memoized), keeps what stated found for each text, for every term of the
+	// questionTerms memoized was called on; its subsets (only) share it. Not safe for
+	// concurrent use.
+	memo *statedMemo
+}
+
+// statedMemo is stated's cache: full is the questionTerms it was made for (without a memo),
+// byText what full.stated returned for each text.
+type statedMemo struct {
+	full   questionTerms
+	byText map[string]map[string]bool
+}
+
+// memoized returns q with a memo: stated then computes each text once for q's terms, and for a
+// subset of them (only) reads the same result — a term's being stated does not depend on the
+// other terms. For one goroutine's many calls over the same texts (planChain scores dozens of
+// paths through the same sentences and pages).
+func (q questionTerms) memoized() questionTerms {
+	full := q
+	full.memo = nil
+	q.memo = &statedMemo{full: full, byText: map[string]map[string]bool{}}
+	return q
 }
 
 // entityTerms is a linked entity: the question terms of the words that name it, and the matcher
@@ -168,7 +190,7 @@ func compoundTerms(question string, terms []string) map[string]bool {
 
 // only returns the same question terms restricted to keep.
 func (q questionTerms) only(keep func(string) bool) questionTerms {
-	out := questionTerms{tr: q.tr, cog: q.cog, ents: q.ents, lex: q.lex, ru: q.ru}
+	out := questionTerms{tr: q.tr, cog: q.cog, ents: q.ents, lex: q.lex, ru: q.ru, memo: q.memo}
 	for _, t := range q.terms {
 		if keep(t) {
 			out.terms = append(out.terms, t)
@@ -183,6 +205,20 @@ func (q questionTerms) only(keep func(string) bool) questionTerms {
 // «классифицирует» and «классификация»), or
 // (lexicon) as a translation among its words' match keys.
 func (q questionTerms) stated(text string) map[string]bool {
+	if q.memo != nil {
+		all, ok := q.memo.byText[text]
+		if !ok {
+			all = q.memo.full.stated(text)
+			q.memo.byText[text] = all
+		}
+		out := map[string]bool{}
+		for _, t := range q.terms {
+			if all[t] {
+				out[t] = true
+			}
+		}
+		return out
+	}
 	terms := textnorm.SearchTerms(text)
 	have := toSet(terms)
 	out := map[string]bool{}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kljensen/snowball/english"
 
+	"github.com/ariadne-graphrag/ariadne/internal/wordcache"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -57,6 +58,26 @@ func (l *Lexicon) Size() (english, russian int) {
 // Key returns one word's match key and whether the word is Russian (Cyrillic); "" for a function
 // word (textnorm.IsStopword), an empty word, or a word of digits only.
 func Key(word string) (key string, russian bool) {
+	k := keyCache.Get(word, analyzeKey)
+	return k.key, k.russian
+}
+
+// keyCache keeps Key's result for the first 100 000 distinct words: stemming is the cost of
+// matching a text's words against translations, and answers match the same sentences many times.
+var keyCache = wordcache.New[wordKey](100_000)
+
+type wordKey struct {
+	key     string
+	russian bool
+}
+
+// analyzeKey is Key without the cache.
+func analyzeKey(word string) wordKey {
+	key, russian := analyzeKeyParts(word)
+	return wordKey{key, russian}
+}
+
+func analyzeKeyParts(word string) (key string, russian bool) {
 	f := textnorm.FoldString(word)
 	if f == "" || textnorm.IsStopword(f) || strings.IndexFunc(f, unicode.IsLetter) < 0 {
 		return "", false

@@ -9,13 +9,16 @@ import "strings"
 // bilingual dictionary misses these loanwords (an older one has no «офис» or «менеджер»), and
 // they are common in the office and IT vocabulary of our documents.
 
+// cognateSounds writes the sounds CognateForm merges as one letter.
+var cognateSounds = strings.NewReplacer("dzh", "J", "zh", "J", "dg", "J", "ts", "s", "z", "s")
+
 // CognateForm returns the cognate skeleton of a search term (SearchTerms: a Russian stem or an
 // English word in phonetic Latin form): the sounds written «дж», «ж», English g before e/i and
 // dg become 'J'; z becomes s and Russian ts (ц) s; each run of vowels becomes one 'V'; a final
 // vowel is dropped. "manager" and «менеджер» ("menedzher") both give "mVnVJVr"; "office" and
 // «офис» give "VfVs".
 func CognateForm(term string) string {
-	t := strings.NewReplacer("dzh", "J", "zh", "J", "dg", "J", "ts", "s", "z", "s").Replace(term)
+	t := cognateSounds.Replace(term)
 	var b strings.Builder
 	prevV := false
 	var last byte

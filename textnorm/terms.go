@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ariadne-graphrag/ariadne/internal/wordcache"
 	"github.com/kljensen/snowball/russian"
 )
 
@@ -46,8 +47,16 @@ func allStopwords(words []Token) bool {
 	return true
 }
 
-// term is one word's search term, or "" for a function word.
-func term(word string) string {
+// term is one word's search term, or "" for a function word. It is a pure function of the word
+// and the hot loop of every text analysis (Snowball stemming, folding, transliteration: the
+// answer path analyzes the same sentences' words many times), so terms are kept for the first
+// 100 000 distinct words (about 10 MB).
+func term(word string) string { return termCache.Get(word, analyzeTerm) }
+
+var termCache = wordcache.New[string](100_000)
+
+// analyzeTerm is term without the cache.
+func analyzeTerm(word string) string {
 	folded := FoldString(word)
 	if IsStopword(folded) {
 		return ""

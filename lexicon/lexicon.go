@@ -62,9 +62,9 @@ func Key(word string) (key string, russian bool) {
 	return k.key, k.russian
 }
 
-// keyCache keeps Key's result for the first 100 000 distinct words: stemming is the cost of
+// keyCache keeps Key's result for the first 50 000 distinct words: stemming is the cost of
 // matching a text's words against translations, and answers match the same sentences many times.
-var keyCache = wordcache.New[wordKey](100_000)
+var keyCache = wordcache.New[wordKey](50_000)
 
 type wordKey struct {
 	key     string

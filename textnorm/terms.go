@@ -50,10 +50,11 @@ func allStopwords(words []Token) bool {
 // term is one word's search term, or "" for a function word. It is a pure function of the word
 // and the hot loop of every text analysis (Snowball stemming, folding, transliteration: the
 // answer path analyzes the same sentences' words many times), so terms are kept for the first
-// 100 000 distinct words (about 10 MB).
+// 50 000 distinct words without digits (internal/wordcache; measured with lexicon.Key's cache
+// in docs/evaluation.md, "Stop 52").
 func term(word string) string { return termCache.Get(word, analyzeTerm) }
 
-var termCache = wordcache.New[string](100_000)
+var termCache = wordcache.New[string](50_000)
 
 // analyzeTerm is term without the cache.
 func analyzeTerm(word string) string {

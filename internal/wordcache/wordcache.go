@@ -3,6 +3,7 @@
 package wordcache
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -19,8 +20,12 @@ type Cache[V any] struct {
 func New[V any](max int) *Cache[V] { return &Cache[V]{max: int64(max)} }
 
 // Get returns the value of word, computing it with f the first time (f must be a pure function
-// of the word).
+// of the word). Words with a digit (dates, amounts, ids: many, and rarely repeated) are computed
+// every time and not kept.
 func (c *Cache[V]) Get(word string, f func(string) V) V {
+	if strings.ContainsAny(word, "0123456789") {
+		return f(word)
+	}
 	if v, ok := c.m.Load(word); ok {
 		return v.(V)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/embedding"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 )
 
 // Fakes behind the handlers' interfaces: no servers.
@@ -165,26 +166,7 @@ type rig struct {
 	ret    *fakeRetriever
 	g      *fakeGraph
 	docs   *fakeDocuments
-	logs   *LockedLog
-}
-
-// LockedLog is a log sink the server writes to while a test reads it (the canary test in
-// package httpapi_test uses it too).
-type LockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *LockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *LockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	logs   *testenv.LockedLog
 }
 
 func newRig(t *testing.T, lim Limits) *rig {
@@ -206,7 +188,7 @@ func newRigWith(t *testing.T, keysYAML string, lim Limits) *rig {
 	}
 	r := &rig{ans: &fakeAnswerer{}, ret: &fakeRetriever{}, g: &fakeGraph{docs: map[string]ariadne.DocumentInfo{
 		"secret/doc": {ID: "secret/doc", ACL: []string{"management"}}, "public/doc": {ID: "public/doc", ACL: []string{"all"}}}},
-		docs: &fakeDocuments{}, logs: &LockedLog{}}
+		docs: &fakeDocuments{}, logs: &testenv.LockedLog{}}
 	log := slog.New(slog.NewTextHandler(r.logs, nil))
 	e := New(Services{Answerer: r.ans, Retriever: r.ret, Entities: r.g, Library: r.g, Documents: r.docs, Keys: keys,
 		Ready: func(context.Context) map[string]Check { return map[string]Check{"neo4j": {OK: true}} }, Metrics: NewMetrics(), Log: log}, lim)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
+	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 )
 
 // gateAnswerer holds every question until release is closed, and says when each one started.
@@ -39,7 +40,7 @@ func limitsEngine(t *testing.T, ans Answerer, lim Limits) *httptest.Server {
 	g := &fakeGraph{}
 	e := New(Services{Answerer: ans, Retriever: &fakeRetriever{}, Entities: g, Library: g, Documents: &fakeDocuments{}, Keys: keys,
 		Ready:   func(context.Context) map[string]Check { return map[string]Check{"neo4j": {OK: true}} },
-		Metrics: NewMetrics(), Log: slog.New(slog.NewTextHandler(&LockedLog{}, nil))}, lim)
+		Metrics: NewMetrics(), Log: slog.New(slog.NewTextHandler(&testenv.LockedLog{}, nil))}, lim)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	return srv

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -124,7 +123,7 @@ func TestIntegrationStartsWithGraphDown(t *testing.T) {
 	bolt.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var logs syncBuffer
+	var logs testenv.LockedLog
 	addr, done := serveAPI(t, ctx, &logs, "--embedder", "lexical", "--ner", "off", "--neo4j-uri", "bolt://"+bolt.Addr())
 	status, body := get(t, "http://"+addr+"/readyz")
 	if status != 200 || !strings.Contains(body, `"status":"degraded"`) || !strings.Contains(body, `"neo4j":{"ok":false`) {
@@ -169,24 +168,6 @@ func get(t *testing.T, url string) (int, string) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(body)
-}
-
-// syncBuffer is a bytes.Buffer the API's log handler and the test read at the same time.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // serveAPI runs the real binary's run loop with args, on a free port against the real stores (an

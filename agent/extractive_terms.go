@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
@@ -118,11 +119,49 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 		chosen = withSiblings(chosen, cands.units, bars.Sibling, g.maxClaims())
 	}
 	chosen = withHomonymPages(chosen, cands.units, in.Linked, bars.Best)
+	chosen = withAntecedents(chosen)
 	out := make([]quoted, 0, len(chosen))
 	for _, u := range chosen {
 		out = append(out, quoted{frag: u.frag, text: u.text})
 	}
 	return quoteClaims(out)
+}
+
+// withAntecedents puts before each chosen unit whose subject is a personal pronoun ("He chairs
+// the weekly incident review.", «Она ведёт …») the unit that comes before it in its chunk, when
+// there is one and it is not chosen already: quoted alone, such a sentence does not say who
+// (README trial: "Who chairs the weekly incident review?" answered "He approves … and chairs
+// the weekly incident review.", the name being in the sentence before).
+func withAntecedents(chosen []termUnit) []termUnit {
+	out := make([]termUnit, 0, len(chosen))
+	for _, u := range chosen {
+		if pronounSubject(u.text) {
+			units := splitUnits(u.frag.Chunk.Text)
+			if i := slices.Index(units, u.text); i > 0 {
+				prev := units[i-1]
+				if !planted(prev) && !slices.ContainsFunc(chosen, func(c termUnit) bool { return c.frag.Chunk.ID == u.frag.Chunk.ID && c.text == prev }) &&
+					!slices.ContainsFunc(out, func(c termUnit) bool { return c.frag.Chunk.ID == u.frag.Chunk.ID && c.text == prev }) {
+					out = append(out, termUnit{frag: u.frag, text: prev})
+				}
+			}
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// pronounSubject reports whether a unit begins with a personal pronoun in the nominative (he,
+// she, they; он, она, они).
+func pronounSubject(unit string) bool {
+	ws := textnorm.Words(unit)
+	if len(ws) == 0 || ws[0].Start > 2 {
+		return false
+	}
+	switch strings.ToLower(ws[0].Text) {
+	case "he", "she", "they", "он", "она", "они":
+		return true
+	}
+	return false
 }
 
 // withHomonymPages adds to chosen, when the best claim comes from the page of an entity the

@@ -241,7 +241,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 			if keys == nil {
 				keys = lexicon.Keys(text)
 			}
-			if slices.ContainsFunc(tr, func(k string) bool { return keys[k] }) {
+			if slices.ContainsFunc(tr, func(k string) bool { return keys[k] || keys[agentVerb(k)] }) {
 				out[t] = true
 				continue
 			}
@@ -359,6 +359,17 @@ func textCognates(text string, cyrillic bool) []string {
 		}
 	}
 	return out
+}
+
+// agentVerb returns the verb of an English agent noun's match key ("leader" → "lead", "owner" →
+// "own"): the key without its final "er", for keys of 5 letters or more; "" for any other key. A
+// translation that is an agent noun is then stated by its verb («руководитель» by "the team
+// lead", "leads").
+func agentVerb(key string) string {
+	if len(key) < 5 || !strings.HasSuffix(key, "er") {
+		return ""
+	}
+	return key[:len(key)-2]
 }
 
 // inflectionOf reports whether two search terms are one word with different endings: one is a

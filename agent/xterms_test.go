@@ -29,6 +29,14 @@ func testLexicon(t *testing.T) *lexicon.Lexicon {
 	)
 }
 
+func TestAgentVerb(t *testing.T) {
+	for key, want := range map[string]string{"leader": "lead", "keeper": "keep", "owner": "own", "user": "", "lead": "", "manag": ""} {
+		if got := agentVerb(key); got != want {
+			t.Errorf("agentVerb(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
 func TestQuestionTermsAcrossLanguages(t *testing.T) {
 	lex := testLexicon(t)
 	tests := []struct {
@@ -51,6 +59,8 @@ func TestQuestionTermsAcrossLanguages(t *testing.T) {
 		// dictionary gives «разрешать»), but "allowed"'s translations hold an inflection of it
 		{"Разрешено ли ночевать на маяке?", "Staying overnight at the lighthouse is allowed.", lex, []string{"maiak", "razresh"}},
 		{"Разрешено ли ночевать на маяке?", "Staying overnight at the lighthouse is allowed.", nil, nil},
+		// a translation that is an agent noun ("keeper") is stated by its verb
+		{"Кто смотритель маяка?", "Two brothers keep the lighthouse.", lex, []string{"maiak", "smotritel"}},
 	}
 	for _, tc := range tests {
 		q := newQuestionTerms(tc.question, tc.lex)

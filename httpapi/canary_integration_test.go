@@ -166,6 +166,7 @@ var canaryRoutes = map[string]func(discovered *discoveries) []canaryRequest{
 	"HEAD /healthz":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/healthz"}} },
 	"HEAD /readyz":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/readyz"}} },
 	"GET /metrics":       func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/metrics"}} },
+	"HEAD /metrics":      func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/metrics"}} },
 	"GET /openapi.yaml":  func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/openapi.yaml"}} },
 	"HEAD /openapi.yaml": func(*discoveries) []canaryRequest { return []canaryRequest{{method: "HEAD", path: "/openapi.yaml"}} },
 	"GET /":              func(*discoveries) []canaryRequest { return []canaryRequest{{method: "GET", path: "/"}} },

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -741,6 +743,13 @@ func TestParseKeys(t *testing.T) {
 	if k, err := ParseKeys([]byte("keys:\n  - {name: a, key: k, groups: [x]}\n")); err != nil || strings.Join(k.public, ",") != ariadne.PublicGroup {
 		t.Errorf("public_groups left out: %v %v, want the default [%s]", k, err, ariadne.PublicGroup)
 	}
+	bad := filepath.Join(t.TempDir(), "keys.yaml")
+	if err := os.WriteFile(bad, []byte("keys:\n  - {name: a, key: k, grups: [x]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadKeys(bad); err == nil || !strings.Contains(err.Error(), "keys file "+bad+": ") || !strings.Contains(err.Error(), "unknown field grups") {
+		t.Errorf("LoadKeys of a bad file: %v, want its path and the field", err)
+	}
 	k, err := LoadKeys("../demo/api-keys.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -1238,6 +1247,9 @@ func TestHeadReads(t *testing.T) {
 		{"an unknown key", "/v1/documents/public%2Fdoc", "no-such-key", 401},
 		{"the document list", "/v1/documents", "", 200},
 		{"the sources", "/v1/sources", "", 200},
+		{"metrics without a key", "/metrics", "", 401},
+		{"metrics with a key that may not", "/metrics", "manager-key", 403},
+		{"metrics with its key", "/metrics", "monitor-key", 200},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

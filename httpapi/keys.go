@@ -69,13 +69,16 @@ func LoadKeys(path string) (*Keys, error) {
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: keys file: %w", err)
 	}
-	return ParseKeys(raw)
+	return parseKeys(raw, "httpapi: keys file "+path+": ")
 }
 
 // ParseKeys parses the keys file YAML. Every key needs a name, a key or key_sha256 (64 hex
 // digits), and at least one group; names and keys are unique; unknown fields are errors. Errors
 // wrap ariadne.ErrInvalid and name the line of the entry at fault.
-func ParseKeys(raw []byte) (*Keys, error) {
+func ParseKeys(raw []byte) (*Keys, error) { return parseKeys(raw, "httpapi: keys file: ") }
+
+// parseKeys is ParseKeys with the prefix of its error messages (LoadKeys names the file).
+func parseKeys(raw []byte, prefix string) (*Keys, error) {
 	var f keysFile
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
@@ -89,7 +92,7 @@ func ParseKeys(raw []byte) (*Keys, error) {
 			}
 			return "unknown field " + field + " (the file takes public_groups and keys)"
 		})
-		return nil, fmt.Errorf("httpapi: keys file: %w: %s", ariadne.ErrInvalid, msg)
+		return nil, fmt.Errorf(prefix+"%w: %s", ariadne.ErrInvalid, msg)
 	}
 	var root yaml.Node
 	_ = yaml.Unmarshal(raw, &root) // decoded above; read again only for the entries' lines
@@ -97,7 +100,7 @@ func ParseKeys(raw []byte) (*Keys, error) {
 	k := &Keys{public: f.PublicGroups}
 	if f.PublicGroups != nil && len(f.PublicGroups) == 0 {
 		// It used to mean the default, [all] — the opposite of what an operator writing it wants.
-		return nil, fmt.Errorf("httpapi: keys file: public_groups is an empty list: leave it out for the default [all], or give callers without a key a group no document's acl holds (public_groups: [nobody]) to let them read nothing; every key gets these groups too: %w", ariadne.ErrInvalid)
+		return nil, fmt.Errorf(prefix+"public_groups is an empty list: leave it out for the default [all], or give callers without a key a group no document's acl holds (public_groups: [nobody]) to let them read nothing; every key gets these groups too: %w", ariadne.ErrInvalid)
 	}
 	if len(k.public) == 0 {
 		k.public = []string{ariadne.PublicGroup}
@@ -110,9 +113,9 @@ func ParseKeys(raw []byte) (*Keys, error) {
 		}
 		switch {
 		case e.Name == "" || (e.Key == "") == (e.KeySHA256 == "") || len(e.Groups) == 0:
-			return nil, fmt.Errorf("httpapi: keys file: %s needs a name, exactly one of key/key_sha256, and groups: %w", at, ariadne.ErrInvalid)
+			return nil, fmt.Errorf(prefix+"%s needs a name, exactly one of key/key_sha256, and groups: %w", at, ariadne.ErrInvalid)
 		case e.KeySHA256 != "" && !sha256RE.MatchString(e.KeySHA256):
-			return nil, fmt.Errorf("httpapi: keys file: %s: key_sha256 must be 64 hex digits (sha256sum of the key): %w", at, ariadne.ErrInvalid)
+			return nil, fmt.Errorf(prefix+"%s: key_sha256 must be 64 hex digits (sha256sum of the key): %w", at, ariadne.ErrInvalid)
 		}
 		if e.Key != "" {
 			sum := sha256.Sum256([]byte(e.Key))
@@ -120,7 +123,7 @@ func ParseKeys(raw []byte) (*Keys, error) {
 		}
 		e.KeySHA256 = strings.ToLower(e.KeySHA256)
 		if seen["name:"+e.Name] || seen["key:"+e.KeySHA256] {
-			return nil, fmt.Errorf("httpapi: keys file: %s: duplicate name or key: %w", at, ariadne.ErrInvalid)
+			return nil, fmt.Errorf(prefix+"%s: duplicate name or key: %w", at, ariadne.ErrInvalid)
 		}
 		seen["name:"+e.Name], seen["key:"+e.KeySHA256] = true, true
 		k.entries = append(k.entries, e)

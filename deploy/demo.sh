@@ -36,6 +36,9 @@ PASSWORD_NOTE="ariadne-dev-password (the default; ARIADNE_NEO4J_PASSWORD changes
 addresses=$(deploy/local.sh env) || exit 2 # a bad port offset: local.sh says why
 eval "$addresses"
 API_PORT=$ARIADNE_API_PORT
+# A process this checkout did not start on the API port fails the demo now, not after the
+# servers and the extraction job (README trial).
+deploy/local.sh check-api-port
 NEO4J_HTTP=$ARIADNE_NEO4J_HTTP
 NEO4J_URI=$ARIADNE_NEO4J_URI
 

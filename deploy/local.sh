@@ -11,6 +11,7 @@
 #   deploy/local.sh install compose        build the Docker Compose v2 CLI plugin (validation only)
 #   deploy/local.sh wipe    [service...]   delete a stopped server's data
 #   deploy/local.sh start-api BINARY       start Ariadne's API (deploy/demo.sh); `down` stops it
+#   deploy/local.sh check-api-port         fail when a process it did not start holds the API port
 #   deploy/local.sh env                    print `export` lines for the clients (cmd/*, go test),
 #                                          ARIADNE_WEAVIATE_API_KEY included
 #   deploy/local.sh api-key                print the API key Weaviate requires (generated once)
@@ -783,21 +784,33 @@ install_thesaurus() {
 # ---------------------------------------------------------------------------------------------
 # api: Ariadne's own API server, started by deploy/demo.sh from a binary it built
 
+# check_api_port fails when a process this script did not start holds the API port (an API
+# started by hand, another checkout's): it would answer the readiness check for ours while ours
+# exits with "address already in use" (README trial). deploy/demo.sh asks first, before any work.
+check_api_port() {
+	if ! running_pid api >/dev/null && port_open "$API_PORT"; then
+		die "127.0.0.1:$API_PORT is taken by a process deploy/local.sh did not start (an API you started yourself, or another checkout's); stop it, or set ARIADNE_PORT_OFFSET to use other ports"
+	fi
+}
+
 start_api() {
-	local bin=${1:?start-api needs the api binary}
+	[ $# -ge 1 ] || die "usage: deploy/local.sh start-api PATH-TO-API-BINARY (deploy/demo.sh builds it into $ARIADNE_HOME/bin/api)"
+	local bin=$1
 	local log=$LOG_DIR/api.log
 	if running_pid api >/dev/null && is_up api; then
 		say "api already up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT"
 		return 0
 	fi
-	# Another process on the port (an API started by hand, another checkout's) would answer the
-	# readiness check for ours while ours exits with "address already in use" (README trial).
-	if port_open "$API_PORT"; then
-		die "127.0.0.1:$API_PORT is taken by a process deploy/local.sh did not start (an API you started yourself, or another checkout's); stop it, or set ARIADNE_PORT_OFFSET to use other ports"
-	fi
+	check_api_port
 	eval "$(cmd_env)"
+	local lines=0
+	[ -f "$log" ] && lines=$(wc -l <"$log")
 	start_bg api "$log" env ARIADNE_API_ADDR="127.0.0.1:$API_PORT" "$bin"
-	wait_ready api "$(cat "$(pidfile api)")" "$log"
+	if ! (wait_ready api "$(cat "$(pidfile api)")" "$log"); then
+		# Its own words (a bad keys file, a store it cannot reach) are the last lines it logged.
+		tail -n +"$((lines + 1))" "$log" | tail -n 4 >&2 || true
+		exit 1
+	fi
 	if ! running_pid api >/dev/null; then
 		rm -f "$(pidfile api)"
 		die "api exited right after it became ready on 127.0.0.1:$API_PORT; read $log"
@@ -928,6 +941,11 @@ cmd_down() {
 		rm -f "$(pidfile "$s")" "$(addrfile "$s")"
 		say "$s stopped (pid $pid)"
 	done
+	# An API started by hand is not this script's to stop, but it would go on answering against
+	# stopped stores: say so (README trial).
+	if [ $# -eq 0 ] && ! running_pid api >/dev/null && is_up api; then
+		say "an API not started by deploy/local.sh still answers on http://127.0.0.1:$API_PORT; stop it yourself"
+	fi
 }
 
 # elsewhere prints a status line and succeeds when the service's pid file names a live process
@@ -1039,6 +1057,7 @@ main() {
 	status) cmd_status "$@" ;;
 	is-up) [ $# -eq 1 ] || die "is-up takes one service"; is_up "$1" ;;
 	start-api) start_api "$@" ;;
+	check-api-port) check_api_port ;;
 	env) cmd_env ;;
 	api-key) weaviate_key ;;
 	prereqs) prereqs ;;

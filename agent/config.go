@@ -43,6 +43,9 @@ type RetrievalConfig struct {
 	MinCoverage    float64      // share of question terms the top hits must contain (0.25)
 	RelTypes       []string     // relationship types traversed (all)
 	Retry          retry.Policy // for Weaviate calls (10 attempts within 20s)
+	// SearchOpen is how long searches fail at once after one found Weaviate unavailable past its
+	// retries (Retriever.search's circuit breaker); 0 means 10s.
+	SearchOpen time.Duration
 	// Lexicon lets the weak-evidence coverage count a question term stated in the other language
 	// (nil: the question's language only). The learned router's features do not use it: it was
 	// trained without.

@@ -102,3 +102,39 @@ func TestDegradedWithoutGraph(t *testing.T) {
 		})
 	}
 }
+
+// laterDownGraph answers entity linking (finding nothing) but fails every later read as
+// unavailable: Neo4j went away between linking and the walk.
+type laterDownGraph struct{ downGraph }
+
+func (laterDownGraph) EntityCandidates(context.Context, string, []string, int) ([]ariadne.EntityCandidate, error) {
+	return nil, nil
+}
+
+// TestDegradedWhenGraphGoesAwayMidQuestion: a graph read that fails after linking degrades the
+// question (answered from the chunk index, marked, multi_hop as hybrid) instead of failing it;
+// with the chunk index down as well, it fails as unavailable.
+func TestDegradedWhenGraphGoesAwayMidQuestion(t *testing.T) {
+	down := fmt.Errorf("graph: edges: %w", ariadne.ErrUnavailable)
+	for _, tc := range []struct {
+		name   string
+		search ChunkSearcher
+		want   ariadne.Status
+	}{
+		{"chunk index up", fakeSearch{[]ariadne.ScoredChunk{vacation}}, ariadne.StatusAnswered},
+		{"chunk index down too", downSearch{}, ariadne.StatusUnavailable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRetriever(tc.search, laterDownGraph{downGraph{err: down, reads: &atomic.Int32{}}}, fixedEmbedder{}, nil,
+				RetrievalConfig{MinCoverage: 0.01, Retry: retry.Policy{Initial: time.Millisecond, MaxAttempts: 2}}, nil)
+			a := NewAnswerer(r, TermExtractive{}, fixedCount(1), AnswerConfig{}, Hooks{}, nil)
+			ans, err := a.Answer(context.Background(), Request{Question: "Сколько дней ежегодного оплачиваемого отпуска?", Groups: []string{"all"}, Mode: "multi_hop"}, nil)
+			if err != nil || ans.Status != tc.want {
+				t.Fatalf("%s, err %v; want %s", ans.Status, err, tc.want)
+			}
+			if tc.want == ariadne.StatusAnswered && (ans.Route != ariadne.RouteHybrid || !slices.Contains(ans.Degraded, DegradedGraph)) {
+				t.Errorf("route %s, degraded %v; want hybrid, degraded graph", ans.Route, ans.Degraded)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sony/gobreaker/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -23,6 +24,9 @@ type Retriever struct {
 	cfg    RetrievalConfig
 	log    *slog.Logger
 	names  *nameCache // entity-name embeddings for the walk
+	// searches is the chunk index's circuit breaker (newSearchBreaker): once a search found
+	// Weaviate unavailable after its retries, the searches of the next SearchOpen fail at once.
+	searches *gobreaker.CircuitBreaker[[]ariadne.ScoredChunk]
 }
 
 // NewRetriever assembles a retriever; router nil means RuleRouter.
@@ -36,7 +40,9 @@ func NewRetriever(chunks ChunkSearcher, g GraphReader, embed QueryEmbedder, rout
 	if cfg.WalkSynonym == 0 && embed != nil {
 		cfg.WalkSynonym = DefaultSynonymMin(embed.Name())
 	}
-	return &Retriever{chunks: chunks, graph: g, embed: embed, router: router, cfg: cfg.withDefaults(), log: log, names: newNameCache(200000)}
+	cfg = cfg.withDefaults()
+	return &Retriever{chunks: chunks, graph: g, embed: embed, router: router, cfg: cfg, log: log, names: newNameCache(200000),
+		searches: newSearchBreaker(cfg.SearchOpen)}
 }
 
 // Request is one retrieval.
@@ -128,6 +134,21 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 	}
 	for {
 		res, err := r.runRoute(ctx, route, req, vec, linked, tr)
+		if err != nil && graphDown == nil && (route == ariadne.RouteMultiHop || len(linked) > 0) &&
+			errors.Is(err, ariadne.ErrUnavailable) && ctx.Err() == nil {
+			// A store went away after linking (Neo4j killed mid-question: a walk read failed). If
+			// it was the graph, the chunk index alone still answers, degraded; if it was the chunk
+			// index, the hybrid search fails too and the question with it.
+			graphDown, linked = err, nil
+			tr.Linked = nil
+			tr.Degraded = append(tr.Degraded, DegradedGraph)
+			r.log.Warn("a graph read failed after linking: answering from the chunk index alone", "err", err)
+			if route == ariadne.RouteMultiHop {
+				route = ariadne.RouteHybrid
+				tr.Router.Reasons = append(tr.Router.Reasons, "the graph store became unavailable: multi_hop runs as hybrid")
+			}
+			continue
+		}
 		if err != nil {
 			return Result{Route: route, Trace: tr}, err
 		}
@@ -198,8 +219,42 @@ func (r *Retriever) embedQuery(ctx context.Context, q string, tr *Trace) ([]floa
 }
 
 // search runs one Weaviate search, retrying transient faults (this is the only layer that retries
-// Weaviate).
+// Weaviate). Searches pass the retriever's circuit breaker: after one that found Weaviate
+// unavailable past its retries (about 20 s), searches fail at once (ErrUnavailable) for
+// SearchOpen, then one search tries Weaviate again while the others keep failing — so that with
+// Weaviate down every question is answered 503 at once instead of after 20 s of retries apiece
+// (README trial).
 func (r *Retriever) search(ctx context.Context, mode ariadne.SearchMode, q ariadne.SearchQuery, tr *Trace) ([]ariadne.ScoredChunk, error) {
+	out, err := r.searches.Execute(func() ([]ariadne.ScoredChunk, error) { return r.retrySearch(ctx, mode, q, tr) })
+	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+		return nil, fmt.Errorf("agent: %s search: vector: %w", mode, errors.Join(ariadne.ErrUnavailable, errSearchesOpen))
+	}
+	return out, err
+}
+
+var errSearchesOpen = errors.New("Weaviate was unavailable a moment ago; searches fail at once until one reaches it")
+
+// newSearchBreaker is the chunk index's breaker: one search that found Weaviate unavailable opens
+// it for open (10 s when zero); half-open, one search tries while the others fail. A cancelled or
+// timed-out request, and errors other than ErrUnavailable (bad input), count as successes.
+func newSearchBreaker(open time.Duration) *gobreaker.CircuitBreaker[[]ariadne.ScoredChunk] {
+	if open <= 0 {
+		open = 10 * time.Second
+	}
+	return gobreaker.NewCircuitBreaker[[]ariadne.ScoredChunk](gobreaker.Settings{
+		Name:        "weaviate-searches",
+		MaxRequests: 1,
+		Timeout:     open,
+		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= 1 },
+		IsSuccessful: func(err error) bool {
+			return err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+				!errors.Is(err, ariadne.ErrUnavailable)
+		},
+	})
+}
+
+// retrySearch is search without the breaker.
+func (r *Retriever) retrySearch(ctx context.Context, mode ariadne.SearchMode, q ariadne.SearchQuery, tr *Trace) ([]ariadne.ScoredChunk, error) {
 	var out []ariadne.ScoredChunk
 	err := retry.Do(ctx, r.cfg.Retry, func(ctx context.Context) error {
 		var err error

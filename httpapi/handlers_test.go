@@ -692,6 +692,9 @@ func TestReadiness(t *testing.T) {
 		if resp.StatusCode != tc.code || !strings.Contains(string(body), tc.status) {
 			t.Errorf("%s: %d %s, want %d %s", tc.name, resp.StatusCode, body, tc.code, tc.status)
 		}
+		if ra := resp.Header.Get("Retry-After"); (ra == "10") != (tc.code == 503) {
+			t.Errorf("%s: Retry-After %q, want 10 exactly when not ready", tc.name, ra)
+		}
 		// From another host: the same status, no details (they name internal addresses).
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("GET", "/readyz", nil) // RemoteAddr 192.0.2.1

@@ -398,6 +398,9 @@ func (h *handlers) readyz(c *gin.Context) {
 			checks[name] = ch
 		}
 	}
+	if code == http.StatusServiceUnavailable {
+		c.Header("Retry-After", unavailableRetryAfter)
+	}
 	c.JSON(code, gin.H{"status": status, "checks": checks})
 }
 

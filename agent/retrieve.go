@@ -232,7 +232,7 @@ func (r *Retriever) search(ctx context.Context, mode ariadne.SearchMode, q ariad
 	return out, err
 }
 
-var errSearchesOpen = errors.New("Weaviate was unavailable a moment ago; searches fail at once until one reaches it")
+var errSearchesOpen = errors.New("the chunk index (Weaviate) was unavailable a moment ago; searches fail at once until one reaches it")
 
 // newSearchBreaker is the chunk index's breaker: one search that found Weaviate unavailable opens
 // it for open (10 s when zero); half-open, one search tries while the others fail. A cancelled or

@@ -982,7 +982,8 @@ cmd_status() {
 			if pid=$(running_pid "$s"); then
 				printf '%-9s up    pid %-7s %s\n' "$s" "$pid" "$(describe "$s")"
 			else
-				printf '%-9s up    (not started by deploy/local.sh) %s\n' "$s" "$(describe "$s")"
+				# Its key file is not this checkout's to name (another checkout's Weaviate: README trial).
+				printf '%-9s up    (not started by deploy/local.sh) %s\n' "$s" "$(describe "$s" | sed 's/, API key .*//')"
 			fi
 			if [ "$s" = weaviate ] && ! weaviate_closed; then
 				printf '%-9s       but it answers without an API key or refuses this one: deploy/local.sh up weaviate restarts one it started\n' ''

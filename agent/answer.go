@@ -249,7 +249,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		frags = withChain(frags, plan)
 	}
 	g := generation{req: req, res: res, frags: frags, plan: plan, cmp: cmp}
-	if g.nameFrags, err = a.nameFragments(gctx, req, res.Linked, frags); err != nil {
+	if g.nameFrags, err = a.nameFragments(gctx, req, res, frags); err != nil {
 		// Without them a name the fragments lack is judged unknown: a refusal, not a wrong answer.
 		a.log.Warn("names not looked up in the chunk index", "err", err)
 	}

@@ -54,10 +54,10 @@ func unknownName(question string, linked []Linked, frags []Fragment, lex *lexico
 		})
 	}
 	spans = append(spans, quotedNames(question, words)...)
-	// Each fragment's words in their phonetic Latin forms (3 letters or more), read once and only
-	// when a name is to be judged.
-	// Their search terms (Snowball stems of Russian words) too: an adjective's feminine ending
-	// leaves 4 Latin letters («Тысячелетняя» ~ «Тысячелетней»), past what TokenMatch allows.
+	// Each fragment's words in their phonetic Latin forms (3 letters or more) and its search terms
+	// (Snowball stems of Russian words: an adjective's feminine ending leaves 4 Latin letters,
+	// «Тысячелетняя» ~ «Тысячелетней», past what TokenMatch allows), read once and only when a
+	// name is to be judged.
 	var fragWords [][]string
 	var fragStems []map[string]bool
 	readFragments := func() {
@@ -189,25 +189,27 @@ const (
 )
 
 // nameFragments returns readable chunks outside frags that give the names of the question frags
-// do not (unknownName): for each such name in turn, a BM25 search of the chunk index for its
-// words as the caller (req.Groups), the hits kept as fragments (numbered after frags). A name the
-// hits do not give either stays unknown and the lookups stop there: the generator refuses for it.
+// do not (unknownName; res.Linked the question's linked entities): for each such name in turn, a
+// BM25 search of the chunk index for its words as the caller (req.Groups), the hits kept as
+// fragments (numbered after frags). A name the hits do not give either stays unknown and the
+// lookups stop there: the generator refuses for it.
 // The rule is for subjects no readable document gives ("the account manager of Orbita Clinic"
 // over a knowledge base without that client), and retrieval's top chunks are not all the
 // documents: a conference "in Moscow" in a question about a training budget was refused because
 // the budget's passages do not name the city, though other readable pages do. Nil when the
 // fragments give every name; the error is the search's.
-func (a *Answerer) nameFragments(ctx context.Context, req Request, linked []Linked, frags []Fragment) ([]Fragment, error) {
+func (a *Answerer) nameFragments(ctx context.Context, req Request, res Result, frags []Fragment) ([]Fragment, error) {
 	var extra []Fragment
 	tried := map[string]bool{}
 	for range maxNameSearches {
-		name := unknownName(req.Question, linked, append(slices.Clip(frags), extra...), a.cfg.Lexicon)
+		name := unknownName(req.Question, res.Linked, append(slices.Clip(frags), extra...), a.cfg.Lexicon)
 		if name == "" || tried[name] {
 			break
 		}
 		tried[name] = true
-		hits, err := a.retriever.chunks.Search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Terms: textnorm.SearchTerms(name), Text: name,
-			Groups: req.Groups, Limit: nameSearchHits})
+		// The retriever's search: its retries and its breaker, the retries in the trace.
+		hits, err := a.retriever.search(ctx, ariadne.SearchBM25, ariadne.SearchQuery{Terms: textnorm.SearchTerms(name), Text: name,
+			Groups: req.Groups, Limit: nameSearchHits}, res.Trace)
 		if err != nil {
 			return extra, fmt.Errorf("agent: look up a name of the question: %w", err)
 		}

@@ -64,16 +64,22 @@ func redact(secret string) string {
 
 // OpenGraph connects to Neo4j.
 func (s Stores) OpenGraph(ctx context.Context) (*graph.Store, error) {
-	return graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase,
-		Namespace: s.Neo4jNamespace})
+	return graph.Open(ctx, s.graphConfig())
+}
+
+// graphConfig is the Neo4j store's configuration from the settings.
+func (s Stores) graphConfig() graph.Config {
+	return graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase,
+		Namespace: s.Neo4jNamespace}
 }
 
 // OpenGraphOptional is OpenGraph for a process that can work without Neo4j (cmd/api answers
 // from the chunk index meanwhile): a server that cannot be reached is returned as down, with a
 // store that connects once it answers; wrong credentials and bad settings are still err.
 func (s Stores) OpenGraphOptional(ctx context.Context) (gs *graph.Store, down, err error) {
-	gs, err = graph.Open(ctx, graph.Config{URI: s.Neo4jURI, User: s.Neo4jUser, Password: s.Neo4jPassword, Database: s.Neo4jDatabase,
-		Namespace: s.Neo4jNamespace, Lazy: true})
+	cfg := s.graphConfig()
+	cfg.Lazy = true
+	gs, err = graph.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

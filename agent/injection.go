@@ -46,13 +46,6 @@ var instructionRE = regexp.MustCompile(`(?:` +
 	`|не\s+(?:ссылайся|упоминай|цитируй)[^.!?]{0,30}(?:документ|источник|этот|эту|други)` +
 	`)`)
 
-// planted reports whether a unit of document text is addressed to a model rather than to readers
-// (injectionRE or InstructionLike): the extractive generators never quote it, so the page that
-// states the fact can be the answer instead of the note that tells the system what to say.
-func planted(u string) bool {
-	return injectionRE.MatchString(u) || InstructionLike(u)
-}
-
 // InstructionLike reports whether s reads as an instruction to the assistant (instructionRE).
 func InstructionLike(s string) bool {
 	return instructionRE.MatchString(textnorm.FoldString(s))

@@ -219,11 +219,9 @@ func (q questionTerms) stated(text string) map[string]bool {
 		}
 		return out
 	}
-	terms := textnorm.SearchTerms(text)
-	have := toSet(terms)
+	f := factsOf(text, q.lex)
+	terms, have := f.terms, f.have
 	out := map[string]bool{}
-	var keys map[string]bool
-	var cogs, back scriptLists // the other script's words' cognate skeletons, and their translations' keys
 	for _, t := range q.terms {
 		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {
 			out[t] = true
@@ -238,26 +236,22 @@ func (q questionTerms) stated(text string) map[string]bool {
 			continue
 		}
 		if tr := q.tr[t]; len(tr) > 0 {
-			if keys == nil {
-				keys = lexicon.Keys(text)
-			}
+			keys := f.keys()
 			if slices.ContainsFunc(tr, func(k string) bool { return keys[k] || keys[agentVerb(k)] }) {
 				out[t] = true
 				continue
 			}
 		}
 		if c, ok := q.cog[t]; ok {
-			other := !c.cyrillic
-			forms := cogs.get(other, func() []string { return textCognates(text, other) })
-			if slices.ContainsFunc(forms, func(u string) bool { return textnorm.CognateMatch(c.form, u) }) {
+			other := scriptIndex(!c.cyrillic)
+			if slices.ContainsFunc(f.cogs[other](), func(u string) bool { return textnorm.CognateMatch(c.form, u) }) {
 				out[t] = true
 				continue
 			}
 			// The dictionary read the other way: a word of the text whose translation is the
 			// term («отделений» is none of "branches"' translations' keys in the Russian →
 			// English direction, but «отделение» is one of "branches"' own).
-			tr := back.get(other, func() []string { return q.backKeys(text, other) })
-			if slices.ContainsFunc(tr, func(k string) bool { return k == t || inflectionOf(t, k) }) {
+			if slices.ContainsFunc(f.back[other](), func(k string) bool { return k == t || inflectionOf(t, k) }) {
 				out[t] = true
 			}
 		}
@@ -305,41 +299,22 @@ func (q questionTerms) statedEntities(text string, out map[string]bool) {
 	}
 }
 
-// scriptLists keeps lists derived from one text's words of each script, each computed on first
-// use.
-type scriptLists struct {
-	lists [2][]string // by "is Cyrillic": 0 Latin, 1 Cyrillic
-	done  [2]bool
-}
-
-// get returns the list for the words of one script, computing it the first time.
-func (s *scriptLists) get(cyrillic bool, compute func() []string) []string {
-	i := 0
-	if cyrillic {
-		i = 1
-	}
-	if !s.done[i] {
-		s.lists[i], s.done[i] = compute(), true
-	}
-	return s.lists[i]
-}
-
 // backTranslations is how many of a word's translations backKeys takes (the dictionary lists the
 // usual ones first; the tail holds rare senses and idioms).
 var backTranslations = 8
 
 // backKeys returns the match keys of the translations of text's words in one script (cyrillic or
 // not), never nil.
-func (q questionTerms) backKeys(text string, cyrillic bool) []string {
+func backKeys(lex *lexicon.Lexicon, text string, cyrillic bool) []string {
 	out := []string{}
-	if q.lex == nil {
+	if lex == nil {
 		return out
 	}
 	for _, w := range textnorm.Words(text) {
 		if hasCyrillic(w.Text) != cyrillic {
 			continue
 		}
-		tr := q.lex.Translate(w.Text)
+		tr := lex.Translate(w.Text)
 		out = append(out, tr[:min(len(tr), backTranslations)]...)
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -61,7 +62,7 @@ type DocumentChunkReader interface {
 // most of the question terms the hops leave unstated — at least one of them in its own text — is
 // the plan's last sentence and counts in its coverage (lastUnit). No hops in the plan: no path can
 // be claimed.
-func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.Path, frags []Fragment) (chainPlan, error) {
+func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, paths []ariadne.Path, frags []Fragment, tr *Trace) (chainPlan, error) {
 	byID := map[string]Fragment{}
 	for _, f := range frags {
 		byID[f.Chunk.ID] = f
@@ -87,12 +88,16 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 			if p.Hops() == 0 || p.Hops() > maxChainHops {
 				continue
 			}
-			if d := p.Nodes[len(p.Nodes)-1].DocID; d != "" && !containsString(docs, d) {
-				docs = append(docs, d)
+			for _, n := range []ariadne.PathNode{p.Nodes[0], p.Nodes[len(p.Nodes)-1]} {
+				if d := n.DocID; d != "" && !containsString(docs, d) {
+					docs = append(docs, d)
+				}
 			}
 		}
 		if len(docs) > 0 {
+			start := time.Now()
 			ids, err := dr.DocumentChunkIDs(ctx, docs, req.Groups)
+			tr.time("chain_read_pages", start)
 			if err != nil {
 				return chainPlan{}, fmt.Errorf("agent: read chain end pages: %w", err)
 			}
@@ -119,13 +124,18 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 			}
 		}
 		var err error
-		if aliases, err = ar.EntityAliases(ctx, keys, req.Groups); err != nil {
+		start := time.Now()
+		aliases, err = ar.EntityAliases(ctx, keys, req.Groups)
+		tr.time("chain_read_aliases", start)
+		if err != nil {
 			return chainPlan{}, fmt.Errorf("agent: read chain entity aliases: %w", err)
 		}
 	}
 	all := append([]Fragment(nil), frags...)
 	if len(missing) > 0 && a.cfg.Chunks != nil {
+		start := time.Now()
 		cs, err := a.cfg.Chunks.Chunks(ctx, missing, req.Groups)
+		tr.time("chain_read_chunks", start)
 		if err != nil {
 			return chainPlan{}, fmt.Errorf("agent: read chain chunks: %w", err)
 		}
@@ -150,14 +160,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		for _, n := range p.Nodes {
 			nodes[n.Key] = n
 		}
-		// Every path starts at an entity the question names: its name's terms say nothing about
-		// which path answers, so they are left out of the coverage.
-		start := toSet(textnorm.SearchTerms(p.Nodes[0].Name))
-		terms := q.only(func(t string) bool { return !start[t] })
-		var sum float64
-		for _, t := range terms.terms {
-			sum += idf[t]
-		}
+		terms, sum := chainTerms(q, p.Nodes[0], linked, aliases, idf)
 		var hops []hopUnit
 		got := map[string]float64{}
 		for _, e := range p.Edges {
@@ -174,29 +177,96 @@ func (a *Answerer) planChain(ctx context.Context, req Request, paths []ariadne.P
 		if len(hops) != p.Hops() {
 			continue
 		}
-		var page []Fragment
-		for _, id := range pageChunks[p.Nodes[len(p.Nodes)-1].DocID] {
-			if f, ok := byID[id]; ok {
-				page = append(page, f)
-			}
-		}
-		last, covered := lastUnit(terms, got, page, hops, idf, sum, memo)
-		for t, w := range covered {
-			got[t] = max(got[t], w)
-		}
-		var cover float64
-		for _, t := range sortedKeys(got) {
-			cover += got[t] * idf[t]
-		}
-		if sum > 0 {
-			cover /= sum
-		}
-		const eps = 1e-9
-		if best.hops == nil || cover > best.cover+eps || cover > best.cover-eps && len(hops) < len(best.hops) {
+		last, covered := lastUnit(terms, got, pageOf(pageChunks, byID, p.Nodes[len(p.Nodes)-1]), hops, idf, sum, memo)
+		cover := chainCover(got, covered, idf, sum)
+		if best.hops == nil || cover > best.cover+chainEps || cover > best.cover-chainEps && len(hops) < len(best.hops) {
 			best = chainPlan{path: p, hops: hops, last: last, cover: cover}
 		}
 	}
+	// No hop at all: the page of an entity the question names may state as much of the question
+	// by itself ("Since when has D. Orlov led the SRE team?" — his own page says; a path through a
+	// meeting he attended to a colleague's page that says since when *she* leads *her* team says no
+	// more). Fewer hops win a tie, so then no chain is claimed and the page's sentence joins the
+	// fragments the generator reads — unless that sentence is one of the chain's own (the
+	// client's page names its account manager: the hop is the answer).
+	if best.hops == nil {
+		return best, nil
+	}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		n := p.Nodes[0]
+		if p.Hops() == 0 || p.Hops() > maxChainHops || n.DocID == "" || seen[n.Key] {
+			continue
+		}
+		seen[n.Key] = true
+		terms, sum := chainTerms(q, n, linked, aliases, idf)
+		own, covered := lastUnit(terms, map[string]float64{}, pageOf(pageChunks, byID, n), nil, idf, sum, memo)
+		inChain := slices.ContainsFunc(best.units(), func(h hopUnit) bool { return h.quote == own.quote })
+		if own.quote != "" && !inChain && chainCover(nil, covered, idf, sum) > best.cover-chainEps {
+			return chainPlan{last: own}, nil
+		}
+	}
 	return best, nil
+}
+
+// chainEps is how close two chains' coverages are to count as a tie.
+const chainEps = 1e-9
+
+// chainTerms returns the question's terms a path from start must cover and their IDF sum: every
+// path starts at an entity the question names, and its names' terms say nothing about which path
+// answers, so they are left out — the words the question names it by (linked: «Д. Орлов» for
+// "Dmitry Orlov", whose terms are neither of the other's) and its names (aliases: as the caller
+// sees them, by entity key).
+func chainTerms(q questionTerms, start ariadne.PathNode, linked []Linked, aliases map[string][]string, idf map[string]float64) (questionTerms, float64) {
+	names := map[string]bool{}
+	for _, n := range endNames(start, aliases) {
+		for _, t := range textnorm.SearchTerms(n) {
+			names[t] = true
+		}
+	}
+	for _, l := range linked {
+		if l.Key == start.Key {
+			for _, t := range textnorm.SearchTerms(l.Surface) {
+				names[t] = true
+			}
+		}
+	}
+	terms := q.only(func(t string) bool { return !names[t] })
+	var sum float64
+	for _, t := range terms.terms {
+		sum += idf[t]
+	}
+	return terms, sum
+}
+
+// pageOf returns the fragments of n's own page among those read (byID), in pageChunks' order.
+func pageOf(pageChunks map[string][]string, byID map[string]Fragment, n ariadne.PathNode) []Fragment {
+	var page []Fragment
+	for _, id := range pageChunks[n.DocID] {
+		if f, ok := byID[id]; ok {
+			page = append(page, f)
+		}
+	}
+	return page
+}
+
+// chainCover is the IDF-weighted share of the question's terms (sum: their IDF total) that the
+// hops (got) and the last unit (covered) state, in [0, 1]; a term's weight is the larger of the two.
+func chainCover(got, covered map[string]float64, idf map[string]float64, sum float64) float64 {
+	all := map[string]float64{}
+	for _, m := range []map[string]float64{got, covered} {
+		for t, w := range m {
+			all[t] = max(all[t], w)
+		}
+	}
+	var cover float64
+	for _, t := range sortedKeys(all) {
+		cover += all[t] * idf[t]
+	}
+	if sum > 0 {
+		cover /= sum
+	}
+	return cover
 }
 
 // lastUnit returns the unit of the page (the chain's last entity's own chunks) that adds most to

@@ -45,7 +45,7 @@ func (m memChunks) Chunks(_ context.Context, ids, groups []string) ([]ariadne.Ch
 
 // claimChain plans the chain as Answer does and verifies its claims.
 func claimChain(a *Answerer, req Request, paths []ariadne.Path, frags []Fragment) ([]ariadne.Claim, []ChainHop, error) {
-	plan, err := a.planChain(context.Background(), req, paths, frags)
+	plan, err := a.planChain(context.Background(), req, nil, paths, frags, newTrace())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -126,7 +126,7 @@ func TestPlanChainFollowsQuestion(t *testing.T) {
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
 	a := &Answerer{cfg: AnswerConfig{Chunks: memChunks{inc, client}}}
 	req := Request{Question: "Кто аккаунт-менеджер клиента, чей сервис затронул INC-1?", Groups: []string{"all"}}
-	plan, err := a.planChain(context.Background(), req, []ariadne.Path{short, long}, frags)
+	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{short, long}, frags, newTrace())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestPlanChainFollowsQuestion(t *testing.T) {
 	}
 	// Asked about the incident's commander, the short path covers more and is chosen.
 	req.Question = "Кто был руководителем инцидента INC-1?"
-	if plan, _ = a.planChain(context.Background(), req, []ariadne.Path{long, short}, frags); plan.path.Hops() != 1 {
+	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{long, short}, frags, newTrace()); plan.path.Hops() != 1 {
 		t.Errorf("commander question: plan %+v, want the 1-hop path", plan)
 	}
 }
@@ -233,12 +233,51 @@ func TestPlanChainMatchesEndsByAlias(t *testing.T) {
 	req := Request{Question: "Which team runs MeterBridge?", Groups: []string{"all"}}
 	pages := memPages{memChunks{project}}
 	a := &Answerer{cfg: AnswerConfig{Chunks: pages}}
-	if plan, err := a.planChain(context.Background(), req, []ariadne.Path{path}, frags); err != nil || len(plan.hops) != 0 {
+	if plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace()); err != nil || len(plan.hops) != 0 {
 		t.Fatalf("without aliases: plan %+v, %v; want no chain (the sentence names the team in English only)", plan, err)
 	}
 	a.cfg.Chunks = memAliases{pages, map[string][]string{team.Key: {"Data Integration team", "DI"}}}
-	plan, err := a.planChain(context.Background(), req, []ariadne.Path{path}, frags)
+	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace())
 	if err != nil || len(plan.hops) != 1 || plan.hops[0].quote != "The project is run by the Data Integration team." {
 		t.Fatalf("with aliases: plan %+v, %v; want the project page's sentence", plan, err)
+	}
+}
+
+// A path that leaves the entity the question names for another one's page is no answer when that
+// entity's own page states as much of the question: no chain is claimed, and the page's sentence
+// joins the fragments. Without such a sentence on its page the path is the chain.
+func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
+	orlov := ariadne.Chunk{ID: "people/orlov#0000-11111111", DocID: "people/orlov", Title: "Dmitry Orlov", ACL: []string{"all"},
+		Text: "Dmitry Orlov is an engineer at Severny Veter. He has led the platform team since 2021."}
+	meeting := ariadne.Chunk{ID: "notes/review#0000-22222222", DocID: "notes/review", Title: "Delivery review", ACL: []string{"all"},
+		Text: "Dmitry Orlov reminded everyone about the update. Irina Sokolova owns the planner migration."}
+	sokolova := ariadne.Chunk{ID: "people/sokolova#0000-33333333", DocID: "people/sokolova", Title: "Irina Sokolova", ACL: []string{"all"},
+		Text: "Irina Sokolova joined in 2017. She has led the mobile team since 2021."}
+	p, m, s := ariadne.PathNode{Key: "person:orlov", Name: "Dmitry Orlov", DocID: orlov.DocID},
+		ariadne.PathNode{Key: "meeting:review", Name: "Delivery review", DocID: meeting.DocID},
+		ariadne.PathNode{Key: "person:sokolova", Name: "Irina Sokolova", DocID: sokolova.DocID}
+	detour := ariadne.Path{Nodes: []ariadne.PathNode{p, m, s}, Edges: []ariadne.PathEdge{
+		{From: m.Key, To: p.Key, Type: "ATTENDED_BY", ChunkIDs: []string{meeting.ID}},
+		{From: m.Key, To: s.Key, Type: "ATTENDED_BY", ChunkIDs: []string{meeting.ID}},
+	}}
+	req := Request{Question: "Since when has D. Orlov led the team?", Groups: []string{"all"}}
+	linked := []Linked{{Key: p.Key, Name: p.Name, Surface: "D. Orlov"}}
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: meeting}})
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{orlov, meeting, sokolova}}}}
+	plan, err := a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.hops) != 0 || plan.last.quote != "He has led the platform team since 2021." {
+		t.Fatalf("plan = %+v, want no hops and Orlov's own sentence", plan)
+	}
+	if all := withChain(frags, plan); len(all) != 2 || all[1].Chunk.ID != orlov.ID {
+		t.Errorf("fragments = %+v, want Orlov's page after the meeting", all)
+	}
+	// His page says nothing of it: the detour is all there is (and the question's «D.» is no
+	// term a hop must state: the initial names him).
+	a.cfg.Chunks = memPages{memChunks{meeting, sokolova}}
+	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace()); len(plan.hops) != 2 || plan.last.quote != "She has led the mobile team since 2021." {
+		t.Errorf("no page of his: plan = %+v, want the 2-hop path and her sentence", plan)
 	}
 }

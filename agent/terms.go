@@ -220,7 +220,8 @@ func (q questionTerms) stated(text string) map[string]bool {
 		return out
 	}
 	f := factsOf(text, q.lex)
-	terms, have := f.terms, f.have
+	st := f.search()
+	terms, have := st.terms, st.have
 	out := map[string]bool{}
 	for _, t := range q.terms {
 		if have[t] || slices.ContainsFunc(terms, func(u string) bool { return inflectionOf(t, u) }) {

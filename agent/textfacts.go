@@ -3,57 +3,103 @@ package agent
 import (
 	"sync"
 
-	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
-// textFactsSize is how many texts (chunks, sentences, table rows) keep their analyses between
-// questions. Questions about one knowledge base read the same pages again and again (a person's,
-// a client's), and analysing a text — its search terms, the dictionary keys of its words, their
-// cognate skeletons and back-translations, the instruction check — is most of what choosing the
-// evidence costs (the multi-hop chain reads dozens of pages: planChain). An entry holds the text
-// and its word lists: a few KiB for a chunk, a few hundred bytes for a sentence, so the cache
-// stays within some 10–40 MiB.
-const textFactsSize = 16384
+// textFactsBudget bounds the memory of the texts (chunks, sentences, table rows) that keep their
+// analyses between questions, in bytes as textCost estimates them. Questions about one knowledge
+// base read the same pages again and again (a person's, a client's), and analysing a text — its
+// search terms, the dictionary keys of its words, their cognate skeletons and back-translations,
+// the instruction check — is most of what choosing the evidence costs (the multi-hop chain reads
+// dozens of pages: planChain). 64 MiB holds about 2 500 chunks of 1.5 KB or 10 000 sentences
+// with every analysis done; one multi-hop question reads some 100 chunks and 1 000 sentences.
+const textFactsBudget = 64 << 20
+
+// textCost estimates the heap an entry holds with every analysis done: the text, its terms and the
+// word lists derived from them — some 6 KB for a sentence of 270 bytes, 26 KB for a chunk of
+// 1.5 KB. TestTextFactsCost keeps it honest (a cache estimated at 15 MiB held 17 MiB of heap).
+func textCost(text string) int { return 2048 + 16*len(text) }
 
 // textFacts are the analyses of one text that do not depend on the question: what
-// questionTerms.stated compares the question's terms with. Each list is computed on first use;
-// safe for concurrent use.
+// questionTerms.stated compares the question's terms with, and whether the text is planted. Each is
+// computed on first use; safe for concurrent use.
 type textFacts struct {
-	terms []string        // textnorm.SearchTerms
-	have  map[string]bool // terms as a set
-	keys  func() map[string]bool
-	cogs  [2]func() []string // by "is Cyrillic": textCognates of the words of that script
-	back  [2]func() []string // by "is Cyrillic": backKeys of the words of that script
+	lex     *lexicon.Lexicon // back translates with it
+	search  func() searchTerms
+	keys    func() map[string]bool
+	cogs    [2]func() []string // by "is Cyrillic": textCognates of the words of that script
+	back    [2]func() []string // by "is Cyrillic": backKeys of the words of that script
+	planted func() bool
 }
 
-type textFactsKey struct {
-	lex  *lexicon.Lexicon // backKeys translate with it
-	text string
+// searchTerms are a text's textnorm.SearchTerms as a list and as a set.
+type searchTerms struct {
+	terms []string
+	have  map[string]bool
 }
 
-var (
-	textFactsCache, _ = lru.New[textFactsKey, *textFacts](textFactsSize)
-	plantedCache, _   = lru.New[string, bool](textFactsSize)
-)
+// factsCache is an LRU of textFacts by text, bounded by the summed textCost of its entries.
+type factsCache struct {
+	mu     sync.Mutex
+	lru    *simplelru.LRU[string, *textFacts]
+	cost   int
+	budget int
+}
 
-// factsOf returns text's analyses with lex (nil: none), from the cache when another question
-// (or an earlier step of this one) analysed it.
-func factsOf(text string, lex *lexicon.Lexicon) *textFacts {
-	k := textFactsKey{lex: lex, text: text}
-	if f, ok := textFactsCache.Get(k); ok {
+func newFactsCache(budget int) *factsCache {
+	c := &factsCache{budget: budget}
+	c.lru, _ = simplelru.NewLRU[string, *textFacts](1<<30, func(text string, _ *textFacts) { c.cost -= textCost(text) })
+	return c
+}
+
+var textFactsCache = newFactsCache(textFactsBudget)
+
+// get returns text's facts made with lex; anyLex: made with any lexicon (planted does not read it).
+// A text cached with another lexicon is analysed again and replaces it (one lexicon per process
+// in practice; tests use several).
+func (c *factsCache) get(text string, lex *lexicon.Lexicon, anyLex bool) *textFacts {
+	c.mu.Lock()
+	f, ok := c.lru.Get(text)
+	c.mu.Unlock()
+	if ok && (anyLex || f.lex == lex) {
 		return f
 	}
-	terms := textnorm.SearchTerms(text)
-	f := &textFacts{terms: terms, have: toSet(terms), keys: sync.OnceValue(func() map[string]bool { return lexicon.Keys(text) })}
+	f = newTextFacts(text, lex)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.lru.Contains(text) {
+		c.cost += textCost(text)
+	}
+	c.lru.Add(text, f)
+	for c.cost > c.budget && c.lru.Len() > 1 {
+		c.lru.RemoveOldest()
+	}
+	return f
+}
+
+func newTextFacts(text string, lex *lexicon.Lexicon) *textFacts {
+	f := &textFacts{lex: lex,
+		search: sync.OnceValue(func() searchTerms {
+			terms := textnorm.SearchTerms(text)
+			return searchTerms{terms, toSet(terms)}
+		}),
+		keys:    sync.OnceValue(func() map[string]bool { return lexicon.Keys(text) }),
+		planted: sync.OnceValue(func() bool { return injectionRE.MatchString(text) || InstructionLike(text) }),
+	}
 	for i, cyrillic := range []bool{false, true} {
 		f.cogs[i] = sync.OnceValue(func() []string { return textCognates(text, cyrillic) })
 		f.back[i] = sync.OnceValue(func() []string { return backKeys(lex, text, cyrillic) })
 	}
-	textFactsCache.Add(k, f)
 	return f
+}
+
+// factsOf returns text's analyses with lex (nil: none), from the cache when another question
+// (or an earlier step of this one) analysed it.
+func factsOf(text string, lex *lexicon.Lexicon) *textFacts {
+	return textFactsCache.get(text, lex, false)
 }
 
 // scriptIndex is the index of a script's list in textFacts.
@@ -67,13 +113,8 @@ func scriptIndex(cyrillic bool) int {
 // planted reports whether a unit of document text is addressed to a model rather than to readers
 // (injectionRE or InstructionLike): the extractive generators never quote it, so the page that
 // states the fact can be the answer instead of the note that tells the system what to say. The
-// verdict is kept per text (plantedCache): the check is a long regular expression over every
+// verdict is kept with the text's facts: the check is a long regular expression over every
 // candidate sentence of every question.
 func planted(u string) bool {
-	if v, ok := plantedCache.Get(u); ok {
-		return v
-	}
-	v := injectionRE.MatchString(u) || InstructionLike(u)
-	plantedCache.Add(u, v)
-	return v
+	return textFactsCache.get(u, nil, true).planted()
 }

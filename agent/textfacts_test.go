@@ -2,8 +2,15 @@ package agent
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 )
 
 // A text's analyses are shared between questions (and goroutines): what stated finds in a text is
@@ -59,4 +66,63 @@ func TestPlantedCached(t *testing.T) {
 			t.Fatalf("pass %d: planted verdicts wrong", i)
 		}
 	}
+}
+
+// The cache's heap stays near its budget: textCost is an honest estimate of what an entry holds
+// with every analysis done. Filled with chunk-sized pieces and sentences of our own test
+// knowledge base (distinct copies, more than the budget holds), the heap it keeps is between 0.3
+// and 1.5 times the budget.
+func TestTextFactsCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills a cache of 16 MiB")
+	}
+	lex, err := lexicon.Load("../.ariadne/lexicon/mueller7")
+	if err != nil {
+		t.Skipf("no lexicon (deploy/local.sh install lexicon): %v", err)
+	}
+	var texts []string
+	err = filepath.WalkDir("../evaluation/testdata/fitkb", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		s := []rune(string(b))
+		for i := 0; i+1000 < len(s); i += 250 {
+			texts = append(texts, string(s[i:i+1000]))
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if len(l) > 40 {
+				texts = append(texts, l)
+			}
+		}
+		return err
+	})
+	if err != nil || len(texts) < 300 {
+		t.Fatalf("%d texts, %v", len(texts), err)
+	}
+	const budget = 16 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c := newFactsCache(budget)
+	for rep := 0; rep < 24; rep++ {
+		for _, x := range texts {
+			f := c.get(x+strings.Repeat(" ", rep), lex, false)
+			f.search()
+			f.keys()
+			f.planted()
+			for i := range 2 {
+				f.cogs[i]()
+				f.back[i]()
+			}
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+	t.Logf("%d entries, estimated %d MiB, heap +%.1f MiB", c.lru.Len(), c.cost>>20, held/(1<<20))
+	if c.cost > budget || held > 1.5*budget || held < 0.3*budget {
+		t.Errorf("estimated %d B (budget %d), heap +%.0f B: the estimate is off", c.cost, budget, held)
+	}
+	runtime.KeepAlive(c)
 }

@@ -298,7 +298,12 @@ func asksCount(question string) bool {
 	return (strings.Contains(" "+f, " how many ") || slices.Contains(wordRE.FindAllString(f, -1), "сколько")) && askedAmount(question) != kindMoney
 }
 
-// statesCount reports whether s states a count: a digit or a number word (countWordRE).
+// statesCount reports whether s states a count: a digit or a number word (countWordRE). A number
+// with two dots or more — a version (Kafka 3.6.1), a date (12.09.2024), an IP address — counts
+// nothing: «Сколько серверов в кластере?» is not answered by «Apache Kafka 3.6.1 в режиме KRaft».
 func statesCount(s string) bool {
-	return hasNumber(s) || countWordRE.MatchString(textnorm.FoldString(s))
+	return hasNumber(dottedNumberRE.ReplaceAllString(s, " ")) || countWordRE.MatchString(textnorm.FoldString(s))
 }
+
+// dottedNumberRE matches numbers of three or more dot-separated parts.
+var dottedNumberRE = regexp.MustCompile(`\d+(?:\.\d+){2,}`)

@@ -495,7 +495,11 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"The team has twelve engineers.", true},
 		{"Several teams share the office.", true},
 		{"Офис: Казань", false},
-		{"Команда требует пятничных отчётов.", false}, // «требует», «пятничных» are no numbers
+		{"Команда требует пятничных отчётов.", false},                         // «требует», «пятничных» are no numbers
+		{"В компании используется Apache Kafka 3.6.1 в режиме KRaft.", false}, // a version
+		{"Ревью прошло 12.09.2024, узел 10.0.0.12 заменён.", false},           // a date, an address
+		{"Kafka 3.6.1 держит 48 партиций.", true},
+		{"Тариф вырос в 1.5 раза.", true}, // one dot: a number
 	} {
 		if got := statesCount(tc.quote); got != tc.want {
 			t.Errorf("statesCount(%q) = %v, want %v", tc.quote, got, tc.want)

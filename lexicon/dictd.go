@@ -17,8 +17,12 @@ import (
 )
 
 // MaxTranslations bounds the translations kept per key in either direction: a dictionary lists
-// rare senses after the usual ones, and a long tail only adds chance matches.
+// rare senses after the usual ones, and a long tail only adds chance matches. An English word also
+// keeps the first sectionTranslations translations of each homonym or part of speech after its
+// entry's first (TranslationSections), on top of the bound.
 const MaxTranslations = 12
+
+const sectionTranslations = 2
 
 // ErrNotFound is returned by Load when the dictionary's files are missing.
 var ErrNotFound = errors.New("lexicon: dictionary not found")
@@ -106,7 +110,8 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 		}
 		word := strings.ToLower(head)
 		have := l.enRu[word]
-		trs := Translations(string(body[off : off+n]))
+		sections := TranslationSections(string(body[off : off+n]))
+		trs := slices.Concat(sections...)
 		if len(trs) > 0 {
 			if _, ok := l.enGl[word]; !ok {
 				l.enGl[word] = trs[0]
@@ -115,22 +120,30 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 				l.enStGl[stem] = trs[0]
 			}
 		}
-		for _, tr := range trs {
+		add := func(tr string, rank, max int) {
 			ws := strings.FieldsFunc(tr, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
 			for _, w := range ws {
 				k := ruKey(w)
-				if k == "" || slices.Contains(have, k) {
+				if k == "" || slices.Contains(have, k) || len(have) >= max {
 					continue
 				}
-				if len(have) >= MaxTranslations {
-					break
-				}
-				rank := len(have)
+				r := rank + len(have)
 				if len(ws) > 1 {
-					rank += MaxTranslations / 2 // a word of a phrase translates the headword less directly
+					r += MaxTranslations / 2 // a word of a phrase translates the headword less directly
 				}
-				inv[k] = append(inv[k], pos{stem, word, rank, n})
+				inv[k] = append(inv[k], pos{stem, word, r, n})
 				have = append(have, k)
+			}
+		}
+		for _, tr := range trs {
+			add(tr, 0, MaxTranslations)
+		}
+		// The cap fills with the first section's senses ("lead" the metal has eight); the usual
+		// translations of each later homonym or part of speech («вести, руководить»; "head" as a
+		// verb, «возглавлять») come on top of it, ranked after them.
+		for _, sec := range sections[min(1, len(sections)):] {
+			for _, tr := range sec[:min(sectionTranslations, len(sec))] {
+				add(tr, 0, len(have)+1)
 			}
 		}
 		if len(have) == 0 {
@@ -138,9 +151,9 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 		}
 		l.enRu[word] = have
 		st := l.enStem[stem]
-		for _, k := range have {
-			if len(st) < MaxTranslations && !slices.Contains(st, k) {
-				st = append(st, k)
+		for i, k := range have {
+			if (len(st) < MaxTranslations || i >= MaxTranslations) && !slices.Contains(st, k) {
+				st = append(st, k) // a later section's translations pass the cap here too
 			}
 		}
 		l.enStem[stem] = st
@@ -195,6 +208,13 @@ func englishHeadword(h string) bool {
 // labels, parentheses and examples (pieces with Latin letters: "paid leave оплачиваемый отпуск",
 // "= mail-cart") left out.
 func Translations(entry string) []string {
+	return slices.Concat(TranslationSections(entry)...)
+}
+
+// TranslationSections returns Translations grouped by the entry's sections: a homonym (_I, _II)
+// or a part of speech ("1. _n.", "2. _v."), each in the dictionary's order — the usual sense of
+// each first. Sections without a translation are left out.
+func TranslationSections(entry string) [][]string {
 	if i := strings.IndexByte(entry, '\n'); i >= 0 {
 		entry = entry[i+1:] // the headword line
 	} else {
@@ -203,10 +223,13 @@ func Translations(entry string) []string {
 	var b strings.Builder
 	for _, tok := range strings.Fields(stripBrackets(entry)) {
 		switch {
+		case sectionMark(tok):
+			b.WriteString(" ;\x00")
+			continue
 		case numbering(tok):
 			b.WriteString(" ;")
 			continue
-		case tok[0] == '_': // a label: _n., _уст., _I
+		case tok[0] == '_': // a label: _n., _уст.
 			if k := strings.IndexByte(tok, '.'); k >= 0 {
 				tok = tok[k+1:]
 			} else {
@@ -216,20 +239,34 @@ func Translations(entry string) []string {
 		b.WriteByte(' ')
 		b.WriteString(tok)
 	}
-	text := b.String()
-	var out []string
-	for _, seg := range strings.Split(text, ";") {
-		if strings.IndexFunc(seg, func(r rune) bool { return r < 128 && unicode.IsLetter(r) }) >= 0 {
-			continue
-		}
-		for _, p := range strings.Split(seg, ",") {
-			p = strings.Trim(strings.TrimSpace(p), ".:!?-=")
-			if p != "" && strings.IndexFunc(p, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0 {
-				out = append(out, strings.TrimSpace(p))
+	var out [][]string
+	for _, section := range strings.Split(b.String(), "\x00") {
+		var trs []string
+		for _, seg := range strings.Split(section, ";") {
+			if strings.IndexFunc(seg, func(r rune) bool { return r < 128 && unicode.IsLetter(r) }) >= 0 {
+				continue
 			}
+			for _, p := range strings.Split(seg, ",") {
+				p = strings.Trim(strings.TrimSpace(p), ".:!?-=")
+				if p != "" && strings.IndexFunc(p, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0 {
+					trs = append(trs, strings.TrimSpace(p))
+				}
+			}
+		}
+		if len(trs) > 0 {
+			out = append(out, trs)
 		}
 	}
 	return out
+}
+
+// sectionMark reports whether a token opens a section of an entry: a homonym label (_I, _II, …)
+// or a part-of-speech number ("1.", "2."; senses are numbered "1)").
+func sectionMark(tok string) bool {
+	if len(tok) > 1 && tok[0] == '_' && strings.Trim(tok[1:], "IVX") == "" {
+		return true
+	}
+	return len(tok) > 1 && tok[len(tok)-1] == '.' && strings.Trim(tok[:len(tok)-1], "0123456789") == ""
 }
 
 // stripBrackets drops every [..], {..} and (..) span, nested ones included.

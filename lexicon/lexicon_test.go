@@ -163,3 +163,47 @@ func TestGloss(t *testing.T) {
 		}
 	}
 }
+
+// An entry's sections — homonyms and parts of speech — each keep their usual translations: "lead"
+// the metal has as many senses as MaxTranslations allows, and the verb «вести, руководить» of the
+// second homonym still gets in.
+func TestTranslationSections(t *testing.T) {
+	entry := "lead\n   _I  [lɛd]\n      1. _n.\n         1) свинец\n         2) грифель\n         3) _мор. лот\n" +
+		"         4) грузило, отвес\n         5) пломба\n         6) _pl. свинцовые полосы; плоская крыша\n" +
+		"      2. _v.\n         1) _тех. освинцовывать, покрывать свинцом\n" +
+		"   _II [li:d]\n      1. _n.\n         1) руководство; инициатива\n         2) пример, указания\n" +
+		"      2. _v.\n         1) вести; he led us мы шли за ним\n         2) руководить, командовать"
+	secs := TranslationSections(entry)
+	want := [][]string{
+		{"свинец", "грифель", "лот", "грузило", "отвес", "пломба", "свинцовые полосы", "плоская крыша"},
+		{"освинцовывать", "покрывать свинцом"},
+		{"руководство", "инициатива", "пример", "указания"},
+		{"вести", "руководить", "командовать"},
+	}
+	if len(secs) != len(want) {
+		t.Fatalf("sections = %q, want %q", secs, want)
+	}
+	for i := range want {
+		if !slices.Equal(secs[i], want[i]) {
+			t.Errorf("section %d = %q, want %q", i, secs[i], want[i])
+		}
+	}
+	// In the lexicon the metal's senses fill the cap, and each later section's first two
+	// translations come after them.
+	index := "lead\tA\t" + enc(len(entry)) + "\n"
+	l, err := ReadDictd("lead", strings.NewReader(index), strings.NewReader(entry+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := keys(t, "свинец", "грифель", "лот", "грузило", "отвес", "пломба", "свинцовые", "полосы", "плоская", "крыша")
+	// «освинцовывать, покрывать» fill the cap; «свинцом» is the verb section's second translation.
+	wantAll := append(first, keys(t, "освинцовывать", "покрывать", "свинцом", "руководство", "инициатива", "вести", "руководить")...)
+	for _, w := range []string{"lead", "leads"} {
+		if got := l.Translate(w); !slices.Equal(got, wantAll) {
+			t.Errorf("Translate(%q) = %q, want %q", w, got, wantAll)
+		}
+	}
+	if got := l.Translate("руководить"); !slices.Equal(got, []string{"lead"}) {
+		t.Errorf("Translate(руководить) = %q, want [lead]", got)
+	}
+}

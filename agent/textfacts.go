@@ -86,7 +86,7 @@ func newTextFacts(text string, lex *lexicon.Lexicon) *textFacts {
 			terms := textnorm.SearchTerms(text)
 			return searchTerms{terms, toSet(terms)}
 		}),
-		keys:    sync.OnceValue(func() map[string]bool { return lexicon.Keys(text) }),
+		keys:    sync.OnceValue(func() map[string]bool { return lex.TextKeys(text) }),
 		planted: sync.OnceValue(func() bool { return injectionRE.MatchString(text) || InstructionLike(text) }),
 	}
 	for i, cyrillic := range []bool{false, true} {

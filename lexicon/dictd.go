@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -23,6 +24,10 @@ import (
 const MaxTranslations = 12
 
 const sectionTranslations = 2
+
+// formOfRE finds the headword of an entry that only gives an English inflected form: Mueller's
+// "led … _p. и _p-p. от lead II, 2", "went … _p. от go 1", "children … _pl. от child".
+var formOfRE = regexp.MustCompile(`_(?:p|p-p|pl)\.(?:\s+и\s+_p-p\.)?\s+от\s+([A-Za-z]+)`)
 
 // ErrNotFound is returned by Load when the dictionary's files are missing.
 var ErrNotFound = errors.New("lexicon: dictionary not found")
@@ -74,7 +79,8 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 		size     int // bytes of the headword's entry
 	}
 	inv := map[string][]pos{}
-	keys := map[string]string{} // word → Russian key, memoized (the same words recur across entries)
+	formOf := map[string]string{} // an entry that only refers an inflected form to its headword
+	keys := map[string]string{}   // word → Russian key, memoized (the same words recur across entries)
 	ruKey := func(w string) string {
 		k, ok := keys[w]
 		if !ok {
@@ -147,6 +153,9 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 			}
 		}
 		if len(have) == 0 {
+			if m := formOfRE.FindStringSubmatch(string(body[off : off+n])); m != nil && !strings.EqualFold(m[1], word) {
+				formOf[word] = strings.ToLower(m[1])
+			}
 			continue
 		}
 		l.enRu[word] = have
@@ -160,6 +169,20 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("lexicon: read %s.index: %w", name, err)
+	}
+	// An irregular form translates as its headword ("led": "lead"'s translations), and a text's
+	// form states the headword's key (TextKeys).
+	for form, head := range formOf {
+		tr, ok := l.enRu[head]
+		k, _ := Key(head)
+		if !ok || k == "" {
+			continue
+		}
+		l.enRu[form] = tr
+		if l.base == nil {
+			l.base = map[string]string{}
+		}
+		l.base[form] = k
 	}
 	for ru, ps := range inv {
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].rank < ps[j].rank })

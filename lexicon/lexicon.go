@@ -37,6 +37,9 @@ type Lexicon struct {
 	enStGl map[string]string   // English key → the first translation of the first headword with that key
 	ruGl   map[string]string   // Russian key → the English headword ruEn lists first, as written
 	syn    *Thesaurus          // Russian synonyms (WithThesaurus); nil: none
+	// base: an English inflected form the dictionary refers to its headword ("led" → "lead":
+	// "_p. и _p-p. от lead") → that headword's key; its translations are the headword's.
+	base map[string]string
 }
 
 // Name says which dictionary the lexicon was read from ("" for nil).
@@ -98,6 +101,22 @@ func Keys(text string) map[string]bool {
 	for _, w := range textnorm.Words(text) {
 		if k, _ := Key(w.Text); k != "" {
 			out[k] = true
+		}
+	}
+	return out
+}
+
+// TextKeys returns Keys of text plus, for each English word the dictionary gives as an
+// inflected form of another ("led", "built", "held"), that headword's key: a translation of
+// «руководить» is "lead", and "has led the team" states it.
+func (l *Lexicon) TextKeys(text string) map[string]bool {
+	out := Keys(text)
+	if l == nil || len(l.base) == 0 {
+		return out
+	}
+	for _, w := range textnorm.Words(text) {
+		if b, ok := l.base[strings.ToLower(textnorm.FoldString(w.Text))]; ok {
+			out[b] = true
 		}
 	}
 	return out

@@ -207,3 +207,35 @@ func TestTranslationSections(t *testing.T) {
 		t.Errorf("Translate(руководить) = %q, want [lead]", got)
 	}
 }
+
+// An entry that only refers an inflected form to its headword ("led … от lead") gives the form the
+// headword's translations, and a text with the form states the headword's key.
+func TestIrregularForms(t *testing.T) {
+	entries := []struct{ head, body string }{
+		{"lead", "lead\n   [li:d]\n   _v.\n      1) вести\n      2) руководить"},
+		{"led", "led\n   [lɛd] _p. и _p-p. от lead II, 2"},
+		{"went", "went\n   [wɛnt] _p. от go 1"}, // no entry for go: nothing
+	}
+	var ib, db strings.Builder
+	for _, e := range entries {
+		ib.WriteString(e.head + "\t" + enc(db.Len()) + "\t" + enc(len(e.body)) + "\n")
+		db.WriteString(e.body + "\n")
+	}
+	l, err := ReadDictd("forms", strings.NewReader(ib.String()), strings.NewReader(db.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := l.Translate("led"), keys(t, "вести", "руководить"); !slices.Equal(got, want) {
+		t.Errorf("Translate(led) = %q, want %q", got, want)
+	}
+	if got := l.Translate("went"); got != nil {
+		t.Errorf("Translate(went) = %q, want nothing", got)
+	}
+	got := l.TextKeys("He has led the team since 2021.")
+	if !got["lead"] || !got["led"] || !got["team"] {
+		t.Errorf("TextKeys = %v, want lead, led and team among them", got)
+	}
+	if got := (*Lexicon)(nil).TextKeys("has led"); !got["led"] || got["lead"] {
+		t.Errorf("nil lexicon TextKeys = %v, want Keys", got)
+	}
+}

@@ -6,7 +6,7 @@ SHELL := /bin/bash
 GO ?= go
 SIZES ?= 1k,10k,100k
 
-.PHONY: help up down status install prereqs test lint demo eval bench reliability scale ui
+.PHONY: help up down status install prereqs test lint demo eval eval-ours bench reliability scale ui
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -47,6 +47,9 @@ demo: ## the main job: servers up, extract the sample corpus, start the API, ask
 
 eval: ## reproduce docs/evaluation.md: golden dev set, MuSiQue, XQuAD-ru, lexical and e5 (~20 min)
 	@deploy/evaluate.sh
+
+eval-ours: ## answers on our own question sets, golden dev and XQuAD-ru (~6 min; TAG=name, then deploy/eval-compare.py)
+	@deploy/eval-ours.sh -t $(or $(TAG),run)
 
 bench: ## Go benchmarks (ingestion ×20, query latency per route, embedders) against the real servers
 	@deploy/local.sh up && ARIADNE_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -run '^$$' -bench . -benchtime 1x ./...

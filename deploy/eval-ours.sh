@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# deploy/eval-ours.sh — answers on our own question sets, golden dev as a check, and XQuAD-ru:
+# the before/after runs of docs/evaluation.md's later sections (about 6 minutes on 2 cores once
+# the indexes exist; the first run indexes them, about 4 minutes more).
+#
+#   deploy/eval-ours.sh [-b EVAL_BINARY] [-o OUT_DIR] [-t TAG] [--no-xquad]
+#
+# Writes OUT_DIR/TAG-<set>.json (cmd/eval's report) and .log for: second (kb-second, 60 over the
+# shared KB), noans (our 17 no-answer questions), dev (golden dev), fitkb (150 over our KB),
+# hold (its hold-out), cmpq (comparisons), la (an outside tester's KB) and xq (XQuAD-ru).
+# Compare two tags' figures with deploy/eval-compare.py OUT_DIR TAG_A TAG_B.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+SHARED=${ARIADNE_SHARED:-../shared}
+BIN="" OUT=.ariadne/eval-ours TAG=run XQ=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	-b) BIN=$2; shift 2 ;;
+	-o) OUT=$2; shift 2 ;;
+	-t) TAG=$2; shift 2 ;;
+	--no-xquad) XQ=0; shift ;;
+	*) echo "usage: $0 [-b EVAL_BINARY] [-o OUT_DIR] [-t TAG] [--no-xquad]" >&2; exit 2 ;;
+	esac
+done
+mkdir -p "$OUT" .ariadne/bin
+if [ -z "$BIN" ]; then
+	go build -o .ariadne/bin/ ./cmd/eval
+	BIN=.ariadne/bin/eval
+fi
+deploy/local.sh up neo4j weaviate embedder ner lexicon
+addresses=$(deploy/local.sh env) || exit 2
+eval "$addresses"
+common=(--embedder e5 --strategies hybrid --router rules --generators extractive)
+
+run() { # tag-set namespace class golden corpus
+	local set=$1 ns=$2 class=$3 golden=$4 corpus=$5 index=()
+	# A namespace is indexed once (cmd/eval golden indexes only with --index).
+	if ! [ -e "$OUT/.indexed-$ns" ]; then index=(--index); fi
+	echo "== $set"
+	"$BIN" golden --golden "$golden" --corpus "$corpus" "${index[@]}" --neo4j-namespace "$ns" --weaviate-class "$class" \
+		"${common[@]}" --json "$OUT/$TAG-$set.json" >"$OUT/$TAG-$set.log" 2>&1 || { tail -5 "$OUT/$TAG-$set.log"; exit 1; }
+	touch "$OUT/.indexed-$ns"
+}
+
+T=evaluation/testdata
+run second EvidenceEval EvidenceEvalChunk $T/kb-second-questions.jsonl "$SHARED/corpus/kb"
+run noans EvidenceEval EvidenceEvalChunk $T/evidence/no-answer.jsonl "$SHARED/corpus/kb"
+run dev EvidenceEval EvidenceEvalChunk "$SHARED/corpus/golden-dev.jsonl" "$SHARED/corpus/kb"
+run fitkb FitKB FitKBChunk $T/fitkb-questions.jsonl $T/fitkb
+run hold FitKB FitKBChunk $T/fitkb-holdout-questions.jsonl $T/fitkb
+run cmpq FitKB FitKBChunk $T/fitkb-comparison-questions.jsonl $T/fitkb
+run la LastikaEval LastikaEvalChunk $T/lastika-questions.jsonl $T/lastika
+if [ "$XQ" = 1 ]; then
+	echo "== xq"
+	"$BIN" xquad --dataset "$SHARED/datasets/xquad_ru.json" --neo4j-namespace EvalXquadE5 --weaviate-class EvalXquadE5 \
+		"${common[@]}" --json "$OUT/$TAG-xq.json" >"$OUT/$TAG-xq.log" 2>&1 || { tail -5 "$OUT/$TAG-xq.log"; exit 1; }
+fi
+echo "reports in $OUT/$TAG-*.json; compare: deploy/eval-compare.py $OUT TAG_A $TAG"

@@ -74,7 +74,7 @@ func TestPlantedCached(t *testing.T) {
 // and 1.5 times the budget.
 func TestTextFactsCost(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fills a cache of 16 MiB")
+		t.Skip("fills a cache of 8 MiB")
 	}
 	lex, err := lexicon.Load("../.ariadne/lexicon/mueller7")
 	if err != nil {
@@ -100,12 +100,12 @@ func TestTextFactsCost(t *testing.T) {
 	if err != nil || len(texts) < 300 {
 		t.Fatalf("%d texts, %v", len(texts), err)
 	}
-	const budget = 16 << 20
+	const budget = 8 << 20
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	c := newFactsCache(budget)
-	for rep := 0; rep < 24; rep++ {
+	for rep := 0; rep < 12; rep++ {
 		for _, x := range texts {
 			f := c.get(x+strings.Repeat(" ", rep), lex, false)
 			f.search()

@@ -38,7 +38,7 @@ const maxChainHops = 4
 type chainPlan struct {
 	path  ariadne.Path
 	hops  []hopUnit
-	last  hopUnit // empty: the hops state all the question asks, or the page does not
+	last  hopUnit // empty: the hops state all the question asks, or the page does not; no hops: the named entity's own sentence
 	cover float64
 }
 
@@ -60,8 +60,10 @@ type DocumentChunkReader interface {
 // neighbour. A question about the chain's end ("the office of the account manager of X") is
 // answered by the end entity's own page: the unit of that page (readable by the caller) that states
 // most of the question terms the hops leave unstated — at least one of them in its own text — is
-// the plan's last sentence and counts in its coverage (lastUnit). No hops in the plan: no path can
-// be claimed.
+// the plan's last sentence and counts in its coverage (lastUnit). When the own page of a path's
+// first entity (one the question names) has a sentence that covers at least as much, fewer hops
+// win: the plan has no hops and that sentence as its last. No hops in the plan: no path is
+// claimed.
 func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, paths []ariadne.Path, frags []Fragment, tr *Trace) (chainPlan, error) {
 	byID := map[string]Fragment{}
 	for _, f := range frags {

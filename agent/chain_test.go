@@ -274,6 +274,13 @@ func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
 	if all := withChain(frags, plan); len(all) != 2 || all[1].Chunk.ID != orlov.ID {
 		t.Errorf("fragments = %+v, want Orlov's page after the meeting", all)
 	}
+	// A page the caller may not read is no candidate.
+	secret := orlov
+	secret.ACL = []string{"hr"}
+	a.cfg.Chunks = memPages{memChunks{secret, meeting, sokolova}}
+	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace()); len(plan.hops) != 2 {
+		t.Errorf("unreadable page: plan = %+v, want the 2-hop path", plan)
+	}
 	// His page says nothing of it: the detour is all there is (and the question's «D.» is no
 	// term a hop must state: the initial names him).
 	a.cfg.Chunks = memPages{memChunks{meeting, sokolova}}

@@ -23,6 +23,7 @@ import (
 // entry's first (TranslationSections), on top of the bound.
 const MaxTranslations = 12
 
+// sectionTranslations: how many translations of each later section an English word keeps.
 const sectionTranslations = 2
 
 // formOfRE finds the headword of an entry that only gives an English inflected form: Mueller's
@@ -64,8 +65,11 @@ func Load(prefix string) (*Lexicon, error) {
 // "headword<TAB>offset<TAB>length" (numbers in dictd's base64) into the entries' text. Entries
 // whose headword is one English word give that word's translations: the Cyrillic pieces of the
 // entry between numbering and semicolons or commas, with transcriptions, labels (_n., _уст.),
-// parentheses and examples (pieces with Latin letters) left out. The reverse direction is the
-// same pairs inverted. It fails on a malformed index line or an offset past the entries.
+// parentheses and examples (pieces with Latin letters) left out — MaxTranslations of them, plus
+// the first sectionTranslations of each later homonym or part of speech. An entry that only
+// refers an inflected form to its headword ("led … от lead") gives the form the headword's
+// translations. The reverse direction is the same pairs inverted. It fails on a malformed index
+// line or an offset past the entries.
 func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 	body, err := io.ReadAll(dict)
 	if err != nil {
@@ -126,14 +130,14 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 				l.enStGl[stem] = trs[0]
 			}
 		}
-		add := func(tr string, rank, max int) {
+		add := func(tr string, max int) {
 			ws := strings.FieldsFunc(tr, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
 			for _, w := range ws {
 				k := ruKey(w)
 				if k == "" || slices.Contains(have, k) || len(have) >= max {
 					continue
 				}
-				r := rank + len(have)
+				r := len(have)
 				if len(ws) > 1 {
 					r += MaxTranslations / 2 // a word of a phrase translates the headword less directly
 				}
@@ -142,14 +146,14 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 			}
 		}
 		for _, tr := range trs {
-			add(tr, 0, MaxTranslations)
+			add(tr, MaxTranslations)
 		}
 		// The cap fills with the first section's senses ("lead" the metal has eight); the usual
 		// translations of each later homonym or part of speech («вести, руководить»; "head" as a
 		// verb, «возглавлять») come on top of it, ranked after them.
 		for _, sec := range sections[min(1, len(sections)):] {
 			for _, tr := range sec[:min(sectionTranslations, len(sec))] {
-				add(tr, 0, len(have)+1)
+				add(tr, len(have)+1) // one word of each
 			}
 		}
 		if len(have) == 0 {

@@ -465,6 +465,15 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		tr.Attempts = append(tr.Attempts, att)
 		out.Status = ariadne.StatusAnswered
 		out.Claims = v.Claims
+		if quotesOnly(gen) && len(plan.hops) == 0 {
+			// A further quote about another thing of the kind the question names (a colleague's
+			// «с 2021 года руководит командой» after Orlov's own sentence) pads the answer with
+			// that thing's facts; the best quote stays whatever it is about (checked above).
+			out.Claims = slices.DeleteFunc(slices.Clone(out.Claims), func(c ariadne.Claim) bool {
+				_, _, other := aboutOther(res.Linked, []ariadne.Claim{c}, frags)
+				return other && c.Text != out.Claims[0].Text
+			})
+		}
 		if len(plan.hops) > 0 {
 			claims, chain, err := chainClaims(gctx, plan, frags)
 			if err != nil {

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,6 +52,56 @@ func TestCountFromAnotherPage(t *testing.T) {
 			}
 			if tc.want == ariadne.StatusNotFound && !strings.Contains(ans.Reason, `another team (Data Platform)`) {
 				t.Errorf("reason %q, want it to name the other team's page", ans.Reason)
+			}
+		})
+	}
+}
+
+// quoting answers with a fixed reply and is a quoting generator (QuotesOnly), like extractive-v1.
+type quoting struct{ reply string }
+
+func (quoting) Name() string     { return "quoting" }
+func (quoting) QuotesOnly() bool { return true }
+func (g quoting) Generate(context.Context, GenerationInput) (string, error) {
+	return g.reply, nil
+}
+
+// TestFurtherQuoteAboutAnother: after the best quote, a quote from the page of another thing of
+// the kind the question names pads the answer with that thing's facts and is left out («С какого
+// года Д. Орлов возглавляет команду SRE?» got a colleague's «с 2021 года руководит командой»
+// after Orlov's own sentence). A further quote from the asked entity's page, or one that names it,
+// stays.
+func TestFurtherQuoteAboutAnother(t *testing.T) {
+	orlov := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "people/orlov#0000-aaaaaaaa", DocID: "people/orlov", DocType: "person",
+		Title: "Dmitry Orlov", ACL: []string{"all"}, Text: "Dmitry Orlov is the head of the SRE team. He joined in 2019."}}
+	sokolova := ariadne.ScoredChunk{Score: 0.8, Chunk: ariadne.Chunk{ID: "people/sokolova#0000-bbbbbbbb", DocID: "people/sokolova", DocType: "person",
+		Title: "Irina Sokolova", ACL: []string{"all"}, Text: "Since 2021 she has led the mobile team. She works with Dmitry Orlov."}}
+	claim := func(n int, id, quote string) string {
+		return fmt.Sprintf(`{"text":%q,"citations":[{"fragment":%d,"chunk_id":%q,"quote":%q}]}`, quote, n, id, quote)
+	}
+	for _, tc := range []struct {
+		name, second string
+		want         []string
+	}{
+		{"another person's page", claim(2, sokolova.Chunk.ID, "Since 2021 she has led the mobile team."),
+			[]string{orlov.Chunk.ID}},
+		{"the asked person's page", claim(1, orlov.Chunk.ID, "He joined in 2019."),
+			[]string{orlov.Chunk.ID, orlov.Chunk.ID}},
+		{"another page naming him", claim(2, sokolova.Chunk.ID, "She works with Dmitry Orlov."),
+			[]string{orlov.Chunk.ID, sokolova.Chunk.ID}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reply := `{"status":"answer","claims":[` + claim(1, orlov.Chunk.ID, "Dmitry Orlov is the head of the SRE team.") + "," + tc.second + `]}`
+			r := NewRetriever(fakeSearch{[]ariadne.ScoredChunk{orlov, sokolova}}, oneEntityGraph{e: ariadne.Entity{Key: "people/orlov", Name: "Dmitry Orlov", Type: "person"}},
+				fixedEmbedder{}, nil, RetrievalConfig{MinCoverage: 0.01}, nil)
+			a := NewAnswerer(r, quoting{reply}, fixedCount(2), AnswerConfig{}, Hooks{}, nil)
+			ans := ask(t, a, "Since when has Dmitry Orlov led the SRE team?")
+			var got []string
+			for _, c := range ans.Claims {
+				got = append(got, c.Citations[0].ChunkID)
+			}
+			if ans.Status != ariadne.StatusAnswered || !slices.Equal(got, tc.want) {
+				t.Fatalf("status %s (%q), claims cite %v, want answered citing %v", ans.Status, ans.Reason, got, tc.want)
 			}
 		})
 	}

@@ -254,13 +254,13 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		a.log.Warn("names not looked up in the chunk index", "err", err)
 	}
 	if a.cfg.Gate == nil {
-		return a.generate(ctx, gctx, a.gen, a.cfg.Judge, g, tr, out, emit, ""), nil
+		return overruled(tr, a.generate(ctx, gctx, a.gen, a.cfg.Judge, g, tr, out, emit, "")), nil
 	}
 	// Gated: the calibrated generator decides whether the question is answered; the model only
 	// writes the answer of a question it passed (and is not asked about one it refused).
 	gated := a.generate(ctx, gctx, a.cfg.Gate, nil, g, tr, out, emit, a.cfg.Gate.Name())
 	if gated.Status != ariadne.StatusAnswered {
-		return gated, nil
+		return overruled(tr, gated), nil
 	}
 	written := a.generate(ctx, gctx, a.gen, a.cfg.Judge, g, tr, out, emit, a.gen.Name())
 	if written.Status == ariadne.StatusAnswered {
@@ -269,6 +269,15 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 	tr.GateFallback = fmt.Sprintf("%s gave no verified answer (%s: %s); the answer is %s's", a.gen.Name(), written.Status, written.Reason, a.cfg.Gate.Name())
 	a.log.Info("answer from the gate", "generator", a.gen.Name(), "status", written.Status)
 	return gated, nil
+}
+
+// overruled returns ans, noting in the trace's evidence decision a refusal that came after it
+// passed (OverruledBy), so that the trace does not say "answered" beside a not_found.
+func overruled(tr *AnswerTrace, ans Answer) Answer {
+	if tr.Evidence != nil && tr.Evidence.Answered && ans.Status != ariadne.StatusAnswered {
+		tr.Evidence.OverruledBy = ans.Reason
+	}
+	return ans
 }
 
 // generation is what every generator of one question answers from.

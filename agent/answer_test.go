@@ -442,6 +442,11 @@ func TestAnswerAmountNotStated(t *testing.T) {
 		if ans.Status != ariadne.StatusNotFound || ans.Reason != "the question asks for a sum of money and no verified quote states one" {
 			t.Errorf("%s: %s %q (%s)", name, ans.Status, ans.Answer, ans.Reason)
 		}
+		// The extractive generator's evidence decision passed; the trace says what overruled it
+		// (an outside tester read "answered": true beside the not_found).
+		if ev := ans.Trace.Evidence; name == "extractive" && (ev == nil || !ev.Answered || ev.OverruledBy != ans.Reason) {
+			t.Errorf("extractive: evidence decision %+v, want answered and overruled by %q", ev, ans.Reason)
+		}
 	}
 	priced := lease
 	priced.Text = "Договор аренды склада в Твери заключён на три года. Арендная плата — 180 000 ₽ в месяц."

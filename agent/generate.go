@@ -59,6 +59,10 @@ type EvidenceDecision struct {
 	Missing []string `json:"missing_terms,omitempty"`
 	// Reason says why the generator refused, when it did (extractive-v1).
 	Reason string `json:"reason,omitempty"`
+	// OverruledBy: the answer's status is not answered although this decision passed — a rule
+	// after verification refused it (no stated sum of money, count or time; a quote about
+	// another thing of the asked kind); its reason, as in the response.
+	OverruledBy string `json:"overruled_by,omitempty"`
 }
 
 // LLMGenerator generates with a chat model, in one of two citation modes (see CitationMode).

@@ -4,17 +4,28 @@
 For each set both tags have: false refusals, answered no-answer questions, evidence coverage,
 multi-hop answers citing every gold document, cited documents that are gold, answer F1, citation
 validity and latency p50/p95 per route (ms); then each question whose status, cited documents or
-coverage changed (the first 12) and how many did.
+coverage changed (the first 12) and how many did. Exits 1 when a tag has no report at all.
 """
+
+LEGEND = ("FR false refusals / answerable · NA answered / no-answer questions · cov evidence coverage · "
+          "MH multi-hop answers citing every gold document · prec cited documents that are gold · "
+          "F1 answer token F1 · cv citation validity · route p50/p95 latency in ms")
 import json
+import os
+import signal
 import sys
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     out, a, b = sys.argv[1:4]
     sets = sys.argv[4:] or ["second", "noans", "dev", "fitkb", "hold", "cmpq", "la", "xq"]
+    for tag in (a, b):
+        if not any(os.path.exists(f"{out}/{tag}-{s}.json") for s in sets):
+            sys.exit(f"eval-compare: no report of tag {tag!r} in {out} (deploy/eval-ours.sh -o {out} -t {tag} writes them)")
+    print(LEGEND)
     for s in sets:
         try:
             ra = json.load(open(f"{out}/{a}-{s}.json"))["generators"][0]["report"]

@@ -300,7 +300,7 @@ func asksCount(question string) bool {
 
 // statesCount reports whether s states a count: a digit or a number word (countWordRE). A number
 // with two dots or more — a version (Kafka 3.6.1), a date (12.09.2024), an IP address — counts
-// nothing: «Сколько серверов в кластере?» is not answered by «Apache Kafka 3.6.1 в режиме KRaft».
+// nothing: «Сколько серверов в кластере?» is not answered by «Кластер работает на Kafka 3.6.1».
 func statesCount(s string) bool {
 	return hasNumber(dottedNumberRE.ReplaceAllString(s, " ")) || countWordRE.MatchString(textnorm.FoldString(s))
 }

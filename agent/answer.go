@@ -476,7 +476,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		out.Claims = v.Claims
 		if quotesOnly(gen) && len(plan.hops) == 0 {
 			// A further quote about another thing of the kind the question names (a colleague's
-			// «с 2021 года руководит командой» after Orlov's own sentence) pads the answer with
+			// «с 2021 года руководит командой» after the asked person's own sentence) pads the answer with
 			// that thing's facts; the best quote stays whatever it is about (checked above).
 			out.Claims = slices.DeleteFunc(slices.Clone(out.Claims), func(c ariadne.Claim) bool {
 				_, _, other := aboutOther(res.Linked, []ariadne.Claim{c}, frags)

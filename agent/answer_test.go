@@ -500,9 +500,9 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"The team has twelve engineers.", true},
 		{"Several teams share the office.", true},
 		{"Офис: Казань", false},
-		{"Команда требует пятничных отчётов.", false},                         // «требует», «пятничных» are no numbers
-		{"В компании используется Apache Kafka 3.6.1 в режиме KRaft.", false}, // a version
-		{"Ревью прошло 12.09.2024, узел 10.0.0.12 заменён.", false},           // a date, an address
+		{"Команда требует пятничных отчётов.", false},               // «требует», «пятничных» are no numbers
+		{"Кластер работает на Kafka 3.6.1.", false},                 // a version
+		{"Ревью прошло 12.09.2024, узел 10.0.0.12 заменён.", false}, // a date, an address
 		{"Kafka 3.6.1 держит 48 партиций.", true},
 		{"Тариф вырос в 1.5 раза.", true}, // one dot: a number
 	} {

@@ -186,7 +186,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		}
 	}
 	// No hop at all: the page of an entity the question names may state as much of the question
-	// by itself ("Since when has D. Orlov led the SRE team?" — his own page says; a path through a
+	// by itself ("Since when has O. Varin led the infra team?" — his own page says; a path through a
 	// meeting he attended to a colleague's page that says since when *she* leads *her* team says no
 	// more). Fewer hops win a tie, so then no chain is claimed and the page's sentence joins the
 	// fragments the generator reads — unless that sentence is one of the chain's own (the
@@ -216,8 +216,8 @@ const chainEps = 1e-9
 
 // chainTerms returns the question's terms a path from start must cover and their IDF sum: every
 // path starts at an entity the question names, and its names' terms say nothing about which path
-// answers, so they are left out — the words the question names it by (linked: «Д. Орлов» for
-// "Dmitry Orlov", whose terms are neither of the other's) and its names (aliases: as the caller
+// answers, so they are left out — the words the question names it by (linked: «О. Варин» for
+// "Oleg Varin", whose terms are neither of the other's) and its names (aliases: as the caller
 // sees them, by entity key).
 func chainTerms(q questionTerms, start ariadne.PathNode, linked []Linked, aliases map[string][]string, idf map[string]float64) (questionTerms, float64) {
 	names := map[string]bool{}

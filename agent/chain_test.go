@@ -247,43 +247,43 @@ func TestPlanChainMatchesEndsByAlias(t *testing.T) {
 // entity's own page states as much of the question: no chain is claimed, and the page's sentence
 // joins the fragments. Without such a sentence on its page the path is the chain.
 func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
-	orlov := ariadne.Chunk{ID: "people/orlov#0000-11111111", DocID: "people/orlov", Title: "Dmitry Orlov", ACL: []string{"all"},
-		Text: "Dmitry Orlov is an engineer at Severny Veter. He has led the platform team since 2021."}
+	varin := ariadne.Chunk{ID: "people/varin#0000-11111111", DocID: "people/varin", Title: "Oleg Varin", ACL: []string{"all"},
+		Text: "Oleg Varin is an engineer at Northwind. He has led the platform team since 2021."}
 	meeting := ariadne.Chunk{ID: "notes/review#0000-22222222", DocID: "notes/review", Title: "Delivery review", ACL: []string{"all"},
-		Text: "Dmitry Orlov reminded everyone about the update. Irina Sokolova owns the planner migration."}
-	sokolova := ariadne.Chunk{ID: "people/sokolova#0000-33333333", DocID: "people/sokolova", Title: "Irina Sokolova", ACL: []string{"all"},
-		Text: "Irina Sokolova joined in 2017. She has led the mobile team since 2021."}
-	p, m, s := ariadne.PathNode{Key: "person:orlov", Name: "Dmitry Orlov", DocID: orlov.DocID},
+		Text: "Oleg Varin reminded everyone about the update. Vera Lutsk owns the planner migration."}
+	lutsk := ariadne.Chunk{ID: "people/lutsk#0000-33333333", DocID: "people/lutsk", Title: "Vera Lutsk", ACL: []string{"all"},
+		Text: "Vera Lutsk joined in 2017. She has led the mobile team since 2021."}
+	p, m, s := ariadne.PathNode{Key: "person:varin", Name: "Oleg Varin", DocID: varin.DocID},
 		ariadne.PathNode{Key: "meeting:review", Name: "Delivery review", DocID: meeting.DocID},
-		ariadne.PathNode{Key: "person:sokolova", Name: "Irina Sokolova", DocID: sokolova.DocID}
+		ariadne.PathNode{Key: "person:lutsk", Name: "Vera Lutsk", DocID: lutsk.DocID}
 	detour := ariadne.Path{Nodes: []ariadne.PathNode{p, m, s}, Edges: []ariadne.PathEdge{
 		{From: m.Key, To: p.Key, Type: "ATTENDED_BY", ChunkIDs: []string{meeting.ID}},
 		{From: m.Key, To: s.Key, Type: "ATTENDED_BY", ChunkIDs: []string{meeting.ID}},
 	}}
-	req := Request{Question: "Since when has D. Orlov led the team?", Groups: []string{"all"}}
-	linked := []Linked{{Key: p.Key, Name: p.Name, Surface: "D. Orlov"}}
+	req := Request{Question: "Since when has O. Varin led the team?", Groups: []string{"all"}}
+	linked := []Linked{{Key: p.Key, Name: p.Name, Surface: "O. Varin"}}
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: meeting}})
-	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{orlov, meeting, sokolova}}}}
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{varin, meeting, lutsk}}}}
 	plan, err := a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(plan.hops) != 0 || plan.last.quote != "He has led the platform team since 2021." {
-		t.Fatalf("plan = %+v, want no hops and Orlov's own sentence", plan)
+		t.Fatalf("plan = %+v, want no hops and Varin's own sentence", plan)
 	}
-	if all := withChain(frags, plan); len(all) != 2 || all[1].Chunk.ID != orlov.ID {
-		t.Errorf("fragments = %+v, want Orlov's page after the meeting", all)
+	if all := withChain(frags, plan); len(all) != 2 || all[1].Chunk.ID != varin.ID {
+		t.Errorf("fragments = %+v, want Varin's page after the meeting", all)
 	}
 	// A page the caller may not read is no candidate.
-	secret := orlov
+	secret := varin
 	secret.ACL = []string{"hr"}
-	a.cfg.Chunks = memPages{memChunks{secret, meeting, sokolova}}
+	a.cfg.Chunks = memPages{memChunks{secret, meeting, lutsk}}
 	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace()); len(plan.hops) != 2 {
 		t.Errorf("unreadable page: plan = %+v, want the 2-hop path", plan)
 	}
 	// His page says nothing of it: the detour is all there is (and the question's «D.» is no
 	// term a hop must state: the initial names him).
-	a.cfg.Chunks = memPages{memChunks{meeting, sokolova}}
+	a.cfg.Chunks = memPages{memChunks{meeting, lutsk}}
 	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace()); len(plan.hops) != 2 || plan.last.quote != "She has led the mobile team since 2021." {
 		t.Errorf("no page of his: plan = %+v, want the 2-hop path and her sentence", plan)
 	}

@@ -67,15 +67,14 @@ func (g quoting) Generate(context.Context, GenerationInput) (string, error) {
 }
 
 // TestFurtherQuoteAboutAnother: after the best quote, a quote from the page of another thing of
-// the kind the question names pads the answer with that thing's facts and is left out («С какого
-// года Д. Орлов возглавляет команду SRE?» got a colleague's «с 2021 года руководит командой»
-// after Orlov's own sentence). A further quote from the asked entity's page, or one that names it,
-// stays.
+// the kind the question names pads the answer with that thing's facts and is left out (a question
+// about one person's team got a colleague's sentence about hers after his own). A further quote
+// from the asked entity's page, or one that names it, stays.
 func TestFurtherQuoteAboutAnother(t *testing.T) {
-	orlov := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "people/orlov#0000-aaaaaaaa", DocID: "people/orlov", DocType: "person",
-		Title: "Dmitry Orlov", ACL: []string{"all"}, Text: "Dmitry Orlov is the head of the SRE team. He joined in 2019."}}
-	sokolova := ariadne.ScoredChunk{Score: 0.8, Chunk: ariadne.Chunk{ID: "people/sokolova#0000-bbbbbbbb", DocID: "people/sokolova", DocType: "person",
-		Title: "Irina Sokolova", ACL: []string{"all"}, Text: "Since 2021 she has led the mobile team. She works with Dmitry Orlov."}}
+	varin := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "people/varin#0000-aaaaaaaa", DocID: "people/varin", DocType: "person",
+		Title: "Oleg Varin", ACL: []string{"all"}, Text: "Oleg Varin is the head of the infra team. He joined in 2019."}}
+	lutsk := ariadne.ScoredChunk{Score: 0.8, Chunk: ariadne.Chunk{ID: "people/lutsk#0000-bbbbbbbb", DocID: "people/lutsk", DocType: "person",
+		Title: "Vera Lutsk", ACL: []string{"all"}, Text: "Since 2021 she has led the mobile team. She works with Oleg Varin."}}
 	claim := func(n int, id, quote string) string {
 		return fmt.Sprintf(`{"text":%q,"citations":[{"fragment":%d,"chunk_id":%q,"quote":%q}]}`, quote, n, id, quote)
 	}
@@ -83,19 +82,19 @@ func TestFurtherQuoteAboutAnother(t *testing.T) {
 		name, second string
 		want         []string
 	}{
-		{"another person's page", claim(2, sokolova.Chunk.ID, "Since 2021 she has led the mobile team."),
-			[]string{orlov.Chunk.ID}},
-		{"the asked person's page", claim(1, orlov.Chunk.ID, "He joined in 2019."),
-			[]string{orlov.Chunk.ID, orlov.Chunk.ID}},
-		{"another page naming him", claim(2, sokolova.Chunk.ID, "She works with Dmitry Orlov."),
-			[]string{orlov.Chunk.ID, sokolova.Chunk.ID}},
+		{"another person's page", claim(2, lutsk.Chunk.ID, "Since 2021 she has led the mobile team."),
+			[]string{varin.Chunk.ID}},
+		{"the asked person's page", claim(1, varin.Chunk.ID, "He joined in 2019."),
+			[]string{varin.Chunk.ID, varin.Chunk.ID}},
+		{"another page naming him", claim(2, lutsk.Chunk.ID, "She works with Oleg Varin."),
+			[]string{varin.Chunk.ID, lutsk.Chunk.ID}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			reply := `{"status":"answer","claims":[` + claim(1, orlov.Chunk.ID, "Dmitry Orlov is the head of the SRE team.") + "," + tc.second + `]}`
-			r := NewRetriever(fakeSearch{[]ariadne.ScoredChunk{orlov, sokolova}}, oneEntityGraph{e: ariadne.Entity{Key: "people/orlov", Name: "Dmitry Orlov", Type: "person"}},
+			reply := `{"status":"answer","claims":[` + claim(1, varin.Chunk.ID, "Oleg Varin is the head of the infra team.") + "," + tc.second + `]}`
+			r := NewRetriever(fakeSearch{[]ariadne.ScoredChunk{varin, lutsk}}, oneEntityGraph{e: ariadne.Entity{Key: "people/varin", Name: "Oleg Varin", Type: "person"}},
 				fixedEmbedder{}, nil, RetrievalConfig{MinCoverage: 0.01}, nil)
 			a := NewAnswerer(r, quoting{reply}, fixedCount(2), AnswerConfig{}, Hooks{}, nil)
-			ans := ask(t, a, "Since when has Dmitry Orlov led the SRE team?")
+			ans := ask(t, a, "Since when has Oleg Varin led the infra team?")
 			var got []string
 			for _, c := range ans.Claims {
 				got = append(got, c.Citations[0].ChunkID)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/internal/breaker"
 	"github.com/ariadne-graphrag/ariadne/retry"
 )
 
@@ -238,19 +239,8 @@ var errSearchesOpen = errors.New("the chunk index (Weaviate) was unavailable a m
 // it for open (10 s when zero); half-open, one search tries while the others fail. A cancelled or
 // timed-out request, and errors other than ErrUnavailable (bad input), count as successes.
 func newSearchBreaker(open time.Duration) *gobreaker.CircuitBreaker[[]ariadne.ScoredChunk] {
-	if open <= 0 {
-		open = 10 * time.Second
-	}
-	return gobreaker.NewCircuitBreaker[[]ariadne.ScoredChunk](gobreaker.Settings{
-		Name:        "weaviate-searches",
-		MaxRequests: 1,
-		Timeout:     open,
-		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= 1 },
-		IsSuccessful: func(err error) bool {
-			return err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-				!errors.Is(err, ariadne.ErrUnavailable)
-		},
-	})
+	unavailable := func(err error) bool { return errors.Is(err, ariadne.ErrUnavailable) }
+	return gobreaker.NewCircuitBreaker[[]ariadne.ScoredChunk](breaker.Settings("weaviate-searches", open, unavailable, nil))
 }
 
 // retrySearch is search without the breaker.

@@ -58,8 +58,8 @@ func newFactsCache(budget int) *factsCache {
 var textFactsCache = newFactsCache(textFactsBudget)
 
 // get returns text's facts made with lex; anyLex: made with any lexicon (planted does not read it).
-// A text cached with another lexicon is analysed again and replaces it (one lexicon per process
-// in practice; tests use several).
+// A text cached with another lexicon (planted's, made with none, before the first stated) is
+// replaced by facts for lex that keep its lexicon-free analyses.
 func (c *factsCache) get(text string, lex *lexicon.Lexicon, anyLex bool) *textFacts {
 	c.mu.Lock()
 	f, ok := c.lru.Get(text)
@@ -67,7 +67,11 @@ func (c *factsCache) get(text string, lex *lexicon.Lexicon, anyLex bool) *textFa
 	if ok && (anyLex || f.lex == lex) {
 		return f
 	}
-	f = newTextFacts(text, lex)
+	if ok {
+		f = f.withLexicon(text, lex)
+	} else {
+		f = newTextFacts(text, lex)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.lru.Contains(text) {
@@ -81,19 +85,29 @@ func (c *factsCache) get(text string, lex *lexicon.Lexicon, anyLex bool) *textFa
 }
 
 func newTextFacts(text string, lex *lexicon.Lexicon) *textFacts {
-	f := &textFacts{lex: lex,
+	f := &textFacts{
 		search: sync.OnceValue(func() searchTerms {
 			terms := textnorm.SearchTerms(text)
 			return searchTerms{terms, toSet(terms)}
 		}),
-		keys:    sync.OnceValue(func() map[string]bool { return lex.TextKeys(text) }),
 		planted: sync.OnceValue(func() bool { return injectionRE.MatchString(text) || InstructionLike(text) }),
 	}
 	for i, cyrillic := range []bool{false, true} {
 		f.cogs[i] = sync.OnceValue(func() []string { return textCognates(text, cyrillic) })
-		f.back[i] = sync.OnceValue(func() []string { return backKeys(lex, text, cyrillic) })
 	}
-	return f
+	return f.withLexicon(text, lex)
+}
+
+// withLexicon returns a copy of f whose lexicon-bound analyses (keys, back) are made with lex; the
+// others are shared with f.
+func (f *textFacts) withLexicon(text string, lex *lexicon.Lexicon) *textFacts {
+	g := *f
+	g.lex = lex
+	g.keys = sync.OnceValue(func() map[string]bool { return lex.TextKeys(text) })
+	for i, cyrillic := range []bool{false, true} {
+		g.back[i] = sync.OnceValue(func() []string { return backKeys(lex, text, cyrillic) })
+	}
+	return &g
 }
 
 // factsOf returns text's analyses with lex (nil: none), from the cache when another question

@@ -32,7 +32,7 @@ addresses=$(deploy/local.sh env) || exit 2
 eval "$addresses"
 common=(--embedder e5 --strategies hybrid --router rules --generators extractive)
 
-run() { # tag-set namespace class golden corpus
+run() { # set namespace class golden corpus
 	local set=$1 ns=$2 class=$3 golden=$4 corpus=$5 index=()
 	# A namespace is indexed once (cmd/eval golden indexes only with --index).
 	if ! [ -e "$OUT/.indexed-$ns" ]; then index=(--index); fi

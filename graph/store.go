@@ -17,6 +17,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/internal/breaker"
 )
 
 // Config says where Neo4j is and how to log in.
@@ -197,24 +198,8 @@ var errReadsOpen = errors.New("Neo4j was unreachable a moment ago; reads fail at
 // cancelled or expired request, a Cypher or login error (anything translate does not call
 // ErrUnavailable) — count as successes.
 func newReadBreaker(open time.Duration, onOpen func()) *gobreaker.CircuitBreaker[*neo4j.EagerResult] {
-	if open <= 0 {
-		open = 10 * time.Second
-	}
-	return gobreaker.NewCircuitBreaker[*neo4j.EagerResult](gobreaker.Settings{
-		Name:        "neo4j-reads",
-		MaxRequests: 1,
-		Timeout:     open,
-		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= 1 },
-		IsSuccessful: func(err error) bool {
-			return err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-				!errors.Is(translate("read", err), ariadne.ErrUnavailable)
-		},
-		OnStateChange: func(_ string, _, to gobreaker.State) {
-			if to == gobreaker.StateOpen && onOpen != nil {
-				onOpen()
-			}
-		},
-	})
+	unavailable := func(err error) bool { return errors.Is(translate("read", err), ariadne.ErrUnavailable) }
+	return gobreaker.NewCircuitBreaker[*neo4j.EagerResult](breaker.Settings("neo4j-reads", open, unavailable, onOpen))
 }
 
 // unreachable reports whether a driver error says the server could not be reached or answered

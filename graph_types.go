@@ -39,6 +39,10 @@ type PathNode struct {
 	Name  string `json:"name"`
 	Type  string `json:"type"`
 	DocID string `json:"doc_id,omitempty"`
+	// Degree is the entity's entity–entity relationship count in the whole graph (0: not read).
+	// It ranks paths (a hub is a weak hop) and is never shown: it counts relationships the
+	// caller may not read.
+	Degree int `json:"-"`
 }
 
 // PathEdge is one hop of a graph path with its provenance, already filtered by the caller's groups.

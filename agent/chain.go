@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -40,6 +41,7 @@ type chainPlan struct {
 	hops  []hopUnit
 	last  hopUnit // empty: the hops state all the question asks, or the page does not; no hops: the named entity's own sentence
 	cover float64
+	odds  float64 // walkOdds of path
 }
 
 // DocumentChunkReader lists the readable chunks of documents (graph.Store); with it, a chain's
@@ -55,8 +57,9 @@ type DocumentChunkReader interface {
 // named by the chunk's title or section instead). A path is a candidate only when every hop has
 // such a sentence; the chosen one is the candidate whose sentences cover most of the question's
 // terms other than those of the path's first entity, which the question names (termCover, IDF over
-// the fragments and the chunks read), then the one with fewer hops, then
-// the first in retrieval order — so the chain follows the question rather than the nearest
+// the fragments and the chunks read), then the one a random walk is likelier to follow (walkOdds:
+// no hop through a hub when a path through specific entities says as much), then the one with
+// fewer hops, then the first in retrieval order — so the chain follows the question rather than the nearest
 // neighbour. A question about the chain's end ("the office of the account manager of X") is
 // answered by the end entity's own page: the unit of that page (readable by the caller) that states
 // most of the question terms the hops leave unstated — at least one of them in its own text — is
@@ -181,8 +184,10 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		}
 		last, covered := lastUnit(terms, got, pageOf(pageChunks, byID, p.Nodes[len(p.Nodes)-1]), hops, idf, sum, memo)
 		cover := chainCover(got, covered, idf, sum)
-		if best.hops == nil || cover > best.cover+chainEps || cover > best.cover-chainEps && len(hops) < len(best.hops) {
-			best = chainPlan{path: p, hops: hops, last: last, cover: cover}
+		odds := walkOdds(p)
+		if best.hops == nil || cover > best.cover+chainEps ||
+			cover > best.cover-chainEps && (odds > best.odds+chainEps || odds > best.odds-chainEps && len(hops) < len(best.hops)) {
+			best = chainPlan{path: p, hops: hops, last: last, cover: cover, odds: odds}
 		}
 	}
 	// No hop at all: the page of an entity the question names may state as much of the question
@@ -211,8 +216,23 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 	return best, nil
 }
 
-// chainEps is how close two chains' coverages are to count as a tie.
+// chainEps is how close two chains' coverages (or walkOdds) are to count as a tie.
 const chainEps = 1e-9
+
+// walkOdds is the natural log of the probability that a random walk from the path's first entity,
+// taking one of its current entity's relationships at random each step, follows the path: minus
+// the sum of log(degree) over every entity but the last (a path-constrained random walk, Lao &
+// Cohen 2010; the degree-weighted path count of Himmelstein & Baranzini 2015 discounts hubs the
+// same way). A hop through a hub — a library every project uses — is weak evidence that its two
+// neighbours belong together; a path through specific entities is the likelier reading of the
+// question's chain. Extending a path never raises its odds. Degrees not read count as 1.
+func walkOdds(p ariadne.Path) float64 {
+	var odds float64
+	for _, n := range p.Nodes[:max(len(p.Nodes)-1, 0)] {
+		odds -= math.Log(float64(max(n.Degree, 1)))
+	}
+	return odds
+}
 
 // chainTerms returns the question's terms a path from start must cover and their IDF sum: every
 // path starts at an entity the question names, and its names' terms say nothing about which path

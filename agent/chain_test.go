@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -286,5 +287,78 @@ func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
 	a.cfg.Chunks = memPages{memChunks{meeting, lutsk}}
 	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace()); len(plan.hops) != 2 || plan.last.quote != "She has led the mobile team since 2021." {
 		t.Errorf("no page of his: plan = %+v, want the 2-hop path and her sentence", plan)
+	}
+}
+
+// Two paths that state the question equally: the one through a hub (a library every project
+// uses) loses to the one through specific entities, whatever their order; with no degrees read
+// the first wins, as before.
+func TestPlanChainAvoidsHubs(t *testing.T) {
+	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
+		Text: "Инцидент INC-1 остановил сервис tracker. Причиной стала библиотека geokit."}
+	alpha := ariadne.Chunk{ID: "projects/alpha#0000-22222222", DocID: "projects/alpha", Title: "Alpha", ACL: []string{"all"},
+		Text: "Alpha использует библиотеку geokit. Клиент проекта — ООО «Вега»."}
+	beta := ariadne.Chunk{ID: "projects/beta#0000-33333333", DocID: "projects/beta", Title: "Beta", ACL: []string{"all"},
+		Text: "Beta включает сервис tracker. Клиент проекта — ООО «Орион»."}
+	vega := ariadne.Chunk{ID: "clients/vega#0000-44444444", DocID: "clients/vega", Title: "Вега", ACL: []string{"all"},
+		Text: "Аккаунт-менеджер — Ольга Стрельцова."}
+	orion := ariadne.Chunk{ID: "clients/orion#0000-55555555", DocID: "clients/orion", Title: "Орион", ACL: []string{"all"},
+		Text: "Аккаунт-менеджер — Пётр Зимин."}
+	node := func(key, name, doc string, deg int) ariadne.PathNode {
+		return ariadne.PathNode{Key: key, Name: name, DocID: doc, Degree: deg}
+	}
+	i1 := node("incident:inc 1", "INC-1", inc.DocID, 3)
+	geokit, a, v := node("library:geokit", "geokit", "", 12), node("project:alpha", "Alpha", alpha.DocID, 3), node("client:vega", "Вега", vega.DocID, 2)
+	tracker, b, o := node("service:tracker", "tracker", "", 2), node("project:beta", "Beta", beta.DocID, 3), node("client:orion", "Орион", orion.DocID, 2)
+	// path walks ns; hop i's sentence is in chunks[i].
+	path := func(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
+		p := ariadne.Path{Nodes: ns}
+		for i, id := range chunks {
+			p.Edges = append(p.Edges, ariadne.PathEdge{From: ns[i].Key, To: ns[i+1].Key, Type: "RELATED", ChunkIDs: []string{id}})
+		}
+		return p
+	}
+	viaHub := path([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
+	viaService := path([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
+	ans := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, alpha, beta, vega, orion}}}}
+	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
+	for _, paths := range [][]ariadne.Path{{viaHub, viaService}, {viaService, viaHub}} {
+		plan, err := ans.planChain(context.Background(), req, nil, paths, frags, newTrace())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan.hops) != 3 || plan.path.Nodes[1].Key != tracker.Key || plan.last.quote != "Аккаунт-менеджер — Пётр Зимин." {
+			t.Fatalf("plan = %+v, want the path through the service and Orion's account manager", plan)
+		}
+	}
+	// No degrees read: a tie, and the first path is the chain.
+	for _, p := range []ariadne.Path{viaHub, viaService} {
+		for i := range p.Nodes {
+			p.Nodes[i].Degree = 0
+		}
+	}
+	plan, _ := ans.planChain(context.Background(), req, nil, []ariadne.Path{viaHub, viaService}, frags, newTrace())
+	if len(plan.hops) != 3 || plan.path.Nodes[1].Key != geokit.Key {
+		t.Errorf("no degrees: plan = %+v, want the first path", plan)
+	}
+}
+
+func TestWalkOdds(t *testing.T) {
+	n := func(deg int) ariadne.PathNode { return ariadne.PathNode{Degree: deg} }
+	tests := []struct {
+		nodes []ariadne.PathNode
+		want  float64
+	}{
+		{nil, 0},
+		{[]ariadne.PathNode{n(4)}, 0},
+		{[]ariadne.PathNode{n(4), n(100)}, -math.Log(4)},              // the last entity's degree does not count
+		{[]ariadne.PathNode{n(4), n(12), n(3), n(2)}, -math.Log(144)}, // 1/4 · 1/12 · 1/3
+		{[]ariadne.PathNode{n(0), n(2), n(9)}, -math.Log(2)},          // not read: 1
+	}
+	for _, tc := range tests {
+		if got := walkOdds(ariadne.Path{Nodes: tc.nodes}); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("walkOdds(%v) = %v, want %v", tc.nodes, got, tc.want)
+		}
 	}
 }

@@ -230,10 +230,11 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		res.Chunks = FuseRRFWeighted(lists, weights)
 		bridgeNote = "; bridge hop with " + strings.Join(names, ", ")
 	}
-	sg := subgraph{nodes: map[string]ariadne.PathNode{}, deg: map[string]int{}, edges: edges}
+	sg := subgraph{nodes: map[string]ariadne.PathNode{}, edges: edges}
 	for _, e := range edges {
-		sg.nodes[e.From.Key], sg.nodes[e.To.Key] = e.From, e.To
-		sg.deg[e.From.Key], sg.deg[e.To.Key] = e.FromDeg, e.ToDeg
+		from, to := e.From, e.To
+		from.Degree, to.Degree = e.FromDeg, e.ToDeg
+		sg.nodes[from.Key], sg.nodes[to.Key] = from, to
 	}
 	// The paths start at the entities the question names; when it names none the linker could
 	// confirm (a name paraphrased or translated: "the Kedrovsky plant"), at the walk's best-ranked

@@ -7,6 +7,5 @@ import "github.com/ariadne-graphrag/ariadne"
 // the weighted entity–chunk graph of walk.go (wgraph.ppr).
 type subgraph struct {
 	nodes map[string]ariadne.PathNode
-	deg   map[string]int
 	edges []ariadne.Edge
 }

@@ -321,6 +321,7 @@ func (r *Retriever) RouterInput(ctx context.Context, question string, groups []s
 	if err != nil {
 		return nil, FirstPass{}, err
 	}
+	linked = wholeLinks(linked)
 	vec, err := r.embedQuery(ctx, question, tr)
 	if err != nil {
 		return nil, FirstPass{}, err

@@ -120,9 +120,9 @@ func (r *Retriever) Retrieve(ctx context.Context, req Request) (Result, error) {
 				return Result{Trace: tr}, err
 			}
 			tr.time("first_pass", t0)
-			tr.Router = fr.RouteFirstPass(ctx, req.Question, linked, fp)
+			tr.Router = fr.RouteFirstPass(ctx, req.Question, wholeLinks(linked), fp)
 		} else {
-			tr.Router = r.router.Route(ctx, req.Question, linked)
+			tr.Router = r.router.Route(ctx, req.Question, wholeLinks(linked))
 		}
 	default:
 		tr.Router = Decision{Route: ariadne.Route(req.Mode), Classifier: "forced", Reasons: []string{"mode forced by the caller"}}

@@ -30,6 +30,9 @@ type Linked struct {
 	// LatinName: the entity's canonical name is in Latin script (a Cyrillic surface for it is a
 	// transliteration or slang: «редис» for Redis).
 	LatinName bool `json:"latin_name"`
+	// Partial: the question names the entity by one distinctive word of its name ("the Lipetsky
+	// plant"), not by a whole name or alias. Routers do not count it.
+	Partial bool `json:"partial,omitempty"`
 	// names finds this entity in other texts by any of the names and spellings the caller may see
 	// (the matcher entity linking confirmed it with); nil when the entity was not linked by Link.
 	names *resolution.Matcher

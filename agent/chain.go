@@ -59,8 +59,8 @@ type DocumentChunkReader interface {
 // terms other than those of the path's first entity, which the question names (termCover, IDF over
 // the fragments and the chunks read), then the one a random walk is likelier to follow (walkOdds:
 // no hop through a hub when a path through specific entities says as much), then the one with
-// fewer hops, then the first in retrieval order — so the chain follows the question rather than the nearest
-// neighbour. A question about the chain's end ("the office of the account manager of X") is
+// fewer hops, then the first in retrieval order — so the chain follows the question rather than
+// the nearest neighbour. A question about the chain's end ("the office of the account manager of X") is
 // answered by the end entity's own page: the unit of that page (readable by the caller) that states
 // most of the question terms the hops leave unstated — at least one of them in its own text — is
 // the plan's last sentence and counts in its coverage (lastUnit). When the own page of a path's

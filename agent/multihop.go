@@ -237,7 +237,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		sg.nodes[from.Key], sg.nodes[to.Key] = from, to
 	}
 	// The paths start at the entities the question names; when it names none the linker could
-	// confirm (a name paraphrased or translated: "the Kedrovsky plant"), at the walk's best-ranked
+	// confirm (a name paraphrased or translated: "the Lipetsk steel plant"), at the walk's best-ranked
 	// entities, which the question's name similarity and first-pass passages seeded.
 	roots := linkedKeys
 	if len(roots) == 0 {

@@ -81,3 +81,61 @@ func countPartial(ls []Linked) int {
 	}
 	return n
 }
+
+// idSearch returns hits for a free search and, for a search restricted to chunk ids, the pages'
+// chunks among those ids.
+type idSearch struct{ hits, pages []ariadne.ScoredChunk }
+
+func (s idSearch) Search(_ context.Context, _ ariadne.SearchMode, q ariadne.SearchQuery) ([]ariadne.ScoredChunk, error) {
+	if len(q.ChunkIDs) == 0 {
+		return s.hits, nil
+	}
+	var out []ariadne.ScoredChunk
+	for _, c := range s.pages {
+		if slices.Contains(q.ChunkIDs, c.ID) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// pageGraph is candidatesGraph that also lists a documented entity's page chunks.
+type pageGraph struct {
+	candidatesGraph
+	pages map[string][]string // document id → chunk ids
+}
+
+func (g pageGraph) DocumentChunkIDs(_ context.Context, docs, _ []string) ([]string, error) {
+	var out []string
+	for _, d := range docs {
+		out = append(out, g.pages[d]...)
+	}
+	return out, nil
+}
+
+// A question in one script about an entity whose page is in the other: the search's own hits
+// state nothing of it, the linked entity's page, fused in, names it — the step's evidence is the
+// fused list's, so it is not weak and does not escalate.
+func TestLinkedPageCountsAsEvidence(t *testing.T) {
+	other := ariadne.ScoredChunk{Score: 0.5, Chunk: ariadne.Chunk{ID: "policies/leave#0000-11111111", DocID: "policies/leave", Title: "Отпуск",
+		ACL: []string{"all"}, Text: "Отпуск составляет 28 календарных дней."}}
+	page := ariadne.ScoredChunk{Score: 0.4, Chunk: ariadne.Chunk{ID: "people/petr-zimin#0000-22222222", DocID: "people/petr-zimin", Title: "Peter Zimin",
+		ACL: []string{"all"}, Text: "Peter Zimin leads the data team."}}
+	g := pageGraph{candidatesGraph{cands: []ariadne.EntityCandidate{{StoredEntity: ariadne.StoredEntity{Entity: ariadne.Entity{
+		Key: "people/petr-zimin", Name: "Peter Zimin", Type: "person", DocID: "people/petr-zimin", Aliases: []string{"Пётр Зимин"}}}}}},
+		map[string][]string{"people/petr-zimin": {page.ID}}}
+	r := NewRetriever(idSearch{hits: []ariadne.ScoredChunk{other}, pages: []ariadne.ScoredChunk{page}}, g, fixedEmbedder{}, nil, RetrievalConfig{}, nil)
+	res, err := r.Retrieve(context.Background(), Request{Question: "Кто такой Зимин?", Groups: []string{"all"}, Mode: "hybrid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Trace.Steps) != 1 {
+		t.Fatalf("steps %+v, want one (no escalation)", res.Trace.Steps)
+	}
+	if s := res.Trace.Steps[0]; s.Coverage != 1 || s.Weak || res.Evidence.Weak {
+		t.Errorf("step %+v, evidence %+v: want coverage 1, not weak", s, res.Evidence)
+	}
+	if !slices.ContainsFunc(res.Chunks, func(c ariadne.ScoredChunk) bool { return c.ID == page.ID }) {
+		t.Errorf("chunks %+v, want the linked page", res.Chunks)
+	}
+}

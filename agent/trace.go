@@ -70,6 +70,16 @@ func (t *Trace) note(s string) {
 	}
 }
 
+// reassess updates the last step's coverage and weakness to ev's (withLinkedDocuments: the
+// strategy's hits fused with the linked entities' pages).
+func (t *Trace) reassess(ev Evidence) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n := len(t.Steps); n > 0 {
+		t.Steps[n-1].Coverage, t.Steps[n-1].Weak = ev.Coverage, ev.Weak
+	}
+}
+
 // newTrace returns an empty trace whose lists encode as [] rather than null.
 func newTrace() *Trace {
 	return &Trace{Linked: []Linked{}, Steps: []Step{}, Retries: []RetryEvent{}, Timings: map[string]float64{}}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -193,4 +194,19 @@ func DocIDOfChunk(id string) string {
 		return ""
 	}
 	return id[:i]
+}
+
+// ChunkPosition returns the position part of a chunk id built by ChunkID ("doc#0003-1a2b3c4d" →
+// 3), or -1 when id has none.
+func ChunkPosition(id string) int {
+	i := strings.LastIndexByte(id, '#')
+	if i < 0 {
+		return -1
+	}
+	digits, _, _ := strings.Cut(id[i+1:], "-")
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
 }

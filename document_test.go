@@ -42,3 +42,14 @@ func TestWiderACL(t *testing.T) {
 		}
 	}
 }
+
+func TestChunkPosition(t *testing.T) {
+	for id, want := range map[string]int{
+		ChunkID("people/a", 0, "x"): 0, ChunkID("people/a", 12, "x"): 12,
+		"people/a": -1, "people/a#abc-123": -1, "a#b#0003-deadbeef": 3,
+	} {
+		if got := ChunkPosition(id); got != want {
+			t.Errorf("ChunkPosition(%q) = %d, want %d", id, got, want)
+		}
+	}
+}

@@ -474,7 +474,7 @@ func (m *chainMemo) units(c ariadne.Chunk) []keyedUnit {
 		return us
 	}
 	var us []keyedUnit
-	for _, u := range splitUnits(c.Text) {
+	for _, u := range chunkUnits(c) {
 		if !planted(u) {
 			us = append(us, keyedUnit{u, textnorm.KeyTokens(u)})
 		}

@@ -188,7 +188,7 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 		for _, f := range frags {
 			page := namesKey(e, f.Chunk.Title)
 			ctxTerms, headers := contextTerms(attr, f), tableHeaders(f.Chunk.Text)
-			for _, u := range splitUnits(f.Chunk.Text) {
+			for _, u := range chunkUnits(f.Chunk) {
 				if planted(u) || !page && !namesKey(e, u) {
 					continue
 				}

@@ -122,6 +122,9 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 	if unknownName(question, in.Linked, append(slices.Clip(frags), in.NameFragments...), g.Ranker.Lexicon) != "" {
 		return notFound()
 	}
+	if answer, ok := definitionAnswer(in); ok {
+		return answer, nil
+	}
 	set, err := g.Ranker.WeightSet()
 	if err != nil {
 		return "", err
@@ -215,8 +218,18 @@ func hasKind(s, kind string) bool {
 // characters are dropped, and so is a first sentence that begins with a lower-case letter: the
 // tail of a sentence the chunker's overlap copied from the previous chunk, which holds it whole
 // (quoted, "team reviewed the …" read as a sentence of its own: README trial). Each unit is a
-// verbatim substring of text.
-func splitUnits(text string) []string {
+// verbatim substring of text. A document's first chunk begins no sentence's tail: chunkUnits.
+func splitUnits(text string) []string { return splitText(text, true) }
+
+// chunkUnits is splitUnits for a chunk: the first chunk of a document (position 0) keeps a first
+// sentence that begins with a lower-case letter — a lower-case name opens it ("geokit is a
+// library for …"), no overlap does.
+func chunkUnits(c ariadne.Chunk) []string {
+	return splitText(c.Text, ariadne.ChunkPosition(c.ID) != 0)
+}
+
+// splitText is splitUnits; overlap says whether text may begin with the tail of a sentence.
+func splitText(text string, overlap bool) []string {
 	var out []string
 	first := true
 	for _, line := range strings.Split(text, "\n") {
@@ -237,7 +250,7 @@ func splitUnits(text string) []string {
 			out = append(out, l)
 		default:
 			ss := sentences(l)
-			if r, _ := utf8.DecodeRuneInString(l); lead && len(ss) > 0 && unicode.IsLower(r) {
+			if r, _ := utf8.DecodeRuneInString(l); overlap && lead && len(ss) > 0 && unicode.IsLower(r) {
 				ss = ss[1:] // a sentence's tail, cut by the chunk's start
 			}
 			out = append(out, ss...)

@@ -96,6 +96,9 @@ func (g TermExtractive) Generate(_ context.Context, in GenerationInput) (string,
 	if bars == (TermBars{}) {
 		bars = DefaultTermBars
 	}
+	if answer, ok := definitionAnswer(in); ok {
+		return answer, nil
+	}
 	cands := g.candidates(in)
 	chosen, why := cands.decide(bars, g.maxClaims(), in.Route)
 	// A version the question names must be in the answer, not only somewhere in the fragments
@@ -136,7 +139,7 @@ func withAntecedents(chosen []termUnit) []termUnit {
 	out := make([]termUnit, 0, len(chosen))
 	for _, u := range chosen {
 		if pronounSubject(u.text) {
-			units := splitUnits(u.frag.Chunk.Text)
+			units := chunkUnits(u.frag.Chunk)
 			if i := slices.Index(units, u.text); i > 0 {
 				prev := units[i-1]
 				if !planted(prev) && !slices.ContainsFunc(chosen, func(c termUnit) bool { return c.frag.Chunk.ID == u.frag.Chunk.ID && c.text == prev }) &&
@@ -247,7 +250,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	c.idf, c.total = termIDF(q, frags)
 	for i, f := range frags {
 		ctxTerms, headers := contextTerms(q, f), tableHeaders(f.Chunk.Text)
-		for _, u := range splitUnits(f.Chunk.Text) {
+		for _, u := range chunkUnits(f.Chunk) {
 			if planted(u) {
 				continue // an instruction planted in a document is data, not an answer
 			}

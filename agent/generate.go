@@ -57,7 +57,8 @@ type EvidenceDecision struct {
 	// Missing are the question's search terms (textnorm.SearchTerms: stems, lower case) that no
 	// chosen unit states, in the text or its chunk's title and section (extractive-v1).
 	Missing []string `json:"missing_terms,omitempty"`
-	// Reason says why the generator refused, when it did (extractive-v1).
+	// Reason says why the generator refused, when it did (extractive-v1), or which rule answered
+	// without scoring units (a definition question: definitionAnswer).
 	Reason string `json:"reason,omitempty"`
 	// OverruledBy: the answer's status is not answered although this decision passed — a rule
 	// after verification refused it (no stated sum of money, count or time; a quote about

@@ -135,7 +135,7 @@ func SplitFragments(frags []Fragment) []Unit {
 	var out []Unit
 	for _, f := range frags {
 		text, cursor := f.Chunk.Text, 0
-		for _, u := range splitUnits(text) {
+		for _, u := range chunkUnits(f.Chunk) {
 			i := strings.Index(text[cursor:], u)
 			if i < 0 {
 				continue // splitUnits returns substrings in order; this does not happen

@@ -505,7 +505,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 					// which may say which one is earlier, stay).
 					out.Claims = claims
 				}
-				times := timeRE.MatchString(req.Question) || ageRE.MatchString(req.Question)
+				times := timeRE.MatchString(req.Question) || ageRE.MatchString(req.Question) || sameTimeRE.MatchString(req.Question)
 				for i, c := range claims {
 					item := ComparedItem{Entity: g.cmp.entities[i], Citation: c.Citations[0]}
 					if times {

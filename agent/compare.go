@@ -83,14 +83,17 @@ func comparedEntities(question string, linked []Linked) []Linked {
 	if !ok {
 		return nil
 	}
-	span := question[start:end]
+	// A name in the span, or one the span starts inside of: comparedSpan takes the question's
+	// first capital for the sentence's, so «Анна Светлова и …» spans from «Светлова».
+	at := func(l Linked) int { return strings.Index(question, l.Surface) }
 	var ents []Linked
 	for _, l := range linked {
-		if l.names != nil && l.Surface != "" && strings.Contains(span, l.Surface) && !slices.ContainsFunc(ents, func(e Linked) bool { return e.Key == l.Key }) {
+		if i := at(l); l.names != nil && l.Surface != "" && i >= 0 && i < end && i+len(l.Surface) > start &&
+			!slices.ContainsFunc(ents, func(e Linked) bool { return e.Key == l.Key }) {
 			ents = append(ents, l)
 		}
 	}
-	slices.SortStableFunc(ents, func(a, b Linked) int { return strings.Index(span, a.Surface) - strings.Index(span, b.Surface) })
+	slices.SortStableFunc(ents, func(a, b Linked) int { return at(a) - at(b) })
 	if len(ents) < 2 {
 		return nil
 	}
@@ -175,7 +178,7 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 	switch {
 	case ageRE.MatchString(question):
 		states = func(u string) bool { return timeValueRE.MatchString(u) && ageValueRE.MatchString(u) }
-	case timeRE.MatchString(question):
+	case timeRE.MatchString(question) || sameTimeRE.MatchString(question):
 		states = timeValueRE.MatchString
 	case quantityRE.MatchString(question):
 		states = statesAmount
@@ -247,6 +250,9 @@ var (
 	// earliestRE / latestRE: the comparison asks for the earlier or the later time; an age asks
 	// for the earlier birth or founding. Durations ("longer", «дольше») are not ordered here.
 	earliestRE = regexp.MustCompile(`(?i)\b(?:first|earlier|earliest|sooner|before|older|oldest)\b|(?:^|[^\p{L}\p{N}])(?:раньше|ранее|первым|первой|первое|первыми|старше|старейш[а-яё]*)(?:[^\p{L}\p{N}]|$)`)
+	// sameTimeRE: the comparison asks whether the things share a day, a month or a year ("on the
+	// same day", «в один день», «в одном году»); its first group is that unit of time.
+	sameTimeRE = regexp.MustCompile(`(?i)\b(?:the\s+same|one)\s+(day|date|month|year)\b|(?:^|[^\p{L}\p{N}])(?:один|одн(?:ой|ого|ом|ому|у|а|о|и|их))\s+(?:и\s+т[а-яё]+\s+же\s+)?(день|дня|дату|дате|дата|месяц|месяце|месяца|год|году|года)(?:[^\p{L}\p{N}]|$)`)
 	latestRE   = regexp.MustCompile(`(?i)\b(?:later|latest|after|newer|newest|younger|youngest|last)\b|(?:^|[^\p{L}\p{N}])(?:позже|позднее|последним|последней|новее|моложе|младше)(?:[^\p{L}\p{N}]|$)`)
 )
 
@@ -304,10 +310,14 @@ func dateValue(s string) (string, bool) {
 
 // ComparisonOutcome is what code concludes from the compared sentences: the compared thing whose
 // date is the earliest (or the latest) when the question asks which came first (or last) and each
-// sentence states one date or year, all of them different at the precision they share.
+// sentence states one date or year, all of them different at the precision they share; or, when
+// the question asks whether they share a day, a month or a year, whether every sentence's date
+// falls on the same one (Entity empty).
 type ComparisonOutcome struct {
-	Entity string `json:"entity"` // as the caller may see it
-	By     string `json:"by"`     // "earliest date" or "latest date"
+	Entity string `json:"entity"` // as the caller may see it; empty for a same-time outcome
+	// By is "earliest date" or "latest date"; for a same-time question "same day", "different
+	// days", "same month", "different months", "same year" or "different years".
+	By string `json:"by"`
 }
 
 // compareDates returns the outcome of a time comparison over the compared items' values (each
@@ -319,6 +329,8 @@ func compareDates(question string, items []ComparedItem) *ComparisonOutcome {
 	}
 	by := ""
 	switch {
+	case sameTimeRE.MatchString(question) && !earliestRE.MatchString(question) && !latestRE.MatchString(question):
+		return sameTime(sameTimeRE.FindStringSubmatch(question), items)
 	case earliestRE.MatchString(question) && !latestRE.MatchString(question):
 		by = "earliest date"
 	case latestRE.MatchString(question) && !earliestRE.MatchString(question):
@@ -342,4 +354,28 @@ func compareDates(question string, items []ComparedItem) *ComparisonOutcome {
 		}
 	}
 	return &ComparisonOutcome{Entity: items[best].Entity, By: by}
+}
+
+// sameTime is compareDates for a question whether the compared things share a unit of time (m:
+// sameTimeRE's match): every value must be precise enough for it (a year says nothing of a day).
+func sameTime(m []string, items []ComparedItem) *ComparisonOutcome {
+	unit := strings.ToLower(m[1] + m[2])
+	n, name := 4, "year"
+	switch {
+	case unit == "day" || unit == "date" || strings.HasPrefix(unit, "д"):
+		n, name = 10, "day"
+	case unit == "month" || strings.HasPrefix(unit, "месяц"):
+		n, name = 7, "month"
+	}
+	for _, it := range items {
+		if len(it.Value) < n {
+			return nil
+		}
+	}
+	for _, it := range items[1:] {
+		if it.Value[:n] != items[0].Value[:n] {
+			return &ComparisonOutcome{By: "different " + name + "s"}
+		}
+	}
+	return &ComparisonOutcome{By: "same " + name}
 }

@@ -84,6 +84,18 @@ func TestPlanComparison(t *testing.T) {
 	if ents := comparedEntities("Who joined Orion earlier, Anna Berg or Ivan Lee?", linked); len(ents) != 2 || ents[0].Key != "people/anna-berg" || ents[1].Key != "people/ivan-lee" {
 		t.Errorf("compared entities %v, want Anna Berg and Ivan Lee", ents)
 	}
+	// A question that opens with the first name: its capital is taken for the sentence's, and
+	// the compared span starts inside that name.
+	for _, q := range []string{"Anna Berg and Ivan Lee joined Orion in the same year?", "Anna Berg и Ivan Lee пришли в Orion в один год?"} {
+		if ents := comparedEntities(q, linked); len(ents) != 2 || ents[0].Key != "people/anna-berg" || ents[1].Key != "people/ivan-lee" {
+			t.Errorf("%q: compared entities %v, want Anna Berg and Ivan Lee", q, ents)
+		}
+	}
+	same := "Did Anna Berg and Ivan Lee join Orion in the same year?"
+	if got := units(planComparison(same, comparedEntities(same, linked), frags, nil)); len(got) != 2 ||
+		got[0] != "people/anna-berg#0000-bbbbbbbb: She has been at Orion since 2018." || got[1] != "people/ivan-lee#0000-cccccccc: В «Орионе» с 2021 года." {
+		t.Errorf("same year: units %q, want each one's year", got)
+	}
 	// Ages: a year someone joined is no age; a birth year is.
 	older := "Who is older, Anna Berg or Ivan Lee?"
 	if p := planComparison(older, comparedEntities(older, linked), frags, nil); len(p.units) != 0 || p.missing != "Anna Berg" {
@@ -287,6 +299,15 @@ func TestCompareDates(t *testing.T) {
 		{"Who joined earlier, A or B?", items("2017", ""), ""},           // one value missing
 		{"Which lasted longer, A or B?", items("2017", "2020"), ""},      // a duration: not ordered
 		{"Who has more engineers, A or B?", items("2017", "2020"), ""},
+		// Whether they share a day, a month or a year: no entity, the answer in By.
+		{"A и B случились в один день?", items("2025-02-12", "2025-03-01"), "/different days"},
+		{"A и B случились в один и тот же день?", items("2025-03-01", "2025-03-01"), "/same day"},
+		{"Did A and B happen in the same month?", items("2025-03-01", "2025-03-30"), "/same month"},
+		{"Did A and B start in the same year?", items("2024-12-30", "2025-01-02"), "/different years"},
+		{"Were A and B founded in one year?", items("2019", "2019-06-01"), "/same year"},
+		{"A и B начались в одном году?", items("2019", "2020"), "/different years"},
+		{"Did A and B happen on the same day?", items("2025-03-01", "2025"), ""}, // a year says nothing of a day
+		{"Did A and B happen on the same day?", items("2025-03-01", ""), ""},
 	} {
 		got := ""
 		if o := compareDates(tc.question, tc.items); o != nil {

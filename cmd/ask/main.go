@@ -156,7 +156,9 @@ func Print(w io.Writer, question string, qr httpapi.QueryResponse, took time.Dur
 		}
 		fmt.Fprintf(w, "   compared: %s%s — «%s»  [%s]\n", c.Entity, value, oneLine(c.Citation.Quote), c.Citation.ChunkID)
 	}
-	if o := qr.ComparedOutcome; o != nil {
+	if o := qr.ComparedOutcome; o != nil && o.Entity == "" {
+		fmt.Fprintf(w, "   → %s (from the quotes above)\n", o.By)
+	} else if o != nil {
 		fmt.Fprintf(w, "   → %s (%s, from the quotes above)\n", o.Entity, o.By)
 	}
 	for i, p := range qr.Paths {

@@ -30,7 +30,7 @@ var definitionFrameTerms = func() map[string]bool {
 const definitionLeadUnits = 2
 
 // definitionLead returns the opening units of the page of the one documented entity a definition
-// question names: the first definitionLeadUnits units (splitUnits) of the page's first chunk,
+// question names: the first definitionLeadUnits units (chunkUnits) of the page's first chunk,
 // when that chunk is among frags, and the fragment they come from. ok is false when the question
 // is no definition question (a term beyond the entity's words and the frame, or not exactly one
 // linked entity with a page) or its page's first chunk is not among the fragments.

@@ -182,6 +182,15 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		if len(hops) != p.Hops() {
 			continue
 		}
+		// An entity the path passes through states its type: "the client affected by X" is
+		// stated by a path through a client entity, as much as by a sentence that has the word.
+		// Not the last entity: the question asks about it, and its own sentence must say so.
+		for _, n := range p.Nodes[1 : len(p.Nodes)-1] {
+			covered, _ := termCover(terms, typeWords(n.Type), nil, idf, sum)
+			for t, w := range covered {
+				got[t] = max(got[t], w)
+			}
+		}
 		last, covered := lastUnit(terms, got, pageOf(pageChunks, byID, p.Nodes[len(p.Nodes)-1]), hops, idf, sum, memo)
 		cover := chainCover(got, covered, idf, sum)
 		odds := walkOdds(p)
@@ -215,6 +224,9 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 	}
 	return best, nil
 }
+
+// typeWords is an ontology type as words ("runbook", "meeting_note" → "meeting note").
+func typeWords(typ string) string { return strings.ReplaceAll(typ, "_", " ") }
 
 // chainEps is how close two chains' coverages (or walkOdds) are to count as a tie.
 const chainEps = 1e-9

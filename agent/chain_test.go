@@ -362,3 +362,52 @@ func TestWalkOdds(t *testing.T) {
 		}
 	}
 }
+
+// An entity a path passes through states its type: "the client connected to INC-1" is stated by
+// a path through a client entity as much as by a sentence with the word «клиент», so the path
+// through the client ties the one whose last sentence has the word, and the likelier walk wins.
+// The last entity's type counts for nothing: the question asks about it.
+func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
+	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
+		Text: "Инцидент INC-1 остановил сервис tracker. Руководитель инцидента — Кирилл Дымов."}
+	dymov := ariadne.Chunk{ID: "people/dymov#0000-22222222", DocID: "people/dymov", Title: "Кирилл Дымов", ACL: []string{"all"},
+		Text: "Кирилл Дымов работает над проектом Beta."}
+	beta := ariadne.Chunk{ID: "projects/beta#0000-33333333", DocID: "projects/beta", Title: "Beta", ACL: []string{"all"},
+		Text: "Проект Beta ведёт Пётр Зимин."}
+	zimin := ariadne.Chunk{ID: "people/zimin#0000-44444444", DocID: "people/zimin", Title: "Пётр Зимин", ACL: []string{"all"},
+		Text: "Пётр Зимин — аккаунт-менеджер клиента «Орион»."}
+	vega := ariadne.Chunk{ID: "clients/vega#0000-55555555", DocID: "clients/vega", Title: "Вега", ACL: []string{"all"},
+		Text: "Сервис tracker работает для «Веги». Аккаунт-менеджер — Ольга Стрельцова."}
+	node := func(key, name, typ, doc string, deg int) ariadne.PathNode {
+		return ariadne.PathNode{Key: key, Name: name, Type: typ, DocID: doc, Degree: deg}
+	}
+	i1 := node("incident:inc 1", "INC-1", "incident", inc.DocID, 3)
+	d, b, z := node("person:dymov", "Кирилл Дымов", "person", dymov.DocID, 6), node("project:beta", "Beta", "project", beta.DocID, 8),
+		node("person:zimin", "Пётр Зимин", "person", zimin.DocID, 4)
+	tr, v, s := node("service:tracker", "tracker", "service", "", 2), node("client:vega", "Вега", "client", vega.DocID, 3),
+		node("person:streltsova", "Ольга Стрельцова", "person", "", 2)
+	path := func(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
+		p := ariadne.Path{Nodes: ns}
+		for i, id := range chunks {
+			p.Edges = append(p.Edges, ariadne.PathEdge{From: ns[i].Key, To: ns[i+1].Key, Type: "RELATED", ChunkIDs: []string{id}})
+		}
+		return p
+	}
+	viaPeople := path([]ariadne.PathNode{i1, d, b, z}, inc.ID, dymov.ID, beta.ID)
+	viaClient := path([]ariadne.PathNode{i1, tr, v, s}, inc.ID, vega.ID, vega.ID)
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, dymov, beta, zimin, vega}}}}
+	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
+	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{viaPeople, viaClient}, frags, newTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.hops) != 3 || plan.path.Nodes[2].Key != v.Key || plan.hops[2].quote != "Аккаунт-менеджер — Ольга Стрельцова." {
+		t.Fatalf("plan = %+v, want the path through the client", plan)
+	}
+	// Typed as a project, the same entity states no «клиент»: the path through the people wins.
+	viaClient.Nodes[2].Type = "project"
+	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{viaPeople, viaClient}, frags, newTrace()); plan.path.Nodes[2].Key != b.Key {
+		t.Errorf("no client on the path: plan = %+v, want the path through the people", plan)
+	}
+}

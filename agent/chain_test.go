@@ -310,16 +310,8 @@ func TestPlanChainAvoidsHubs(t *testing.T) {
 	i1 := node("incident:inc 1", "INC-1", inc.DocID, 3)
 	geokit, a, v := node("library:geokit", "geokit", "", 12), node("project:alpha", "Alpha", alpha.DocID, 3), node("client:vega", "Вега", vega.DocID, 2)
 	tracker, b, o := node("service:tracker", "tracker", "", 2), node("project:beta", "Beta", beta.DocID, 3), node("client:orion", "Орион", orion.DocID, 2)
-	// path walks ns; hop i's sentence is in chunks[i].
-	path := func(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
-		p := ariadne.Path{Nodes: ns}
-		for i, id := range chunks {
-			p.Edges = append(p.Edges, ariadne.PathEdge{From: ns[i].Key, To: ns[i+1].Key, Type: "RELATED", ChunkIDs: []string{id}})
-		}
-		return p
-	}
-	viaHub := path([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
-	viaService := path([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
+	viaHub := relatedPath([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
+	viaService := relatedPath([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
 	ans := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, alpha, beta, vega, orion}}}}
 	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
@@ -386,15 +378,8 @@ func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
 		node("person:zimin", "Пётр Зимин", "person", zimin.DocID, 4)
 	tr, v, s := node("service:tracker", "tracker", "service", "", 2), node("client:vega", "Вега", "client", vega.DocID, 3),
 		node("person:streltsova", "Ольга Стрельцова", "person", "", 2)
-	path := func(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
-		p := ariadne.Path{Nodes: ns}
-		for i, id := range chunks {
-			p.Edges = append(p.Edges, ariadne.PathEdge{From: ns[i].Key, To: ns[i+1].Key, Type: "RELATED", ChunkIDs: []string{id}})
-		}
-		return p
-	}
-	viaPeople := path([]ariadne.PathNode{i1, d, b, z}, inc.ID, dymov.ID, beta.ID)
-	viaClient := path([]ariadne.PathNode{i1, tr, v, s}, inc.ID, vega.ID, vega.ID)
+	viaPeople := relatedPath([]ariadne.PathNode{i1, d, b, z}, inc.ID, dymov.ID, beta.ID)
+	viaClient := relatedPath([]ariadne.PathNode{i1, tr, v, s}, inc.ID, vega.ID, vega.ID)
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
 	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, dymov, beta, zimin, vega}}}}
 	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
@@ -410,4 +395,13 @@ func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
 	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{viaPeople, viaClient}, frags, newTrace()); plan.path.Nodes[2].Key != b.Key {
 		t.Errorf("no client on the path: plan = %+v, want the path through the people", plan)
 	}
+}
+
+// relatedPath walks ns by RELATED edges; hop i's sentence is in chunks[i].
+func relatedPath(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
+	p := ariadne.Path{Nodes: ns}
+	for i, id := range chunks {
+		p.Edges = append(p.Edges, ariadne.PathEdge{From: ns[i].Key, To: ns[i+1].Key, Type: "RELATED", ChunkIDs: []string{id}})
+	}
+	return p
 }

@@ -114,7 +114,7 @@ func ReadDictd(name string, index, dict io.Reader) (*Lexicon, error) {
 		if !englishHeadword(head) {
 			continue
 		}
-		stem, ru := Key(head)
+		stem, ru := headKey(head)
 		if stem == "" || ru {
 			continue
 		}

@@ -81,8 +81,18 @@ func analyzeKey(word string) wordKey {
 }
 
 func analyzeKeyParts(word string) (key string, russian bool) {
+	if textnorm.IsStopword(textnorm.FoldString(word)) {
+		return "", false
+	}
+	return headKey(word)
+}
+
+// headKey is Key for a dictionary headword, without the stopword check: a headword is a content
+// word, even one the stopword list holds for its function-word use ("own" in "its own"; the verb
+// is «владеть», and "owns", "owned" in a text state it).
+func headKey(word string) (key string, russian bool) {
 	f := textnorm.FoldString(word)
-	if f == "" || textnorm.IsStopword(f) || strings.IndexFunc(f, unicode.IsLetter) < 0 {
+	if f == "" || strings.IndexFunc(f, unicode.IsLetter) < 0 {
 		return "", false
 	}
 	if strings.IndexFunc(f, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0 {

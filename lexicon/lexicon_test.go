@@ -239,3 +239,31 @@ func TestIrregularForms(t *testing.T) {
 		t.Errorf("nil lexicon TextKeys = %v, want Keys", got)
 	}
 }
+
+// A headword the stopword list holds for its function-word use ("own" in "its own") is still a
+// content word of the dictionary: «владеть» translates to it, and "owns", "owned" in a text state
+// it; the bare "own" of a text states nothing.
+func TestStopwordHeadword(t *testing.T) {
+	entries := []struct{ head, body string }{
+		{"own", "own\n   [ɜʊn]\n   1. _a. свой собственный\n   2. _v.\n      1) владеть; иметь, обладать"},
+	}
+	var ib, db strings.Builder
+	for _, e := range entries {
+		ib.WriteString(e.head + "\t" + enc(db.Len()) + "\t" + enc(len(e.body)) + "\n")
+		db.WriteString(e.body + "\n")
+	}
+	l, err := ReadDictd("own", strings.NewReader(ib.String()), strings.NewReader(db.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := Key("owns")
+	if tr := l.Translate("владеет"); !slices.Contains(tr, k) {
+		t.Errorf("Translate(владеет) = %q, want %q (owns) among them", tr, k)
+	}
+	if got := l.TextKeys("It is owned by the team."); !got[k] {
+		t.Errorf("TextKeys(owned) = %v, want %q", got, k)
+	}
+	if got := l.TextKeys("The team has its own library."); got[k] {
+		t.Errorf("TextKeys(its own) = %v, want no %q", got, k)
+	}
+}

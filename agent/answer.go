@@ -490,7 +490,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			}
 			if len(chain) > 0 {
 				out.Chain = chain
-				out.Claims = mergeClaims(claims, v.Claims)
+				out.Claims = withChainClaims(claims, v.Claims, quotesOnly(gen), res.Linked, frags)
 			}
 		} else if len(g.cmp.units) > 0 {
 			// Each compared thing's sentence leads the answer; a unit that does not verify drops
@@ -524,6 +524,20 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 	out.Status = ariadne.StatusRefused
 	out.Reason = fmt.Sprintf("no verified answer after %d attempts: %s", len(tr.Attempts)-before, lastReason)
 	return out
+}
+
+// withChainClaims is a multi-hop answer's claims: the chain's, then the generator's (mergeClaims).
+// A quoting generator's quote about another thing of the kind the question names (aboutOther:
+// another incident's root cause after the asked incident's chain) pads the chain with that
+// thing's facts and is left out; the chain leads the answer, so none of them is its best quote.
+func withChainClaims(chain, generated []ariadne.Claim, quotes bool, linked []Linked, frags []Fragment) []ariadne.Claim {
+	if quotes {
+		generated = slices.DeleteFunc(slices.Clone(generated), func(c ariadne.Claim) bool {
+			_, _, other := aboutOther(linked, []ariadne.Claim{c}, frags)
+			return other
+		})
+	}
+	return mergeClaims(chain, generated)
 }
 
 // mergeClaims returns the claims of first, then those of rest, leaving out every claim whose

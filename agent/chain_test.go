@@ -3,9 +3,12 @@ package agent
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
 func TestNamesEntity(t *testing.T) {
@@ -404,4 +407,46 @@ func relatedPath(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
 		p.Edges = append(p.Edges, ariadne.PathEdge{From: ns[i].Key, To: ns[i+1].Key, Type: "RELATED", ChunkIDs: []string{id}})
 	}
 	return p
+}
+
+// A multi-hop answer leads with its chain; a quoting generator's further quote from the page of
+// another thing of the asked kind (another incident's cause) is left out, one from the asked
+// incident's page or naming it stays, and a model's claims all stay.
+func TestWithChainClaims(t *testing.T) {
+	reg := resolution.NewRegistry(nil)
+	reg.Load(ariadne.Entity{Key: "incidents/inc-7701", Name: "INC-7701", Type: "incident", Aliases: []string{"INC-7701"}}, "", nil)
+	linked := []Linked{{Key: "incidents/inc-7701", Name: "INC-7701", Type: "incident", Surface: "INC-7701", names: reg.Matcher()}}
+	chunk := func(id, typ, text string) ariadne.Chunk {
+		return ariadne.Chunk{ID: id, DocID: ariadne.DocIDOfChunk(id), DocType: typ, Title: ariadne.DocIDOfChunk(id), Text: text, ACL: []string{"all"}}
+	}
+	inc1 := chunk("incidents/inc-7701#0000-11111111", "incident", "INC-7701 stopped the tracker. The commander was K. Dymov.")
+	inc2 := chunk("incidents/inc-7702#0000-22222222", "incident", "INC-7702 was caused by geokit 1.2. It followed INC-7701 by a week.")
+	client := chunk("clients/vega#0000-33333333", "client", "The account manager is Olga Streltsova.")
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc1}, {Chunk: inc2}, {Chunk: client}})
+	claim := func(c ariadne.Chunk, quote string) ariadne.Claim {
+		i := strings.Index(c.Text, quote)
+		return ariadne.Claim{Text: quote, Citations: []ariadne.Citation{{ChunkID: c.ID, Quote: quote, Start: i, End: i + len(quote)}}}
+	}
+	chain := []ariadne.Claim{claim(inc1, "INC-7701 stopped the tracker."), claim(client, "The account manager is Olga Streltsova.")}
+	generated := []ariadne.Claim{
+		claim(client, "The account manager is Olga Streltsova."), // a hop again: merged away
+		claim(inc2, "INC-7702 was caused by geokit 1.2."),        // another incident's page
+		claim(inc1, "The commander was K. Dymov."),               // the asked incident's page
+		claim(inc2, "It followed INC-7701 by a week."),           // another page that names it
+	}
+	texts := func(cs []ariadne.Claim) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	want := []string{"INC-7701 stopped the tracker.", "The account manager is Olga Streltsova.", "The commander was K. Dymov.", "It followed INC-7701 by a week."}
+	if got := texts(withChainClaims(chain, generated, true, linked, frags)); !slices.Equal(got, want) {
+		t.Errorf("quoting generator: %q, want %q", got, want)
+	}
+	want = []string{"INC-7701 stopped the tracker.", "The account manager is Olga Streltsova.", "INC-7702 was caused by geokit 1.2.", "The commander was K. Dymov.", "It followed INC-7701 by a week."}
+	if got := texts(withChainClaims(chain, generated, false, linked, frags)); !slices.Equal(got, want) {
+		t.Errorf("model: %q, want %q", got, want)
+	}
 }

@@ -478,10 +478,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			// A further quote about another thing of the kind the question names (a colleague's
 			// «с 2021 года руководит командой» after the asked person's own sentence) pads the answer with
 			// that thing's facts; the best quote stays whatever it is about (checked above).
-			out.Claims = slices.DeleteFunc(slices.Clone(out.Claims), func(c ariadne.Claim) bool {
-				_, _, other := aboutOther(res.Linked, []ariadne.Claim{c}, frags)
-				return other && c.Text != out.Claims[0].Text
-			})
+			out.Claims = append(out.Claims[:1:1], withoutOther(out.Claims[1:], res.Linked, frags)...)
 		}
 		if len(plan.hops) > 0 {
 			claims, chain, err := chainClaims(gctx, plan, frags)
@@ -532,12 +529,18 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 // thing's facts and is left out; the chain leads the answer, so none of them is its best quote.
 func withChainClaims(chain, generated []ariadne.Claim, quotes bool, linked []Linked, frags []Fragment) []ariadne.Claim {
 	if quotes {
-		generated = slices.DeleteFunc(slices.Clone(generated), func(c ariadne.Claim) bool {
-			_, _, other := aboutOther(linked, []ariadne.Claim{c}, frags)
-			return other
-		})
+		generated = withoutOther(generated, linked, frags)
 	}
 	return mergeClaims(chain, generated)
+}
+
+// withoutOther returns claims without those that are each about another thing of the kind a
+// linked entity has (aboutOther); claims is not changed.
+func withoutOther(claims []ariadne.Claim, linked []Linked, frags []Fragment) []ariadne.Claim {
+	return slices.DeleteFunc(slices.Clone(claims), func(c ariadne.Claim) bool {
+		_, _, other := aboutOther(linked, []ariadne.Claim{c}, frags)
+		return other
+	})
 }
 
 // mergeClaims returns the claims of first, then those of rest, leaving out every claim whose

@@ -307,12 +307,10 @@ func TestPlanChainAvoidsHubs(t *testing.T) {
 		Text: "Аккаунт-менеджер — Ольга Стрельцова."}
 	orion := ariadne.Chunk{ID: "clients/orion#0000-55555555", DocID: "clients/orion", Title: "Орион", ACL: []string{"all"},
 		Text: "Аккаунт-менеджер — Пётр Зимин."}
-	node := func(key, name, doc string, deg int) ariadne.PathNode {
-		return ariadne.PathNode{Key: key, Name: name, DocID: doc, Degree: deg}
-	}
-	i1 := node("incident:inc 1", "INC-1", inc.DocID, 3)
-	geokit, a, v := node("library:geokit", "geokit", "", 12), node("project:alpha", "Alpha", alpha.DocID, 3), node("client:vega", "Вега", vega.DocID, 2)
-	tracker, b, o := node("service:tracker", "tracker", "", 2), node("project:beta", "Beta", beta.DocID, 3), node("client:orion", "Орион", orion.DocID, 2)
+	// No types: the walk's odds alone break the tie.
+	i1 := pathNode("incident:inc 1", "INC-1", "", inc.DocID, 3)
+	geokit, a, v := pathNode("library:geokit", "geokit", "", "", 12), pathNode("project:alpha", "Alpha", "", alpha.DocID, 3), pathNode("client:vega", "Вега", "", vega.DocID, 2)
+	tracker, b, o := pathNode("service:tracker", "tracker", "", "", 2), pathNode("project:beta", "Beta", "", beta.DocID, 3), pathNode("client:orion", "Орион", "", orion.DocID, 2)
 	viaHub := relatedPath([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
 	viaService := relatedPath([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
@@ -373,14 +371,11 @@ func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
 		Text: "Пётр Зимин — аккаунт-менеджер клиента «Орион»."}
 	vega := ariadne.Chunk{ID: "clients/vega#0000-55555555", DocID: "clients/vega", Title: "Вега", ACL: []string{"all"},
 		Text: "Сервис tracker работает для «Веги». Аккаунт-менеджер — Ольга Стрельцова."}
-	node := func(key, name, typ, doc string, deg int) ariadne.PathNode {
-		return ariadne.PathNode{Key: key, Name: name, Type: typ, DocID: doc, Degree: deg}
-	}
-	i1 := node("incident:inc 1", "INC-1", "incident", inc.DocID, 3)
-	d, b, z := node("person:dymov", "Кирилл Дымов", "person", dymov.DocID, 6), node("project:beta", "Beta", "project", beta.DocID, 8),
-		node("person:zimin", "Пётр Зимин", "person", zimin.DocID, 4)
-	tr, v, s := node("service:tracker", "tracker", "service", "", 2), node("client:vega", "Вега", "client", vega.DocID, 3),
-		node("person:streltsova", "Ольга Стрельцова", "person", "", 2)
+	i1 := pathNode("incident:inc 1", "INC-1", "incident", inc.DocID, 3)
+	d, b, z := pathNode("person:dymov", "Кирилл Дымов", "person", dymov.DocID, 6), pathNode("project:beta", "Beta", "project", beta.DocID, 8),
+		pathNode("person:zimin", "Пётр Зимин", "person", zimin.DocID, 4)
+	tr, v, s := pathNode("service:tracker", "tracker", "service", "", 2), pathNode("client:vega", "Вега", "client", vega.DocID, 3),
+		pathNode("person:streltsova", "Ольга Стрельцова", "person", "", 2)
 	viaPeople := relatedPath([]ariadne.PathNode{i1, d, b, z}, inc.ID, dymov.ID, beta.ID)
 	viaClient := relatedPath([]ariadne.PathNode{i1, tr, v, s}, inc.ID, vega.ID, vega.ID)
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
@@ -449,4 +444,9 @@ func TestWithChainClaims(t *testing.T) {
 	if got := texts(withChainClaims(chain, generated, false, linked, frags)); !slices.Equal(got, want) {
 		t.Errorf("model: %q, want %q", got, want)
 	}
+}
+
+// pathNode is a path entity with its type, page and degree.
+func pathNode(key, name, typ, doc string, deg int) ariadne.PathNode {
+	return ariadne.PathNode{Key: key, Name: name, Type: typ, DocID: doc, Degree: deg}
 }

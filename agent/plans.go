@@ -110,7 +110,7 @@ func (r *Retriever) withLinkedDocuments(ctx context.Context, s Strategy, req Req
 	if len(own) > 0 {
 		// The evidence is what the fused list covers: the named entity's own page may state
 		// what the strategy's hits did not (a question in one script about a page in the other).
-		if c := coverage(newQuestionTerms(req.Question, r.cfg.Lexicon).withLinked(linked), res.Chunks, 3); c > res.Evidence.Coverage {
+		if c := coverage(res.terms, res.Chunks, 3); c > res.Evidence.Coverage {
 			res.Evidence.Coverage = c
 			res.Evidence.Weak = r.weak(s, res.Evidence)
 			tr.reassess(res.Evidence)
@@ -145,7 +145,8 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	if err != nil {
 		return res, err
 	}
-	ev := Evidence{Hits: len(res.Chunks), Coverage: coverage(newQuestionTerms(req.Question, r.cfg.Lexicon).withLinked(linked), res.Chunks, 3)}
+	res.terms = newQuestionTerms(req.Question, r.cfg.Lexicon).withLinked(linked)
+	ev := Evidence{Hits: len(res.Chunks), Coverage: coverage(res.terms, res.Chunks, 3)}
 	if len(res.Chunks) > 0 {
 		ev.TopScore = res.Chunks[0].Score
 	}

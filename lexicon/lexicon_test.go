@@ -216,15 +216,7 @@ func TestIrregularForms(t *testing.T) {
 		{"led", "led\n   [lɛd] _p. и _p-p. от lead II, 2"},
 		{"went", "went\n   [wɛnt] _p. от go 1"}, // no entry for go: nothing
 	}
-	var ib, db strings.Builder
-	for _, e := range entries {
-		ib.WriteString(e.head + "\t" + enc(db.Len()) + "\t" + enc(len(e.body)) + "\n")
-		db.WriteString(e.body + "\n")
-	}
-	l, err := ReadDictd("forms", strings.NewReader(ib.String()), strings.NewReader(db.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := readEntries(t, "forms", entries)
 	if got, want := l.Translate("led"), keys(t, "вести", "руководить"); !slices.Equal(got, want) {
 		t.Errorf("Translate(led) = %q, want %q", got, want)
 	}
@@ -247,15 +239,7 @@ func TestStopwordHeadword(t *testing.T) {
 	entries := []struct{ head, body string }{
 		{"own", "own\n   [ɜʊn]\n   1. _a. свой собственный\n   2. _v.\n      1) владеть; иметь, обладать"},
 	}
-	var ib, db strings.Builder
-	for _, e := range entries {
-		ib.WriteString(e.head + "\t" + enc(db.Len()) + "\t" + enc(len(e.body)) + "\n")
-		db.WriteString(e.body + "\n")
-	}
-	l, err := ReadDictd("own", strings.NewReader(ib.String()), strings.NewReader(db.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := readEntries(t, "own", entries)
 	k, _ := Key("owns")
 	if tr := l.Translate("владеет"); !slices.Contains(tr, k) {
 		t.Errorf("Translate(владеет) = %q, want %q (owns) among them", tr, k)
@@ -266,4 +250,19 @@ func TestStopwordHeadword(t *testing.T) {
 	if got := l.TextKeys("The team has its own library."); got[k] {
 		t.Errorf("TextKeys(its own) = %v, want no %q", got, k)
 	}
+}
+
+// readEntries reads entries as a dictd dictionary named name.
+func readEntries(t *testing.T, name string, entries []struct{ head, body string }) *Lexicon {
+	t.Helper()
+	var ib, db strings.Builder
+	for _, e := range entries {
+		ib.WriteString(e.head + "\t" + enc(db.Len()) + "\t" + enc(len(e.body)) + "\n")
+		db.WriteString(e.body + "\n")
+	}
+	l, err := ReadDictd(name, strings.NewReader(ib.String()), strings.NewReader(db.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

@@ -60,8 +60,12 @@ type DocumentChunkReader interface {
 // the fragments and the chunks read), then the one a random walk is likelier to follow (walkOdds:
 // no hop through a hub when a path through specific entities says as much), then the one with
 // fewer hops, then the first in retrieval order — so the chain follows the question rather than
-// the nearest neighbour. A question about the chain's end ("the office of the account manager of X") is
-// answered by the end entity's own page: the unit of that page (readable by the caller) that states
+// the nearest neighbour. What the question's main clause asks, before a relative clause that
+// describes the entity it asks about ("Who stands in for the engineer who restarted X?"), is said
+// of the path's end: its terms count only in the last hop's sentence, the last entity's page or an
+// entity type on the way, not in the sentence of an earlier hop (mainClauseTerms). A question
+// about the chain's end ("the office of the account manager of X") is answered by the end
+// entity's own page: the unit of that page (readable by the caller) that states
 // most of the question terms the hops leave unstated — at least one of them in its own text — is
 // the plan's last sentence and counts in its coverage (lastUnit). When the own page of a path's
 // first entity (one the question names) has a sentence that covers at least as much, fewer hops
@@ -156,6 +160,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 	q := newQuestionTerms(req.Question, a.cfg.Lexicon).memoized()
 	idf, _ := termIDF(q, all)
 	memo := newChainMemo()
+	asked := mainClauseTerms(req.Question) // said of the path's end (clause.go)
 	var best chainPlan
 	for _, p := range paths {
 		if p.Hops() == 0 || p.Hops() > maxChainHops {
@@ -168,7 +173,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		terms, sum := chainTerms(q, p.Nodes[0], linked, aliases, idf)
 		var hops []hopUnit
 		got := map[string]float64{}
-		for _, e := range p.Edges {
+		for i, e := range p.Edges {
 			h, ok := memo.hopSentence(endNames(nodes[e.From], aliases), endNames(nodes[e.To], aliases), e.ChunkIDs, byID)
 			if !ok {
 				break
@@ -176,6 +181,9 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 			hops = append(hops, h)
 			covered, _ := termCover(terms, h.quote, contextTerms(terms, h.frag), idf, sum)
 			for t, w := range covered {
+				if i < len(p.Edges)-1 && asked[t] {
+					continue // said of the path's end, not of an entity on the way
+				}
 				got[t] = max(got[t], w)
 			}
 		}

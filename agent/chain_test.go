@@ -395,6 +395,41 @@ func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
 	}
 }
 
+// What the main clause asks is said of the chain's end: "Who signs the invoices for the engineer
+// who restarted the tracker?" is not answered by a path whose middle hop says that every engineer
+// signs invoices and whose end says nothing of invoices, but by the engineer's own page.
+func TestPlanChainMainClauseAtTheEnd(t *testing.T) {
+	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
+		Text: "After INC-1 Kirill Dymov restarted the tracker."}
+	dymov := ariadne.Chunk{ID: "people/dymov#0000-22222222", DocID: "people/dymov", Title: "Kirill Dymov", ACL: []string{"all"},
+		Text: "Anna Li signs the invoices of Kirill Dymov."}
+	review := ariadne.Chunk{ID: "meetings/review#0000-33333333", DocID: "meetings/review", Title: "Vendor review", ACL: []string{"all"},
+		Text: "Kirill Dymov reminded the review that every engineer signs the invoices of his vendors. Peter Zimin attended the review."}
+	zimin := ariadne.Chunk{ID: "people/zimin#0000-44444444", DocID: "people/zimin", Title: "Peter Zimin", ACL: []string{"all"},
+		Text: "Peter Zimin leads the Beta team."}
+	i1 := pathNode("incident:inc 1", "INC-1", "incident", inc.DocID, 3)
+	d, m, z := pathNode("person:dymov", "Kirill Dymov", "person", dymov.DocID, 3), pathNode("meeting:review", "Vendor review", "meeting", review.DocID, 3),
+		pathNode("person:zimin", "Peter Zimin", "person", zimin.DocID, 3)
+	direct := relatedPath([]ariadne.PathNode{i1, d}, inc.ID)
+	viaReview := relatedPath([]ariadne.PathNode{i1, d, m, z}, inc.ID, review.ID, review.ID)
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, dymov, review, zimin}}}}
+	req := Request{Question: "Who signs the invoices for the engineer who restarted the tracker after INC-1?", Groups: []string{"all"}}
+	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{viaReview, direct}, frags, newTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.hops) != 1 || plan.last.quote != "Anna Li signs the invoices of Kirill Dymov." {
+		t.Fatalf("plan = %+v, want the engineer's page", plan)
+	}
+	// Without the relative clause every term may be stated anywhere on the path: the review's
+	// sentence states more of the question, and the longer path wins.
+	req.Question = "Who signs the invoices for the engineer of INC-1 and the tracker's restart?"
+	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{viaReview, direct}, frags, newTrace()); len(plan.hops) != 3 {
+		t.Errorf("no relative clause: plan = %+v, want the path through the review", plan)
+	}
+}
+
 // relatedPath walks ns by RELATED edges; hop i's sentence is in chunks[i].
 func relatedPath(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
 	p := ariadne.Path{Nodes: ns}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -446,5 +447,51 @@ func TestQuestionFrameTerms(t *testing.T) {
 		if got := newQuestionTerms(tc.question, nil).terms; !slices.Equal(got, tc.want) {
 			t.Errorf("%q: terms %q, want %q", tc.question, got, tc.want)
 		}
+	}
+}
+
+// A question's analysis is kept between stages: the cached one equals a fresh one, per lexicon,
+// and a copy a stage modifies (withLinked, memoized) leaves the kept one as it was.
+func TestQuestionTermsCached(t *testing.T) {
+	lex := testLexicon(t)
+	const question = "Who built the lighthouse of Harbour Vale?"
+	first := newQuestionTerms(question, lex)
+	if !questionTermsCache.Contains(questionKey{question, lex}) {
+		t.Fatal("the analysis is not kept")
+	}
+	if !reflect.DeepEqual(first, analyzeQuestion(question, lex)) {
+		t.Fatalf("cached analysis %+v differs from a fresh one", first)
+	}
+	if got := newQuestionTerms(question, nil); got.lex != nil || len(got.tr) != 0 {
+		t.Errorf("without a lexicon: %+v, want no translations", got)
+	}
+	reg := resolution.NewRegistry(nil)
+	reg.Load(ariadne.Entity{Key: "place:harbour vale", Name: "Harbour Vale", Type: "place"}, "", nil)
+	linked := first.withLinked([]Linked{{Key: "place:harbour vale", Surface: "Harbour Vale", names: reg.Matcher()}}).memoized()
+	if len(linked.ents) != 1 || linked.memo == nil {
+		t.Fatalf("withLinked: ents %v memo %v, want the place and a memo", linked.ents, linked.memo)
+	}
+	if again := newQuestionTerms(question, lex); len(again.ents) != 0 || again.memo != nil || !reflect.DeepEqual(again, first) {
+		t.Errorf("the kept analysis changed: %+v", again)
+	}
+}
+
+// BenchmarkQuestionTerms: a question's analysis with the installed dictionary, fresh and kept.
+func BenchmarkQuestionTerms(b *testing.B) {
+	lex, err := lexicon.Load("../.ariadne/lexicon/mueller7")
+	if err != nil {
+		b.Skipf("no lexicon (deploy/local.sh install lexicon): %v", err)
+	}
+	for _, question := range []string{"Who stands in during vacations for the engineer who reloaded the missing readings?", "Кто замещает на время отпуска инженера, который перезагрузил пропущенные показания?"} {
+		b.Run(fmt.Sprintf("fresh/%.2s", question), func(b *testing.B) {
+			for range b.N {
+				analyzeQuestion(question, lex)
+			}
+		})
+		b.Run(fmt.Sprintf("kept/%.2s", question), func(b *testing.B) {
+			for range b.N {
+				newQuestionTerms(question, lex)
+			}
+		})
 	}
 }

@@ -25,6 +25,11 @@ func TestMainClauseTerms(t *testing.T) {
 		{"В каком городе базируется тот, кто руководил инцидентом INC-1?", terms("городе базируется")},
 		{"Сколько инженеров в команде человека, чей сервис упал?", terms("инженеров команде человека")},
 		{"Who is the lead of the team whose lead left?", terms("team")}, // "lead" is said of both
+		{"Какая команда делает проект, пострадавший от INC-1?", terms("команда делает проект")},
+		{"Какой курс читает руководитель, указанный в договоре D-1?", terms("курс читает руководитель")},
+		{"Кто ведёт проект, а кто его тестирует?", nil}, // two questions
+		{"Who leads Alpha, and who tests it?", nil},
+		{"Кто ведёт проект, названный Alpha?", terms("ведёт проект")},
 		{"In which city does the tech lead of Alpha work?", nil},        // "which" asks, after no term
 		{"Which team owns the tracker?", nil},
 		{"Кто руководит командой Alpha?", nil},

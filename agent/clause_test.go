@@ -30,7 +30,7 @@ func TestMainClauseTerms(t *testing.T) {
 		{"Кто ведёт проект, а кто его тестирует?", nil}, // two questions
 		{"Who leads Alpha, and who tests it?", nil},
 		{"Кто ведёт проект, названный Alpha?", terms("ведёт проект")},
-		{"In which city does the tech lead of Alpha work?", nil},        // "which" asks, after no term
+		{"In which city does the tech lead of Alpha work?", nil}, // "which" asks, after no term
 		{"Which team owns the tracker?", nil},
 		{"Кто руководит командой Alpha?", nil},
 		{"", nil},

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -68,8 +69,9 @@ type DocumentChunkReader interface {
 // entity's own page: the unit of that page (readable by the caller) that states
 // most of the question terms the hops leave unstated — at least one of them in its own text — is
 // the plan's last sentence and counts in its coverage (lastUnit). When the own page of a path's
-// first entity (one the question names) has a sentence that covers at least as much, fewer hops
-// win: the plan has no hops and that sentence as its last. No hops in the plan: no path is
+// first entity (one the question names) has a sentence that covers at least as much — and, when
+// the question has a relative clause, states a term of its main clause — fewer hops win: the
+// plan has no hops and that sentence as its last. No hops in the plan: no path is
 // claimed.
 func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, paths []ariadne.Path, frags []Fragment, tr *Trace) (chainPlan, error) {
 	byID := map[string]Fragment{}
@@ -226,7 +228,10 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		terms, sum := chainTerms(q, n, linked, aliases, idf)
 		own, covered := lastUnit(terms, map[string]float64{}, pageOf(pageChunks, byID, n), nil, idf, sum, memo)
 		inChain := slices.ContainsFunc(best.units(), func(h hopUnit) bool { return h.quote == own.quote })
-		if own.quote != "" && !inChain && chainCover(nil, covered, idf, sum) > best.cover-chainEps {
+		// With a relative clause, the page answers only if it states something the main clause
+		// asks: «центральный склад которой находится в N» is what finds the chain, not its answer.
+		asks := asked == nil || slices.ContainsFunc(slices.Collect(maps.Keys(covered)), func(t string) bool { return asked[t] })
+		if own.quote != "" && !inChain && asks && chainCover(nil, covered, idf, sum) > best.cover-chainEps {
 			return chainPlan{last: own}, nil
 		}
 	}

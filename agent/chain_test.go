@@ -430,6 +430,33 @@ func TestPlanChainMainClauseAtTheEnd(t *testing.T) {
 	}
 }
 
+// With a relative clause, the own page of the path's first entity answers only if it states
+// something the main clause asks: the client's page saying where its warehouse is describes the
+// client the question means, and the chain to its project's manager is the answer.
+func TestPlanChainOwnPageStatesTheMainClause(t *testing.T) {
+	vega := ariadne.Chunk{ID: "clients/vega#0000-11111111", DocID: "clients/vega", Title: "Vega", ACL: []string{"all"},
+		Text: "The central warehouse of Vega is in Samara and ships twelve thousand items to the shops every night. Vega orders the Stock project."}
+	stock := ariadne.Chunk{ID: "projects/stock#0000-22222222", DocID: "projects/stock", Title: "Stock", ACL: []string{"all"},
+		Text: "Olga Lee manages the project."}
+	v, st := pathNode("client:vega", "Vega", "client", vega.DocID, 2), pathNode("project:stock", "Stock", "project", stock.DocID, 2)
+	path := relatedPath([]ariadne.PathNode{v, st}, vega.ID)
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: vega}})
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{vega, stock}}}}
+	req := Request{Question: "Who manages the project of the client whose central warehouse ships twelve thousand items every night from Samara?", Groups: []string{"all"}}
+	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.hops) != 1 || plan.last.quote != "Olga Lee manages the project." {
+		t.Fatalf("plan = %+v, want the chain to the project's manager", plan)
+	}
+	// Asked without a relative clause, the client's own sentence states more of the question.
+	req.Question = "Who manages the project of the client with a central warehouse shipping twelve thousand items every night from Samara?"
+	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace()); len(plan.hops) != 0 {
+		t.Errorf("no relative clause: plan = %+v, want the client's own sentence", plan)
+	}
+}
+
 // relatedPath walks ns by RELATED edges; hop i's sentence is in chunks[i].
 func relatedPath(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
 	p := ariadne.Path{Nodes: ns}

@@ -57,8 +57,8 @@ func claimChain(a *Answerer, req Request, paths []ariadne.Path, frags []Fragment
 }
 
 func TestChainClaims(t *testing.T) {
-	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
-		Text: "Инцидент INC-1 затронул сервис клиента «Вега-Транс». Руководитель инцидента — К. Дымов."}
+	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
+		"Инцидент INC-1 затронул сервис клиента «Вега-Транс». Руководитель инцидента — К. Дымов.")
 	client := ariadne.Chunk{ID: "clients/vega#0001-22222222", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"all"},
 		Heading: []string{"Контакты"}, Text: "Клиент с 2019 года. Аккаунт-менеджер — Ольга Стрельцова."}
 	secret := ariadne.Chunk{ID: "clients/vega#0002-33333333", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"management"},
@@ -114,8 +114,8 @@ func TestChainClaims(t *testing.T) {
 // The chain follows the question: of two claimable paths, the one whose sentences cover more of
 // the question's terms is cited even when it is longer, and its chunks join the fragments.
 func TestPlanChainFollowsQuestion(t *testing.T) {
-	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
-		Text: "Инцидент INC-1 затронул сервис клиента «Вега-Транс». Руководитель инцидента — К. Дымов."}
+	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
+		"Инцидент INC-1 затронул сервис клиента «Вега-Транс». Руководитель инцидента — К. Дымов.")
 	client := ariadne.Chunk{ID: "clients/vega#0001-22222222", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"all"},
 		Heading: []string{"Контакты"}, Text: "Клиент с 2019 года. Аккаунт-менеджер — Ольга Стрельцова."}
 	inc1, vega, streltsova, dymov := ariadne.PathNode{Key: "incident:inc 1", Name: "INC-1"}, ariadne.PathNode{Key: "client:vega", Name: "Вега-Транс"},
@@ -168,8 +168,8 @@ func (m memPages) DocumentChunkIDs(_ context.Context, docIDs, groups []string) (
 func TestPlanChainLastEntityFact(t *testing.T) {
 	client := ariadne.Chunk{ID: "clients/vega#0001-22222222", DocID: "clients/vega", Title: "ООО «Вега-Транс»", ACL: []string{"all"},
 		Heading: []string{"Контакты"}, Text: "Клиент с 2019 года. Аккаунт-менеджер — Ольга Стрельцова."}
-	bio := ariadne.Chunk{ID: "people/streltsova#0000-44444444", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"all"},
-		Text: "Olga Streltsova is an account manager in the Sales department. She joined in 2020."}
+	bio := pageChunk("people/streltsova#0000-44444444", "Olga Streltsova",
+		"Olga Streltsova is an account manager in the Sales department. She joined in 2020.")
 	contacts := ariadne.Chunk{ID: "people/streltsova#0001-55555555", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"all"},
 		Heading: []string{"Contacts"}, Text: "| Field | Office |\n|---|---|\n| Desk | 4th floor |\n\n- E-mail: o.streltsova@example.org\n- Office: Kazan"}
 	secret := ariadne.Chunk{ID: "people/streltsova#0002-66666666", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"hr"},
@@ -226,8 +226,8 @@ func (m memAliases) EntityAliases(_ context.Context, keys, _ []string) (map[stri
 // A hop's sentence may name an end only by an alias in the other language: the project's page
 // says "the Data Integration team", the entity is «Команда интеграции данных».
 func TestPlanChainMatchesEndsByAlias(t *testing.T) {
-	project := ariadne.Chunk{ID: "projects/meter#0000-66666666", DocID: "projects/meter", Title: "MeterBridge", ACL: []string{"all"},
-		Text: "The project is run by the Data Integration team. Billing exports run monthly."}
+	project := pageChunk("projects/meter#0000-66666666", "MeterBridge",
+		"The project is run by the Data Integration team. Billing exports run monthly.")
 	meter := ariadne.PathNode{Key: "project:meterbridge", Name: "MeterBridge", DocID: "projects/meter"}
 	team := ariadne.PathNode{Key: "team:data integration", Name: "Команда интеграции данных", DocID: "teams/data"}
 	path := ariadne.Path{Nodes: []ariadne.PathNode{meter, team}, Edges: []ariadne.PathEdge{
@@ -251,12 +251,12 @@ func TestPlanChainMatchesEndsByAlias(t *testing.T) {
 // entity's own page states as much of the question: no chain is claimed, and the page's sentence
 // joins the fragments. Without such a sentence on its page the path is the chain.
 func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
-	varin := ariadne.Chunk{ID: "people/varin#0000-11111111", DocID: "people/varin", Title: "Oleg Varin", ACL: []string{"all"},
-		Text: "Oleg Varin is an engineer at Northwind. He has led the platform team since 2021."}
-	meeting := ariadne.Chunk{ID: "notes/review#0000-22222222", DocID: "notes/review", Title: "Delivery review", ACL: []string{"all"},
-		Text: "Oleg Varin reminded everyone about the update. Vera Lutsk owns the planner migration."}
-	lutsk := ariadne.Chunk{ID: "people/lutsk#0000-33333333", DocID: "people/lutsk", Title: "Vera Lutsk", ACL: []string{"all"},
-		Text: "Vera Lutsk joined in 2017. She has led the mobile team since 2021."}
+	varin := pageChunk("people/varin#0000-11111111", "Oleg Varin",
+		"Oleg Varin is an engineer at Northwind. He has led the platform team since 2021.")
+	meeting := pageChunk("notes/review#0000-22222222", "Delivery review",
+		"Oleg Varin reminded everyone about the update. Vera Lutsk owns the planner migration.")
+	lutsk := pageChunk("people/lutsk#0000-33333333", "Vera Lutsk",
+		"Vera Lutsk joined in 2017. She has led the mobile team since 2021.")
 	p, m, s := ariadne.PathNode{Key: "person:varin", Name: "Oleg Varin", DocID: varin.DocID},
 		ariadne.PathNode{Key: "meeting:review", Name: "Delivery review", DocID: meeting.DocID},
 		ariadne.PathNode{Key: "person:lutsk", Name: "Vera Lutsk", DocID: lutsk.DocID}
@@ -297,16 +297,16 @@ func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
 // uses) loses to the one through specific entities, whatever their order; with no degrees read
 // the first wins, as before.
 func TestPlanChainAvoidsHubs(t *testing.T) {
-	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
-		Text: "Инцидент INC-1 остановил сервис tracker. Причиной стала библиотека geokit."}
-	alpha := ariadne.Chunk{ID: "projects/alpha#0000-22222222", DocID: "projects/alpha", Title: "Alpha", ACL: []string{"all"},
-		Text: "Alpha использует библиотеку geokit. Клиент проекта — ООО «Вега»."}
-	beta := ariadne.Chunk{ID: "projects/beta#0000-33333333", DocID: "projects/beta", Title: "Beta", ACL: []string{"all"},
-		Text: "Beta включает сервис tracker. Клиент проекта — ООО «Орион»."}
-	vega := ariadne.Chunk{ID: "clients/vega#0000-44444444", DocID: "clients/vega", Title: "Вега", ACL: []string{"all"},
-		Text: "Аккаунт-менеджер — Ольга Стрельцова."}
-	orion := ariadne.Chunk{ID: "clients/orion#0000-55555555", DocID: "clients/orion", Title: "Орион", ACL: []string{"all"},
-		Text: "Аккаунт-менеджер — Пётр Зимин."}
+	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
+		"Инцидент INC-1 остановил сервис tracker. Причиной стала библиотека geokit.")
+	alpha := pageChunk("projects/alpha#0000-22222222", "Alpha",
+		"Alpha использует библиотеку geokit. Клиент проекта — ООО «Вега».")
+	beta := pageChunk("projects/beta#0000-33333333", "Beta",
+		"Beta включает сервис tracker. Клиент проекта — ООО «Орион».")
+	vega := pageChunk("clients/vega#0000-44444444", "Вега",
+		"Аккаунт-менеджер — Ольга Стрельцова.")
+	orion := pageChunk("clients/orion#0000-55555555", "Орион",
+		"Аккаунт-менеджер — Пётр Зимин.")
 	// No types: the walk's odds alone break the tie.
 	i1 := pathNode("incident:inc 1", "INC-1", "", inc.DocID, 3)
 	geokit, a, v := pathNode("library:geokit", "geokit", "", "", 12), pathNode("project:alpha", "Alpha", "", alpha.DocID, 3), pathNode("client:vega", "Вега", "", vega.DocID, 2)
@@ -361,16 +361,16 @@ func TestWalkOdds(t *testing.T) {
 // through the client ties the one whose last sentence has the word, and the likelier walk wins.
 // The last entity's type counts for nothing: the question asks about it.
 func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
-	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
-		Text: "Инцидент INC-1 остановил сервис tracker. Руководитель инцидента — Кирилл Дымов."}
-	dymov := ariadne.Chunk{ID: "people/dymov#0000-22222222", DocID: "people/dymov", Title: "Кирилл Дымов", ACL: []string{"all"},
-		Text: "Кирилл Дымов работает над проектом Beta."}
-	beta := ariadne.Chunk{ID: "projects/beta#0000-33333333", DocID: "projects/beta", Title: "Beta", ACL: []string{"all"},
-		Text: "Проект Beta ведёт Пётр Зимин."}
-	zimin := ariadne.Chunk{ID: "people/zimin#0000-44444444", DocID: "people/zimin", Title: "Пётр Зимин", ACL: []string{"all"},
-		Text: "Пётр Зимин — аккаунт-менеджер клиента «Орион»."}
-	vega := ariadne.Chunk{ID: "clients/vega#0000-55555555", DocID: "clients/vega", Title: "Вега", ACL: []string{"all"},
-		Text: "Сервис tracker работает для «Веги». Аккаунт-менеджер — Ольга Стрельцова."}
+	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
+		"Инцидент INC-1 остановил сервис tracker. Руководитель инцидента — Кирилл Дымов.")
+	dymov := pageChunk("people/dymov#0000-22222222", "Кирилл Дымов",
+		"Кирилл Дымов работает над проектом Beta.")
+	beta := pageChunk("projects/beta#0000-33333333", "Beta",
+		"Проект Beta ведёт Пётр Зимин.")
+	zimin := pageChunk("people/zimin#0000-44444444", "Пётр Зимин",
+		"Пётр Зимин — аккаунт-менеджер клиента «Орион».")
+	vega := pageChunk("clients/vega#0000-55555555", "Вега",
+		"Сервис tracker работает для «Веги». Аккаунт-менеджер — Ольга Стрельцова.")
 	i1 := pathNode("incident:inc 1", "INC-1", "incident", inc.DocID, 3)
 	d, b, z := pathNode("person:dymov", "Кирилл Дымов", "person", dymov.DocID, 6), pathNode("project:beta", "Beta", "project", beta.DocID, 8),
 		pathNode("person:zimin", "Пётр Зимин", "person", zimin.DocID, 4)
@@ -378,19 +378,15 @@ func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
 		pathNode("person:streltsova", "Ольга Стрельцова", "person", "", 2)
 	viaPeople := relatedPath([]ariadne.PathNode{i1, d, b, z}, inc.ID, dymov.ID, beta.ID)
 	viaClient := relatedPath([]ariadne.PathNode{i1, tr, v, s}, inc.ID, vega.ID, vega.ID)
-	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
-	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, dymov, beta, zimin, vega}}}}
-	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
-	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{viaPeople, viaClient}, frags, newTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := []ariadne.Chunk{inc, dymov, beta, zimin, vega}
+	const question = "Кто аккаунт-менеджер клиента, связанного с INC-1?"
+	plan := planOver(t, question, pages, viaPeople, viaClient)
 	if len(plan.hops) != 3 || plan.path.Nodes[2].Key != v.Key || plan.hops[2].quote != "Аккаунт-менеджер — Ольга Стрельцова." {
 		t.Fatalf("plan = %+v, want the path through the client", plan)
 	}
 	// Typed as a project, the same entity states no «клиент»: the path through the people wins.
 	viaClient.Nodes[2].Type = "project"
-	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{viaPeople, viaClient}, frags, newTrace()); plan.path.Nodes[2].Key != b.Key {
+	if plan = planOver(t, question, pages, viaPeople, viaClient); plan.path.Nodes[2].Key != b.Key {
 		t.Errorf("no client on the path: plan = %+v, want the path through the people", plan)
 	}
 }
@@ -399,33 +395,27 @@ func TestPlanChainCreditsIntermediateTypes(t *testing.T) {
 // who restarted the tracker?" is not answered by a path whose middle hop says that every engineer
 // signs invoices and whose end says nothing of invoices, but by the engineer's own page.
 func TestPlanChainMainClauseAtTheEnd(t *testing.T) {
-	inc := ariadne.Chunk{ID: "incidents/inc-1#0000-11111111", DocID: "incidents/inc-1", Title: "INC-1", ACL: []string{"all"},
-		Text: "After INC-1 Kirill Dymov restarted the tracker."}
-	dymov := ariadne.Chunk{ID: "people/dymov#0000-22222222", DocID: "people/dymov", Title: "Kirill Dymov", ACL: []string{"all"},
-		Text: "Anna Li signs the invoices of Kirill Dymov."}
-	review := ariadne.Chunk{ID: "meetings/review#0000-33333333", DocID: "meetings/review", Title: "Vendor review", ACL: []string{"all"},
-		Text: "Kirill Dymov reminded the review that every engineer signs the invoices of his vendors. Peter Zimin attended the review."}
-	zimin := ariadne.Chunk{ID: "people/zimin#0000-44444444", DocID: "people/zimin", Title: "Peter Zimin", ACL: []string{"all"},
-		Text: "Peter Zimin leads the Beta team."}
+	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
+		"After INC-1 Kirill Dymov restarted the tracker.")
+	dymov := pageChunk("people/dymov#0000-22222222", "Kirill Dymov",
+		"Anna Li signs the invoices of Kirill Dymov.")
+	review := pageChunk("meetings/review#0000-33333333", "Vendor review",
+		"Kirill Dymov reminded the review that every engineer signs the invoices of his vendors. Peter Zimin attended the review.")
+	zimin := pageChunk("people/zimin#0000-44444444", "Peter Zimin",
+		"Peter Zimin leads the Beta team.")
 	i1 := pathNode("incident:inc 1", "INC-1", "incident", inc.DocID, 3)
 	d, m, z := pathNode("person:dymov", "Kirill Dymov", "person", dymov.DocID, 3), pathNode("meeting:review", "Vendor review", "meeting", review.DocID, 3),
 		pathNode("person:zimin", "Peter Zimin", "person", zimin.DocID, 3)
 	direct := relatedPath([]ariadne.PathNode{i1, d}, inc.ID)
 	viaReview := relatedPath([]ariadne.PathNode{i1, d, m, z}, inc.ID, review.ID, review.ID)
-	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
-	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, dymov, review, zimin}}}}
-	req := Request{Question: "Who signs the invoices for the engineer who restarted the tracker after INC-1?", Groups: []string{"all"}}
-	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{viaReview, direct}, frags, newTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := []ariadne.Chunk{inc, dymov, review, zimin}
+	plan := planOver(t, "Who signs the invoices for the engineer who restarted the tracker after INC-1?", pages, viaReview, direct)
 	if len(plan.hops) != 1 || plan.last.quote != "Anna Li signs the invoices of Kirill Dymov." {
 		t.Fatalf("plan = %+v, want the engineer's page", plan)
 	}
 	// Without the relative clause every term may be stated anywhere on the path: the review's
 	// sentence states more of the question, and the longer path wins.
-	req.Question = "Who signs the invoices for the engineer of INC-1 and the tracker's restart?"
-	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{viaReview, direct}, frags, newTrace()); len(plan.hops) != 3 {
+	if plan = planOver(t, "Who signs the invoices for the engineer of INC-1 and the tracker's restart?", pages, viaReview, direct); len(plan.hops) != 3 {
 		t.Errorf("no relative clause: plan = %+v, want the path through the review", plan)
 	}
 }
@@ -434,25 +424,19 @@ func TestPlanChainMainClauseAtTheEnd(t *testing.T) {
 // something the main clause asks: the client's page saying where its warehouse is describes the
 // client the question means, and the chain to its project's manager is the answer.
 func TestPlanChainOwnPageStatesTheMainClause(t *testing.T) {
-	vega := ariadne.Chunk{ID: "clients/vega#0000-11111111", DocID: "clients/vega", Title: "Vega", ACL: []string{"all"},
-		Text: "The central warehouse of Vega is in Samara and ships twelve thousand items to the shops every night. Vega orders the Stock project."}
-	stock := ariadne.Chunk{ID: "projects/stock#0000-22222222", DocID: "projects/stock", Title: "Stock", ACL: []string{"all"},
-		Text: "Olga Lee manages the project."}
+	vega := pageChunk("clients/vega#0000-11111111", "Vega",
+		"The central warehouse of Vega is in Samara and ships twelve thousand items to the shops every night. Vega orders the Stock project.")
+	stock := pageChunk("projects/stock#0000-22222222", "Stock",
+		"Olga Lee manages the project.")
 	v, st := pathNode("client:vega", "Vega", "client", vega.DocID, 2), pathNode("project:stock", "Stock", "project", stock.DocID, 2)
 	path := relatedPath([]ariadne.PathNode{v, st}, vega.ID)
-	frags := Fragments([]ariadne.ScoredChunk{{Chunk: vega}})
-	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{vega, stock}}}}
-	req := Request{Question: "Who manages the project of the client whose central warehouse ships twelve thousand items every night from Samara?", Groups: []string{"all"}}
-	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pages := []ariadne.Chunk{vega, stock}
+	plan := planOver(t, "Who manages the project of the client whose central warehouse ships twelve thousand items every night from Samara?", pages, path)
 	if len(plan.hops) != 1 || plan.last.quote != "Olga Lee manages the project." {
 		t.Fatalf("plan = %+v, want the chain to the project's manager", plan)
 	}
 	// Asked without a relative clause, the client's own sentence states more of the question.
-	req.Question = "Who manages the project of the client with a central warehouse shipping twelve thousand items every night from Samara?"
-	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace()); len(plan.hops) != 0 {
+	if plan = planOver(t, "Who manages the project of the client with a central warehouse shipping twelve thousand items every night from Samara?", pages, path); len(plan.hops) != 0 {
 		t.Errorf("no relative clause: plan = %+v, want the client's own sentence", plan)
 	}
 }
@@ -506,6 +490,24 @@ func TestWithChainClaims(t *testing.T) {
 	if got := texts(withChainClaims(chain, generated, false, linked, frags)); !slices.Equal(got, want) {
 		t.Errorf("model: %q, want %q", got, want)
 	}
+}
+
+// planOver plans the chain of question over paths for a caller of group all: the fragments are
+// the first page's chunk, and every page may be read.
+func planOver(t *testing.T, question string, pages []ariadne.Chunk, paths ...ariadne.Path) chainPlan {
+	t.Helper()
+	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks(pages)}}}
+	req := Request{Question: question, Groups: []string{"all"}}
+	plan, err := a.planChain(context.Background(), req, nil, paths, Fragments([]ariadne.ScoredChunk{{Chunk: pages[0]}}), newTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// pageChunk is a chunk readable by group all, of the document its id names.
+func pageChunk(id, title, text string) ariadne.Chunk {
+	return ariadne.Chunk{ID: id, DocID: ariadne.DocIDOfChunk(id), Title: title, Text: text, ACL: []string{"all"}}
 }
 
 // pathNode is a path entity with its type, page and degree.

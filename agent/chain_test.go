@@ -173,7 +173,7 @@ func TestPlanChainLastEntityFact(t *testing.T) {
 	contacts := ariadne.Chunk{ID: "people/streltsova#0001-55555555", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"all"},
 		Heading: []string{"Contacts"}, Text: "| Field | Office |\n|---|---|\n| Desk | 4th floor |\n\n- E-mail: o.streltsova@example.org\n- Office: Kazan"}
 	secret := ariadne.Chunk{ID: "people/streltsova#0002-66666666", DocID: "people/streltsova", Title: "Olga Streltsova", ACL: []string{"hr"},
-		Text: "From March her office is in Samara."}
+		Text: "From March her office is in Kestrov."}
 	vega := ariadne.PathNode{Key: "client:vega", Name: "Вега-Транс", DocID: "clients/vega"}
 	streltsova := ariadne.PathNode{Key: "person:streltsova", Name: "Ольга Стрельцова", DocID: "people/streltsova"}
 	path := ariadne.Path{Nodes: []ariadne.PathNode{vega, streltsova}, Edges: []ariadne.PathEdge{
@@ -425,18 +425,18 @@ func TestPlanChainMainClauseAtTheEnd(t *testing.T) {
 // client the question means, and the chain to its project's manager is the answer.
 func TestPlanChainOwnPageStatesTheMainClause(t *testing.T) {
 	vega := pageChunk("clients/vega#0000-11111111", "Vega",
-		"The central warehouse of Vega is in Samara and ships twelve thousand items to the shops every night. Vega orders the Stock project.")
+		"The central warehouse of Vega is in Kestrov and ships twelve thousand items to the shops every night. Vega orders the Stock project.")
 	stock := pageChunk("projects/stock#0000-22222222", "Stock",
 		"Olga Lee manages the project.")
 	v, st := pathNode("client:vega", "Vega", "client", vega.DocID, 2), pathNode("project:stock", "Stock", "project", stock.DocID, 2)
 	path := relatedPath([]ariadne.PathNode{v, st}, vega.ID)
 	pages := []ariadne.Chunk{vega, stock}
-	plan := planOver(t, "Who manages the project of the client whose central warehouse ships twelve thousand items every night from Samara?", pages, path)
+	plan := planOver(t, "Who manages the project of the client whose central warehouse ships twelve thousand items every night from Kestrov?", pages, path)
 	if len(plan.hops) != 1 || plan.last.quote != "Olga Lee manages the project." {
 		t.Fatalf("plan = %+v, want the chain to the project's manager", plan)
 	}
 	// Asked without a relative clause, the client's own sentence states more of the question.
-	if plan = planOver(t, "Who manages the project of the client with a central warehouse shipping twelve thousand items every night from Samara?", pages, path); len(plan.hops) != 0 {
+	if plan = planOver(t, "Who manages the project of the client with a central warehouse shipping twelve thousand items every night from Kestrov?", pages, path); len(plan.hops) != 0 {
 		t.Errorf("no relative clause: plan = %+v, want the client's own sentence", plan)
 	}
 }

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -230,7 +229,10 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		inChain := slices.ContainsFunc(best.units(), func(h hopUnit) bool { return h.quote == own.quote })
 		// With a relative clause, the page answers only if it states something the main clause
 		// asks: «центральный склад которой находится в N» is what finds the chain, not its answer.
-		asks := asked == nil || slices.ContainsFunc(slices.Collect(maps.Keys(covered)), func(t string) bool { return asked[t] })
+		asks := asked == nil
+		for t := range covered {
+			asks = asks || asked[t]
+		}
 		if own.quote != "" && !inChain && asks && chainCover(nil, covered, idf, sum) > best.cover-chainEps {
 			return chainPlan{last: own}, nil
 		}

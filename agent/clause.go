@@ -43,9 +43,9 @@ func opensClause(question string, words []textnorm.Token, i int) bool {
 // relative clause — when it has one: "Who stands in during vacations for the engineer who
 // reloaded the readings after INC-7?" asks {stands, vacations, engineer} of the entity the
 // relative clause describes by {reloaded, readings, INC-7}. A marker opens a clause only after
-// a word with a term ("In which city …", «Кто …» open the question instead); so does a Russian
-// participle after a comma (opensClause). A term the
-// relative clause repeats is left out: it is said of both. Nil without a relative clause.
+// a word with a term ("In which city …", «Кто …» open the question instead), and so does a
+// Russian participle after a comma (opensClause). A term the relative clause repeats is left
+// out: it is said of both. Nil without a relative clause.
 func mainClauseTerms(question string) map[string]bool {
 	words := textnorm.Words(question)
 	for i, w := range words {

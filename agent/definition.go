@@ -35,17 +35,12 @@ const definitionLeadUnits = 2
 // is no definition question (a term beyond the entity's words and the frame, or not exactly one
 // linked entity with a page) or its page's first chunk is not among the fragments.
 func definitionLead(question string, linked []Linked, frags []Fragment) (Fragment, []string, bool) {
-	var docs []Linked
-	for _, l := range linked {
-		if strings.Contains(l.Key, "/") && !slices.ContainsFunc(docs, func(d Linked) bool { return d.Key == l.Key }) {
-			docs = append(docs, l) // a documented entity is keyed by its document id
-		}
-	}
-	if len(docs) != 1 || len(linked) != 1 {
+	if len(linked) != 1 || !strings.Contains(linked[0].Key, "/") { // a documented entity is keyed by its document id
 		return Fragment{}, nil, false
 	}
+	doc := linked[0]
 	name := map[string]bool{}
-	for _, t := range textnorm.SearchTerms(docs[0].Surface) {
+	for _, t := range textnorm.SearchTerms(doc.Surface) {
 		name[t] = true
 	}
 	terms := textnorm.SearchTerms(question)
@@ -58,7 +53,7 @@ func definitionLead(question string, linked []Linked, frags []Fragment) (Fragmen
 		}
 	}
 	for _, f := range frags {
-		if f.Chunk.DocID != docs[0].Key || ariadne.ChunkPosition(f.Chunk.ID) != 0 {
+		if f.Chunk.DocID != doc.Key || ariadne.ChunkPosition(f.Chunk.ID) != 0 {
 			continue
 		}
 		units := chunkUnits(f.Chunk)

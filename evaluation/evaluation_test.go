@@ -57,9 +57,11 @@ func TestEvidenceCoverage(t *testing.T) {
 func TestLoadGoldenAndDatasets(t *testing.T) {
 	dir := t.TempDir()
 	golden := filepath.Join(dir, "g.jsonl")
-	os.WriteFile(golden, []byte(`{"id":"q1","question":"Q?","type":"simple","gold_docs":["a"]}`+"\n\n"+`{"id":"q2","question":"R?","type":"acl","user_groups":["all","sales"]}`+"\n"), 0o644)
+	os.WriteFile(golden, []byte(`{"id":"q1","question":"Q?","type":"simple","gold_docs":["a"]}`+"\n\n"+`{"id":"q2","question":"R?","type":"acl","user_groups":["all","sales"]}`+"\n"+
+		`{"id":"q3","question":"S?","type":"simple","user_groups":["sre"]}`+"\n"), 0o644)
 	qs, err := LoadGolden(golden)
-	if err != nil || len(qs) != 2 || !slices.Equal(qs[0].UserGroups, []string{"all"}) || !slices.Equal(qs[1].UserGroups, []string{"all", "sales"}) {
+	if err != nil || len(qs) != 3 || !slices.Equal(qs[0].UserGroups, []string{"all"}) || !slices.Equal(qs[1].UserGroups, []string{"all", "sales"}) ||
+		!slices.Equal(qs[2].UserGroups, []string{"all", "sre"}) {
 		t.Fatalf("LoadGolden = %+v, %v", qs, err)
 	}
 	os.WriteFile(golden, []byte(`{"id":"q1"}`+"\n"), 0o644)

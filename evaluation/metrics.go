@@ -21,13 +21,16 @@ import (
 
 // Question is one line of a golden set (JSONL).
 type Question struct {
-	ID         string   `json:"id"`
-	Question   string   `json:"question"`
-	Lang       string   `json:"lang"`
-	Type       string   `json:"type"` // simple, hybrid, multi_hop, no_answer, acl, ...
-	GoldDocs   []string `json:"gold_docs"`
-	Answer     string   `json:"answer"`
-	Evidence   []string `json:"evidence"`
+	ID       string   `json:"id"`
+	Question string   `json:"question"`
+	Lang     string   `json:"lang"`
+	Type     string   `json:"type"` // simple, hybrid, multi_hop, no_answer, acl, ...
+	GoldDocs []string `json:"gold_docs"`
+	Answer   string   `json:"answer"`
+	Evidence []string `json:"evidence"`
+	// UserGroups are the groups of the API key the question is asked with. LoadGolden adds
+	// ariadne.PublicGroup, as the API does for every key (httpapi.Keys: a key holds the public
+	// groups too), so ["sre"] is an SRE engineer's key, who also reads what everyone may.
 	UserGroups []string `json:"user_groups"`
 }
 
@@ -55,8 +58,8 @@ func LoadGolden(path string) ([]Question, error) {
 		if q.ID == "" || q.Question == "" {
 			return nil, fmt.Errorf("evaluation: %s:%d: id and question are required", path, line)
 		}
-		if len(q.UserGroups) == 0 {
-			q.UserGroups = []string{ariadne.PublicGroup}
+		if !slices.Contains(q.UserGroups, ariadne.PublicGroup) {
+			q.UserGroups = append([]string{ariadne.PublicGroup}, q.UserGroups...)
 		}
 		out = append(out, q)
 	}

@@ -175,3 +175,38 @@ func TestRunAnswersGoldPrecision(t *testing.T) {
 		t.Errorf("all gold cited %v, answer hit %v, want 1 and 1", rep.AllGoldCited, rep.AnswerHit)
 	}
 }
+
+// aclChunks reads only the chunks the given groups may read, as the graph store does.
+type aclChunks map[string]ariadne.Chunk
+
+func (c aclChunks) Chunks(_ context.Context, ids []string, groups []string) ([]ariadne.Chunk, error) {
+	var out []ariadne.Chunk
+	for _, id := range ids {
+		if ch, ok := c[id]; ok && ariadne.CanRead(ch.ACL, groups) {
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+// The independent citation check reads with the groups of the set's questions too: a chunk only
+// group sre may read is a valid citation for an SRE's question and a leak for anyone else's.
+func TestRunAnswersChecksCitationsWithTheSetsGroups(t *testing.T) {
+	chunks := aclChunks{"r#0": {ID: "r#0", DocID: "r", Text: "Clean up the disk with the cleanup job.", ACL: []string{"sre"}}}
+	c := chunks["r#0"]
+	cit := ariadne.Citation{ChunkID: c.ID, DocID: c.DocID, Quote: c.Text, Start: 0, End: len(c.Text)}
+	answer := agent.Answer{Status: ariadne.StatusAnswered, Route: ariadne.RouteSimple,
+		Claims: []ariadne.Claim{{Text: c.Text, Citations: []ariadne.Citation{cit}}}, Citations: []ariadne.Citation{cit}}
+	ans := scripted{"how is the disk cleaned": answer, "how do we clean the disk": answer}
+	qs := []Question{
+		{ID: "q1", Question: "how is the disk cleaned", Type: "simple", GoldDocs: []string{"r"}, UserGroups: []string{ariadne.PublicGroup, "sre"}},
+		{ID: "q2", Question: "how do we clean the disk", Type: "simple", GoldDocs: []string{"r"}, UserGroups: []string{ariadne.PublicGroup}},
+	}
+	rep, err := RunAnswers(context.Background(), ans, chunks, qs, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Citations != 2 || rep.CitationsValid != 2 || rep.ACLLeaks != 1 {
+		t.Errorf("citations %d, valid %d, leaks %d; want 2, 2 and 1 (q2's asker may not read r#0)", rep.Citations, rep.CitationsValid, rep.ACLLeaks)
+	}
+}

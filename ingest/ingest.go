@@ -519,6 +519,7 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 		// defined no longer link them (as a sync of the folder without those documents).
 		rs, err := p.index(ctx, nil, false, Options{Source: src, Stop: opts.Stop})
 		sum.Restored.add(rs.Restored)
+		sum.Entities = rs.Entities // the whole graph, after the last source's extraction
 		if err != nil {
 			return sum, err
 		}

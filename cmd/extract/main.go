@@ -402,6 +402,14 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 		fmt.Fprintf(&b, "  graph      entities %d in the whole graph, every source (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
 			s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
 			s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
+		if r := s.Restored; r.Extracted > 0 || r.Docs > 0 {
+			// A delete or an upsert extracts the rest of the source again: names the deleted
+			// documents gave no longer link the others, and what those rewrites delete (an entity
+			// only the deleted documents' names kept in the graph) is said here.
+			fmt.Fprintf(&b, "  restored   other stored documents extracted again %d, rewritten %d (their facts changed); vectors written %d, deleted %d; graph writes: chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
+				r.Extracted, r.Docs, r.Vectors, r.VectorsDeleted, r.Graph.Chunks, r.Graph.Entities, r.Graph.Relations, r.Graph.Mentions,
+				r.Graph.DeletedChunks, r.Graph.DeletedRelations, r.Graph.DeletedEntities)
+		}
 		fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))
 	}
 	ph := s.Phases

@@ -388,6 +388,40 @@ func TestIntegrationDeleteNamesSource(t *testing.T) {
 	}
 }
 
+// TestIntegrationDeleteReportsRestoredWrites: deleting the page that defines a person extracts
+// the rest of the source again; the note that named the person no longer links the name, so the
+// entity goes with that rewrite, and the summary says so (an outside tester counted 3 entities
+// gone where it said 1) and gives the whole graph's count, not 0.
+func TestIntegrationDeleteReportsRestoredWrites(t *testing.T) {
+	testenv.Need(t, "Weaviate", testenv.HTTPGet(testenv.WeaviateURL()+"/v1/.well-known/ready"))
+	testenv.Need(t, "Neo4j", testenv.TCP(strings.TrimPrefix(testenv.Neo4jURI(), "bolt://")))
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "person.md"), []byte("---\nid: people/ilse-varga\ntitle: Ilse Varga\ntype: person\n---\nIlse Varga runs the Quillmoor depot.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "note.md"), []byte("---\nid: notes/depot-visit\ntitle: Depot visit\n---\nIlse Varga showed us the loading bays.\n"), 0o644)
+	class, ns := scratchStores(t, "ExtractCmdRestored")
+	extract := func(args ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, append(args, "--ner", "off")...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+	if code, out := extract("--corpus", dir, "--source", "kb"); code != 0 || !strings.Contains(out, "entities 1 in the whole graph") {
+		t.Fatalf("sync: exit %d, want one entity (the person)\n%s", code, out)
+	}
+	code, out := extract("--delete", "people/ilse-varga")
+	for _, want := range []string{
+		"  graph      entities 0 in the whole graph",
+		"  restored   other stored documents extracted again 1, rewritten 1 (their facts changed); vectors written 0, deleted 0; graph writes: chunks 1, entities 0, relations 0, mentions 0; deleted chunks 1, relations 0, entities 1\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("delete: the output does not say %q", want)
+		}
+	}
+	if code != 0 || t.Failed() {
+		t.Logf("exit %d, output:\n%s", code, out)
+	}
+}
+
 // TestIntegrationEmptyFolderRefusesToDeleteAll: a sync of an empty folder, or of one whose only
 // file is malformed and new, over an indexed source would delete all of it — an unmounted share
 // looks like that — so it exits 2 naming the folder, the source and --allow-delete-all, and

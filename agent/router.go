@@ -133,6 +133,9 @@ var (
 	// «руководитель команды интеграции», «автор фреймворка Tern» (not «… руководитель команды?»,
 	// a role in general). It is a hop unless the question asks the role itself (asksRoleRU).
 	roleFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:` + rolesRU + `)[а-яё]*)\s+(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
+	// clientFrameRU: «клиент» is a role only before a genitive, «клиент проекта «Клюква»» ("the
+	// client of"); before a name it is the thing's kind, «клиент «Альфа-Логистик»» ("client X").
+	clientFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:клиент)[а-яё]*)\s+` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9]`)
 	// roleFrameEN: the same frame as an English compound, "the GrainFlow tech lead", "the Acme
 	// account manager" (the "X of Y" and "Y's X" forms are ofFrameEN and possessiveEN).
 	roleFrameEN = regexp.MustCompile(`\b[Tt]he (?:[A-Z][\w.-]*\s+){1,3}(?:[a-z]+\s+)?(?:` + rolesEN + `)s?\b`)
@@ -352,9 +355,11 @@ func Features(question string, linked []Linked) map[string]int {
 			}
 		}
 	}
-	for _, m := range roleFrameRU.FindAllStringSubmatchIndex(q, -1) {
-		if !asksRoleRU(q[:m[2]]) {
-			f["nested_relation"] = 3
+	for _, re := range []*regexp.Regexp{roleFrameRU, clientFrameRU} {
+		for _, m := range re.FindAllStringSubmatchIndex(q, -1) {
+			if !asksRoleRU(q[:m[2]]) {
+				f["nested_relation"] = 3
+			}
 		}
 	}
 	if frames >= 2 || frames == 1 && (!copulaLookupEN.MatchString(q) || eventAfterFrameEN.MatchString(q)) {

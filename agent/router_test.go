@@ -55,6 +55,10 @@ func TestRuleRouter(t *testing.T) {
 		// asked itself: one lookup
 		{"В каком городе живёт руководитель проекта «Север»?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
 		{"Кому подчиняется аккаунт-менеджер торговой сети «Меридиан»?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"В каком городе находится клиент проекта «Север»?", nil, ariadne.RouteMultiHop, "nested_relation=3"},
+		{"Кто клиент проекта «Север»?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"В каком городе базируется клиент «Меридиан»?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Кто ведёт клиентов Орлова?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"Кто руководитель проекта «Север»?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"Кто у «Меридиана» сейчас аккаунт-менеджер?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"Кто генеральный директор «Меридиана»?", nil, ariadne.RouteSimple, "no multi-hop wording"},

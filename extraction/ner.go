@@ -123,9 +123,9 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 // recognizer's models.
 func (n *NER) Name() string {
 	if n.typedPages {
-		return "ner-v3+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
+		return "ner-v4+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
 	}
-	return "ner-v3/" + n.rec.Name()
+	return "ner-v4/" + n.rec.Name()
 }
 
 // Health checks the recognizer when it can be checked (the sidecar client's /health); nil
@@ -318,6 +318,21 @@ type group struct {
 	public    map[string]bool // the names some chunk everyone may read gives
 }
 
+// cyrillic reports whether a surface has a Cyrillic letter.
+func cyrillic(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
+}
+
+// severalWords reports whether a name has two words or more (textnorm.Words: «Анна-Мария» is two).
+func severalWords(name string) bool { return len(textnorm.Words(name)) >= 2 }
+
+// wordOf reports whether a one-word name is one of words (textnorm.KeyTokens) up to inflection
+// (textnorm.TokenMatch: «Садыкова» is a word of «Евгений Садыков»).
+func wordOf(name string, words []string) bool {
+	t := textnorm.KeyTokens(name)
+	return len(t) == 1 && slices.ContainsFunc(words, func(w string) bool { return textnorm.TokenMatch(t[0], w) })
+}
+
 // mentionName is what a mention names: the recognizer's normal form of it (ner.Mention.Normal)
 // when there is one that can name an entity, else its surface.
 func mentionName(m ner.Mention) string {
@@ -447,6 +462,18 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 		add(w.c, w.m, k, w.name, w.typ, w.ctx, w.acl)
 	}
+	// The words of the run's names of people in several words: "Reyes" after "Dana Reyes" is a
+	// person's surname, not a one-word guess (see ner_one_word_person below).
+	var personWords []string
+	for _, k := range groupOrder {
+		if g := groups[k]; g.types["person"] > 0 {
+			for _, name := range append(slices.Clone(g.nameOrder), g.order...) {
+				if severalWords(name) {
+					personWords = append(personWords, textnorm.KeyTokens(name)...)
+				}
+			}
+		}
+	}
 	final := map[string]string{}
 	for _, k := range groupOrder {
 		g := groups[k]
@@ -473,6 +500,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 		if g.types["organization"] > 0 && slices.ContainsFunc(g.order, hasLegalForm) {
 			typ = "organization" // "Veltrix Ltd", «ООО «Велтрикс»»: a legal form names an organization
+		}
+		if one := n.onto.NEROneWordPerson; typ == "person" && one != "" && !slices.ContainsFunc(g.order, cyrillic) &&
+			!slices.ContainsFunc(g.nameOrder, severalWords) && !slices.ContainsFunc(g.order, severalWords) &&
+			!slices.ContainsFunc(g.nameOrder, func(name string) bool { return wordOf(name, personWords) }) {
+			typ = one // "Redis", "Kestrelwave": a person only by a small model's guess (ontology: ner_one_word_person)
 		}
 		ctx := g.context
 		if typ != "person" {

@@ -376,6 +376,45 @@ func TestNERTypedPages(t *testing.T) {
 	}
 }
 
+// A Latin name recognition calls a person only in one word is a topic (ontology
+// ner_one_word_person): a project page that names it relates to it by the default relation, not
+// as its staff, while a person some mention names in full stays a person, and so do a one-word
+// mention of her surname (an entity of its own, as before) and a one-word Cyrillic name.
+func TestNEROneWordPersonIsATopic(t *testing.T) {
+	o := onto(t)
+	rec := &lexiconRecognizer{labels: map[string]string{"Quarrel": "PERSON", "Dana Reyes": "PERSON", "Reyes": "PERSON", "Гордеев": "PER"}}
+	reg := resolution.NewRegistry(o.Nicknames)
+	subj, _ := reg.Resolve(resolution.Candidate{Name: "Orion Portal", Type: "project", DocID: "projects/orion"})
+	notes := []Input{
+		note("notes/retro", "en", "We will replace Quarrel in Orion Portal. Dana Reyes agreed."),
+		note("notes/sync", "en", "Dana Reyes was out; Reyes owns the migration."),
+		note("notes/plan", "ru", "Миграцию проверит Гордеев."),
+	}
+	found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), notes, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range reg.Entities() {
+		got = append(got, e.Key)
+	}
+	slices.Sort(got)
+	if want := []string{"person:dana reies", "person:gordev", "person:reies", "projects/orion", "topic:kuarel"}; !slices.Equal(got, want) {
+		t.Errorf("entities %q, want %q", got, want)
+	}
+	page := Input{Doc: ariadne.Document{ID: "projects/orion", Type: "project", Lang: "en", Title: "Orion Portal"}, SubjectKey: subj,
+		Chunks: []ariadne.Chunk{{ID: "projects/orion#0", DocID: "projects/orion", Lang: "en", Text: "Orion Portal caches in Quarrel; Dana Reyes leads it."}}}
+	page.Recognized = found
+	f, err := NewDictionary(o).Extract(context.Background(), page, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"projects/orion-RELATED_TO->topic:kuarel [projects/orion#0]", "projects/orion-STAFFED_BY->person:dana reies [projects/orion#0]"}
+	if got := relationList(f); !slices.Equal(got, want) {
+		t.Errorf("relations\n got  %q\n want %q", got, want)
+	}
+}
+
 // recognizeAndExtract runs recognition over one document, then the dictionary extractor with
 // what it found.
 func recognizeAndExtract(t *testing.T, n *NER, o *ontology.Ontology, in Input, reg *resolution.Registry) Facts {

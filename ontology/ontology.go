@@ -32,16 +32,19 @@ type EntityType struct {
 
 // Ontology is a parsed schema file. It is immutable after Load.
 type Ontology struct {
-	EntityTypes       map[string]EntityType        `yaml:"entity_types"`
-	DocumentTypes     map[string]string            `yaml:"document_types"`
-	RelationTypes     map[string]string            `yaml:"relation_types"`
-	RelationRules     map[string]map[string]string `yaml:"relation_rules"`
-	DefaultBySubject  map[string]string            `yaml:"default_relation_by_subject"`
-	DefaultRelation   string                       `yaml:"default_relation"`
-	RelationAliases   map[string]string            `yaml:"relation_aliases"`
-	AliasCues         []string                     `yaml:"alias_cues"`
-	Nicknames         map[string][]string          `yaml:"nicknames"`
-	NERTypes          map[string]string            `yaml:"ner_types"`
+	EntityTypes      map[string]EntityType        `yaml:"entity_types"`
+	DocumentTypes    map[string]string            `yaml:"document_types"`
+	RelationTypes    map[string]string            `yaml:"relation_types"`
+	RelationRules    map[string]map[string]string `yaml:"relation_rules"`
+	DefaultBySubject map[string]string            `yaml:"default_relation_by_subject"`
+	DefaultRelation  string                       `yaml:"default_relation"`
+	RelationAliases  map[string]string            `yaml:"relation_aliases"`
+	AliasCues        []string                     `yaml:"alias_cues"`
+	Nicknames        map[string][]string          `yaml:"nicknames"`
+	NERTypes         map[string]string            `yaml:"ner_types"`
+	// NEROneWordPerson is the entity type of a name recognition calls a person only ever in one
+	// word ("Redis", «Тесла»): "" keeps it a person. See ner_one_word_person in default.yaml.
+	NEROneWordPerson  string `yaml:"ner_one_word_person"`
 	allowedLabels     map[string]bool
 	allowedRelations  map[string]bool
 	sortedRelations   []string
@@ -120,6 +123,9 @@ func Parse(raw []byte) (*Ontology, error) {
 		if _, ok := o.EntityTypes[et]; et != "" && !ok {
 			errs = append(errs, fmt.Sprintf("ner_types: label %q maps to unknown entity type %q", label, et))
 		}
+	}
+	if _, ok := o.EntityTypes[o.NEROneWordPerson]; o.NEROneWordPerson != "" && !ok {
+		errs = append(errs, fmt.Sprintf("ner_one_word_person: unknown entity type %q", o.NEROneWordPerson))
 	}
 	for from, to := range o.RelationAliases {
 		checkRel("relation_aliases."+from, to)

@@ -40,6 +40,7 @@ type chainPlan struct {
 	path  ariadne.Path
 	hops  []hopUnit
 	last  hopUnit // empty: the hops state all the question asks, or the page does not; no hops: the named entity's own sentence
+	kind  hopUnit // the end page's unit that states the kind of fact asked (a count, a time, a place) when no other unit does (kindUnit)
 	cover float64
 	odds  float64 // walkOdds of path
 }
@@ -237,7 +238,41 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 			return chainPlan{last: own}, nil
 		}
 	}
+	if states := askedKind(req.Question); states != nil && !slices.ContainsFunc(best.units(), func(h hopUnit) bool { return states(h.quote) }) {
+		terms, sum := chainTerms(q, best.path.Nodes[0], linked, aliases, idf)
+		best.kind = kindUnit(states, terms, pageOf(pageChunks, byID, best.path.Nodes[len(best.path.Nodes)-1]), best.units(), idf, sum, memo)
+	}
 	return best, nil
+}
+
+// kindUnit returns the unit of the page (the chain's end entity's own chunks) that states the
+// kind of fact the question asks for (states: a count, a time, a place — askedKind) and covers
+// most of the question's terms (termCover), the shorter on a tie; none that repeats a unit of
+// have. "Which city is the client of the project hit by INC-7 headquartered in?" ends at the
+// client, whose page says where it is in a sentence that shares no word with the question
+// ("headquartered" frames it, "city" is not written): without it the answer quoted the client's
+// other sentences and never the city.
+func kindUnit(states func(string) bool, terms questionTerms, page []Fragment, have []hopUnit, idf map[string]float64, sum float64, memo *chainMemo) hopUnit {
+	var best hopUnit
+	bestCover := -1.0
+	for _, f := range page {
+		ctxTerms, headers := contextTerms(terms, f), memo.tableHeaders(f.Chunk)
+		for _, ku := range memo.units(f.Chunk) {
+			u := ku.text
+			if !states(u) || slices.ContainsFunc(have, func(h hopUnit) bool { return h.quote == u }) {
+				continue
+			}
+			uctx, claim := unitContext(terms, ctxTerms, headers, u)
+			if !claim {
+				continue
+			}
+			_, cover := termCover(terms, u, uctx, idf, sum)
+			if cover > bestCover+chainEps || cover > bestCover-chainEps && len(u) < len(best.quote) {
+				best, bestCover = hopUnit{f, u}, cover
+			}
+		}
+	}
+	return best
 }
 
 // typeWords is an ontology type as words ("runbook", "meeting_note" → "meeting note").
@@ -429,10 +464,13 @@ type hopUnit struct {
 // units returns the plan's sentences in the order they are claimed: the hops in path order, then
 // the last entity's fact.
 func (p chainPlan) units() []hopUnit {
-	if p.last.quote == "" {
-		return p.hops
+	out := p.hops
+	for _, u := range []hopUnit{p.last, p.kind} {
+		if u.quote != "" {
+			out = append(slices.Clip(out), u)
+		}
 	}
-	return append(append([]hopUnit(nil), p.hops...), p.last)
+	return out
 }
 
 // EntityAliasReader gives the other names of entities as a caller (groups) sees them, keyed as

@@ -441,6 +441,31 @@ func TestPlanChainOwnPageStatesTheMainClause(t *testing.T) {
 	}
 }
 
+// The chain's end page states where the client is in a sentence that shares no word with the
+// question; asked for the city, the plan adds it after the last unit, and asked for nothing of
+// that kind, it does not.
+func TestPlanChainQuotesTheAskedKindFromTheEndPage(t *testing.T) {
+	inc := pageChunk("incidents/inc-77#0000-11111111", "INC-77", "INC-77 stopped the Harrow dashboard for two hours.")
+	harrow := pageChunk("projects/harrow#0000-22222222", "Harrow", "Harrow is a fleet dashboard built for Quillmoor Salt.")
+	client := pageChunk("clients/quillmoor#0000-33333333", "Quillmoor Salt",
+		"Quillmoor Salt is a salt mining company headquartered in Tarvessa. It has been our client since 2021.")
+	i, h, c := pathNode("incident:inc-77", "INC-77", "incident", inc.DocID, 1), pathNode("project:harrow", "Harrow", "project", harrow.DocID, 2),
+		pathNode("client:quillmoor", "Quillmoor Salt", "client", client.DocID, 1)
+	path := relatedPath([]ariadne.PathNode{i, h, c}, inc.ID, harrow.ID)
+	pages := []ariadne.Chunk{inc, harrow, client}
+	plan := planOver(t, "In which city is the client of the project affected by INC-77 headquartered?", pages, path)
+	if len(plan.hops) != 2 || plan.last.quote != "It has been our client since 2021." ||
+		plan.kind.quote != "Quillmoor Salt is a salt mining company headquartered in Tarvessa." {
+		t.Fatalf("plan: last %q, kind %q, want the client sentence and then the one that says where", plan.last.quote, plan.kind.quote)
+	}
+	if got := plan.units(); len(got) != 4 || got[3].quote != plan.kind.quote {
+		t.Errorf("units %+v, want the hops, the last unit and the place", got)
+	}
+	if plan = planOver(t, "Who is the client of the project affected by INC-77?", pages, path); plan.kind.quote != "" {
+		t.Errorf("a question that asks no place: kind %q", plan.kind.quote)
+	}
+}
+
 // relatedPath walks ns by RELATED edges; hop i's sentence is in chunks[i].
 func relatedPath(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
 	p := ariadne.Path{Nodes: ns}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -98,6 +100,30 @@ func (q questionTerms) withLinked(linked []Linked) questionTerms {
 	return q
 }
 
+// codeSpans returns the byte ranges of the question's codes: whitespace-delimited fields (less
+// the punctuation around them) of letters and digits joined by '-', '_', '.' or '/' with a digit
+// in them (INC-2207, CTR-2024-117, v1.2.3). Their words are parts of a name, not dictionary words.
+func codeSpans(question string) [][2]int {
+	var out [][2]int
+	for _, loc := range fieldRE.FindAllStringIndex(question, -1) {
+		f := question[loc[0]:loc[1]]
+		start := strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+		end := strings.LastIndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+		if start < 0 {
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(f[end:])
+		core := f[start : end+size]
+		if strings.ContainsAny(core, "-_./") && strings.IndexFunc(core, unicode.IsDigit) >= 0 && strings.IndexFunc(core, unicode.IsLetter) >= 0 {
+			out = append(out, [2]int{loc[0] + start, loc[0] + end + size})
+		}
+	}
+	return out
+}
+
+// fieldRE is a run of characters other than white space.
+var fieldRE = regexp.MustCompile(`\S+`)
+
 // cognate is a question term's cognate skeleton and whether it comes from a Cyrillic word.
 type cognate struct {
 	form     string
@@ -141,6 +167,7 @@ func analyzeQuestion(question string, lex *lexicon.Lexicon) questionTerms {
 	if lex != nil {
 		q.tr, q.cog, q.lex = map[string][]string{}, map[string]cognate{}, lex
 	}
+	codes := codeSpans(question)
 	for _, w := range textnorm.Words(question) {
 		ts := textnorm.SearchTerms(w.Text)
 		if len(ts) == 0 {
@@ -150,8 +177,8 @@ func analyzeQuestion(question string, lex *lexicon.Lexicon) questionTerms {
 		if hasCyrillic(w.Text) {
 			q.ru[t] = true
 		}
-		if lex == nil {
-			continue
+		if lex == nil || slices.ContainsFunc(codes, func(c [2]int) bool { return w.Start >= c[0] && w.End <= c[1] }) {
+			continue // a code's letters are no word: "INC" of INC-2207 is not "ink", whose translations match "Mets"
 		}
 		q.cog[t] = cognate{form: textnorm.CognateForm(t), cyrillic: hasCyrillic(w.Text)}
 		for _, k := range lex.Translate(w.Text) {

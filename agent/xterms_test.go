@@ -30,6 +30,22 @@ func testLexicon(t *testing.T) *lexicon.Lexicon {
 	)
 }
 
+// The letters of a code are no dictionary word: INC-2207's "INC" reads as "ink", whose
+// translations matched a sentence about founders' names ("Mets" ~ «метить»); with a code, no
+// translation of its parts is looked up, while an ordinary word still is.
+func TestCodePartsAreNotTranslated(t *testing.T) {
+	lex := lexicontest.New(t, lexicontest.Entry{Head: "ink", Body: "ink\n   [ɪŋk] _n. чернила\n   _v. метить"})
+	if got := analyzeQuestion("What caused INC-2207?", lex).stated("The founders are Irja Mets and Oswin Hale."); len(got) != 0 {
+		t.Errorf("a sentence of names states %v", got)
+	}
+	if got := analyzeQuestion("Where is the ink?", lex).stated("Чернила закончились."); !got["ink"] {
+		t.Errorf("the word ink is no longer translated: %v", got)
+	}
+	if got := codeSpans("Is (INC-2207), v1.2.3 or sv-tokenguard?"); !slices.Equal(got, [][2]int{{4, 12}, {15, 21}}) {
+		t.Errorf("codeSpans = %v, want INC-2207 and v1.2.3", got)
+	}
+}
+
 func TestAgentVerb(t *testing.T) {
 	for key, want := range map[string]string{"leader": "lead", "keeper": "keep", "owner": "own", "user": "", "lead": "", "manag": ""} {
 		if got := agentVerb(key); got != want {

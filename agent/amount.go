@@ -295,15 +295,32 @@ var countWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
 // sum of money (askedAmount answers those).
 func asksCount(question string) bool {
 	f := textnorm.FoldString(question)
-	return (strings.Contains(" "+f, " how many ") || slices.Contains(wordRE.FindAllString(f, -1), "сколько")) && askedAmount(question) != kindMoney
+	return (strings.Contains(" "+f, " how many ") || slices.Contains(wordRE.FindAllString(f, -1), "сколько")) && askedAmount(question) != kindMoney &&
+		!yearsQuestionRE.MatchString(f)
 }
+
+// yearsQuestionRE asks how many years ("how many years", «сколько лет»): a duration, which a year
+// answers ("a client since 2019"), so it is no question for a count.
+var yearsQuestionRE = regexp.MustCompile(`(?:^|[^\p{L}])(?:how many years|сколько лет)(?:[^\p{L}]|$)`)
 
 // statesCount reports whether s states a count: a digit or a number word (countWordRE). A number
 // with two dots or more — a version (Kafka 3.6.1), a date (12.09.2024), an IP address — counts
-// nothing: «Сколько серверов в кластере?» is not answered by «Кластер работает на Kafka 3.6.1».
+// nothing: «Сколько серверов в кластере?» is not answered by «Кластер работает на Kafka 3.6.1»;
+// nor does a year or a day of a month (countlessYearRE: "since 2022", «в 2021 году», "14 February"):
+// "How many employees does X have?" is not answered by "X has been our client since 2022".
 func statesCount(s string) bool {
-	return hasNumber(dottedNumberRE.ReplaceAllString(s, " ")) || countWordRE.MatchString(textnorm.FoldString(s))
+	s = dottedNumberRE.ReplaceAllString(s, " ")
+	s = countlessYearRE.ReplaceAllString(s, " ")
+	return hasNumber(s) || countWordRE.MatchString(textnorm.FoldString(s))
 }
+
+// countlessYearRE matches a year after a preposition of time or before «год» / "year" (1000–2099), and a
+// day of a month written with the month's name, English or Russian, with its year.
+var countlessYearRE = regexp.MustCompile(`(?i)(?:\b(?:since|in|until|till|by|from|after|before)|(?:^|\s)(?:с|со|в|во|до|после|к|по))\s+(?:1\d{3}|20\d{2})\b|` +
+	`\b(?:1\d{3}|20\d{2})(?:\s*(?:г\.|год[а-я]*|years?))|` +
+	`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|` +
+	`января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)(?:\s+(?:1\d{3}|20\d{2}))?|` +
+	`\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:1\d{3}|20\d{2}))?`)
 
 // dottedNumberRE matches numbers of three or more dot-separated parts.
 var dottedNumberRE = regexp.MustCompile(`\d+(?:\.\d+){2,}`)

@@ -486,6 +486,8 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"Сколько стоит парковка?", false}, // a sum of money: askedAmount's rule
 		{"How much does parking cost?", false},
 		{"Who leads the team?", false},
+		{"How many years has the bank been our client?", false}, // a duration: "since 2019" answers it
+		{"Сколько лет Полина работает в компании?", false},
 	} {
 		if got := asksCount(tc.question); got != tc.want {
 			t.Errorf("asksCount(%q) = %v, want %v", tc.question, got, tc.want)
@@ -504,7 +506,12 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"Кластер работает на Kafka 3.6.1.", false},                 // a version
 		{"Ревью прошло 12.09.2024, узел 10.0.0.12 заменён.", false}, // a date, an address
 		{"Kafka 3.6.1 держит 48 партиций.", true},
-		{"Тариф вырос в 1.5 раза.", true}, // one dot: a number
+		{"Тариф вырос в 1.5 раза.", true},             // one dot: a number
+		{"It has been our client since 2022.", false}, // a year counts nothing
+		{"Он пришёл в компанию в 2021 году.", false},
+		{"On 14 February 2025 the portal was down.", false},
+		{"In 2024 the team grew to 40 engineers.", true},
+		{"Офис открыли 3 марта, в нём 12 столов.", true},
 	} {
 		if got := statesCount(tc.quote); got != tc.want {
 			t.Errorf("statesCount(%q) = %v, want %v", tc.quote, got, tc.want)

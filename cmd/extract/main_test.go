@@ -111,6 +111,17 @@ func syncArgs(class, ns string, more ...string) []string {
 		"--neo4j-uri", testenv.Neo4jURI(), "--neo4j-password", testenv.Neo4jPassword(), "--weaviate-url", testenv.WeaviateURL()}, more...)
 }
 
+// extractWithoutNER returns a runner of the command over class and namespace ns, recognition off:
+// its exit code and everything it printed.
+func extractWithoutNER(t *testing.T, class, ns string) func(args ...string) (int, string) {
+	return func(args ...string) (int, string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), syncArgs(class, ns, append(args, "--ner", "off")...), &out, &errOut)
+		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
+	}
+}
+
 // storedStates reads what the graph of namespace ns holds of every document.
 func storedStates(t *testing.T, ns string) map[string]ariadne.DocState {
 	t.Helper()
@@ -352,12 +363,7 @@ func TestIntegrationDeleteNamesSource(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "kickoff.md"), []byte("---\nid: api/kickoff-tomsk\ntitle: Kickoff in Tomsk\n---\nThe kickoff is in Tomsk.\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "gate.md"), []byte("---\nid: api/gate\ntitle: Gate\n---\nThe gate closes at ten.\n"), 0o644)
 	class, ns := scratchStores(t, "ExtractCmdDelete")
-	extract := func(args ...string) (int, string) {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		err := run(context.Background(), syncArgs(class, ns, append(args, "--ner", "off")...), &out, &errOut)
-		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
-	}
+	extract := extractWithoutNER(t, class, ns)
 	if code, out := extract("--corpus", dir, "--source", "api"); code != 0 || !strings.Contains(out, "written 2") {
 		t.Fatalf("sync: exit %d\n%s", code, out)
 	}
@@ -399,12 +405,7 @@ func TestIntegrationDeleteReportsRestoredWrites(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "person.md"), []byte("---\nid: people/ilse-varga\ntitle: Ilse Varga\ntype: person\n---\nIlse Varga runs the Quillmoor depot.\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "note.md"), []byte("---\nid: notes/depot-visit\ntitle: Depot visit\n---\nIlse Varga showed us the loading bays.\n"), 0o644)
 	class, ns := scratchStores(t, "ExtractCmdRestored")
-	extract := func(args ...string) (int, string) {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		err := run(context.Background(), syncArgs(class, ns, append(args, "--ner", "off")...), &out, &errOut)
-		return exitCode(err), out.String() + errOut.String() + fmt.Sprint(err)
-	}
+	extract := extractWithoutNER(t, class, ns)
 	if code, out := extract("--corpus", dir, "--source", "kb"); code != 0 || !strings.Contains(out, "entities 1 in the whole graph") {
 		t.Fatalf("sync: exit %d, want one entity (the person)\n%s", code, out)
 	}

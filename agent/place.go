@@ -6,10 +6,6 @@ import (
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
-// kindPlace is what a question for a place asks for ("Where is X headquartered?", "In which
-// city …", «Где находится …», «В какой стране …»): a named place.
-const kindPlace = "place"
-
 // placeQuestionRE finds, in a folded question, the words that ask for a place: "where" or «где»,
 // «откуда», «куда» opening it, or "which/what" and «какой» in any case before a noun for a
 // place (city, town, country, state, region, province, village, capital; «город», «страна»,
@@ -17,8 +13,9 @@ const kindPlace = "place"
 var placeQuestionRE = regexp.MustCompile(`^(?:where|где|откуда|куда)(?:[^\p{L}]|$)|(?:^|[^\p{L}])(?:(?:which|what) (?:city|cities|town|towns|country|countries|state|states|region|regions|province|provinces|village|villages|capital)|` +
 	`как(?:ой|ая|ое|ие|ого|ом|ую|их|им|ими) (?:город|стран|регион|област|сел|столиц)[а-я]*)(?:[^\p{L}]|$)`)
 
-// asksPlace reports whether the question asks for a place (placeQuestionRE). A "where" inside the
-// question ("the city where the festival is held") describes a thing and asks nothing.
+// asksPlace reports whether the question asks for a named place ("Where is X headquartered?",
+// "In which city …", «Где находится …», «В какой стране …»; placeQuestionRE). A "where" inside
+// the question ("the city where the festival is held") describes a thing and asks nothing.
 func asksPlace(question string) bool {
 	return placeQuestionRE.MatchString(textnorm.FoldString(question))
 }

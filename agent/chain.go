@@ -40,7 +40,7 @@ type chainPlan struct {
 	path  ariadne.Path
 	hops  []hopUnit
 	last  hopUnit // empty: the hops state all the question asks, or the page does not; no hops: the named entity's own sentence
-	kind  hopUnit // the end page's unit that states the kind of fact asked (a count, a time, a place) when no other unit does (kindUnit)
+	kind  hopUnit // the end page's unit that states the kind of fact asked (a count, a time, a place) when the end's fact does not (kindUnit)
 	cover float64
 	odds  float64 // walkOdds of path
 }
@@ -238,7 +238,8 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 			return chainPlan{last: own}, nil
 		}
 	}
-	if states := askedKind(req.Question); states != nil && !slices.ContainsFunc(best.units(), func(h hopUnit) bool { return states(h.quote) }) {
+	// The asked fact is the end's: a hop's date ("approved by O. on 20 November") is a link's.
+	if states := askedKind(req.Question); states != nil && !states(best.endFact().quote) {
 		terms, sum := chainTerms(q, best.path.Nodes[0], linked, aliases, idf)
 		best.kind = kindUnit(states, terms, pageOf(pageChunks, byID, best.path.Nodes[len(best.path.Nodes)-1]), best.units(), idf, sum, memo)
 	}
@@ -248,7 +249,8 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 // kindUnit returns the unit of the page (the chain's end entity's own chunks) that states the
 // kind of fact the question asks for (states: a count, a time, a place — askedKind) and covers
 // most of the question's terms (termCover), the shorter on a tie; none that repeats a unit of
-// have. "Which city is the client of the project hit by INC-7 headquartered in?" ends at the
+// have (planChain asks for it when the plan's end fact, endFact, states no such fact). "Which
+// city is the client of the project hit by INC-7 headquartered in?" ends at the
 // client, whose page says where it is in a sentence that shares no word with the question
 // ("headquartered" frames it, "city" is not written): without it the answer quoted the client's
 // other sentences and never the city.
@@ -459,6 +461,15 @@ func verifyUnits(ctx context.Context, units []hopUnit, frags []Fragment) ([]aria
 type hopUnit struct {
 	frag  Fragment
 	quote string
+}
+
+// endFact is the plan's sentence about its end entity: the last unit, or without one the last
+// hop's sentence.
+func (p chainPlan) endFact() hopUnit {
+	if p.last.quote != "" || len(p.hops) == 0 {
+		return p.last
+	}
+	return p.hops[len(p.hops)-1]
 }
 
 // units returns the plan's sentences in the order they are claimed: the hops in path order, then

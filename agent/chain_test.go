@@ -466,6 +466,25 @@ func TestPlanChainQuotesTheAskedKindFromTheEndPage(t *testing.T) {
 	}
 }
 
+// The fact a plan states of its end is its last unit, or without one its last hop's sentence: a
+// date in an earlier hop ("approved by O. on 20 November") is a link's, not the end's.
+func TestChainPlanEndFact(t *testing.T) {
+	hop := func(q string) hopUnit { return hopUnit{quote: q} }
+	for _, tc := range []struct {
+		plan chainPlan
+		want string
+	}{
+		{chainPlan{hops: []hopUnit{hop("approved by Ona Vell on 20 November 2023."), hop("Ona Vell leads the depot.")}}, "Ona Vell leads the depot."},
+		{chainPlan{hops: []hopUnit{hop("approved by Ona Vell on 20 November 2023.")}, last: hop("She keeps the licence.")}, "She keeps the licence."},
+		{chainPlan{last: hop("The depot is in Tarvessa.")}, "The depot is in Tarvessa."},
+		{chainPlan{}, ""},
+	} {
+		if got := tc.plan.endFact().quote; got != tc.want {
+			t.Errorf("endFact = %q, want %q", got, tc.want)
+		}
+	}
+}
+
 // relatedPath walks ns by RELATED edges; hop i's sentence is in chunks[i].
 func relatedPath(ns []ariadne.PathNode, chunks ...string) ariadne.Path {
 	p := ariadne.Path{Nodes: ns}

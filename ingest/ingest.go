@@ -520,6 +520,7 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 		rs, err := p.index(ctx, nil, false, Options{Source: src, Stop: opts.Stop})
 		sum.Restored.add(rs.Restored)
 		sum.Entities = rs.Entities // the whole graph, after the last source's extraction
+		sum.Phases.add(rs.Phases)
 		if err != nil {
 			return sum, err
 		}
@@ -529,6 +530,22 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// add adds another run's phase times.
+func (p *Phases) add(o Phases) {
+	p.Plan += o.Plan
+	p.Extract += o.Extract
+	p.Embed += o.Embed
+	p.Vectors += o.Vectors
+	p.Graph += o.Graph
+}
+
+// Writes is the number of objects the rewrites of other documents wrote or deleted in either store.
+func (r RestoredWrites) Writes() int {
+	g := r.Graph
+	return r.Vectors + r.VectorsDeleted + g.Documents + g.Chunks + g.Entities + g.Relations + g.Mentions +
+		g.DeletedChunks + g.DeletedEntities + g.DeletedRelations
 }
 
 // add adds what another run restored.

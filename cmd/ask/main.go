@@ -98,7 +98,7 @@ func ask(ctx context.Context, client *http.Client, c cli, question string, w io.
 	resp, err := client.Do(req)
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) {
-			return fmt.Errorf("no API answers at %s (%w): start it with `make demo`, or point --url (ARIADNE_API_URL) at it (the default port moves with ARIADNE_PORT_OFFSET)", c.URL, err)
+			return fmt.Errorf("no API answers at %s (%w): start it (`go run ./cmd/api` over your index; `make demo` indexes the demo corpus and starts one), or point --url (ARIADNE_API_URL) at it (the default port moves with ARIADNE_PORT_OFFSET)", c.URL, err)
 		}
 		return err
 	}

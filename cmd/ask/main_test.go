@@ -51,7 +51,7 @@ func TestNoAPIHint(t *testing.T) {
 	ln.Close() // nothing listens there now
 	var out bytes.Buffer
 	code, _ := run(context.Background(), []string{"--url", url, "Сколько дней отпуска?"}, &out, io.Discard)
-	if code != 1 || !strings.Contains(out.String(), "no API answers at "+url) || !strings.Contains(out.String(), "make demo") {
+	if code != 1 || !strings.Contains(out.String(), "no API answers at "+url) || !strings.Contains(out.String(), "go run ./cmd/api") {
 		t.Errorf("exit %d, output %q", code, out.String())
 	}
 }

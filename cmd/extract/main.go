@@ -410,7 +410,12 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 				r.Extracted, r.Docs, r.Vectors, r.VectorsDeleted, r.Graph.Chunks, r.Graph.Entities, r.Graph.Relations, r.Graph.Mentions,
 				r.Graph.DeletedChunks, r.Graph.DeletedRelations, r.Graph.DeletedEntities)
 		}
-		fmt.Fprintf(&b, "  writes     %d\n  elapsed    %s\n", s.Writes(), elapsed.Round(time.Millisecond))
+		if r := s.Restored.Writes(); r > 0 {
+			fmt.Fprintf(&b, "  writes     %d, and %d rewriting other documents\n", s.Writes(), r)
+		} else {
+			fmt.Fprintf(&b, "  writes     %d\n", s.Writes())
+		}
+		fmt.Fprintf(&b, "  elapsed    %s\n", elapsed.Round(time.Millisecond))
 	}
 	ph := s.Phases
 	fmt.Fprintf(&b, "  time       planning and resolution %s, extraction %s, embedding %s, Weaviate writes %s, Neo4j writes %s\n",

@@ -413,6 +413,7 @@ func TestIntegrationDeleteReportsRestoredWrites(t *testing.T) {
 	for _, want := range []string{
 		"  graph      entities 0 in the whole graph",
 		"  restored   other stored documents extracted again 1, rewritten 1 (their facts changed); vectors written 0, deleted 0; graph writes: chunks 1, entities 0, relations 0, mentions 0; deleted chunks 1, relations 0, entities 1\n",
+		", and 4 rewriting other documents\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("delete: the output does not say %q", want)

@@ -198,6 +198,11 @@ type WriteStats struct {
 	DeletedChunks, DeletedEntities, DeletedRelations int
 }
 
+// Total is the number of objects written or deleted.
+func (a WriteStats) Total() int {
+	return a.Documents + a.Chunks + a.Entities + a.Relations + a.Mentions + a.DeletedChunks + a.DeletedEntities + a.DeletedRelations
+}
+
 // Add sums b into a.
 func (a *WriteStats) Add(b WriteStats) {
 	a.Documents += b.Documents

@@ -21,7 +21,7 @@ func asksPlace(question string) bool {
 }
 
 // placePhraseRE is a named place after a locative or directional preposition: "headquartered in
-// Antofagasta", "based at Kazan", «находится в Вологде», «из Тамбова», «во Владивостоке». Lenient
+// Antofagasta", "based at Tarvessa", «находится в Вологде», «из Тамбова», «во Владивостоке». Lenient
 // on purpose, as timeWordRE: «пришёл в Kestrelwave» counts too; it only tells a sentence that
 // names some place from one that names none.
 var placePhraseRE = regexp.MustCompile(`(?:^|[^\p{L}])(?:[Ii]n|[Aa]t|[Ff]rom|[Nn]ear|[Вв]|[Вв]о|[Ии]з|[Нн]а|[Пп]од|[Оо]коло|[Вв]озле)\s+(?:the\s+)?[«"]?(\p{Lu}\p{Ll}+)`)

@@ -134,7 +134,7 @@ var (
 	// a role in general). It is a hop unless the question asks the role itself (asksRoleRU).
 	roleFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:` + rolesRU + `)[а-яё]*)\s+(?:[«"A-ZА-ЯЁ]|[a-z]|` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9])`)
 	// clientFrameRU: «клиент» is a role only before a genitive, «клиент проекта «Клюква»» ("the
-	// client of"); before a name it is the thing's kind, «клиент «Альфа-Логистик»» ("client X").
+	// client of"); before a name it is the thing's kind, «клиент «Меридиан»» ("client X").
 	clientFrameRU = regexp.MustCompile(`(?:^|[\s«"(-])((?i:клиент)[а-яё]*)\s+` + genitiveRU + `\s+[«"A-ZА-ЯЁa-zа-яё0-9]`)
 	// roleFrameEN: the same frame as an English compound, "the GrainFlow tech lead", "the Acme
 	// account manager" (the "X of Y" and "Y's X" forms are ofFrameEN and possessiveEN).

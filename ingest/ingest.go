@@ -368,9 +368,7 @@ type Phases struct {
 
 // Writes is the number of objects the run wrote or deleted in either store.
 func (s Summary) Writes() int {
-	g := s.Graph
-	return s.Vectors + s.VectorsDeleted + s.Reanalyzed + g.Documents + g.Chunks + g.Entities + g.Relations + g.Mentions +
-		g.DeletedChunks + g.DeletedEntities + g.DeletedRelations
+	return s.Vectors + s.VectorsDeleted + s.Reanalyzed + s.Graph.Total()
 }
 
 // visibleCounts returns how many of the entities a document's facts refer to, and how many of its
@@ -543,9 +541,7 @@ func (p *Phases) add(o Phases) {
 
 // Writes is the number of objects the rewrites of other documents wrote or deleted in either store.
 func (r RestoredWrites) Writes() int {
-	g := r.Graph
-	return r.Vectors + r.VectorsDeleted + g.Documents + g.Chunks + g.Entities + g.Relations + g.Mentions +
-		g.DeletedChunks + g.DeletedEntities + g.DeletedRelations
+	return r.Vectors + r.VectorsDeleted + r.Graph.Total()
 }
 
 // add adds what another run restored.

@@ -43,7 +43,7 @@ type Ontology struct {
 	Nicknames        map[string][]string          `yaml:"nicknames"`
 	NERTypes         map[string]string            `yaml:"ner_types"`
 	// NEROneWordPerson is the entity type of a name recognition calls a person only ever in one
-	// word ("Redis", «Тесла»): "" keeps it a person. See ner_one_word_person in default.yaml.
+	// word ("Redis", «Квиллмор»): "" keeps it a person. See ner_one_word_person in default.yaml.
 	NEROneWordPerson  string `yaml:"ner_one_word_person"`
 	allowedLabels     map[string]bool
 	allowedRelations  map[string]bool

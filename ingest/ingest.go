@@ -502,6 +502,10 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 			return sum, neo4jErr(err)
 		}
 	}
+	dependents, err := p.dependentSources(ctx, old, sources)
+	if err != nil {
+		return sum, err
+	}
 	st, err := p.graph.DeleteDocuments(ctx, old)
 	if err != nil {
 		return sum, neo4jErr(err)
@@ -526,8 +530,62 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 			return sum, err
 		}
 	}
+	if err := p.relinkDependents(ctx, dependents, opts.Stop, &sum); err != nil {
+		return sum, err
+	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// dependentSources returns the sources, other than skip, whose documents mention an entity that
+// one of the deleted documents (ids of deleted) describes, sorted. Their extraction linked those
+// mentions through the names the deleted page gave: left alone, the entity would outlive its
+// page with the key, name and type the page gave it, readable by whoever reads the mentions — a
+// restricted contract's id and type shown to anonymous callers after the contract was deleted
+// (security audit). Read before the deletion, while the pages still describe their entities.
+func (p *Pipeline) dependentSources(ctx context.Context, deleted map[string][]string, skip map[string]bool) ([]string, error) {
+	if len(deleted) == 0 {
+		return nil, nil
+	}
+	ents, err := p.graph.LoadEntities(ctx)
+	if err != nil {
+		return nil, neo4jErr(err)
+	}
+	out := map[string]bool{}
+	for _, e := range ents {
+		if _, ok := deleted[e.DocID]; !ok || e.DocID == "" {
+			continue
+		}
+		for _, src := range e.Sources {
+			if !skip[src] {
+				out[src] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(out)), nil
+}
+
+// relinkDependents extracts the stored documents of each dependent source again (as Delete
+// extracts the rest of a deleted document's source), so that the graph is what indexing the
+// remaining documents from scratch gives; their writes count as restored writes.
+func (p *Pipeline) relinkDependents(ctx context.Context, dependents []string, stop <-chan struct{}, sum *Summary) error {
+	for _, src := range dependents {
+		if stopped(stop) {
+			sum.Stopped = true
+			return nil
+		}
+		p.log.Info("extracting another source again: its documents mention an entity a deleted document described", "source", src)
+		rs, err := p.index(ctx, nil, false, Options{Source: src, Stop: stop})
+		sum.Restored.add(rs.Restored)
+		sum.Phases.add(rs.Phases)
+		if rs.Entities > 0 {
+			sum.Entities = rs.Entities
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // add adds another run's phase times.
@@ -828,6 +886,10 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 	}
 	if !sum.Stopped && len(deleted) > 0 {
+		dependents, err := p.dependentSources(ctx, deleted, map[string]bool{source: true})
+		if err != nil {
+			return sum, err
+		}
 		st, err := p.graph.DeleteDocuments(ctx, deleted)
 		if err != nil {
 			return sum, neo4jErr(err)
@@ -842,6 +904,9 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 			return sum, weaviateErr(err)
 		}
 		sum.VectorsDeleted += n
+		if err := p.relinkDependents(ctx, dependents, opts.Stop, &sum); err != nil {
+			return sum, err
+		}
 	}
 	if !sum.Stopped && len(orphans) > 0 {
 		n, err := p.vectors.DeleteChunks(ctx, orphans)

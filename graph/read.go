@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -29,20 +30,45 @@ type PathQuery struct {
 	HubDegree int      // 0 means the default
 }
 
+// readableDegree returns a Cypher expression for the degree of entity v as a caller ($groups)
+// sees it: its relationships to other entities that have a supporting chunk the caller may read
+// (r.acl). The stored v.degree counts every relationship, restricted ones too, and a walk that
+// ranks by it or a hub rule that cuts on it changes a public caller's answer when a restricted
+// document relates the entity (security audit: a finance contract flipped an anonymous
+// multi-hop answer). Past ExpandDegree relationships in all, an entity keeps its stored degree —
+// counting a hub's relationships per read costs a scan of them — so only whether an entity is
+// such a hub depends on relationships the caller may not read.
+func readableDegree(v string) string {
+	return strings.NewReplacer("v.", v+".", "(v)", "("+v+")").Replace(
+		`CASE WHEN coalesce(v.degree, 0) > ` + strconv.Itoa(ExpandDegree) + ` THEN v.degree ELSE size([(v)-[rd]-(:Entity) WHERE rd.chunk_ids IS NOT NULL AND any(g IN rd.acl WHERE g IN $groups) | 1]) END`)
+}
+
 // pathRules keep a path p only when every edge has readable supporting chunks of an allowed type,
-// every node is visible to the caller and no inner node is a hub; shared by Paths and Expand
+// every node is visible to the caller and no inner node is a hub by its degree as the caller sees
+// it (hubsPassable lists the entities whose stored degree passes $hub and readable degree does
+// not: a pattern inside the path predicate fails in Neo4j 5.26); shared by Paths and Expand
 // (parameters, no user text).
-const pathRules = `
+var pathRules = `
   AND all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL
           AND (size($types) = 0 OR type(r) IN $types)
           AND any(g IN r.acl WHERE g IN $groups))
   AND all(n IN nodes(p) WHERE any(g IN coalesce(n.acl, []) WHERE g IN $groups))
-  AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub)
+  AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub OR n.key IN passable)
 RETURN p
 ORDER BY length(p), [n IN nodes(p) | n.key], [r IN relationships(p) | type(r)]
 LIMIT $limit`
 
-var pathsCypher = `
+// hubsPassable binds passable: the keys of the entities whose stored degree is past $hub and whose
+// degree as the caller sees it (readableDegree) is not — hubs only through relationships the
+// caller may not read. Found through the entity_degree index.
+var hubsPassable = `
+CALL () {
+  MATCH (h:Entity) WHERE h.degree > $hub
+  WITH h WHERE ` + readableDegree("h") + ` <= $hub
+  RETURN collect(h.key) AS passable
+}`
+
+var pathsCypher = hubsPassable + `
 MATCH (a:Entity) WHERE ` + visibleAs("a", "$from", "$fromUIDs") + `
 MATCH (b:Entity) WHERE ` + visibleAs("b", "$to", "$toUIDs") + ` AND b <> a
 MATCH p = allShortestPaths((a)-[*..4]-(b))
@@ -74,7 +100,7 @@ func (s *Store) Paths(ctx context.Context, q PathQuery) ([]ariadne.Path, error) 
 	return s.toPaths(ctx, res.Records, q.Groups)
 }
 
-var expandCypher = `
+var expandCypher = hubsPassable + `
 MATCH (a:Entity) WHERE ` + visibleAs("a", "$from", "$fromUIDs") + `
 MATCH p = (a)-[*1..2]-(b:Entity)
 WHERE length(p) <= $maxHops AND b <> a` + pathRules
@@ -482,7 +508,7 @@ var expandDegree = ExpandDegree
 
 var edgesCypher = `
 MATCH (a:Entity) WHERE ` + matchVisible("a") + `
-WITH a ORDER BY coalesce(a.degree, 0), a.key
+WITH a ORDER BY ` + readableDegree("a") + `, a.key
 CALL (a) {
   CALL (a) {
     WITH a WHERE coalesce(a.degree, 0) <= $expand
@@ -506,7 +532,7 @@ WITH r, startNode(r) AS s, endNode(r) AS e, [cid IN r.chunk_ids WHERE EXISTS {
 WHERE size(readable) > 0
 WITH r, s, e, readable LIMIT $limit
 WITH collect([s.key, e.key, type(r), readable]) AS rows, collect(DISTINCT s) + collect(DISTINCT e) AS ends
-RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, n.degree]] AS ends`
+RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, ` + readableDegree("n") + `]] AS ends`
 
 // Edges returns the relationships incident to any of keys (as the caller sees them: entity keys
 // or opaque keys) that the caller may read: at least one supporting chunk readable, both ends
@@ -515,10 +541,11 @@ RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, n.degree
 //
 // Which relationships fill the limit is fixed by the graph, not by the order Neo4j finds them in
 // (the multi-hop walk and its evidence paths depend on it): the entities of keys are read in order
-// of their degree (fewest relationships first: theirs are the more specific hops, a hub's are
-// cut first), each entity's relationships by the other end's key and type, until limit
+// of their degree as the caller sees it (readableDegree; fewest relationships first: theirs are
+// the more specific hops, a hub's are cut first), each entity's relationships by the other end's key and type, until limit
 // relationships with a readable chunk are found; the query stops there. An entity with more than
-// ExpandDegree relationships (a hub) contributes only those toward the other entities of keys.
+// ExpandDegree relationships (a hub; counted over every relationship, a load guard) contributes
+// only those toward the other entities of keys. Both ends carry their degree as the caller sees it.
 // Sorting every candidate relationship before the limit instead took 3.4 s per query at 100k
 // chunks (docs/performance.md).
 func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
@@ -391,11 +392,16 @@ func noIndex(err error) bool {
 
 // luceneQuery joins the entity-linking forms of a text (textnorm.LinkForms) into an OR query
 // for the entity fulltext index, with every Lucene special character escaped; prefix forms end
-// in '*'.
+// in '*'. A form longer than maxLinkFormRunes is left out: no name has such a word, and Lucene
+// refuses a prefix query that long ("input automaton is too large"), which failed the whole
+// question with a bare 400 (security audit: one Cyrillic word of 1 000 letters).
 func luceneQuery(text string) string {
 	forms := textnorm.LinkForms(text)
 	terms := make([]string, 0, len(forms))
 	for _, f := range forms {
+		if utf8.RuneCountInString(f.Text) > maxLinkFormRunes {
+			continue
+		}
 		t := luceneEscape(f.Text)
 		if f.Prefix {
 			t += "*"
@@ -406,6 +412,9 @@ func luceneQuery(text string) string {
 	}
 	return strings.Join(terms, " OR ")
 }
+
+// maxLinkFormRunes bounds the words luceneQuery sends to the fulltext index.
+const maxLinkFormRunes = 100
 
 func luceneEscape(s string) string {
 	var b strings.Builder

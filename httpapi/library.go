@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 
@@ -65,6 +67,10 @@ func chunkView(c ariadne.Chunk, offsets bool) ChunkView {
 	return v
 }
 
+// maxDocumentOffset is the largest offset GET /v1/documents takes: Neo4j's SKIP is a 32-bit
+// count, and a limit of at most 500 is added to it.
+const maxDocumentOffset = math.MaxInt32 - 500
+
 // listDocuments answers GET /v1/documents?limit=…&offset=…: the documents the caller may read,
 // by id.
 func (h *handlers) listDocuments(c *gin.Context) {
@@ -73,9 +79,11 @@ func (h *handlers) listDocuments(c *gin.Context) {
 		writeError(c, http.StatusBadRequest, "invalid_request", "limit must be between 1 and 500")
 		return
 	}
+	// Neo4j takes SKIP as a 32-bit count: a larger offset failed there as a server error,
+	// answered 503 and opened the graph circuit breaker for every caller (security audit).
 	offset, err := strconv.Atoi(c.DefaultQuery("offset", "0"))
-	if err != nil || offset < 0 {
-		writeError(c, http.StatusBadRequest, "invalid_request", "offset must be a non-negative integer")
+	if err != nil || offset < 0 || offset > maxDocumentOffset {
+		writeError(c, http.StatusBadRequest, "invalid_request", fmt.Sprintf("offset must be an integer between 0 and %d", maxDocumentOffset))
 		return
 	}
 	docs, total, err := h.svc.Library.Documents(c.Request.Context(), callerOf(c).Groups, limit, offset)

@@ -205,6 +205,9 @@ type Fields struct {
 	Body   string
 }
 
+// MaxIDRunes bounds a document id: ids are keys in both stores and parts of URLs.
+const MaxIDRunes = 256
+
 // FromFields validates a document given field by field exactly as Parse validates a file (it is
 // the second half of Parse; CheckACL included) and returns it; name is for messages. The error
 // wraps ariadne.ErrInvalid and says what is wrong.
@@ -226,6 +229,15 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 	}
 	if strings.ContainsAny(doc.ID, "#\n\t") {
 		return bad("id %q contains '#', a tab or a newline", doc.ID)
+	}
+	if n := utf8.RuneCountInString(doc.ID); n > MaxIDRunes {
+		return bad("id is %d characters long; at most %d", n, MaxIDRunes)
+	}
+	if slices.ContainsFunc(strings.Split(doc.ID, "/"), func(seg string) bool { return seg == "" || seg == "." || seg == ".." }) {
+		return bad("id %q has an empty, '.' or '..' part between slashes; write it as a path inside the corpus, such as clients/acme", doc.ID)
+	}
+	if doc.Lang != "" && doc.Lang != "ru" && doc.Lang != "en" {
+		return bad("lang %q: Ariadne reads ru and en; leave lang out to have it detected", doc.Lang)
 	}
 	if !utf8.ValidString(doc.Body) {
 		return bad("invalid UTF-8")

@@ -152,3 +152,23 @@ func TestLoadReportsAndSkipsBadDocuments(t *testing.T) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestParseRefusesOddIdsAndLanguages: an id too long for a key, one with empty, '.' or '..' parts,
+// and a language Ariadne does not read are refused with what to write instead (security audit:
+// they were accepted silently).
+func TestParseRefusesOddIdsAndLanguages(t *testing.T) {
+	for _, tc := range []struct{ front, want string }{
+		{"id: x/../../y", `id "x/../../y" has an empty, '.' or '..' part between slashes`},
+		{"id: /clients/acme", `id "/clients/acme" has an empty, '.' or '..' part`},
+		{"id: " + strings.Repeat("a", 257), "id is 257 characters long; at most 256"},
+		{"id: notes/a\nlang: de", `lang "de": Ariadne reads ru and en; leave lang out to have it detected`},
+	} {
+		_, err := Parse("x.md", []byte("---\n"+tc.front+"\n---\nSome text.\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ariadne.ErrInvalid) {
+			t.Errorf("%q: error %v, want one containing %q", tc.front, err, tc.want)
+		}
+	}
+	if _, err := Parse("x.md", []byte("---\nid: clients/acme-2\nlang: EN\n---\nSome text.\n")); err != nil {
+		t.Errorf("a plain id and lang EN: %v", err)
+	}
+}

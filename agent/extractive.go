@@ -94,7 +94,7 @@ var versionRE = regexp.MustCompile(`\b\d+(?:\.\d+){2,}\b`)
 // question names: the evidence must hold each as written, or the documents do not answer it — a
 // sentence about INC-2319 or Tern 3.2.4 is not about INC-2318 or Tern 3.2.2.
 func exactTerms(question string) []string {
-	return append(codeRE.FindAllString(question, -1), versionRE.FindAllString(question, -1)...)
+	return append(textnorm.FindBounded(codeRE, question), versionRE.FindAllString(question, -1)...)
 }
 
 // Generate selects the answer units.

@@ -81,7 +81,9 @@ const (
 )
 
 var (
-	codeRE = regexp.MustCompile(`\b(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9]{2,}(?:-[0-9]+)*\b`)
+	// codeRE: codes in either script (INC-2207, ВБ-2023-04), found with textnorm.FindBounded: RE2's
+	// \b knows ASCII letters only.
+	codeRE = regexp.MustCompile(`(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9]{2,}(?:-[0-9]+)*`)
 	// identRE: `code spans`, snake_case, kebab-case with a digit, CamelCase, versions (2.4.0).
 	identRE = regexp.MustCompile("`[^`]+`|\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b|\\b[a-z][a-z]*[0-9][a-z0-9]*(?:-[a-z0-9]+)+\\b|\\b[a-z][a-z0-9]*(?:-[a-z0-9]*[0-9][a-z0-9]*)+\\b|\\b[A-Z][a-z]+[A-Z][A-Za-z]+\\b|\\b\\d+\\.\\d+\\.\\d+\\b")
 	// kebabRE: lower-case hyphenated words; technical only when they name a linked entity
@@ -416,7 +418,7 @@ func Features(question string, linked []Linked) map[string]int {
 	if len(types) >= 2 {
 		f["linked_entity_types"] = len(types) - 1
 	}
-	if n := len(codeRE.FindAllString(q, -1)); n > 0 {
+	if n := len(textnorm.FindBounded(codeRE, q)); n > 0 {
 		f["codes"] = n
 	}
 	n := len(identRE.FindAllString(q, -1))

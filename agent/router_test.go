@@ -27,6 +27,7 @@ func TestRuleRouter(t *testing.T) {
 		{"How many vacation days do employees get?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"Что означает ошибка E-7001?", nil, ariadne.RouteHybrid, "codes=1"},
 		{"What does contract AB-2025-001 cover?", nil, ariadne.RouteHybrid, "codes=1"},
+		{"Что покрывает договор ВБ-2023-04?", nil, ariadne.RouteHybrid, "codes=1"}, // a Cyrillic code
 		{"как настроить впн дома?", nil, ariadne.RouteHybrid, "cyrillic_acronym=1"},
 		{"Какой таймаут у `gateway-api`?", nil, ariadne.RouteHybrid, "technical_identifiers=1"},
 		{"Which flag enables it in version 3.4.1?", nil, ariadne.RouteHybrid, "technical_identifiers=1"},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/resolution"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 var (
@@ -41,7 +42,7 @@ func Discover(doc ariadne.Document) []resolution.Candidate {
 		}
 	}
 	for _, text := range []string{doc.Title, doc.Body} {
-		for _, id := range identifierRE.FindAllString(text, -1) {
+		for _, id := range textnorm.FindBounded(identifierRE, text) {
 			add(id, "identifier")
 		}
 		for _, o := range orgRE.FindAllString(text, -1) {

@@ -42,6 +42,22 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 			aliases: []string{"north-star", "ПЗ", "Звезда-Склад", "NorthStar", "Polar Star Logistics LLC"},
 		},
 		{
+			// The letters of a Cyrillic code are no acronym of the client the lead names; the code
+			// itself is an alias (RE2's \b had kept Cyrillic codes from matching).
+			doc: ariadne.Document{ID: "contracts/vb-2023-04", Type: "contract", Title: "Договор ВБ-2023-04 — ООО «Винотека Балтика», условия",
+				Body: "# Договор ВБ-2023-04\n\nООО «Винотека Балтика» закупает вино по цене 780 ₽ за бутылку.\n"},
+			name:    "Договор ВБ-2023-04",
+			aliases: []string{"ВБ-2023-04"},
+		},
+		{
+			// Declared aliases are kept as written, even when they share the name's key (a
+			// transliteration); derived ones are not repeated.
+			doc: ariadne.Document{ID: "people/marta-keller", Type: "person", Title: "Marta Keller — chief winemaker",
+				Aliases: []string{"Марта Келлер", "Marta Keller"}, Body: "# Marta Keller\n\nMarta Keller leads the cellar team.\n"},
+			name:    "Marta Keller",
+			aliases: []string{"Марта Келлер"},
+		},
+		{
 			doc: ariadne.Document{ID: "teams/ops", Type: "team", Title: "Operations Control team",
 				Body: "# Operations Control team\n\nThe Operations Control team («группа дежурных») runs production. In chats it is often called «дежурка».\n"},
 			name:       "Operations Control team",

@@ -73,7 +73,7 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 		aliases = append(aliases, h1name)
 	}
 	for _, n := range []string{name, h1name} {
-		aliases = append(aliases, identifierRE.FindAllString(n, -1)...)
+		aliases = append(aliases, textnorm.FindBounded(identifierRE, n)...)
 		aliases = append(aliases, legalCore(n)...)
 	}
 	aliases = append(aliases, doc.Aliases...)
@@ -89,14 +89,21 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 	aliases = append(aliases, acronymAliases(lead, append(append([]string{name}, aliases...), found...))...)
 
 	info := SubjectInfo{Candidate: resolution.Candidate{Name: name, Type: etype, DocID: doc.ID}, Updated: doc.Updated, Version: doc.Version}
+	// Aliases are kept once per match key — except the ones the front matter declares, which are
+	// kept once per spelling: «Марта Келлер» declared for Marta Keller shares her key and is still
+	// the name a reader of the entity expects to see (a trial found declared names missing).
 	seen := map[string]bool{textnorm.Key(name): true}
+	spelled := map[string]bool{textnorm.FoldString(name): true}
 	for _, a := range aliases {
 		a = strings.TrimSpace(a)
 		k := textnorm.Key(a)
-		if k == "" || seen[k] || !hasLetter(a) || textnorm.IsLegalForm(a) {
+		if k == "" || !hasLetter(a) || textnorm.IsLegalForm(a) {
 			continue
 		}
-		seen[k] = true
+		if seen[k] && (spelled[textnorm.FoldString(a)] || !slices.Contains(doc.Aliases, a)) {
+			continue
+		}
+		seen[k], spelled[textnorm.FoldString(a)] = true, true
 		info.Aliases = append(info.Aliases, a)
 	}
 	for _, q := range quoted {
@@ -296,8 +303,10 @@ func keeperOrder(a, b SubjectInfo) int {
 	return strings.Compare(a.DocID, b.DocID)
 }
 
-// identifierRE matches codes that name things: ERR-7713, INC-7702, PRJ-2031-042, SV-OPS-2030-007.
-var identifierRE = regexp.MustCompile(`\b(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:-[0-9]{1,5})*\b`)
+// identifierRE matches codes that name things: ERR-7713, INC-7702, PRJ-2031-042, SV-OPS-2030-007,
+// ВБ-2023-04. Find them with textnorm.FindBounded: the pattern has no \b, which in RE2 knows ASCII
+// letters only and kept every Cyrillic code from matching.
+var identifierRE = regexp.MustCompile(`(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:-[0-9]{1,5})*`)
 
 // splitName cuts a title into the name and the aliases it carries: the part before " — "
 // (a description follows), without parenthetical remarks, whose name-like parts are aliases when
@@ -485,8 +494,9 @@ var (
 	quotedRE = regexp.MustCompile(`«([^«»]{1,60}(?:«[^«»]{1,40}»[^«»]{0,20})?)»|"([^"]{1,60})"|“([^”]{1,60})”`)
 	// latinPhraseRE: capitalized Latin words in a row ("Ter Plast LLC", "Security Office").
 	latinPhraseRE = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*){0,4}\b`)
-	// distinctiveRE: CamelCase or all-caps words ("GorVodoKanal", "PDFMill", "SMW", "СМЗ").
-	distinctiveRE = regexp.MustCompile(`\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-ZА-ЯЁ]{2,6})\b`)
+	// distinctiveRE: CamelCase or all-caps words ("GorVodoKanal", "PDFMill", "SMW", "СМЗ"), found
+	// with textnorm.FindBounded (RE2's \b is ASCII-only: «СМЗ» never matched).
+	distinctiveRE = regexp.MustCompile(`[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-ZА-ЯЁ]{2,6}`)
 )
 
 // announcedAliases finds the other names a document's lead gives its subject: parenthetical
@@ -586,7 +596,7 @@ func collectAfterCue(s string, add func(string, bool)) {
 		}
 		rest = latinPhraseRE.ReplaceAllString(rest, " | ")
 	}
-	for _, d := range distinctiveRE.FindAllString(rest, -1) {
+	for _, d := range textnorm.FindBounded(distinctiveRE, rest) {
 		add(d, false)
 	}
 }
@@ -631,7 +641,10 @@ func acronymAliases(lead []string, names []string) []string {
 		if a := textnorm.Acronym(n); len(a) >= 2 {
 			acr[a] = true
 		}
-		for _, w := range textnorm.Words(n) {
+		// The letters of a code are no short form of a name: «ВБ» of «Договор ВБ-2023-04» does
+		// not abbreviate the client «Винотека Балтика» its lead names (a trial's contract took
+		// the client's name as an alias).
+		for _, w := range textnorm.Words(textnorm.ReplaceBounded(identifierRE, n, func(string) string { return " " })) {
 			if w.AllUpper && utf8.RuneCountInString(w.Text) >= 2 {
 				short[textnorm.Latin(w.Text)] = true
 			}

@@ -223,13 +223,18 @@ func hasAmount(s, kind string) bool {
 		return true
 	}
 	if percent {
-		// "15% of the annual salary", «50% стоимости», «20% от оклада»
+		// "15% of the annual salary", «50% стоимости», «20% от оклада»; and a sum set as a share
+		// of another, its noun right before: "a penalty of 3% of the shipment value", «штраф в
+		// размере 5%», "the fee is 2%" (a trial's contract).
 		for _, m := range percentRE.FindAllStringIndex(s, -1) {
 			after := wordRE.FindAllString(textnorm.FoldString(s[m[1]:]), 5)
 			for _, w := range after {
 				if moneyWord(w, moneyNouns) {
 					return true
 				}
+			}
+			if moneyBefore(wordRE.FindAllString(textnorm.FoldString(s[:m[0]]), -1)) {
+				return true
 			}
 		}
 	}
@@ -245,6 +250,27 @@ func hasAmount(s, kind string) bool {
 	for _, m := range groupedNumberRE.FindAllStringIndex(s, -1) {
 		if !countedRE.MatchString(s[m[1]:]) && (namesMoney || !namesOther) {
 			return true
+		}
+	}
+	return false
+}
+
+// percentGlue are the words between a money noun and the share that sets it: "of", "is", «в
+// размере», «составляет».
+var percentGlue = map[string]bool{"of": true, "is": true, "was": true, "be": true, "will": true, "at": true,
+	"equal": true, "equals": true, "to": true, "в": true, "размере": true, "составляет": true, "составит": true,
+	"составлял": true, "составляла": true, "равен": true, "равна": true, "—": true}
+
+// moneyBefore reports whether the words before a share (folded) end in a money noun followed
+// by glue words only ("a penalty of", «неустойка в размере», "the fee is"): the share sets a
+// sum. "The share of flagged payments grew from" is no such phrase.
+func moneyBefore(words []string) bool {
+	for i := len(words) - 1; i >= 0 && i >= len(words)-4; i-- {
+		switch w := words[i]; {
+		case moneyWord(w, moneyNouns):
+			return true
+		case !percentGlue[w] && !numberRE.MatchString(w):
+			return false
 		}
 	}
 	return false

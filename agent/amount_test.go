@@ -69,6 +69,10 @@ func TestHasAmount(t *testing.T) {
 		{"Лес занимает более половины бассейна.", kindPercent, true},
 		{"Процентная ставка обсуждается.", kindPercent, false},
 		{"Сделка принесла 30 миллионов фунтов стерлингов.", kindMoney, true},
+		{"If a shipment is more than 14 days late, the seller pays a penalty of 3% of the shipment value.", kindMoney, true},
+		{"Неустойка в размере 0,5% за каждый день просрочки.", kindMoney, true},
+		{"The fee is 2% of the order.", kindMoney, true},
+		{"Payments rose by 3% last year.", kindMoney, false}, // a change, not a sum set by a share
 		{"Город вырос до 2 миллионов человек.", kindMoney, false},
 	} {
 		if got := hasAmount(tc.text, tc.kind); got != tc.want {

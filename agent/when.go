@@ -22,7 +22,9 @@ var timeQuestionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:(?:in |since |unti
 
 // asksTime reports whether the question asks when a past event happened: it starts with
 // "When" followed by "was", "were" or "did", or with «Когда» followed, within three words, by a
-// verb in the past tense (-л, -ла, -ло, -ли, reflexive too), or it asks for a year, date, month
+// verb in the past tense (-л, -ла, -ло, -ли, reflexive too) or a short passive participle, which
+// states a past event without «был» («Когда подписан договор?», «Когда основана компания?»,
+// «Когда открыт офис?»; a trial's question was answered by a quote that states no time), or it asks for a year, date, month
 // or century (timeQuestionRE). A "when" about a condition or a routine ("When should I
 // escalate?", «Когда нужно звонить дежурному?») asks no time and is left alone.
 func asksTime(question string) bool {
@@ -39,7 +41,7 @@ func asksTime(question string) bool {
 		return slices.Contains([]string{"was", "were", "did"}, words[1])
 	case "когда":
 		for _, w := range words[1:min(4, len(words))] {
-			if pastTenseRE.MatchString(w) {
+			if pastTenseRE.MatchString(w) || shortParticipleRE.MatchString(w) {
 				return true
 			}
 		}
@@ -51,6 +53,14 @@ func asksTime(question string) bool {
 // («был», «родилась», «открыли», «основано»). Nouns in -ла/-ло (пила, стекло) are rare in a
 // question's first words after «Когда».
 var pastTenseRE = regexp.MustCompile(`^[а-я]{2,}(?:л|ла|ло|ли|лся|лась|лось|лись)$`)
+
+// shortParticipleRE is a Russian short passive participle (folded: ё as е) of a perfective verb:
+// -ан/-ян/-ен after a stem of four letters or more or -щен/-жен/-чен/-шен/-влен, and -ыт/-ят/-ут after
+// a prefix, each with its feminine, neuter and plural endings («подписан», «основана»,
+// «запущено», «назначен», «утверждены», «открыт», «принята», «выпущен»). Nouns with these
+// endings after «Когда» («Когда план …», «Когда экран …») are left out by the vowel or the
+// length the suffix needs.
+var shortParticipleRE = regexp.MustCompile(`^(?:[а-я]{4,}[аеиоуыя](?:н|нн)|[а-я]{2,}(?:щ|ж|ч|ш|вл|бл|пл|мл)ен|[а-я]{3,}(?:ыт|ят|нут))(?:а|о|ы)?$`)
 
 // timeWordRE finds a statement of time without digits, English and Russian (folded): month and
 // weekday names, centuries, "ago", yesterday/today, a year or season named by a word («в

@@ -39,9 +39,9 @@ type PathNode struct {
 	Name  string `json:"name"`
 	Type  string `json:"type"`
 	DocID string `json:"doc_id,omitempty"`
-	// Degree is the entity's entity–entity relationship count in the whole graph (0: not read).
-	// It ranks paths (a hub is a weak hop) and is never shown: it counts relationships the
-	// caller may not read.
+	// Degree is the entity's count of entity–entity relationships the caller may read (0: not
+	// read; an entity past graph.ExpandDegree relationships in all keeps that whole count). It
+	// ranks paths (a hub is a weak hop) and is never shown.
 	Degree int `json:"-"`
 }
 

@@ -39,9 +39,10 @@ type PathNode struct {
 	Name  string `json:"name"`
 	Type  string `json:"type"`
 	DocID string `json:"doc_id,omitempty"`
-	// Degree is the entity's count of entity–entity relationships the caller may read (0: not
-	// read; an entity past graph.ExpandDegree relationships in all keeps that whole count). It
-	// ranks paths (a hub is a weak hop) and is never shown.
+	// Degree is the entity's count of entity–entity relationships (0: not read): as the caller
+	// sees them when a multi-hop answer ranks its paths (graph.Store.EntityDegrees), over every
+	// relationship as graph reads that give paths and edges return it. It ranks paths (a hub is
+	// a weak hop) and is never shown.
 	Degree int `json:"-"`
 }
 

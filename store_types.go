@@ -113,7 +113,7 @@ type StoredEntity struct {
 // linked.
 type EntityCandidate struct {
 	StoredEntity
-	Degree int     // entity–entity relationships the caller may read (see PathNode.Degree)
+	Degree int     // entity–entity relationships, every one counted (see PathNode.Degree)
 	Score  float64 // fulltext (Lucene) score
 }
 
@@ -223,7 +223,7 @@ const HubDegree = 30
 // EntityMentions is an entity as a caller sees it with the readable chunks that mention it.
 type EntityMentions struct {
 	Node     PathNode
-	Degree   int      // entity–entity relationships the caller may read (see PathNode.Degree)
+	Degree   int      // entity–entity relationships, every one counted (see PathNode.Degree)
 	Mentions int      // readable chunks that mention it
 	ChunkIDs []string // the first of them by chunk id (at most the reader's limit; none for a hub past its expand bound)
 }

@@ -122,24 +122,27 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 	// The ends' other names, as the caller sees them: a hop's sentence may name an end in the
 	// other language ("the Data Integration team" for «Команда интеграции данных»).
 	aliases := map[string][]string{}
+	keys := chainNodeKeys(paths)
 	if ar, ok := a.cfg.Chunks.(EntityAliasReader); ok {
-		var keys []string
-		for _, p := range paths {
-			if p.Hops() == 0 || p.Hops() > maxChainHops {
-				continue
-			}
-			for _, n := range p.Nodes {
-				if !containsString(keys, n.Key) {
-					keys = append(keys, n.Key)
-				}
-			}
-		}
 		var err error
 		start := time.Now()
 		aliases, err = ar.EntityAliases(ctx, keys, req.Groups)
 		tr.time("chain_read_aliases", start)
 		if err != nil {
 			return chainPlan{}, fmt.Errorf("agent: read chain entity aliases: %w", err)
+		}
+	}
+	// The paths' entities' degrees as the caller sees them, for walkOdds: the edges' degrees count
+	// every relationship, restricted ones too (security audit: a finance contract relating a
+	// public project flipped an anonymous caller's chain).
+	var degrees map[string]int
+	if dr, ok := a.cfg.Chunks.(EntityDegreeReader); ok {
+		var err error
+		start := time.Now()
+		degrees, err = dr.EntityDegrees(ctx, keys, req.Groups)
+		tr.time("chain_read_degrees", start)
+		if err != nil {
+			return chainPlan{}, fmt.Errorf("agent: read chain entity degrees: %w", err)
 		}
 	}
 	all := append([]Fragment(nil), frags...)
@@ -203,7 +206,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		}
 		last, covered := lastUnit(terms, got, pageOf(pageChunks, byID, p.Nodes[len(p.Nodes)-1]), hops, idf, sum, memo)
 		cover := chainCover(got, covered, idf, sum)
-		odds := walkOdds(p)
+		odds := walkOdds(withDegrees(p, degrees))
 		if best.hops == nil || cover > best.cover+chainEps ||
 			cover > best.cover-chainEps && (odds > best.odds+chainEps || odds > best.odds-chainEps && len(hops) < len(best.hops)) {
 			best = chainPlan{path: p, hops: hops, last: last, cover: cover, odds: odds}
@@ -296,6 +299,39 @@ func walkOdds(p ariadne.Path) float64 {
 		odds -= math.Log(float64(max(n.Degree, 1)))
 	}
 	return odds
+}
+
+// chainNodeKeys returns the keys of the entities of the paths a chain may take (1 to
+// maxChainHops hops), each once, in path order.
+func chainNodeKeys(paths []ariadne.Path) []string {
+	var keys []string
+	for _, p := range paths {
+		if p.Hops() == 0 || p.Hops() > maxChainHops {
+			continue
+		}
+		for _, n := range p.Nodes {
+			if !containsString(keys, n.Key) {
+				keys = append(keys, n.Key)
+			}
+		}
+	}
+	return keys
+}
+
+// withDegrees returns p with its nodes' degrees from degrees (by key, as the caller sees them);
+// p itself when degrees is nil, and a node's own degree when degrees lacks its key.
+func withDegrees(p ariadne.Path, degrees map[string]int) ariadne.Path {
+	if degrees == nil {
+		return p
+	}
+	nodes := slices.Clone(p.Nodes)
+	for i, n := range nodes {
+		if d, ok := degrees[n.Key]; ok {
+			nodes[i].Degree = d
+		}
+	}
+	p.Nodes = nodes
+	return p
 }
 
 // chainTerms returns the question's terms a path from start must cover and their IDF sum: every
@@ -488,6 +524,12 @@ func (p chainPlan) units() []hopUnit {
 // asked; entities the caller may not see are absent (graph.Store).
 type EntityAliasReader interface {
 	EntityAliases(ctx context.Context, keys, groups []string) (map[string][]string, error)
+}
+
+// EntityDegreeReader gives entities' degrees as the caller sees them: their relationships to
+// other entities with a chunk the caller may read (graph.Store.EntityDegrees), keyed as given.
+type EntityDegreeReader interface {
+	EntityDegrees(ctx context.Context, keys, groups []string) (map[string]int, error)
 }
 
 // endNames is a path node's name followed by its aliases of at least three letters (shorter ones,

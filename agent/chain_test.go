@@ -337,6 +337,67 @@ func TestPlanChainAvoidsHubs(t *testing.T) {
 	}
 }
 
+// memDegrees is memPages that also gives entities' degrees as the caller sees them
+// (EntityDegreeReader).
+type memDegrees struct {
+	memPages
+	degrees map[string]int
+}
+
+func (m memDegrees) EntityDegrees(_ context.Context, keys, _ []string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, k := range keys {
+		if d, ok := m.degrees[k]; ok {
+			out[k] = d
+		}
+	}
+	return out, nil
+}
+
+// TestPlanChainRanksByTheCallersDegrees: the degrees the edges carry count every relationship;
+// the chain ranks its paths by the caller's (EntityDegreeReader). The library geokit has 12
+// relationships in all but 1 its caller may read, the service tracker 2: the path through
+// geokit is then the likelier walk, as a graph without the restricted documents gives.
+func TestPlanChainRanksByTheCallersDegrees(t *testing.T) {
+	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
+		"Инцидент INC-1 остановил сервис tracker. Причиной стала библиотека geokit.")
+	alpha := pageChunk("projects/alpha#0000-22222222", "Alpha",
+		"Alpha использует библиотеку geokit. Клиент проекта — ООО «Вега».")
+	beta := pageChunk("projects/beta#0000-33333333", "Beta",
+		"Beta включает сервис tracker. Клиент проекта — ООО «Орион».")
+	vega := pageChunk("clients/vega#0000-44444444", "Вега",
+		"Аккаунт-менеджер — Ольга Стрельцова.")
+	orion := pageChunk("clients/orion#0000-55555555", "Орион",
+		"Аккаунт-менеджер — Пётр Зимин.")
+	i1 := pathNode("incident:inc 1", "INC-1", "", inc.DocID, 3)
+	geokit, a, v := pathNode("library:geokit", "geokit", "", "", 12), pathNode("project:alpha", "Alpha", "", alpha.DocID, 3), pathNode("client:vega", "Вега", "", vega.DocID, 2)
+	tracker, b, o := pathNode("service:tracker", "tracker", "", "", 2), pathNode("project:beta", "Beta", "", beta.DocID, 3), pathNode("client:orion", "Орион", "", orion.DocID, 2)
+	viaHub := relatedPath([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
+	viaService := relatedPath([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
+	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
+	pages := memPages{memChunks{inc, alpha, beta, vega, orion}}
+	for _, c := range []struct {
+		degrees map[string]int
+		via     string
+	}{
+		{nil, tracker.Key}, // the edges' degrees: geokit is a hub
+		{map[string]int{geokit.Key: 1}, geokit.Key},
+	} {
+		ans := &Answerer{cfg: AnswerConfig{Chunks: memDegrees{pages, c.degrees}}}
+		plan, err := ans.planChain(context.Background(), req, nil, []ariadne.Path{viaService, viaHub}, frags, newTrace())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan.hops) != 3 || plan.path.Nodes[1].Key != c.via {
+			t.Errorf("degrees %v: chain through %s, want %s", c.degrees, plan.path.Nodes[1].Key, c.via)
+		}
+	}
+	if viaHub.Nodes[1].Degree != 12 {
+		t.Errorf("planChain changed its caller's path: geokit degree %d", viaHub.Nodes[1].Degree)
+	}
+}
+
 func TestWalkOdds(t *testing.T) {
 	n := func(deg int) ariadne.PathNode { return ariadne.PathNode{Degree: deg} }
 	tests := []struct {

@@ -34,42 +34,33 @@ type PathQuery struct {
 // readableDegree returns a Cypher expression for the degree of entity v as a caller ($groups)
 // sees it: its relationships to other entities that have a supporting chunk the caller may read
 // (r.acl). The stored v.degree counts every relationship, restricted ones too, and a walk that
-// ranks by it or a hub rule that cuts on it changes a public caller's answer when a restricted
-// document relates the entity (security audit: a finance contract flipped an anonymous
-// multi-hop answer). Past ExpandDegree relationships in all, an entity keeps its stored degree —
-// counting a hub's relationships per read costs a scan of them — so only whether an entity is
-// such a hub depends on relationships the caller may not read.
+// ranks paths by it changes a public caller's answer when a restricted document relates an
+// entity (security audit: a finance contract flipped an anonymous multi-hop answer). Past
+// ExpandDegree relationships in all, an entity keeps its stored degree: counting a hub's
+// relationships per read costs a scan of them.
 func readableDegree(v string) string {
 	return strings.NewReplacer("v.", v+".", "(v)", "("+v+")").Replace(
 		`CASE WHEN coalesce(v.degree, 0) > ` + strconv.Itoa(ExpandDegree) + ` THEN v.degree ELSE size([(v)-[rd]-(:Entity) WHERE rd.chunk_ids IS NOT NULL AND any(g IN rd.acl WHERE g IN $groups) | 1]) END`)
 }
 
 // pathRules keep a path p only when every edge has readable supporting chunks of an allowed type,
-// every node is visible to the caller and no inner node is a hub by its degree as the caller sees
-// it (hubsPassable lists the entities whose stored degree passes $hub and readable degree does
-// not: a pattern inside the path predicate fails in Neo4j 5.26); shared by Paths and Expand
+// every node is visible to the caller and no inner node is a hub; shared by Paths and Expand. A
+// hub is counted over every relationship (the stored degree): counting each caller's readable
+// ones for every entity past the bound cost a 100k-chunk graph's multi-hop question about a
+// second (6 973 entities, 703 214 relationships), and a pattern inside the shortest-path
+// predicate fails in Neo4j 5.26. README, "Security notes", says what that leaves
 // (parameters, no user text).
-var pathRules = `
+const pathRules = `
   AND all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL
           AND (size($types) = 0 OR type(r) IN $types)
           AND any(g IN r.acl WHERE g IN $groups))
   AND all(n IN nodes(p) WHERE any(g IN coalesce(n.acl, []) WHERE g IN $groups))
-  AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub OR n.key IN passable)
+  AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub)
 RETURN p
 ORDER BY length(p), [n IN nodes(p) | n.key], [r IN relationships(p) | type(r)]
 LIMIT $limit`
 
-// hubsPassable binds passable: the keys of the entities whose stored degree is past $hub and whose
-// degree as the caller sees it (readableDegree) is not — hubs only through relationships the
-// caller may not read. Found through the entity_degree index.
-var hubsPassable = `
-CALL () {
-  MATCH (h:Entity) WHERE h.degree > $hub
-  WITH h WHERE ` + readableDegree("h") + ` <= $hub
-  RETURN collect(h.key) AS passable
-}`
-
-var pathsCypher = hubsPassable + `
+var pathsCypher = `
 MATCH (a:Entity) WHERE ` + visibleAs("a", "$from", "$fromUIDs") + `
 MATCH (b:Entity) WHERE ` + visibleAs("b", "$to", "$toUIDs") + ` AND b <> a
 MATCH p = allShortestPaths((a)-[*..4]-(b))
@@ -101,7 +92,7 @@ func (s *Store) Paths(ctx context.Context, q PathQuery) ([]ariadne.Path, error) 
 	return s.toPaths(ctx, res.Records, q.Groups)
 }
 
-var expandCypher = hubsPassable + `
+var expandCypher = `
 MATCH (a:Entity) WHERE ` + visibleAs("a", "$from", "$fromUIDs") + `
 MATCH p = (a)-[*1..2]-(b:Entity)
 WHERE length(p) <= $maxHops AND b <> a` + pathRules
@@ -517,7 +508,7 @@ var expandDegree = ExpandDegree
 
 var edgesCypher = `
 MATCH (a:Entity) WHERE ` + matchVisible("a") + `
-WITH a ORDER BY ` + readableDegree("a") + `, a.key
+WITH a ORDER BY coalesce(a.degree, 0), a.key
 CALL (a) {
   CALL (a) {
     WITH a WHERE coalesce(a.degree, 0) <= $expand
@@ -541,7 +532,7 @@ WITH r, startNode(r) AS s, endNode(r) AS e, [cid IN r.chunk_ids WHERE EXISTS {
 WHERE size(readable) > 0
 WITH r, s, e, readable LIMIT $limit
 WITH collect([s.key, e.key, type(r), readable]) AS rows, collect(DISTINCT s) + collect(DISTINCT e) AS ends
-RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, ` + readableDegree("n") + `]] AS ends`
+RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, n.degree]] AS ends`
 
 // Edges returns the relationships incident to any of keys (as the caller sees them: entity keys
 // or opaque keys) that the caller may read: at least one supporting chunk readable, both ends
@@ -550,11 +541,12 @@ RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, ` + read
 //
 // Which relationships fill the limit is fixed by the graph, not by the order Neo4j finds them in
 // (the multi-hop walk and its evidence paths depend on it): the entities of keys are read in order
-// of their degree as the caller sees it (readableDegree; fewest relationships first: theirs are
-// the more specific hops, a hub's are cut first), each entity's relationships by the other end's key and type, until limit
+// of their degree (fewest relationships first: theirs are the more specific hops, a hub's are
+// cut first; the stored degree, which counts every relationship), each entity's relationships by the other end's key and type, until limit
 // relationships with a readable chunk are found; the query stops there. An entity with more than
-// ExpandDegree relationships (a hub; counted over every relationship, a load guard) contributes
-// only those toward the other entities of keys. Both ends carry their degree as the caller sees it.
+// ExpandDegree relationships (a hub) contributes only those toward the other entities of keys.
+// The ends' degrees are the stored ones, every relationship counted: what ranks a multi-hop
+// answer's paths reads the caller's own (EntityDegrees).
 // Sorting every candidate relationship before the limit instead took 3.4 s per query at 100k
 // chunks (docs/performance.md).
 func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error) {
@@ -630,6 +622,32 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 	slices.SortStableFunc(out, func(a, b ariadne.Edge) int {
 		return cmp.Or(cmp.Compare(a.From.Key, b.From.Key), cmp.Compare(a.To.Key, b.To.Key), cmp.Compare(a.Type, b.Type))
 	})
+	return out, nil
+}
+
+var entityDegreesCypher = `
+MATCH (e:Entity) WHERE ` + matchVisible("e") + `
+RETURN CASE WHEN any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) THEN e.key ELSE $uidPrefix + e.uid END AS key,
+       ` + readableDegree("e") + ` AS degree`
+
+// EntityDegrees returns, for each of keys (as the caller sees them: entity keys or opaque keys)
+// that the caller may see, its degree as the caller sees it: the relationships to other entities
+// with a supporting chunk the caller may read (readableDegree), keyed as the caller sees the
+// entity. A multi-hop answer ranks its candidate paths by these (agent.walkOdds); a path's
+// entities are a few dozen, so counting their relationships costs little.
+func (s *Store) EntityDegrees(ctx context.Context, keys, groups []string) (map[string]int, error) {
+	out := map[string]int{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	plain, uids := splitKeys(keys)
+	res, err := s.read(ctx, entityDegreesCypher, map[string]any{"keys": plain, "uids": uids, "groups": groups, "uidPrefix": UIDPrefix})
+	if err != nil {
+		return nil, translate("entity degrees", err)
+	}
+	for _, r := range res.Records {
+		out[str(get(r, "key"))] = toInt(get(r, "degree"))
+	}
 	return out, nil
 }
 

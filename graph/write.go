@@ -28,7 +28,6 @@ var schemaStatements = []string{
 	`CREATE INDEX chunk_doc_id IF NOT EXISTS FOR (c:Chunk) ON (c.doc_id)`,
 	`CREATE INDEX entity_doc_id IF NOT EXISTS FOR (e:Entity) ON (e.doc_id)`,
 	`CREATE INDEX entity_uid IF NOT EXISTS FOR (e:Entity) ON (e.uid)`,
-	`CREATE INDEX entity_degree IF NOT EXISTS FOR (e:Entity) ON (e.degree)`, // hubsPassable
 	`CREATE CONSTRAINT source_name IF NOT EXISTS FOR (s:Source) REQUIRE s.name IS UNIQUE`,
 	`CREATE INDEX document_source IF NOT EXISTS FOR (d:Document) ON (d.source)`,
 }

@@ -293,10 +293,9 @@ func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
 	}
 }
 
-// Two paths that state the question equally: the one through a hub (a library every project
-// uses) loses to the one through specific entities, whatever their order; with no degrees read
-// the first wins, as before.
-func TestPlanChainAvoidsHubs(t *testing.T) {
+// hubChains is an incident with two paths to a client's account manager: through the library
+// geokit (12 relationships) and through the service tracker (2), each as long and as covering.
+func hubChains() (pages memPages, viaHub, viaService ariadne.Path, frags []Fragment, req Request) {
 	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
 		"Инцидент INC-1 остановил сервис tracker. Причиной стала библиотека geokit.")
 	alpha := pageChunk("projects/alpha#0000-22222222", "Alpha",
@@ -307,15 +306,24 @@ func TestPlanChainAvoidsHubs(t *testing.T) {
 		"Аккаунт-менеджер — Ольга Стрельцова.")
 	orion := pageChunk("clients/orion#0000-55555555", "Орион",
 		"Аккаунт-менеджер — Пётр Зимин.")
-	// No types: the walk's odds alone break the tie.
 	i1 := pathNode("incident:inc 1", "INC-1", "", inc.DocID, 3)
 	geokit, a, v := pathNode("library:geokit", "geokit", "", "", 12), pathNode("project:alpha", "Alpha", "", alpha.DocID, 3), pathNode("client:vega", "Вега", "", vega.DocID, 2)
 	tracker, b, o := pathNode("service:tracker", "tracker", "", "", 2), pathNode("project:beta", "Beta", "", beta.DocID, 3), pathNode("client:orion", "Орион", "", orion.DocID, 2)
-	viaHub := relatedPath([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
-	viaService := relatedPath([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
-	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
-	ans := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{inc, alpha, beta, vega, orion}}}}
-	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
+	viaHub = relatedPath([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
+	viaService = relatedPath([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
+	frags = Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
+	req = Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
+	return memPages{memChunks{inc, alpha, beta, vega, orion}}, viaHub, viaService, frags, req
+}
+
+// Two paths that state the question equally: the one through a hub (a library every project
+// uses) loses to the one through specific entities, whatever their order; with no degrees read
+// the first wins, as before.
+func TestPlanChainAvoidsHubs(t *testing.T) {
+	// No types: the walk's odds alone break the tie.
+	pages, viaHub, viaService, frags, req := hubChains()
+	geokit, tracker := viaHub.Nodes[1], viaService.Nodes[1]
+	ans := &Answerer{cfg: AnswerConfig{Chunks: pages}}
 	for _, paths := range [][]ariadne.Path{{viaHub, viaService}, {viaService, viaHub}} {
 		plan, err := ans.planChain(context.Background(), req, nil, paths, frags, newTrace())
 		if err != nil {
@@ -359,24 +367,8 @@ func (m memDegrees) EntityDegrees(_ context.Context, keys, _ []string) (map[stri
 // relationships in all but 1 its caller may read, the service tracker 2: the path through
 // geokit is then the likelier walk, as a graph without the restricted documents gives.
 func TestPlanChainRanksByTheCallersDegrees(t *testing.T) {
-	inc := pageChunk("incidents/inc-1#0000-11111111", "INC-1",
-		"Инцидент INC-1 остановил сервис tracker. Причиной стала библиотека geokit.")
-	alpha := pageChunk("projects/alpha#0000-22222222", "Alpha",
-		"Alpha использует библиотеку geokit. Клиент проекта — ООО «Вега».")
-	beta := pageChunk("projects/beta#0000-33333333", "Beta",
-		"Beta включает сервис tracker. Клиент проекта — ООО «Орион».")
-	vega := pageChunk("clients/vega#0000-44444444", "Вега",
-		"Аккаунт-менеджер — Ольга Стрельцова.")
-	orion := pageChunk("clients/orion#0000-55555555", "Орион",
-		"Аккаунт-менеджер — Пётр Зимин.")
-	i1 := pathNode("incident:inc 1", "INC-1", "", inc.DocID, 3)
-	geokit, a, v := pathNode("library:geokit", "geokit", "", "", 12), pathNode("project:alpha", "Alpha", "", alpha.DocID, 3), pathNode("client:vega", "Вега", "", vega.DocID, 2)
-	tracker, b, o := pathNode("service:tracker", "tracker", "", "", 2), pathNode("project:beta", "Beta", "", beta.DocID, 3), pathNode("client:orion", "Орион", "", orion.DocID, 2)
-	viaHub := relatedPath([]ariadne.PathNode{i1, geokit, a, v}, inc.ID, alpha.ID, alpha.ID)
-	viaService := relatedPath([]ariadne.PathNode{i1, tracker, b, o}, inc.ID, beta.ID, beta.ID)
-	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
-	req := Request{Question: "Кто аккаунт-менеджер клиента, связанного с INC-1?", Groups: []string{"all"}}
-	pages := memPages{memChunks{inc, alpha, beta, vega, orion}}
+	pages, viaHub, viaService, frags, req := hubChains()
+	geokit, tracker := viaHub.Nodes[1], viaService.Nodes[1]
 	for _, c := range []struct {
 		degrees map[string]int
 		via     string

@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -59,6 +60,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/ontology"
 )
 
 // cli is the job's configuration: every flag also reads its ARIADNE_* environment variable.
@@ -249,6 +251,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(c.Delete) > 0 {
 		sum, err = pipe.Delete(ctx, c.Delete, opts)
 	} else {
+		if types := unlistedTypes(docs, onto); types != "" {
+			log.Info("document types the ontology does not list, read as untyped documents (entity recognition reads them; no page entity)", "types", types)
+		}
 		for _, p := range problems {
 			log.Warn("malformed file: not synced", "path", p.Path, "reason", p.Reason)
 			opts.Unread = append(opts.Unread, ingest.UnreadFile{Path: p.Path, ID: p.ID})
@@ -365,6 +370,23 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// unlistedTypes names the document types of docs that the ontology's document_types do not list,
+// each with how many documents have it ("spaceship ×1, note ×3", sorted), or "": such a document
+// is read like one without a type, which a typo («persn») makes silently (security audit).
+func unlistedTypes(docs []ariadne.Document, o *ontology.Ontology) string {
+	n := map[string]int{}
+	for _, d := range docs {
+		if d.Type != "" && o.EntityTypeOfDocument(d.Type) == "" {
+			n[d.Type]++
+		}
+	}
+	var out []string
+	for _, t := range slices.Sorted(maps.Keys(n)) {
+		out = append(out, fmt.Sprintf("%s ×%d", t, n[t]))
+	}
+	return strings.Join(out, ", ")
 }
 
 func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Problem, elapsed time.Duration) {

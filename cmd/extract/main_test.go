@@ -17,6 +17,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/graph"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
+	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/vector"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -637,5 +638,21 @@ func TestIntegrationRefreshStale(t *testing.T) {
 	}
 	if out := sync(); strings.Contains(out, "refreshed") {
 		t.Errorf("a third sync refreshed again:\n%s", out)
+	}
+}
+
+// TestUnlistedTypes: the types the ontology does not list are named with their counts, sorted;
+// listed types (and their synonyms) and documents without a type are not.
+func TestUnlistedTypes(t *testing.T) {
+	o, err := ontology.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := []ariadne.Document{{Type: "persn"}, {Type: "note"}, {Type: "person"}, {Type: "employee"}, {}, {Type: "note"}}
+	if got, want := unlistedTypes(docs, o), "note ×2, persn ×1"; got != want {
+		t.Errorf("unlistedTypes = %q, want %q", got, want)
+	}
+	if got := unlistedTypes(docs[2:5], o); got != "" {
+		t.Errorf("listed types only: %q, want none", got)
 	}
 }

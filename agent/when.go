@@ -24,9 +24,10 @@ var timeQuestionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:(?:in |since |unti
 // "When" followed by "was", "were" or "did", or with «Когда» followed, within three words, by a
 // verb in the past tense (-л, -ла, -ло, -ли, reflexive too) or a short passive participle, which
 // states a past event without «был» («Когда подписан договор?», «Когда основана компания?»,
-// «Когда открыт офис?»; a trial's question was answered by a quote that states no time), or it asks for a year, date, month
-// or century (timeQuestionRE). A "when" about a condition or a routine ("When should I
-// escalate?", «Когда нужно звонить дежурному?») asks no time and is left alone.
+// «Когда открыт офис?»; a trial's question was answered by a quote that states no time), or it
+// asks for a year, date, month or century (timeQuestionRE). A "when" about a condition or a
+// routine ("When should I escalate?", «Когда нужно звонить дежурному?») asks no time and is
+// left alone.
 func asksTime(question string) bool {
 	f := textnorm.FoldString(question)
 	if timeQuestionRE.MatchString(f) {
@@ -55,11 +56,11 @@ func asksTime(question string) bool {
 var pastTenseRE = regexp.MustCompile(`^[а-я]{2,}(?:л|ла|ло|ли|лся|лась|лось|лись)$`)
 
 // shortParticipleRE is a Russian short passive participle (folded: ё as е) of a perfective verb:
-// -ан/-ян/-ен after a stem of four letters or more or -щен/-жен/-чен/-шен/-влен, and -ыт/-ят/-ут after
-// a prefix, each with its feminine, neuter and plural endings («подписан», «основана»,
-// «запущено», «назначен», «утверждены», «открыт», «принята», «выпущен»). Nouns with these
-// endings after «Когда» («Когда план …», «Когда экран …») are left out by the vowel or the
-// length the suffix needs.
+// a vowel and -н/-нн after a stem of four letters or more, -ен after щ, ж, ч, ш or a labial with
+// л (-влен), and -ыт, -ят or -нут after three letters, each with its feminine, neuter and plural
+// endings («подписан», «основана», «запущено», «назначен», «утверждены», «открыт», «принята»,
+// «выпущен»). Nouns with such endings after «Когда» («Когда план …», «Когда экран …») have
+// too short a stem.
 var shortParticipleRE = regexp.MustCompile(`^(?:[а-я]{4,}[аеиоуыя](?:н|нн)|[а-я]{2,}(?:щ|ж|ч|ш|вл|бл|пл|мл)ен|[а-я]{3,}(?:ыт|ят|нут))(?:а|о|ы)?$`)
 
 // timeWordRE finds a statement of time without digits, English and Russian (folded): month and

@@ -31,25 +31,13 @@ type PathQuery struct {
 	HubDegree int      // 0 means the default
 }
 
-// readableDegree returns a Cypher expression for the degree of entity v as a caller ($groups)
-// sees it: its relationships to other entities that have a supporting chunk the caller may read
-// (r.acl). The stored v.degree counts every relationship, restricted ones too, and a walk that
-// ranks paths by it changes a public caller's answer when a restricted document relates an
-// entity (security audit: a finance contract flipped an anonymous multi-hop answer). Past
-// ExpandDegree relationships in all, an entity keeps its stored degree: counting a hub's
-// relationships per read costs a scan of them.
-func readableDegree(v string) string {
-	return strings.NewReplacer("v.", v+".", "(v)", "("+v+")").Replace(
-		`CASE WHEN coalesce(v.degree, 0) > ` + strconv.Itoa(ExpandDegree) + ` THEN v.degree ELSE size([(v)-[rd]-(:Entity) WHERE rd.chunk_ids IS NOT NULL AND any(g IN rd.acl WHERE g IN $groups) | 1]) END`)
-}
-
 // pathRules keep a path p only when every edge has readable supporting chunks of an allowed type,
-// every node is visible to the caller and no inner node is a hub; shared by Paths and Expand. A
-// hub is counted over every relationship (the stored degree): counting each caller's readable
-// ones for every entity past the bound cost a 100k-chunk graph's multi-hop question about a
-// second (6 973 entities, 703 214 relationships), and a pattern inside the shortest-path
-// predicate fails in Neo4j 5.26. README, "Security notes", says what that leaves
-// (parameters, no user text).
+// every node is visible to the caller and no inner node is a hub; shared by Paths and Expand
+// (parameters, no user text). A hub is counted over every relationship (the stored degree):
+// counting each caller's readable ones for every entity past the bound cost a 100k-chunk graph's
+// multi-hop question about a second (6 973 entities, 703 214 relationships), and a pattern inside
+// the shortest-path predicate fails in Neo4j 5.26; README, "Security notes", says what that
+// leaves.
 const pathRules = `
   AND all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL
           AND (size($types) = 0 OR type(r) IN $types)
@@ -541,8 +529,9 @@ RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, n.degree
 //
 // Which relationships fill the limit is fixed by the graph, not by the order Neo4j finds them in
 // (the multi-hop walk and its evidence paths depend on it): the entities of keys are read in order
-// of their degree (fewest relationships first: theirs are the more specific hops, a hub's are
-// cut first; the stored degree, which counts every relationship), each entity's relationships by the other end's key and type, until limit
+// of their stored degree (fewest relationships first: theirs are the more specific hops, a hub's
+// are cut first; every relationship counted), each entity's relationships by the other end's key
+// and type, until limit
 // relationships with a readable chunk are found; the query stops there. An entity with more than
 // ExpandDegree relationships (a hub) contributes only those toward the other entities of keys.
 // The ends' degrees are the stored ones, every relationship counted: what ranks a multi-hop
@@ -625,15 +614,23 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 	return out, nil
 }
 
+// entityDegreesCypher gives each visible entity of $keys/$uids keyed as the caller sees it, with
+// its relationships to other entities that have a supporting chunk the caller may read (r.acl).
+// The stored e.degree counts every relationship, restricted ones too, and a walk that ranks paths
+// by it changes a public caller's answer when a restricted document relates an entity (security
+// audit: a finance contract flipped an anonymous multi-hop answer). Past ExpandDegree
+// relationships in all, an entity keeps its stored degree: counting a hub's relationships per
+// read costs a scan of them.
 var entityDegreesCypher = `
 MATCH (e:Entity) WHERE ` + matchVisible("e") + `
 RETURN CASE WHEN any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) THEN e.key ELSE $uidPrefix + e.uid END AS key,
-       ` + readableDegree("e") + ` AS degree`
+       CASE WHEN coalesce(e.degree, 0) > ` + strconv.Itoa(ExpandDegree) + ` THEN e.degree
+            ELSE size([(e)-[r]-(:Entity) WHERE r.chunk_ids IS NOT NULL AND any(g IN r.acl WHERE g IN $groups) | 1]) END AS degree`
 
 // EntityDegrees returns, for each of keys (as the caller sees them: entity keys or opaque keys)
 // that the caller may see, its degree as the caller sees it: the relationships to other entities
-// with a supporting chunk the caller may read (readableDegree), keyed as the caller sees the
-// entity. A multi-hop answer ranks its candidate paths by these (agent.walkOdds); a path's
+// with a supporting chunk the caller may read (entityDegreesCypher), keyed as the caller sees
+// the entity. A multi-hop answer ranks its candidate paths by these (agent.walkOdds); a path's
 // entities are a few dozen, so counting their relationships costs little.
 func (s *Store) EntityDegrees(ctx context.Context, keys, groups []string) (map[string]int, error) {
 	out := map[string]int{}

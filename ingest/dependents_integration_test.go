@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -90,21 +91,9 @@ func TestIntegrationDeleteRelinksOtherSources(t *testing.T) {
 			syncSource(t, fresh.Pipe, scratch, "fin")
 			syncSource(t, fresh.Pipe, pub, "pub")
 			want := entityViews(t, fresh)
-			if !mapsEqual(after, want) {
+			if !maps.Equal(after, want) {
 				t.Errorf("after the %s:\n got %v\nwant %v (a fresh index of the remaining documents)", how, after, want)
 			}
 		})
 	}
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

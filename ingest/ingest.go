@@ -519,11 +519,7 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	for _, src := range names {
 		// The remaining documents of the source are extracted again: names the deleted documents
 		// defined no longer link them (as a sync of the folder without those documents).
-		rs, err := p.index(ctx, nil, false, Options{Source: src, Stop: opts.Stop})
-		sum.Restored.add(rs.Restored)
-		sum.Entities = rs.Entities // the whole graph, after the last source's extraction
-		sum.Phases.add(rs.Phases)
-		if err != nil {
+		if err := p.extractAgain(ctx, src, opts.Stop, &sum); err != nil {
 			return sum, err
 		}
 		if err := p.graph.MarkSourceSynced(ctx, src); err != nil {
@@ -575,17 +571,21 @@ func (p *Pipeline) relinkDependents(ctx context.Context, dependents []string, st
 			return nil
 		}
 		p.log.Info("extracting another source again: its documents mention an entity a deleted document described", "source", src)
-		rs, err := p.index(ctx, nil, false, Options{Source: src, Stop: stop})
-		sum.Restored.add(rs.Restored)
-		sum.Phases.add(rs.Phases)
-		if rs.Entities > 0 {
-			sum.Entities = rs.Entities
-		}
-		if err != nil {
+		if err := p.extractAgain(ctx, src, stop, sum); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// extractAgain extracts the stored documents of source again and adds what that wrote to sum's
+// restored writes and phases; sum.Entities becomes the whole graph's count after it.
+func (p *Pipeline) extractAgain(ctx context.Context, source string, stop <-chan struct{}, sum *Summary) error {
+	rs, err := p.index(ctx, nil, false, Options{Source: source, Stop: stop})
+	sum.Restored.add(rs.Restored)
+	sum.Entities = rs.Entities
+	sum.Phases.add(rs.Phases)
+	return err
 }
 
 // add adds another run's phase times.

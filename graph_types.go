@@ -39,9 +39,8 @@ type PathNode struct {
 	Name  string `json:"name"`
 	Type  string `json:"type"`
 	DocID string `json:"doc_id,omitempty"`
-	// Degree is the entity's count of entity–entity relationships (0: not read): as the caller
-	// sees them when a multi-hop answer ranks its paths (graph.Store.EntityDegrees), over every
-	// relationship as graph reads that give paths and edges return it. It ranks paths (a hub is
+	// Degree is the entity's count of entity–entity relationships the caller may read (0: not
+	// read), as graph reads give it (graph.Store.EntityDegrees, Edges). It ranks paths (a hub is
 	// a weak hop) and is never shown.
 	Degree int `json:"-"`
 }

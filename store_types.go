@@ -113,7 +113,7 @@ type StoredEntity struct {
 // linked.
 type EntityCandidate struct {
 	StoredEntity
-	Degree int     // entity–entity relationships, every one counted (see PathNode.Degree)
+	Degree int     // entity–entity relationships the caller may read (see PathNode.Degree)
 	Score  float64 // fulltext (Lucene) score
 }
 
@@ -217,13 +217,14 @@ func (a *WriteStats) Add(b WriteStats) {
 
 // HubDegree is the number of entity–entity relationships above which an entity is a hub (the
 // company itself, a standard technology): graph walks reach hubs but do not pass through them,
-// since "both mention the company" is not a useful hop.
+// since "both mention the company" is not a useful hop. Only the relationships the caller may
+// read count (graph's readableDegree).
 const HubDegree = 30
 
 // EntityMentions is an entity as a caller sees it with the readable chunks that mention it.
 type EntityMentions struct {
 	Node     PathNode
-	Degree   int      // entity–entity relationships, every one counted (see PathNode.Degree)
+	Degree   int      // entity–entity relationships the caller may read (see PathNode.Degree)
 	Mentions int      // readable chunks that mention it
 	ChunkIDs []string // the first of them by chunk id (at most the reader's limit; none for a hub past its expand bound)
 }

@@ -21,7 +21,8 @@ import (
 //	Chunks     id, doc_id, position, heading, text_hash, acl, start, end, and its document
 //	Entities   key, type, name, sorted aliases, doc_id, degree, sorted labels (namespace stripped),
 //	           sorted acl and name_acl (who may know it exists, who may see its name), sorted
-//	           first mentions (ACL key = smallest chunk id, per distinct chunk ACL)
+//	           first mentions (ACL key = smallest chunk id, per distinct chunk ACL), sorted
+//	           relationships per acl (ACL key = count; see refreshEntitiesCypher)
 //	Relations  type, source key, target key, sorted chunk_ids (provenance), sorted acl
 //	Mentions   chunk id, entity key, sorted surfaces, sorted names (Mention.Name)
 //	Links      NEXT_CHUNK and DESCRIBED_IN pairs
@@ -51,7 +52,10 @@ MATCH (e:Entity)
 RETURN [e.key, e.type, e.name, e.doc_id, toString(e.degree)] AS row, e.aliases AS aliases, labels(e) AS labels,
        e.acl AS acl, e.name_acl AS name_acl,
        [i IN range(0, size(coalesce(e.first_acls, [])) - 1) | e.first_acls[i] + '=' + e.first_chunks[i]] AS first_mentions,
-       [i IN range(0, size(coalesce(e.alias_acls, [])) - 1) | e.alias_acls[i] + '=' + e.alias_surfaces[i]] AS alias_pairs`
+       [i IN range(0, size(coalesce(e.alias_acls, [])) - 1) | e.alias_acls[i] + '=' + e.alias_surfaces[i]] AS alias_pairs,
+       reduce(st = {out: [], acl: '', i: 0}, g IN coalesce(e.degree_groups, []) |
+         CASE WHEN g = '' THEN {out: st.out + [st.acl + '=' + toString(e.degree_counts[st.i])], acl: '', i: st.i + 1}
+              ELSE {out: st.out, acl: st.acl + g + '|', i: st.i} END).out AS degree_by_acl`
 	digestRelationsCypher = `
 MATCH (a:Entity)-[r]->(b:Entity) WHERE r.chunk_ids IS NOT NULL
 RETURN [type(r), a.key, b.key] AS row, r.chunk_ids AS chunk_ids, r.acl AS acl`
@@ -115,7 +119,7 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 		return d, err
 	}
 	slices.Sort(d.ChunkIDs)
-	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels", "acl", "name_acl", "first_mentions", "alias_pairs"}, s.ns); err != nil {
+	if d.Entities, _, err = part(digestEntitiesCypher, []string{"aliases", "labels", "acl", "name_acl", "first_mentions", "alias_pairs", "degree_by_acl"}, s.ns); err != nil {
 		return d, err
 	}
 	if d.Relations, _, err = part(digestRelationsCypher, []string{"chunk_ids", "acl"}, ""); err != nil {

@@ -83,10 +83,12 @@ CREATE (:Chunk {id: 'a#1', acl: ['management']})-[:MENTIONS {surfaces: ['Secret 
 	names("refreshed", map[string]string{"all": "VEGA Trans", "management": "Secret Name"})
 
 	// The incremental refresh keeps the lists of an entity that has them or that only the batch
-	// mentions, and gives none to an entity of a graph written before them.
+	// mentions, and gives none to an entity of a graph written before them. (client:new is as a
+	// write of this version creates it: with its relationships counted per acl, none yet.)
 	if _, err := s.run(ctx, `
 CREATE (o:Entity {key: 'client:old', name: 'Old Co', type: 'Client', uid: 'u2', acl: ['all'], name_acl: []}),
-       (n:Entity {key: 'client:new', name: 'New Co', type: 'Client', uid: 'u3', acl: ['all'], name_acl: []})
+       (n:Entity {key: 'client:new', name: 'New Co', type: 'Client', uid: 'u3', acl: ['all'], name_acl: [],
+                  degree_groups: [], degree_counts: []})
 CREATE (:Chunk {id: 'x#1', acl: ['all']})-[:MENTIONS {surfaces: ['Old']}]->(o),
        (z:Chunk {id: 'z#9', acl: ['all']})-[:MENTIONS {surfaces: ['Zed']}]->(o),
        (z)-[:MENTIONS {surfaces: ['Newish']}]->(n)`, nil); err != nil {

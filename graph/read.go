@@ -32,18 +32,15 @@ type PathQuery struct {
 }
 
 // pathRules keep a path p only when every edge has readable supporting chunks of an allowed type,
-// every node is visible to the caller and no inner node is a hub; shared by Paths and Expand
-// (parameters, no user text). A hub is counted over every relationship (the stored degree):
-// counting each caller's readable ones for every entity past the bound cost a 100k-chunk graph's
-// multi-hop question about a second (6 973 entities, 703 214 relationships), and a pattern inside
-// the shortest-path predicate fails in Neo4j 5.26; README, "Security notes", says what that
-// leaves.
-const pathRules = `
+// every node is visible to the caller and no inner node is a hub — more than $hub relationships
+// the caller may read (readableDegree: restricted relationships make no entity a hub for a caller
+// who cannot read them); shared by Paths and Expand (parameters, no user text).
+var pathRules = `
   AND all(r IN relationships(p) WHERE r.chunk_ids IS NOT NULL
           AND (size($types) = 0 OR type(r) IN $types)
           AND any(g IN r.acl WHERE g IN $groups))
   AND all(n IN nodes(p) WHERE any(g IN coalesce(n.acl, []) WHERE g IN $groups))
-  AND all(n IN nodes(p)[1..-1] WHERE coalesce(n.degree, 0) <= $hub)
+  AND all(n IN nodes(p)[1..-1] WHERE ` + readableDegree("n") + ` <= $hub)
 RETURN p
 ORDER BY length(p), [n IN nodes(p) | n.key], [r IN relationships(p) | type(r)]
 LIMIT $limit`
@@ -496,14 +493,14 @@ var expandDegree = ExpandDegree
 
 var edgesCypher = `
 MATCH (a:Entity) WHERE ` + matchVisible("a") + `
-WITH a ORDER BY coalesce(a.degree, 0), a.key
-CALL (a) {
-  CALL (a) {
-    WITH a WHERE coalesce(a.degree, 0) <= $expand
+WITH a, ` + readableDegree("a") + ` AS degree ORDER BY degree, a.key
+CALL (a, degree) {
+  CALL (a, degree) {
+    WITH a WHERE degree <= $expand
     MATCH (a)-[r]-(b:Entity)
     RETURN r, b
     UNION
-    WITH a WHERE a.degree > $expand
+    WITH a WHERE degree > $expand
     MATCH (b:Entity) WHERE ` + matchVisible("b") + `
     MATCH (a)-[r]-(b)
     RETURN r, b
@@ -520,22 +517,21 @@ WITH r, startNode(r) AS s, endNode(r) AS e, [cid IN r.chunk_ids WHERE EXISTS {
 WHERE size(readable) > 0
 WITH r, s, e, readable LIMIT $limit
 WITH collect([s.key, e.key, type(r), readable]) AS rows, collect(DISTINCT s) + collect(DISTINCT e) AS ends
-RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, n.degree]] AS ends`
+RETURN rows, [n IN ends | [n.key, n.name, n.name_acl, n.type, n.doc_id, ` + readableDegree("n") + `]] AS ends`
 
 // Edges returns the relationships incident to any of keys (as the caller sees them: entity keys
 // or opaque keys) that the caller may read: at least one supporting chunk readable, both ends
 // visible; only readable chunk ids are listed, and both ends are the caller's views. At most limit
 // (default 2000), ordered by the ends' keys (the caller's), then type.
 //
-// Which relationships fill the limit is fixed by the graph, not by the order Neo4j finds them in
-// (the multi-hop walk and its evidence paths depend on it): the entities of keys are read in order
-// of their stored degree (fewest relationships first: theirs are the more specific hops, a hub's
-// are cut first; every relationship counted), each entity's relationships by the other end's key
-// and type, until limit
-// relationships with a readable chunk are found; the query stops there. An entity with more than
-// ExpandDegree relationships (a hub) contributes only those toward the other entities of keys.
-// The ends' degrees are the stored ones, every relationship counted: what ranks a multi-hop
-// answer's paths reads the caller's own (EntityDegrees).
+// Which relationships fill the limit is fixed by the graph and the caller, not by the order Neo4j
+// finds them in (the multi-hop walk and its evidence paths depend on it): the entities of keys
+// are read in order of their degree as the caller sees it (readableDegree; fewest relationships
+// first: theirs are the more specific hops, a hub's are cut first), each entity's relationships
+// by the other end's key and type, until limit relationships with a readable chunk are found;
+// the query stops there. An entity with more than ExpandDegree relationships the caller may read
+// (a hub) contributes only those toward the other entities of keys. The ends' degrees
+// (Edge.FromDeg, ToDeg) are the caller's too.
 // Sorting every candidate relationship before the limit instead took 3.4 s per query at 100k
 // chunks (docs/performance.md).
 func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limit int) ([]ariadne.Edge, error) {
@@ -618,13 +614,15 @@ func (s *Store) Edges(ctx context.Context, keys, groups, relTypes []string, limi
 // its relationships to other entities that have a supporting chunk the caller may read (r.acl).
 // The stored e.degree counts every relationship, restricted ones too, and a walk that ranks paths
 // by it changes a public caller's answer when a restricted document relates an entity (security
-// audit: a finance contract flipped an anonymous multi-hop answer). Past ExpandDegree
-// relationships in all, an entity keeps its stored degree: counting a hub's relationships per
-// read costs a scan of them.
+// audit: a finance contract flipped an anonymous multi-hop answer). An entity with the per-acl
+// counts is read from them (readableDegree); one of a graph written before them (RefreshStale
+// gives them) has its relationships counted, up to ExpandDegree in all, past which it keeps
+// its stored degree: counting a hub's relationships per read costs a scan of them.
 var entityDegreesCypher = `
 MATCH (e:Entity) WHERE ` + matchVisible("e") + `
 RETURN CASE WHEN any(g IN coalesce(e.name_acl, []) WHERE g IN $groups) THEN e.key ELSE $uidPrefix + e.uid END AS key,
-       CASE WHEN coalesce(e.degree, 0) > ` + strconv.Itoa(ExpandDegree) + ` THEN e.degree
+       CASE WHEN e.degree_groups IS NOT NULL THEN ` + readableDegree("e") + `
+            WHEN coalesce(e.degree, 0) > ` + strconv.Itoa(ExpandDegree) + ` THEN e.degree
             ELSE size([(e)-[r]-(:Entity) WHERE r.chunk_ids IS NOT NULL AND any(g IN r.acl WHERE g IN $groups) | 1]) END AS degree`
 
 // EntityDegrees returns, for each of keys (as the caller sees them: entity keys or opaque keys)

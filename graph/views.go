@@ -59,7 +59,7 @@ func matchVisible(v string) string {
 // (at 100k chunks, 60 candidates per question: docs/performance.md); an entity of a graph written
 // before them (RefreshStale gives it them) still takes that path: surfaces from at most 256
 // readable mentions, for a hub the first 256 the store yields.
-const viewsCypher = `
+var viewsCypher = `
 UNWIND $raw AS k
 MATCH (e:Entity {key: k})
 WHERE any(g IN coalesce(e.acl, []) WHERE g IN $groups)
@@ -90,7 +90,7 @@ RETURN e.key AS raw, CASE WHEN full THEN e.key ELSE $uidPrefix + e.uid END AS ke
              ELSE surfaces END WHERE a <> name] AS aliases,
        CASE WHEN full THEN coalesce(e.quoted_aliases, []) ELSE [] END AS quoted,
        CASE WHEN full THEN coalesce(e.context, '') ELSE '' END AS context,
-       coalesce(e.degree, 0) AS degree`
+       ` + readableDegree("e") + ` AS degree`
 
 // entityView is one entity as a caller may see it, with the raw key it came from.
 type entityView struct {

@@ -338,7 +338,8 @@ MERGE (a)-[:NEXT_CHUNK]->(b)`
 	upsertEntitiesCypher = `
 UNWIND $entities AS e
 MERGE (n:Entity {key: e.key})
-ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context, n.uid = randomUUID()
+ON CREATE SET n.name = e.name, n.type = e.type, n.defined_aliases = [], n.context = e.context, n.uid = randomUUID(),
+              n.degree_groups = [], n.degree_counts = []
 WITH n, e, NOT e.defines AND n.doc_id IS NULL AND n.name <> e.name AS renamed
 FOREACH (l IN [x IN labels(n) WHERE x <> 'Entity' AND x <> e.label] | REMOVE n:$(l))
 SET n:$(e.label)
@@ -370,14 +371,23 @@ SET r.surfaces = m.surfaces, r.names = m.names`
 	// one relation — two documents of a batch stating it — both rows read the acl from before
 	// the batch and the last one's groups replaced the first one's, while chunk_ids kept both.
 	// writeParams also gives each relation one row per batch (relationRow).
+	//
+	// The WITH keeps, for the endpoints' degree per ACL (degreeDeltas), whether the relation is
+	// new and the acl it had: with one row per relation, no row's SET changes what another row's
+	// WITH read.
 	upsertRelationsCypher = `
 UNWIND $relations AS rel
 MATCH (a:Entity {key: rel.source}), (b:Entity {key: rel.target})
 MERGE (a)-[r:$(rel.type)]->(b)
 ON CREATE SET r.chunk_ids = [], r.acl = [], a.degree = coalesce(a.degree, 0) + 1,
               b.degree = coalesce(b.degree, 0) + CASE WHEN a = b THEN 0 ELSE 1 END
+WITH a, b, r, rel, size(r.chunk_ids) = 0 AS created, coalesce(r.acl, []) AS before
 SET r.chunk_ids = r.chunk_ids + [x IN rel.chunk_ids WHERE NOT x IN r.chunk_ids],
     r.acl = coalesce(r.acl, []) + [g IN rel.acl WHERE NOT g IN coalesce(r.acl, [])]`
+
+	// relationChangesReturn ends a relation step with what degreeDeltas reads of each row.
+	relationChangesReturn = `
+RETURN a.key AS source, b.key AS target, created, before, r.acl AS after`
 
 	// relationACL sets r.acl to the union of the groups of its supporting chunks, so that "the
 	// caller may read at least one supporting chunk" is any(g IN r.acl WHERE g IN $groups).
@@ -470,6 +480,12 @@ SET e.name = name`
 	// undocumented entity the groups of the chunks whose mention surfaces include its name, or
 	// whose mentions' names do (m.names: the nominative recognition gave an inflected surface,
 	// «Мурманск» for «Мурманске», is what the chunk says as much as the surface is).
+	//
+	// e.degree_groups and e.degree_counts are the entity's relationships to entities grouped by
+	// their acl (see degreeByACL): each distinct acl's sorted groups followed by '' in the first
+	// list (group names are never blank: corpus.Load refuses them), the relationships with that
+	// acl at the same position in the second, in order of the joined groups. A caller's degree
+	// (readableDegree) is the sum over the acls that share a group with the caller's.
 	refreshEntitiesCypher = `
 UNWIND $keys AS key
 MATCH (e:Entity {key: key})
@@ -496,7 +512,14 @@ CALL (e) {
          COLLECT { UNWIND range(0, size(keys) - 1) AS i UNWIND lists[i] AS x
                    WITH keys[i] AS k, x ORDER BY k, x RETURN [k, x] } AS aliasPairs
 }
-WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks, aliasPairs,
+CALL (e) {
+  OPTIONAL MATCH (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL
+  WITH x WHERE x IS NOT NULL
+  WITH COLLECT { UNWIND coalesce(x.acl, []) AS g RETURN DISTINCT g ORDER BY g } AS sig, count(*) AS n
+  WITH sig, n ORDER BY reduce(k = '', g IN sig | k + g + '|')
+  RETURN reduce(acc = [], s IN collect(sig) | acc + s + ['']) AS degreeGroups, collect(n) AS degreeCounts
+}
+WITH e, described, docACL, mentionACL, nameACL, firstACLs, firstChunks, aliasPairs, degreeGroups, degreeCounts,
      reduce(acc = coalesce(e.defined_aliases, []), l IN surfaceLists | acc + [x IN l WHERE NOT x IN acc]) AS aliases
 SET e.first_acls = firstACLs, e.first_chunks = firstChunks,
     e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
@@ -504,7 +527,8 @@ SET e.first_acls = firstACLs, e.first_chunks = firstChunks,
     e.acl = CASE WHEN described THEN docACL ELSE mentionACL END,
     e.name_acl = CASE WHEN described THEN docACL ELSE nameACL END,
     e.uid = coalesce(e.uid, randomUUID()),
-    e.degree = COUNT { (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL }
+    e.degree = COUNT { (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL },
+    e.degree_groups = degreeGroups, e.degree_counts = degreeCounts
 WITH e
 WHERE NOT EXISTS { (e)--() }
 DELETE e
@@ -591,6 +615,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 	_, err = s.write(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 		st = ariadne.WriteStats{}
 		touched := map[string]bool{}
+		deltas := degreeDeltas{}
 		if len(params.old) > 0 {
 			rec, err := single(ctx, tx, s.cy(oldTouchedCypher), map[string]any{"old": params.old})
 			if err != nil {
@@ -653,10 +678,22 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			{upsertEntitiesCypher, "entities", params.entities},
 			{describedInCypher, "subjects", params.subjects},
 			{upsertMentionsCypher, "mentions", params.mentions},
-			{upsertRelationsCypher, "relations", params.relations},
-			{upsertRelationsCypher + "\nWITH r\n" + relationACL, "relations", params.fullRelations},
+			{upsertRelationsCypher + relationChangesReturn, "relations", params.relations},
+			{upsertRelationsCypher + "\nWITH a, b, r, created, before\n" + relationACL + relationChangesReturn, "relations", params.fullRelations},
 		} {
 			if len(step.rows) == 0 {
+				continue
+			}
+			if step.key == "relations" {
+				res, err := tx.Run(ctx, s.cy(step.cypher), map[string]any{step.key: step.rows})
+				if err != nil {
+					return nil, err
+				}
+				recs, err := res.Collect(ctx)
+				if err != nil {
+					return nil, err
+				}
+				deltas.add(recs)
 				continue
 			}
 			if step.cypher == upsertEntitiesCypher {
@@ -712,6 +749,12 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 				keys = append(keys, g["key"].(string))
 			}
 		}
+		for k := range touched { // recounted in full by the refresh
+			delete(deltas, k)
+		}
+		if err := s.applyDegreeDeltas(ctx, tx, deltas); err != nil {
+			return nil, err
+		}
 		if err := s.refreshLatinKeys(ctx, tx, keys); err != nil {
 			return nil, err
 		}
@@ -751,16 +794,18 @@ func (s *Store) RefreshAll(ctx context.Context) error {
 }
 
 // RefreshStale gives the entities of a graph written before the node views' first-mention
-// lists (first_acls, first_chunks; see nodeViewsCypher) or the views' alias lists (alias_acls,
-// alias_surfaces; see viewsCypher) their lists, by the full recompute of
+// lists (first_acls, first_chunks; see nodeViewsCypher), the views' alias lists (alias_acls,
+// alias_surfaces; see viewsCypher) or the relationships counted per acl (degree_groups,
+// degree_counts; see readableDegree) their lists, by the full recompute of
 // RefreshAll for those entities only, and returns how many it refreshed. Every write since
 // keeps the lists (an entity with no mention gets empty ones), so a graph written by this
 // version has none stale and the call costs one label scan (~20 ms at 30 000 entities); the
 // first call on an older graph costs about what RefreshAll does (2 min 21 s at 100k chunks,
 // docs/performance.md). Until then such entities are still shown correctly, by a sort of their
-// mentions per read. cmd/extract calls it after every sync.
+// mentions per read, and their degree is the stored one (every relationship counted).
+// cmd/extract calls it after every sync.
 func (s *Store) RefreshStale(ctx context.Context) (int, error) {
-	res, err := s.run(ctx, `MATCH (e:Entity) WHERE e.first_acls IS NULL OR e.alias_acls IS NULL RETURN collect(e.key) AS keys`, nil)
+	res, err := s.run(ctx, `MATCH (e:Entity) WHERE e.first_acls IS NULL OR e.alias_acls IS NULL OR e.degree_groups IS NULL RETURN collect(e.key) AS keys`, nil)
 	if err != nil {
 		return 0, translate("refresh stale: list entities", err)
 	}

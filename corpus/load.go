@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -208,6 +209,11 @@ type Fields struct {
 // MaxIDRunes bounds a document id: ids are keys in both stores and parts of URLs.
 const MaxIDRunes = 256
 
+// MaxVersion is the largest document version: 2⁵³−1, the largest integer the chunk index
+// (Weaviate's int property, read through JSON numbers) stores exactly. A larger one was refused
+// by Weaviate after the graph had taken the document (security audit, stop 58).
+const MaxVersion = 1<<53 - 1
+
 // FromFields validates a document given field by field exactly as Parse validates a file (it is
 // the second half of Parse; CheckACL included) and returns it; name is for messages. The error
 // wraps ariadne.ErrInvalid and says what is wrong.
@@ -227,8 +233,8 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 	if doc.ID == "" {
 		return bad("front matter has no id")
 	}
-	if strings.ContainsAny(doc.ID, "#\n\t") {
-		return bad("id %q contains '#', a tab or a newline", doc.ID)
+	if strings.ContainsRune(doc.ID, '#') || strings.ContainsFunc(doc.ID, unicode.IsControl) {
+		return bad("id %q contains '#' or a control character (a tab, a newline…)", doc.ID)
 	}
 	if n := utf8.RuneCountInString(doc.ID); n > MaxIDRunes {
 		return bad("id is %d characters long; at most %d", n, MaxIDRunes)
@@ -254,6 +260,9 @@ func FromFields(name string, f Fields) (ariadne.Document, error) {
 	}
 	if f.Version < 0 {
 		return bad("version: %d is not a non-negative integer", f.Version)
+	}
+	if f.Version > MaxVersion {
+		return bad("version: %d is larger than %d, the largest the chunk index stores exactly", f.Version, MaxVersion)
 	}
 	doc.Version = f.Version
 	if err := CheckACL(f.ACL); err != nil {

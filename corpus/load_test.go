@@ -153,22 +153,25 @@ func TestLoadReportsAndSkipsBadDocuments(t *testing.T) {
 	}
 }
 
-// TestParseRefusesOddIdsAndLanguages: an id too long for a key, one with empty, '.' or '..' parts,
-// and a language Ariadne does not read are refused with what to write instead (security audit:
-// they were accepted silently).
+// TestParseRefusesOddIdsAndLanguages: an id too long for a key, one with empty, '.' or '..' parts
+// or a control character, a language Ariadne does not read and a version past 2⁵³−1 are refused
+// with what to write instead (security audits: they were accepted silently; the version was then
+// refused by Weaviate after Neo4j had taken the document).
 func TestParseRefusesOddIdsAndLanguages(t *testing.T) {
 	for _, tc := range []struct{ front, want string }{
 		{"id: x/../../y", `id "x/../../y" has an empty, '.' or '..' part between slashes`},
 		{"id: /clients/acme", `id "/clients/acme" has an empty, '.' or '..' part`},
 		{"id: " + strings.Repeat("a", 257), "id is 257 characters long; at most 256"},
 		{"id: notes/a\nlang: de", `lang "de": Ariadne reads ru and en; leave lang out to have it detected`},
+		{`id: "notes/ctl\u0001"`, `id "notes/ctl\x01" contains '#' or a control character`},
+		{"id: notes/a\nversion: 9223372036854775807", "version: 9223372036854775807 is larger than 9007199254740991"},
 	} {
 		_, err := Parse("x.md", []byte("---\n"+tc.front+"\n---\nSome text.\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ariadne.ErrInvalid) {
 			t.Errorf("%q: error %v, want one containing %q", tc.front, err, tc.want)
 		}
 	}
-	if _, err := Parse("x.md", []byte("---\nid: clients/acme-2\nlang: EN\n---\nSome text.\n")); err != nil {
+	if _, err := Parse("x.md", []byte("---\nid: clients/acme-2\nlang: EN\nversion: 9007199254740991\n---\nSome text.\n")); err != nil {
 		t.Errorf("a plain id and lang EN: %v", err)
 	}
 }

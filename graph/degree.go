@@ -121,7 +121,8 @@ func (s *Store) applyDegreeDeltas(ctx context.Context, tx neo4j.ManagedTransacti
 	return exec(ctx, tx, s.cy(setDegreeListsCypher), map[string]any{"rows": rows})
 }
 
-// decodeDegrees reads the stored lists (each acl's groups, then '') into acl key → count.
+// decodeDegrees reads the stored lists (each acl's groups, then an empty string) into acl key →
+// count.
 func decodeDegrees(groups []string, counts []int) map[string]*aclCount {
 	out := map[string]*aclCount{}
 	cur := []string{}

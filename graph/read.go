@@ -370,7 +370,10 @@ func noIndex(err error) bool {
 // for the entity fulltext index, with every Lucene special character escaped; prefix forms end
 // in '*'. A form longer than maxLinkFormRunes is left out: no name has such a word, and Lucene
 // refuses a prefix query that long ("input automaton is too large"), which failed the whole
-// question with a bare 400 (security audit: one Cyrillic word of 1 000 letters).
+// question with a bare 400 (security audit: one Cyrillic word of 1 000 letters). Past
+// maxLuceneTerms distinct terms the rest of the text is left out: Lucene refuses a query of more
+// than 1 024 clauses (TooManyClauses), which failed a 1 304-character question with a 400
+// (security audit, stop 58); the index's analyzer may split a term in a few, hence the margin.
 func luceneQuery(text string) string {
 	forms := textnorm.LinkForms(text)
 	terms := make([]string, 0, len(forms))
@@ -385,12 +388,19 @@ func luceneQuery(text string) string {
 		if !slices.Contains(terms, t) {
 			terms = append(terms, t)
 		}
+		if len(terms) == maxLuceneTerms {
+			break
+		}
 	}
 	return strings.Join(terms, " OR ")
 }
 
-// maxLinkFormRunes bounds the words luceneQuery sends to the fulltext index.
-const maxLinkFormRunes = 100
+// maxLinkFormRunes bounds the words luceneQuery sends to the fulltext index, maxLuceneTerms
+// their number.
+const (
+	maxLinkFormRunes = 100
+	maxLuceneTerms   = 300
+)
 
 func luceneEscape(s string) string {
 	var b strings.Builder

@@ -314,8 +314,40 @@ type group struct {
 	types     map[string]int
 	order     []string // surfaces in first-seen order
 	context   string
-	acl       []string        // who may read some chunk of the group (ariadne.WiderACL of theirs; nil: everyone)
-	public    map[string]bool // the names some chunk everyone may read gives
+	acl       []string // who may read some chunk of the group (ariadne.WiderACL of theirs; nil: everyone)
+	// public is the same of the mentions in chunks everyone may read only: what names and types
+	// the entity comes from it when it has any mention (see basis).
+	public *group
+}
+
+func newGroup(ctx string, acl []string) *group {
+	return &group{names: map[string]int{}, surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl)}
+}
+
+// count adds one mention's name, surface and type.
+func (g *group) count(name, surface, typ string) {
+	if g.names[name] == 0 {
+		g.nameOrder = append(g.nameOrder, name)
+	}
+	g.names[name]++
+	if g.surfaces[surface] == 0 {
+		g.order = append(g.order, surface)
+	}
+	g.surfaces[surface]++
+	g.types[typ]++
+}
+
+// basis is what names and types the entity of g: the mentions in chunks everyone may read when
+// there are any, else all of them. The entity's name and type (and with the name whether a
+// caller sees its key or an opaque uid:) must not change for public readers when a restricted
+// document spells it otherwise (an outside tester watched the key flip as a management note was
+// posted and deleted), spells a public spelling more often (security audit, stop 58: an hr
+// note flipped «Тимур Алиев» / "Timur Aliev"), or gives it a legal form.
+func (g *group) basis() *group {
+	if g.public != nil {
+		return g.public
+	}
+	return g
 }
 
 // cyrillic reports whether a surface has a Cyrillic letter.
@@ -369,25 +401,19 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	add := func(c *nerChunk, m ner.Mention, k, name, typ, ctx string, acl []string) {
 		g := groups[k]
 		if g == nil {
-			g = &group{names: map[string]int{}, surfaces: map[string]int{}, types: map[string]int{}, context: ctx, acl: slices.Clone(acl),
-				public: map[string]bool{}}
+			g = newGroup(ctx, acl)
 			groups[k] = g
 			groupOrder = append(groupOrder, k)
 		} else {
 			g.acl = ariadne.WiderACL(g.acl, acl)
 		}
-		if g.names[name] == 0 {
-			g.nameOrder = append(g.nameOrder, name)
-		}
-		g.names[name]++
+		g.count(name, m.Text, typ)
 		if ariadne.ReadersWithin(nil, acl) { // a chunk everyone may read
-			g.public[name] = true
+			if g.public == nil {
+				g.public = newGroup(ctx, nil)
+			}
+			g.public.count(name, m.Text, typ)
 		}
-		if g.surfaces[m.Text] == 0 {
-			g.order = append(g.order, m.Text)
-		}
-		g.surfaces[m.Text]++
-		g.types[typ]++
 		found = append(found, pending{chunkID: c.chunk.ID, m: m, group: k})
 	}
 	// A first name and patronymic alone («Тимура Рашидовича все знают») is the person the same
@@ -466,7 +492,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	// person's surname, not a one-word guess (see ner_one_word_person below).
 	var personWords []string
 	for _, k := range groupOrder {
-		if g := groups[k]; g.types["person"] > 0 {
+		if g := groups[k].basis(); g.types["person"] > 0 {
 			for _, name := range append(slices.Clone(g.nameOrder), g.order...) {
 				if severalWords(name) {
 					personWords = append(personWords, textnorm.KeyTokens(name)...)
@@ -476,16 +502,8 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	}
 	final := map[string]string{}
 	for _, k := range groupOrder {
-		g := groups[k]
-		// A name some public chunk gives wins over names only restricted chunks give: the entity's
-		// name (and with it whether a caller sees its key or an opaque uid:) must not change for
-		// public readers when a restricted document spells it otherwise (an outside tester watched
-		// the key flip as a management note was posted and deleted).
-		order := slices.DeleteFunc(slices.Clone(g.nameOrder), func(n string) bool { return !g.public[n] })
-		if len(order) == 0 {
-			order = g.nameOrder
-		}
-		name := mostFrequent(order, g.names)
+		g, b := groups[k], groups[k].basis()
+		name := mostFrequent(b.nameOrder, b.names)
 		var aliases []string // the other names, then the surfaces as written
 		for _, s := range append(slices.Clone(g.nameOrder), g.order...) {
 			if s != name && !slices.Contains(aliases, s) {
@@ -493,17 +511,17 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			}
 		}
 		typ := ""
-		for t, c := range g.types {
-			if typ == "" || c > g.types[typ] || c == g.types[typ] && t < typ {
+		for t, c := range b.types {
+			if typ == "" || c > b.types[typ] || c == b.types[typ] && t < typ {
 				typ = t
 			}
 		}
-		if g.types["organization"] > 0 && slices.ContainsFunc(g.order, hasLegalForm) {
+		if b.types["organization"] > 0 && slices.ContainsFunc(b.order, hasLegalForm) {
 			typ = "organization" // "Veltrix Ltd", «ООО «Велтрикс»»: a legal form names an organization
 		}
-		if one := n.onto.NEROneWordPerson; typ == "person" && one != "" && !slices.ContainsFunc(g.order, cyrillic) &&
-			!slices.ContainsFunc(g.nameOrder, severalWords) && !slices.ContainsFunc(g.order, severalWords) &&
-			!slices.ContainsFunc(g.nameOrder, func(name string) bool { return wordOf(name, personWords) }) {
+		if one := n.onto.NEROneWordPerson; typ == "person" && one != "" && !slices.ContainsFunc(b.order, cyrillic) &&
+			!slices.ContainsFunc(b.nameOrder, severalWords) && !slices.ContainsFunc(b.order, severalWords) &&
+			!slices.ContainsFunc(b.nameOrder, func(name string) bool { return wordOf(name, personWords) }) {
 			typ = one // "Redis", "Kestrelwave": a person only by a small model's guess (ontology: ner_one_word_person)
 		}
 		ctx := g.context

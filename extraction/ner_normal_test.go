@@ -278,6 +278,56 @@ func TestNERPublicSpellingNamesTheEntity(t *testing.T) {
 	}
 }
 
+// When public chunks give two spellings, the public mentions alone choose between them: a
+// restricted note that writes one of them more often, or with a legal form, changes neither the
+// entity's name nor its type for anyone (security audit, stop 58: an hr note flipped «Тимур
+// Алиев» / "Timur Aliev" for anonymous callers as it was posted and deleted).
+func TestNERRestrictedMentionsDoNotNameTheEntity(t *testing.T) {
+	o := onto(t)
+	publicNote := func(id, lang, text string) Input {
+		in := note(id, lang, text)
+		in.Doc.ACL = []string{ariadne.PublicGroup}
+		in.Chunks[0].ACL = in.Doc.ACL
+		return in
+	}
+	en := publicNote("notes/a-en", "en", "Nordwind Logistics opened a warehouse.")
+	ru := publicNote("notes/b-ru", "ru", "Нордвинд Логистикс открыла склад.")
+	hr := note("notes/0-hr", "ru", "ООО «Нордвинд Логистикс» уволило троих. Нордвинд Логистикс платит мало. Нордвинд Логистикс молчит.")
+	hr.Doc.ACL = []string{"hr"}
+	hr.Chunks[0].ACL = hr.Doc.ACL
+	script := []scripted{{"Nordwind Logistics", "ORG", ""}, {"Нордвинд Логистикс", "ORG", "Нордвинд Логистикс"},
+		{"ООО «Нордвинд Логистикс»", "ORG", ""}}
+	entity := func(inputs ...Input) ariadne.Entity {
+		t.Helper()
+		reg := resolution.NewRegistry(o.Nicknames)
+		found, err := NewNER(scriptedSidecar(t, script), o, NERConfig{}).Recognize(context.Background(), inputs, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := map[string]bool{}
+		for _, rs := range found {
+			for _, r := range rs {
+				keys[r.EntityKey] = true
+			}
+		}
+		if len(keys) != 1 {
+			t.Fatalf("%d entities (%v), want one", len(keys), keys)
+		}
+		for k := range keys {
+			e, _ := reg.Get(k)
+			return e
+		}
+		return ariadne.Entity{}
+	}
+	alone, with := entity(en, ru), entity(hr, en, ru)
+	if alone.Name != "Nordwind Logistics" || alone.Type != "organization" {
+		t.Errorf("public notes alone: %q (%s), want Nordwind Logistics (organization)", alone.Name, alone.Type)
+	}
+	if with.Key != alone.Key || with.Name != alone.Name || with.Type != alone.Type {
+		t.Errorf("with the hr note: %s %q (%s), want %s %q (%s) as without it", with.Key, with.Name, with.Type, alone.Key, alone.Name, alone.Type)
+	}
+}
+
 // A recognized name that is only a legal form («LLC», «ООО») is no entity.
 func TestNERDropsLoneLegalForms(t *testing.T) {
 	o := onto(t)

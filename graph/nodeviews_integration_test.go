@@ -138,7 +138,8 @@ CREATE (:Chunk {id: 'x#1', acl: ['all']})-[:MENTIONS {surfaces: ['Old']}]->(o),
 // TestIntegrationDeletedSpellingRenames: an entity no page describes is named by the note that
 // spelled it; when that note is deleted and the remaining note spells it otherwise, the entity
 // takes the remaining spelling, so its readers still see its key and name instead of an opaque
-// uid: (README trial: every caller saw the entity by uid: after the delete).
+// uid: (README trial: every caller saw the entity by uid: after the delete) — the public
+// spelling, though restricted notes spell it otherwise more often.
 func TestIntegrationDeletedSpellingRenames(t *testing.T) {
 	ctx := context.Background()
 	s := openNamespaced(t, "nvren")
@@ -146,18 +147,25 @@ func TestIntegrationDeletedSpellingRenames(t *testing.T) {
 		t.Fatal(err)
 	}
 	const key = "organization:vostochnaya gavan"
-	note := func(id, text, surface string) ariadne.DocumentGraph {
+	note := func(id, text, surface string, acl ...string) ariadne.DocumentGraph {
 		cid := id + "#0000"
+		if acl == nil {
+			acl = []string{"all"}
+		}
 		return ariadne.DocumentGraph{
-			Doc:      ariadne.Document{ID: id, Title: id, Type: "note", Lang: "ru", ACL: []string{"all"}, Body: text + "\n"},
-			Chunks:   []ariadne.Chunk{{ID: cid, DocID: id, Text: text, ACL: []string{"all"}, Title: id, Lang: "ru", End: len(text)}},
+			Doc:      ariadne.Document{ID: id, Title: id, Type: "note", Lang: "ru", ACL: acl, Body: text + "\n"},
+			Chunks:   []ariadne.Chunk{{ID: cid, DocID: id, Text: text, ACL: acl, Title: id, Lang: "ru", End: len(text)}},
 			Entities: []ariadne.Entity{{Key: key, Name: "Восточная Гавань", Type: "organization"}},
 			Mentions: []ariadne.Mention{{ChunkID: cid, EntityKey: key, Surface: surface}},
 		}
 	}
 	a := note("notes/a", "Восточная Гавань открыла склад.", "Восточная Гавань")
 	b := note("notes/b", "Vostochnaya Gavan ships to Kazan.", "Vostochnaya Gavan")
-	if _, err := s.WriteDocuments(ctx, []ariadne.DocumentGraph{a, b}, nil, nil, testLabeler{}, "test"); err != nil {
+	// Two hr notes spell it a third way: more mentions than the public note, but restricted
+	// chunks do not choose the name public readers see (security audit, stop 58).
+	hr1 := note("notes/hr1", "ВГ Восточная уволила троих.", "ВГ Восточная", "hr")
+	hr2 := note("notes/hr2", "ВГ Восточная молчит.", "ВГ Восточная", "hr")
+	if _, err := s.WriteDocuments(ctx, []ariadne.DocumentGraph{a, b, hr1, hr2}, nil, nil, testLabeler{}, "test"); err != nil {
 		t.Fatal(err)
 	}
 	view := func(step, wantKey, wantName string) {

@@ -451,7 +451,9 @@ RETURN outs + ins AS ends`
 	// renameUnspelledCypher gives an undocumented entity that no remaining mention spells or names
 	// (the document that gave its name, or described it, was deleted or rewritten) the name its
 	// remaining mentions give most often — a mention's names when recognition gave any, else its
-	// surfaces; ties: the shorter, then the first in code-point order. Without it nobody could see
+	// surfaces; ties: the shorter, then the first in code-point order. Mentions in public chunks
+	// count alone when there are any (as extraction.NER names an entity), so restricted chunks do
+	// not choose between public spellings. Without it nobody could see
 	// the entity's name any more and every caller would get an opaque uid: key (README trial).
 	// The key stays: it is the entity's identity (links, bookmarks, relations by key).
 	renameUnspelledCypher = `
@@ -460,10 +462,10 @@ MATCH (e:Entity {key: key})
 WHERE NOT EXISTS { (e)-[:DESCRIBED_IN]->(:Document) }
   AND NOT EXISTS { MATCH (:Chunk)-[m:MENTIONS]->(e) WHERE e.name IN coalesce(m.surfaces, []) OR e.name IN coalesce(m.names, []) }
 CALL (e) {
-  MATCH (:Chunk)-[m:MENTIONS]->(e)
+  MATCH (ch:Chunk)-[m:MENTIONS]->(e)
   UNWIND CASE WHEN size(coalesce(m.names, [])) > 0 THEN m.names ELSE coalesce(m.surfaces, []) END AS n
-  WITH n, count(*) AS c
-  ORDER BY c DESC, size(n), n
+  WITH n, count(*) AS c, sum(CASE WHEN $public IN ch.acl THEN 1 ELSE 0 END) AS p
+  ORDER BY p DESC, CASE WHEN p > 0 THEN 0 ELSE c END DESC, size(n), n
   RETURN collect(n)[0] AS name
 }
 WITH e, name WHERE name IS NOT NULL
@@ -817,7 +819,7 @@ func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 // (renameUnspelledCypher), then refreshes them in full (refreshEntitiesCypher); it returns how
 // many were deleted for having nothing left.
 func (s *Store) refreshEntities(ctx context.Context, tx neo4j.ManagedTransaction, keys []string) (int, error) {
-	if err := exec(ctx, tx, s.cy(renameUnspelledCypher), map[string]any{"keys": keys}); err != nil {
+	if err := exec(ctx, tx, s.cy(renameUnspelledCypher), map[string]any{"keys": keys, "public": ariadne.PublicGroup}); err != nil {
 		return 0, err
 	}
 	rec, err := single(ctx, tx, s.cy(refreshEntitiesCypher), map[string]any{"keys": keys})

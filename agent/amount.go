@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -29,7 +30,7 @@ var moneyNouns = []string{
 	// English
 	"price", "cost", "fee", "salar", "wage", "pay", "payment", "compensation", "reimburse", "budget", "penalt",
 	"fine", "bonus", "allowance", "stipend", "rent", "charge", "payout", "remuneration", "earning",
-	"income", "revenue", "money", "expense", "spend", "refund",
+	"income", "revenue", "money", "expense", "spend", "refund", "surcharg",
 	// Russian
 	"цен", "стоимост", "плат", "оплат", "доплат", "выплат", "зарплат", "оклад", "штраф",
 	"компенсац", "возмещ", "бюджет", "сумм", "вознагражд", "гонорар", "аренд", "пособи", "надбавк",
@@ -337,8 +338,76 @@ var yearsQuestionRE = regexp.MustCompile(`(?:^|[^\p{L}])(?:how many years|ско
 func statesCount(s string) bool {
 	s = dottedNumberRE.ReplaceAllString(s, " ")
 	s = countlessYearRE.ReplaceAllString(s, " ")
+	s = clockTimeRE.ReplaceAllString(s, " ")
 	return hasNumber(s) || countWordRE.MatchString(textnorm.FoldString(s))
 }
+
+// countsAsked reports whether unit counts what the question asks how many of (countedTerms): a
+// count (a number that is no year, date, version or time of day, or a number word) with, within
+// the next three words, a word that states one of those terms (questionTerms.stated, across
+// languages with a lexicon) — «64 рефрижераторных грузовика» for "How many trucks …", not "48
+// партиций" for «Сколько серверов …». Without such terms (the question's words after its "how
+// many" give none), any count does (statesCount).
+func countsAsked(q questionTerms, question, unit string) bool {
+	counted := countedTerms(question)
+	if len(counted) == 0 {
+		return statesCount(unit)
+	}
+	q = q.only(func(t string) bool { return counted[t] })
+	if len(q.terms) == 0 {
+		return statesCount(unit)
+	}
+	s := dottedNumberRE.ReplaceAllString(unit, " ")
+	s = countlessYearRE.ReplaceAllString(s, " ")
+	s = clockTimeRE.ReplaceAllString(s, " ")
+	words := textnorm.Words(s)
+	for i, w := range words {
+		if strings.IndexFunc(w.Text, unicode.IsDigit) < 0 && !countWordRE.MatchString(" "+textnorm.FoldString(w.Text)+" ") {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+3; j++ {
+			if len(q.stated(words[j].Text)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countedTerms returns the search terms of what a "how many" question counts: up to three words
+// after «сколько» / "how many", up to a preposition or an auxiliary ("How many refrigerated
+// trucks does …" gives refrigerated and trucks, «Сколько серверов в кластере …» серверов).
+func countedTerms(question string) map[string]bool {
+	words := textnorm.Words(question)
+	out := map[string]bool{}
+	for i, w := range words {
+		lw := strings.ToLower(w.Text)
+		start := -1
+		switch {
+		case lw == "сколько":
+			start = i + 1
+		case lw == "many" && i > 0 && strings.ToLower(words[i-1].Text) == "how":
+			start = i + 1
+		}
+		if start < 0 {
+			continue
+		}
+		for j := start; j < len(words) && j < start+3; j++ {
+			x := strings.ToLower(words[j].Text)
+			if englishStop[x] || prepositionsRU[x] {
+				break
+			}
+			for _, t := range textnorm.SearchTerms(words[j].Text) {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// prepositionsRU end the noun phrase a Russian «сколько» counts.
+var prepositionsRU = map[string]bool{"в": true, "во": true, "у": true, "на": true, "с": true, "со": true, "по": true, "для": true,
+	"из": true, "от": true, "за": true, "при": true, "о": true, "об": true, "к": true, "до": true, "после": true, "между": true}
 
 // countlessYearRE matches a year after a preposition of time or before «год» / "year" (1000–2099), and a
 // day of a month written with the month's name, English or Russian, with its year.
@@ -347,6 +416,12 @@ var countlessYearRE = regexp.MustCompile(`(?i)(?:\b(?:since|in|until|till|by|fro
 	`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|` +
 	`января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)(?:\s+(?:1\d{3}|20\d{2}))?|` +
 	`\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:1\d{3}|20\d{2}))?`)
+
+// clockTimeRE matches a time of day — 9:00, "9 am", «с девяти утра», «до шести вечера» — which
+// counts nothing: "How many employees work in the office?" is not answered by «Офис открыт с
+// девяти утра».
+var clockTimeRE = regexp.MustCompile(`(?i)\b\d{1,2}:\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?:[^\p{L}]|$)|\bo'clock\b|` +
+	`[\p{L}\d]+\s+(?:утра|вечера|ночи)(?:[^\p{L}]|$)`)
 
 // dottedNumberRE matches numbers of three or more dot-separated parts.
 var dottedNumberRE = regexp.MustCompile(`\d+(?:\.\d+){2,}`)

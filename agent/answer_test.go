@@ -476,6 +476,19 @@ func TestAnswerCountNotStated(t *testing.T) {
 	}
 }
 
+// TestAnswerCountRanksCounts: for "how many", the sentence that states a count is the answer,
+// not the one beside it that states a year (a number, no count), which the count check then
+// refused (outside tester, stop 58).
+func TestAnswerCountRanksCounts(t *testing.T) {
+	card := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "carriers/polar#0000-eeeeeeee", DocID: "carriers/polar",
+		Title: "Полярный Экспресс", ACL: []string{"all"},
+		Text: "«Полярный Экспресс» возит охлаждённые грузы «Полярного Экспресса» по северу с 2018 года. Парк — 64 рефрижераторных грузовика."}}
+	ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, card), "Сколько грузовиков у «Полярного Экспресса»?")
+	if ans.Status != ariadne.StatusAnswered || len(ans.Citations) == 0 || ans.Citations[0].Quote != "Парк — 64 рефрижераторных грузовика." {
+		t.Errorf("%s %+v (%s)", ans.Status, ans.Citations, ans.Reason)
+	}
+}
+
 func TestAsksCountStatesCount(t *testing.T) {
 	for _, tc := range []struct {
 		question string
@@ -512,6 +525,9 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"On 14 February 2025 the portal was down.", false},
 		{"In 2024 the team grew to 40 engineers.", true},
 		{"Офис открыли 3 марта, в нём 12 столов.", true},
+		{"Офис открыт с девяти утра до шести вечера.", false}, // times of day
+		{"The desk opens at 9:00 and closes at 5 pm.", false},
+		{"С девяти утра работают 14 операторов.", true},
 	} {
 		if got := statesCount(tc.quote); got != tc.want {
 			t.Errorf("statesCount(%q) = %v, want %v", tc.quote, got, tc.want)

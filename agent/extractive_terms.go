@@ -216,7 +216,8 @@ type termCandidates struct {
 	idf   map[string]float64
 	total float64
 	want  string
-	empty string // why there are no units, when there are none
+	kind  func(unit string) bool // whether a unit states what want asks for; nil when want is ""
+	empty string                 // why there are no units, when there are none
 }
 
 // candidates scores every unit of the fragments; none when the question has no search term, a
@@ -246,6 +247,20 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 		return termCandidates{empty: "a name in the question is in no fragment and names no entity the caller may read"}
 	}
 	c := termCandidates{want: askFor(question)}
+	if c.want != "" {
+		want := c.want
+		c.kind = func(u string) bool { return hasKind(u, want) }
+	}
+	if c.want == "number" && asksCount(question) {
+		// "How many X": a unit states what is asked when it counts an X (countsAsked) — not when
+		// it has a year («с 2018 года», a number but no count), which ranked a sentence the
+		// answer's count check then refused while the count stood beside it (outside tester,
+		// stop 58: "How many refrigerated trucks does … have?"), nor when it counts something
+		// else ("48 партиций" for «Сколько серверов…»). EvidenceRanker keeps "number": its
+		// weights were fitted with it.
+		c.want = kindCount
+		c.kind = func(u string) bool { return countsAsked(q, question, u) }
+	}
 	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)
 	for i, f := range frags {
@@ -260,7 +275,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 			}
 			covered, cov := termCover(q, u, uctx, c.idf, c.total)
 			score := cov
-			if c.want != "" && hasKind(u, c.want) {
+			if c.kind != nil && c.kind(u) {
 				score += 0.15
 			}
 			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
@@ -301,7 +316,7 @@ func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route
 	// answer stays on its subject: a further claim comes from the best claim's document or shares
 	// one of the question's terms with it (sentences of unrelated documents that each share
 	// another word with the question do not add up to an answer).
-	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.want, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
+	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.kind, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
 	best := chosen[0]
 	dec := EvidenceDecision{ChunkID: best.frag.Chunk.ID, Unit: best.text, UnitScore: best.cover, UnitThreshold: needBest,
 		Value: union, Threshold: needUnion}
@@ -322,12 +337,12 @@ func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route
 	// many"): if no chosen unit does, add the most relevant unit that does. A sum or a percentage
 	// must come from the best claim's own document (off the multi_hop route): the price in the
 	// next contract on the list is not this contract's.
-	if c.want != "" && !slices.ContainsFunc(chosen, func(u termUnit) bool { return hasKind(u.text, c.want) }) {
+	if c.kind != nil && !slices.ContainsFunc(chosen, func(u termUnit) bool { return c.kind(u.text) }) {
 		amount := c.want == kindMoney || c.want == kindPercent
 		for _, u := range c.units {
 			related := route == ariadne.RouteMultiHop || onSubjectV1(chosen[0], u) &&
 				(!amount || u.frag.Chunk.DocID == chosen[0].frag.Chunk.DocID)
-			if u.cover > 0 && hasKind(u.text, c.want) && related && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
+			if u.cover > 0 && c.kind(u.text) && related && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
 				chosen = append(chosen, u)
 				break
 			}
@@ -359,7 +374,7 @@ func withSiblings(chosen, units []termUnit, r float64, limit int) []termUnit {
 // terms, while a unit adds at least minGain; with anchored, only units on the best unit's subject
 // (see onSubject). It returns the claims and the share of the question's terms they cover
 // together, in [0, 1].
-func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, want string, maxClaims int, minGain float64, anchored bool) ([]termUnit, float64) {
+func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, kind func(string) bool, maxClaims int, minGain float64, anchored bool) ([]termUnit, float64) {
 	chosen := []termUnit{units[0]}
 	got := map[string]float64{}
 	for t, w := range units[0].covered {
@@ -379,7 +394,7 @@ func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, want
 				}
 			}
 			gain /= total
-			if want != "" && hasKind(u.text, want) {
+			if kind != nil && kind(u.text) {
 				gain += 0.02
 			}
 			if gain > bestGain {

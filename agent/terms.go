@@ -47,6 +47,7 @@ type questionTerms struct {
 	ents  []entityTerms       // linked entities with the terms of their words in the question
 	lex   *lexicon.Lexicon    // for the text's words translated back (stated); nil without a lexicon
 	ru    map[string]bool     // terms of Russian (Cyrillic) question words: derivationOf applies to them
+	acr   map[string]string   // term → the lower-case letters of the acronym it is ("ceo" for CEO; see acronymOf)
 	// memo, when set (memoized), keeps what stated found for each text, for every term of the
 	// questionTerms memoized was called on; its subsets (only) share it. Not safe for
 	// concurrent use.
@@ -159,7 +160,7 @@ const questionCacheSize = 256
 
 // analyzeQuestion is newQuestionTerms without the cache.
 func analyzeQuestion(question string, lex *lexicon.Lexicon) questionTerms {
-	q := questionTerms{terms: dedupeStrings(textnorm.SearchTerms(question)), ru: map[string]bool{}}
+	q := questionTerms{terms: dedupeStrings(textnorm.SearchTerms(question)), ru: map[string]bool{}, acr: map[string]string{}}
 	for t := range compoundTerms(question, q.terms) { // a compound of words counts as its words
 		q.terms = slices.DeleteFunc(q.terms, func(u string) bool { return u == t })
 	}
@@ -177,7 +178,11 @@ func analyzeQuestion(question string, lex *lexicon.Lexicon) questionTerms {
 		if hasCyrillic(w.Text) {
 			q.ru[t] = true
 		}
-		if lex == nil || slices.ContainsFunc(codes, func(c [2]int) bool { return w.Start >= c[0] && w.End <= c[1] }) {
+		inCode := slices.ContainsFunc(codes, func(c [2]int) bool { return w.Start >= c[0] && w.End <= c[1] })
+		if a := acronymLetters(w.Text); a != "" && !inCode {
+			q.acr[t] = a
+		}
+		if lex == nil || inCode {
 			continue // a code's letters are no word: "INC" of INC-2207 is not "ink", whose translations match "Mets"
 		}
 		q.cog[t] = cognate{form: textnorm.CognateForm(t), cyrillic: hasCyrillic(w.Text)}
@@ -246,7 +251,7 @@ func compoundTerms(question string, terms []string) map[string]bool {
 
 // only returns the same question terms restricted to keep.
 func (q questionTerms) only(keep func(string) bool) questionTerms {
-	out := questionTerms{tr: q.tr, cog: q.cog, ents: q.ents, lex: q.lex, ru: q.ru, memo: q.memo}
+	out := questionTerms{tr: q.tr, cog: q.cog, ents: q.ents, lex: q.lex, ru: q.ru, acr: q.acr, memo: q.memo}
 	for _, t := range q.terms {
 		if keep(t) {
 			out.terms = append(out.terms, t)
@@ -313,8 +318,54 @@ func (q questionTerms) stated(text string) map[string]bool {
 			}
 		}
 	}
+	for t, a := range q.acr {
+		if !out[t] && slices.Contains(q.terms, t) && spellsAcronym(text, a) {
+			out[t] = true
+		}
+	}
 	q.statedEntities(text, out)
 	return out
+}
+
+// acronymLetters returns the lower-case letters of a word that is an acronym — three to six
+// letters, all capitals ("CEO", "NDA", «ООО») — else "". Two letters ("HR", "IT") would take
+// any two words with those initials.
+func acronymLetters(w string) string {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return ""
+		}
+		n++
+	}
+	if n < 3 || n > 6 {
+		return ""
+	}
+	return strings.ToLower(w)
+}
+
+// spellsAcronym reports whether text has consecutive words whose initials spell the acronym's
+// letters: a text that writes "chief executive officer" states the question's CEO, "the
+// non-disclosure agreement" its NDA (same script; an acronym's expansion in the other language
+// is the dictionary's business). Each word of the expansion has three letters or more, so
+// function words do not spell one ("a", "of").
+func spellsAcronym(text, letters string) bool {
+	want := []rune(letters)
+	words := textnorm.Words(text)
+	for i := 0; i+len(want) <= len(words); i++ {
+		ok := true
+		for j, r := range want {
+			w := []rune(strings.ToLower(words[i+j].Text))
+			if len(w) < 3 || w[0] != r {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // statedEntities adds to out the terms of the linked entities text names (withLinked).

@@ -511,3 +511,32 @@ func BenchmarkQuestionTerms(b *testing.B) {
 		})
 	}
 }
+
+// An acronym of the question is stated by a text that spells it out in words ("chief executive
+// officer" for CEO; outside tester, stop 58: "Who is the CEO of …?" was refused over the page
+// that wrote it out), not by words with other initials, a two-letter acronym's lookalikes, or an
+// acronym inside a code.
+func TestStatedAcronym(t *testing.T) {
+	for _, tc := range []struct {
+		question, word, text string
+		want                 bool
+	}{
+		{"Who is the CEO of Northwind?", "CEO", "Irina Levchenko is the chief executive officer of Northwind.", true},
+		{"Who is the CEO of Northwind?", "CEO", "Irina Levchenko is the chief financial officer of Northwind.", false},
+		{"When does the NDA with Polar expire?", "NDA", "The non-disclosure agreement with Polar runs until 2027.", true},
+		{"Кто подписал СДА?", "СДА", "Соглашение о доставке подписал Орлов; срочный договор аренды — Петрова.", true},
+		{"Who leads HR?", "HR", "Helen Reyes leads the team.", false},
+		{"What did INC-2041 break?", "INC", "It impacted nine customers.", false},
+	} {
+		t.Run(tc.word, func(t *testing.T) {
+			q := newQuestionTerms(tc.question, nil)
+			ts := textnorm.SearchTerms(tc.word)
+			if len(ts) == 0 {
+				t.Fatalf("%q gives no term", tc.word)
+			}
+			if got := q.stated(tc.text)[ts[len(ts)-1]]; got != tc.want {
+				t.Errorf("%q in %q: stated %v, want %v", tc.word, tc.text, got, tc.want)
+			}
+		})
+	}
+}

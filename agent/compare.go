@@ -155,8 +155,10 @@ func (a *Answerer) comparisonPages(ctx context.Context, req Request, ents []Link
 // fragments; a table row's header and the chunk's title and section count half), stating at
 // least one attribute term in its own text. When the question compares a time (timeRE), a unit
 // that states one (timeValueRE) ranks before one that does not and counts as stating the
-// attribute; likewise an amount (quantityRE, statesAmount). Ties go to a unit of the entity's own
-// page, then to the earlier fragment, then to the shorter unit of one fragment. A unit that names
+// attribute; likewise an amount (quantityRE, statesAmount; a duration is none). A unit of the
+// entity's own page that states the value and an attribute term ranks before units of other
+// pages. Ties go to a unit of the entity's own page, then to the earlier fragment, then to the
+// shorter unit of one fragment. A unit that names
 // several of the entities may serve each of them. No units when any entity has no candidate — a
 // comparison with one side missing is not claimed — and then missing names the first such entity.
 func planComparison(question string, ents []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
@@ -181,7 +183,10 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 	case timeRE.MatchString(question) || sameTimeRE.MatchString(question):
 		states = timeValueRE.MatchString
 	case quantityRE.MatchString(question):
-		states = statesAmount
+		// A duration or a time is no amount of what "larger", "cheaper" or «больше грузовиков»
+		// compares: "Most goods stay in the hub for less than 48 hours" was the larger
+		// warehouse's evidence, the floor space beside it not (outside tester, stop 58).
+		states = func(u string) bool { return statesAmount(timeValueRE.ReplaceAllString(u, " ")) }
 	}
 	var plan comparePlan
 	for _, e := range ents {
@@ -201,12 +206,19 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 				}
 				covered, cover := termCover(attr, u, uctx, idf, sum)
 				value := states != nil && states(u)
-				own := value
+				full := false
 				for _, w := range covered {
-					own = own || w == 1
+					full = full || w == 1
 				}
+				own := value || full
 				if value {
 					cover += 2 // a stated value outranks any share of the terms, all of them included
+					if page && full {
+						// and on the thing's own page, stating an attribute term, any value on
+						// another page: «В «Северном Обозе» работает с 2016 года» on a manager's
+						// page is his tenure, not the carrier's (outside tester, stop 58)
+						cover++
+					}
 				}
 				const eps = 1e-9
 				better := best.quote == "" || cover > bestCover+eps

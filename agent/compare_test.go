@@ -58,6 +58,26 @@ func TestPlanComparison(t *testing.T) {
 			"people/anna-berg#0002-eeeeeeee: In the team since 2018.",
 			"people/ivan-lee#0000-cccccccc: В «Орионе» с 2021 года.",
 		}},
+		// A duration is no amount of what "larger" compares (outside tester, stop 58).
+		{"a duration is no size", "Who has the larger team, Anna Berg or Ivan Lee?", []Fragment{
+			{N: 1, Chunk: chunk("people/anna-berg#0004-12121212", "Anna Berg", "Team calls take 30 minutes. Anna Berg leads a team of 12 engineers.")},
+			{N: 2, Chunk: chunk("people/ivan-lee#0002-34343434", "Ivan Lee", "Иван Ли руководит командой из 9 инженеров.")},
+		}, []string{
+			"people/anna-berg#0004-12121212: Anna Berg leads a team of 12 engineers.",
+			"people/ivan-lee#0002-34343434: Иван Ли руководит командой из 9 инженеров.",
+		}},
+		// The thing's own page, stating the value and an attribute term, before another page's
+		// sentence that names it and states a time: the other page's is the other person's
+		// tenure (outside tester, stop 58).
+		{"own page first", "Who has worked with Orion longer, Anna Berg or Ivan Lee?", []Fragment{
+			{N: 1, Chunk: chunk("orion/about#0000-56565656", "Orion", "Orion is a logistics firm in Samara.")},
+			{N: 2, Chunk: chunk("people/petr#0000-78787878", "Petr Sokolov", "Petr Sokolov has worked with Anna Berg since 2015.")},
+			{N: 3, Chunk: chunk("people/anna-berg#0005-9a9a9a9a", "Anna Berg", "Anna Berg has been an Orion partner since 2018.")},
+			{N: 4, Chunk: chunk("people/ivan-lee#0003-bcbcbcbc", "Ivan Lee", "Ivan Lee has worked with Orion since 2021.")},
+		}, []string{
+			"people/anna-berg#0005-9a9a9a9a: Anna Berg has been an Orion partner since 2018.",
+			"people/ivan-lee#0003-bcbcbcbc: Ivan Lee has worked with Orion since 2021.",
+		}},
 	} {
 		got := units(planComparison(tc.question, comparedEntities(tc.question, linked), tc.frags, nil))
 		if len(got) != len(tc.want) {

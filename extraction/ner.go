@@ -524,7 +524,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			!slices.ContainsFunc(b.nameOrder, func(name string) bool { return wordOf(name, personWords) }) {
 			typ = one // "Redis", "Kestrelwave": a person only by a small model's guess (ontology: ner_one_word_person)
 		}
-		ctx := g.context
+		ctx := b.context
 		if typ != "person" {
 			ctx = ""
 		}

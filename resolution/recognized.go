@@ -18,8 +18,10 @@ import (
 //     describes joins it whatever its type; matching several, it joins the one of its own type,
 //     or stays ambiguous ("").
 //   - Otherwise a person joins the person of the same name and Context (homonyms in different
-//     contexts stay apart, as in Resolve); any other name joins the single undocumented entity
-//     it matches whatever its type, or among several the one of its type (and Context).
+//     contexts stay apart, as in Resolve), or the only person of that name when either has no
+//     Context (is ambiguous among several when it has none); any other name joins the single
+//     undocumented entity it matches whatever its type, or among several the one of its type
+//     (and Context).
 //   - Otherwise it becomes a new undocumented entity (UndocumentedKey of its type, Name and
 //     Context) with its Aliases.
 //
@@ -84,6 +86,18 @@ func (r *Registry) FindRecognized(c Candidate) (key string, found, ambiguous boo
 	if c.Type == "person" {
 		if k := r.only(keys, func(e string) bool { return r.entities[e].Type == "person" && r.context[e] == c.Context }); k != "" {
 			return k, true, false
+		}
+		// A name without a context is the one person of that name, whatever context that one
+		// was named in, and a name in a context is the one person of that name named without
+		// one: a note that names «Ирина Левченко» and the company page that names her are one
+		// person (outside tester, stop 58: every person a company page named was two entities).
+		// Homonyms in two contexts stay apart, and a name without one between them is ambiguous.
+		persons := slices.DeleteFunc(slices.Clone(keys), func(e string) bool { return r.entities[e].Type != "person" })
+		if len(persons) == 1 && (c.Context == "" || r.context[persons[0]] == "") {
+			return persons[0], true, false
+		}
+		if len(persons) > 1 && c.Context == "" {
+			return "", false, true
 		}
 		keys = slices.DeleteFunc(keys, func(e string) bool { return r.entities[e].Type == "person" })
 	}

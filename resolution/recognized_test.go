@@ -62,6 +62,13 @@ func TestResolveRecognized(t *testing.T) {
 			{Candidate{Name: "Олег Кравцов", Type: "person", Context: "clients/b"}, "person:oleg kravtsov@clients/b", false},
 			{Candidate{Name: "Олега Кравцова", Type: "person", Context: "clients/b"}, "person:oleg kravtsov@clients/b", true},
 			{Candidate{Name: "Олег Кравцов", Type: "organization"}, "", false}, // two persons, neither closer
+			{Candidate{Name: "Олег Кравцов", Type: "person"}, "", false},       // no context: either of them
+		}},
+		{"a person named in a context and without one is one person", []step{
+			{Candidate{Name: "Ирина Левченко", Type: "person", Context: "org/volga"}, "person:irina levchenko@org/volga", false},
+			{Candidate{Name: "Ирина Левченко", Type: "person"}, "person:irina levchenko@org/volga", true},
+			{Candidate{Name: "Анна Орлова", Type: "person"}, "person:ana orlova", false},
+			{Candidate{Name: "Анна Орлова", Type: "person", Context: "org/volga"}, "person:ana orlova", true},
 		}},
 		{"a new name becomes an entity with its aliases", []step{
 			{Candidate{Name: "Nordwind Labs", Type: "organization", Aliases: []string{"Нордвинд Лабс"}}, "organization:nordvind labs", false},

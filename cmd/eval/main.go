@@ -265,6 +265,13 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		fmt.Fprintf(stderr, "indexed: %d documents written, %d relinked (same text, changed graph facts), %d unchanged, %d chunks, %d vectors in %s, %d chunks' BM25 terms re-analyzed, %d entities (embedder %s, %.1f s, %.0f chunks/s)\n",
 			sum.DocsWritten, sum.DocsRelinked, sum.DocsUnchanged, sum.Chunks, sum.Vectors, vs.Class(), sum.Reanalyzed, sum.Entities, emb.Name(), sum.Elapsed.Seconds(),
 			float64(sum.Chunks)/max(sum.Elapsed.Seconds(), 1e-9))
+		// As cmd/extract does after a sync: entities an earlier version wrote get the lists reads
+		// now use (graph.Store.RefreshStale), so figures are those of a graph cmd/extract leaves.
+		if n, err := gs.RefreshStale(ctx); err != nil {
+			return fail(err)
+		} else if n > 0 {
+			fmt.Fprintf(stderr, "refreshed %d entities written by an earlier version (once)\n", n)
+		}
 	}
 	// Question and unit vectors are cached: the evidence ranker reuses the retriever's question
 	// vector, and unit vectors are computed before the questions (as a deployment precomputes

@@ -524,3 +524,23 @@ func TestDictionaryExtractorReach(t *testing.T) {
 		t.Errorf("public note naming a restricted contract's code: %q, want %q", got, want)
 	}
 }
+
+// A page of a type the ontology does not know describes a thing of other_document_type, named by
+// its title and declared aliases (outside tester, stop 58: a warehouse page's alias was dropped
+// and a question naming the warehouse by it linked to nothing); a note describes none.
+func TestSubjectOfAnUnlistedType(t *testing.T) {
+	o, err := ontology.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := ariadne.Document{ID: "warehouses/north-hub", Title: "North Hub — cross-dock warehouse", Type: "warehouse", Lang: "en",
+		Aliases: []string{"Северный хаб"}, Body: "# North Hub\n\nThe North Hub is a cross-dock warehouse in Tver.\n"}
+	s, ok := Subject(doc, o)
+	if !ok || s.Name != "North Hub" || s.Type != "topic" || !slices.Contains(s.Aliases, "Северный хаб") {
+		t.Errorf("Subject = %+v, %v; want North Hub, a topic, with its alias «Северный хаб»", s, ok)
+	}
+	doc.Type = "note"
+	if _, ok := Subject(doc, o); ok {
+		t.Errorf("a note describes a subject")
+	}
+}

@@ -112,3 +112,32 @@ func TestEntityTypeOfNER(t *testing.T) {
 		t.Errorf("ner_types naming an unknown entity type was accepted: %v", err)
 	}
 }
+
+// TestEntityTypeOfDocument: a listed type gives its entity type, an untyped one (a note, an
+// email) and no type give none, and any other type — a kind of thing the ontology does not know
+// — gives other_document_type, whose "" reads such pages as untyped.
+func TestEntityTypeOfDocument(t *testing.T) {
+	o, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for docType, want := range map[string]string{"person": "person", "Employee": "person", "note": "", "Email": "", "": "",
+		"warehouse": "topic", " Carrier ": "topic"} {
+		if got := o.EntityTypeOfDocument(docType); got != want {
+			t.Errorf("EntityTypeOfDocument(%q) = %q, want %q", docType, got, want)
+		}
+	}
+	if !o.ListsDocumentType("note") || !o.ListsDocumentType("client") || o.ListsDocumentType("warehouse") {
+		t.Errorf("ListsDocumentType: note, client listed; warehouse not")
+	}
+	bare, err := Parse([]byte("entity_types: {topic: {label: Topic}}\ndocument_types: {page: topic}\ndefault_relation: RELATED_TO\nrelation_types: {RELATED_TO: x}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bare.EntityTypeOfDocument("warehouse"); got != "" {
+		t.Errorf("without other_document_type: %q, want none", got)
+	}
+	if _, err := Parse([]byte("entity_types: {topic: {label: Topic}}\nother_document_type: thing\ndefault_relation: RELATED_TO\nrelation_types: {RELATED_TO: x}\n")); err == nil {
+		t.Errorf("an unknown other_document_type parsed")
+	}
+}

@@ -252,7 +252,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		sum, err = pipe.Delete(ctx, c.Delete, opts)
 	} else {
 		if types := unlistedTypes(docs, onto); types != "" {
-			log.Info("document types the ontology does not list, read as untyped documents (entity recognition reads them; no page entity)", "types", types)
+			if other := onto.OtherDocumentType; other != "" {
+				log.Info("document types the ontology does not list, read as pages of a "+other+" (other_document_type): their title and aliases name an entity", "types", types)
+			} else {
+				log.Info("document types the ontology does not list, read as untyped documents (entity recognition reads them; no page entity)", "types", types)
+			}
 		}
 		for _, p := range problems {
 			log.Warn("malformed file: not synced", "path", p.Path, "reason", p.Reason)
@@ -372,14 +376,15 @@ func plural(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// unlistedTypes names the document types of docs that the ontology's document_types do not list,
-// each with how many documents have it ("spaceship ×1, note ×3", sorted), or "": such a document
-// is read like one without a type, which a typo («persn») makes silently (security audit).
+// unlistedTypes names the document types of docs that the ontology lists neither in
+// document_types nor in untyped_document_types, each with how many documents have it
+// ("spaceship ×1, warehouse ×3", sorted), or "": such a document is read as a page of
+// other_document_type, which a typo («persn») makes silently (security audit).
 func unlistedTypes(docs []ariadne.Document, o *ontology.Ontology) string {
 	n := map[string]int{}
 	for _, d := range docs {
-		if d.Type != "" && o.EntityTypeOfDocument(d.Type) == "" {
-			n[d.Type]++
+		if t := strings.ToLower(strings.TrimSpace(d.Type)); t != "" && !o.ListsDocumentType(t) {
+			n[t]++
 		}
 	}
 	var out []string

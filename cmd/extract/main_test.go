@@ -642,14 +642,16 @@ func TestIntegrationRefreshStale(t *testing.T) {
 }
 
 // TestUnlistedTypes: the types the ontology does not list are named with their counts, sorted;
-// listed types (and their synonyms) and documents without a type are not.
+// listed types (and their synonyms), the untyped ones (note) and documents without a type are
+// not.
 func TestUnlistedTypes(t *testing.T) {
 	o, err := ontology.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := []ariadne.Document{{Type: "persn"}, {Type: "note"}, {Type: "person"}, {Type: "employee"}, {}, {Type: "note"}}
-	if got, want := unlistedTypes(docs, o), "note ×2, persn ×1"; got != want {
+	docs := []ariadne.Document{{Type: "persn"}, {Type: "note"}, {Type: "person"}, {Type: "employee"}, {}, {Type: "warehouse"},
+		{Type: "Warehouse"}, {Type: "note"}}
+	if got, want := unlistedTypes(docs, o), "persn ×1, warehouse ×2"; got != want {
 		t.Errorf("unlistedTypes = %q, want %q", got, want)
 	}
 	if got := unlistedTypes(docs[2:5], o); got != "" {

@@ -32,22 +32,22 @@ type EntityType struct {
 
 // Ontology is a parsed schema file. It is immutable after Load.
 type Ontology struct {
-	EntityTypes      map[string]EntityType        `yaml:"entity_types"`
-	DocumentTypes    map[string]string            `yaml:"document_types"`
+	EntityTypes   map[string]EntityType `yaml:"entity_types"`
+	DocumentTypes map[string]string     `yaml:"document_types"`
 	// UntypedDocumentTypes are front matter types of documents that describe no one thing (a
 	// note, a letter, a report): read as untyped. OtherDocumentType is the entity type of what a
 	// page of any type listed in neither describes ("warehouse", "vehicle"); "" reads such pages
 	// as untyped too. See EntityTypeOfDocument.
-	UntypedDocumentTypes []string `yaml:"untyped_document_types"`
-	OtherDocumentType    string   `yaml:"other_document_type"`
-	RelationTypes    map[string]string            `yaml:"relation_types"`
-	RelationRules    map[string]map[string]string `yaml:"relation_rules"`
-	DefaultBySubject map[string]string            `yaml:"default_relation_by_subject"`
-	DefaultRelation  string                       `yaml:"default_relation"`
-	RelationAliases  map[string]string            `yaml:"relation_aliases"`
-	AliasCues        []string                     `yaml:"alias_cues"`
-	Nicknames        map[string][]string          `yaml:"nicknames"`
-	NERTypes         map[string]string            `yaml:"ner_types"`
+	UntypedDocumentTypes []string                     `yaml:"untyped_document_types"`
+	OtherDocumentType    string                       `yaml:"other_document_type"`
+	RelationTypes        map[string]string            `yaml:"relation_types"`
+	RelationRules        map[string]map[string]string `yaml:"relation_rules"`
+	DefaultBySubject     map[string]string            `yaml:"default_relation_by_subject"`
+	DefaultRelation      string                       `yaml:"default_relation"`
+	RelationAliases      map[string]string            `yaml:"relation_aliases"`
+	AliasCues            []string                     `yaml:"alias_cues"`
+	Nicknames            map[string][]string          `yaml:"nicknames"`
+	NERTypes             map[string]string            `yaml:"ner_types"`
 	// NEROneWordPerson is the entity type of a name recognition calls a person only ever in one
 	// word ("Redis", «Квиллмор»): "" keeps it a person. See ner_one_word_person in default.yaml.
 	NEROneWordPerson  string `yaml:"ner_one_word_person"`

@@ -517,7 +517,8 @@ CALL (e) {
 CALL (e) {
   OPTIONAL MATCH (e)-[x]-(:Entity) WHERE x.chunk_ids IS NOT NULL
   WITH x WHERE x IS NOT NULL
-  WITH COLLECT { UNWIND coalesce(x.acl, []) AS g RETURN DISTINCT g ORDER BY g } AS sig, count(*) AS n
+  WITH coalesce(x.acl, []) AS raw, count(*) AS n
+  WITH COLLECT { UNWIND raw AS g RETURN DISTINCT g ORDER BY g } AS sig, sum(n) AS n
   WITH sig, n ORDER BY reduce(k = '', g IN sig | k + g + '|')
   RETURN reduce(acc = [], s IN collect(sig) | acc + s + ['']) AS degreeGroups, collect(n) AS degreeCounts
 }

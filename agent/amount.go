@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -341,73 +340,6 @@ func statesCount(s string) bool {
 	s = clockTimeRE.ReplaceAllString(s, " ")
 	return hasNumber(s) || countWordRE.MatchString(textnorm.FoldString(s))
 }
-
-// countsAsked reports whether unit counts what the question asks how many of (countedTerms): a
-// count (a number that is no year, date, version or time of day, or a number word) with, within
-// the next three words, a word that states one of those terms (questionTerms.stated, across
-// languages with a lexicon) — «64 рефрижераторных грузовика» for "How many trucks …", not "48
-// партиций" for «Сколько серверов …». Without such terms (the question's words after its "how
-// many" give none), any count does (statesCount).
-func countsAsked(q questionTerms, question, unit string) bool {
-	counted := countedTerms(question)
-	if len(counted) == 0 {
-		return statesCount(unit)
-	}
-	q = q.only(func(t string) bool { return counted[t] })
-	if len(q.terms) == 0 {
-		return statesCount(unit)
-	}
-	s := dottedNumberRE.ReplaceAllString(unit, " ")
-	s = countlessYearRE.ReplaceAllString(s, " ")
-	s = clockTimeRE.ReplaceAllString(s, " ")
-	words := textnorm.Words(s)
-	for i, w := range words {
-		if strings.IndexFunc(w.Text, unicode.IsDigit) < 0 && !countWordRE.MatchString(" "+textnorm.FoldString(w.Text)+" ") {
-			continue
-		}
-		for j := i + 1; j < len(words) && j <= i+3; j++ {
-			if len(q.stated(words[j].Text)) > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// countedTerms returns the search terms of what a "how many" question counts: up to three words
-// after «сколько» / "how many", up to a preposition or an auxiliary ("How many refrigerated
-// trucks does …" gives refrigerated and trucks, «Сколько серверов в кластере …» серверов).
-func countedTerms(question string) map[string]bool {
-	words := textnorm.Words(question)
-	out := map[string]bool{}
-	for i, w := range words {
-		lw := strings.ToLower(w.Text)
-		start := -1
-		switch {
-		case lw == "сколько":
-			start = i + 1
-		case lw == "many" && i > 0 && strings.ToLower(words[i-1].Text) == "how":
-			start = i + 1
-		}
-		if start < 0 {
-			continue
-		}
-		for j := start; j < len(words) && j < start+3; j++ {
-			x := strings.ToLower(words[j].Text)
-			if englishStop[x] || prepositionsRU[x] {
-				break
-			}
-			for _, t := range textnorm.SearchTerms(words[j].Text) {
-				out[t] = true
-			}
-		}
-	}
-	return out
-}
-
-// prepositionsRU end the noun phrase a Russian «сколько» counts.
-var prepositionsRU = map[string]bool{"в": true, "во": true, "у": true, "на": true, "с": true, "со": true, "по": true, "для": true,
-	"из": true, "от": true, "за": true, "при": true, "о": true, "об": true, "к": true, "до": true, "после": true, "между": true}
 
 // countlessYearRE matches a year after a preposition of time or before «год» / "year" (1000–2099), and a
 // day of a month written with the month's name, English or Russian, with its year.

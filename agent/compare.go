@@ -24,6 +24,9 @@ const maxCompared = 4
 var (
 	timeRE     = regexp.MustCompile(`(?i)\b(?:first|earlier|later|sooner|longer|shorter|older|newer|younger|before|after)\b|(?:^|[^\p{L}\p{N}])(?:раньше|ранее|позже|позднее|дольше|старше|моложе|младше|первым|первой|первое|первыми|новее)(?:[^\p{L}\p{N}]|$)`)
 	quantityRE = regexp.MustCompile(`(?i)\b(?:more|fewer|less|bigger|larger|smaller|higher|lower|faster|slower|often|cheaper|dearer|[a-z]+er than)\b|(?:^|[^\p{L}\p{N}])(?:больше|меньше|быстрее|медленнее|выше|ниже|чаще|реже|длиннее|короче|дороже|дешевле)(?:[^\p{L}\p{N}]|$)`)
+	// rateRE: a comparison of a frequency or a speed ("more often", «быстрее»), whose amounts are
+	// times ("every 10 minutes", «за 30 минут»).
+	rateRE = regexp.MustCompile(`(?i)\b(?:often|frequently|faster|slower|quicker|sooner)\b|(?:^|[^\p{L}\p{N}])(?:чаще|реже|быстрее|медленнее)(?:[^\p{L}\p{N}]|$)`)
 	// ageRE: a comparison of ages ("Who is older?", «Кто старше?»): a time is its evidence only
 	// beside a birth or a founding (ageValueRE) — a year someone joined says nothing of their age.
 	ageRE      = regexp.MustCompile(`(?i)\b(?:older|oldest|younger|youngest)\b|(?:^|[^\p{L}\p{N}])(?:старше|моложе|младше|старейш[а-яё]*)(?:[^\p{L}\p{N}]|$)`)
@@ -182,6 +185,8 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 		states = func(u string) bool { return timeValueRE.MatchString(u) && ageValueRE.MatchString(u) }
 	case timeRE.MatchString(question) || sameTimeRE.MatchString(question):
 		states = timeValueRE.MatchString
+	case rateRE.MatchString(question):
+		states = statesAmount // how often, how fast: a time is the amount ("every 10 minutes")
 	case quantityRE.MatchString(question):
 		// A duration or a time is no amount of what "larger", "cheaper" or «больше грузовиков»
 		// compares: "Most goods stay in the hub for less than 48 hours" was the larger

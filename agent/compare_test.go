@@ -66,6 +66,14 @@ func TestPlanComparison(t *testing.T) {
 			"people/anna-berg#0004-12121212: Anna Berg leads a team of 12 engineers.",
 			"people/ivan-lee#0002-34343434: Иван Ли руководит командой из 9 инженеров.",
 		}},
+		// How often: a time is the amount.
+		{"a time is a frequency's amount", "Who syncs data more often, Anna Berg or Ivan Lee?", []Fragment{
+			{N: 1, Chunk: chunk("people/anna-berg#0006-dededede", "Anna Berg", "Anna Berg syncs the data from 3 regional servers in Tver. Anna Berg syncs the data every 10 minutes.")},
+			{N: 2, Chunk: chunk("people/ivan-lee#0004-efefefef", "Ivan Lee", "Ivan Lee syncs the data every hour.")},
+		}, []string{
+			"people/anna-berg#0006-dededede: Anna Berg syncs the data every 10 minutes.",
+			"people/ivan-lee#0004-efefefef: Ivan Lee syncs the data every hour.",
+		}},
 		// The thing's own page, stating the value and an attribute term, before another page's
 		// sentence that names it and states a time: the other page's is the other person's
 		// tenure (outside tester, stop 58).

@@ -217,7 +217,11 @@ type termCandidates struct {
 	total float64
 	want  string
 	kind  func(unit string) bool // whether a unit states what want asks for; nil when want is ""
-	empty string                 // why there are no units, when there are none
+	// rank is kind for ranking (the score's bonus and greedy cover's): for "how many" a count
+	// that is no year or time of day (statesCount), where kind, which adds a unit when no chosen
+	// one states what is asked, keeps any number.
+	rank  func(unit string) bool
+	empty string // why there are no units, when there are none
 }
 
 // candidates scores every unit of the fragments; none when the question has no search term, a
@@ -251,15 +255,17 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 		want := c.want
 		c.kind = func(u string) bool { return hasKind(u, want) }
 	}
+	c.rank = c.kind
 	if c.want == "number" && asksCount(question) {
-		// "How many X": a unit states what is asked when it counts an X (countsAsked) — not when
-		// it has a year («с 2018 года», a number but no count), which ranked a sentence the
-		// answer's count check then refused while the count stood beside it (outside tester,
-		// stop 58: "How many refrigerated trucks does … have?"), nor when it counts something
-		// else ("48 партиций" for «Сколько серверов…»). EvidenceRanker keeps "number": its
-		// weights were fitted with it.
-		c.want = kindCount
-		c.kind = func(u string) bool { return countsAsked(q, question, u) }
+		// "How many": a year («с 2018 года») or a time of day is a number but no count, and
+		// ranking it as one chose a sentence the answer's count check then refused while the
+		// count stood beside it (outside tester, stop 58: "How many refrigerated trucks does …
+		// have?"). Only the ranking changes: a unit added because no chosen one has a number
+		// still may be any (with statesCount or "a count of the asked noun" there, measured on
+		// our sets, more no-answer questions were answered by a count of something else and
+		// more answerable ones refused where the noun is translated: docs/evaluation.md, stop
+		// 58). EvidenceRanker keeps "number": its weights were fitted with it.
+		c.rank = statesCount
 	}
 	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)
@@ -275,7 +281,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 			}
 			covered, cov := termCover(q, u, uctx, c.idf, c.total)
 			score := cov
-			if c.kind != nil && c.kind(u) {
+			if c.rank != nil && c.rank(u) {
 				score += 0.15
 			}
 			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
@@ -316,7 +322,7 @@ func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route
 	// answer stays on its subject: a further claim comes from the best claim's document or shares
 	// one of the question's terms with it (sentences of unrelated documents that each share
 	// another word with the question do not add up to an answer).
-	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.kind, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
+	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.rank, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
 	best := chosen[0]
 	dec := EvidenceDecision{ChunkID: best.frag.Chunk.ID, Unit: best.text, UnitScore: best.cover, UnitThreshold: needBest,
 		Value: union, Threshold: needUnion}

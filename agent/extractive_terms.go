@@ -216,11 +216,6 @@ type termCandidates struct {
 	idf   map[string]float64
 	total float64
 	want  string
-	kind  func(unit string) bool // whether a unit states what want asks for; nil when want is ""
-	// rank is kind for ranking (the score's bonus and greedy cover's): for "how many" a count
-	// that is no year or time of day (statesCount), where kind, which adds a unit when no chosen
-	// one states what is asked, keeps any number.
-	rank  func(unit string) bool
 	empty string // why there are no units, when there are none
 }
 
@@ -251,22 +246,6 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 		return termCandidates{empty: "a name in the question is in no fragment and names no entity the caller may read"}
 	}
 	c := termCandidates{want: askFor(question)}
-	if c.want != "" {
-		want := c.want
-		c.kind = func(u string) bool { return hasKind(u, want) }
-	}
-	c.rank = c.kind
-	if c.want == "number" && asksCount(question) {
-		// "How many": a year («с 2018 года») or a time of day is a number but no count, and
-		// ranking it as one chose a sentence the answer's count check then refused while the
-		// count stood beside it (outside tester, stop 58: "How many refrigerated trucks does …
-		// have?"). Only the ranking changes: a unit added because no chosen one has a number
-		// still may be any (with statesCount or "a count of the asked noun" there, measured on
-		// our sets, more no-answer questions were answered by a count of something else and
-		// more answerable ones refused where the noun is translated: docs/evaluation.md, stop
-		// 58). EvidenceRanker keeps "number": its weights were fitted with it.
-		c.rank = statesCount
-	}
 	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)
 	for i, f := range frags {
@@ -281,7 +260,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 			}
 			covered, cov := termCover(q, u, uctx, c.idf, c.total)
 			score := cov
-			if c.rank != nil && c.rank(u) {
+			if c.want != "" && hasKind(u, c.want) {
 				score += 0.15
 			}
 			score -= 0.01 * float64(i) // earlier fragments ranked higher by retrieval
@@ -322,7 +301,7 @@ func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route
 	// answer stays on its subject: a further claim comes from the best claim's document or shares
 	// one of the question's terms with it (sentences of unrelated documents that each share
 	// another word with the question do not add up to an answer).
-	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.rank, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
+	chosen, union := coverGreedyV1(c.units, c.idf, c.total, c.want, maxClaims, bars.Gain, route != ariadne.RouteMultiHop)
 	best := chosen[0]
 	dec := EvidenceDecision{ChunkID: best.frag.Chunk.ID, Unit: best.text, UnitScore: best.cover, UnitThreshold: needBest,
 		Value: union, Threshold: needUnion}
@@ -343,12 +322,12 @@ func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route
 	// many"): if no chosen unit does, add the most relevant unit that does. A sum or a percentage
 	// must come from the best claim's own document (off the multi_hop route): the price in the
 	// next contract on the list is not this contract's.
-	if c.kind != nil && !slices.ContainsFunc(chosen, func(u termUnit) bool { return c.kind(u.text) }) {
+	if c.want != "" && !slices.ContainsFunc(chosen, func(u termUnit) bool { return hasKind(u.text, c.want) }) {
 		amount := c.want == kindMoney || c.want == kindPercent
 		for _, u := range c.units {
 			related := route == ariadne.RouteMultiHop || onSubjectV1(chosen[0], u) &&
 				(!amount || u.frag.Chunk.DocID == chosen[0].frag.Chunk.DocID)
-			if u.cover > 0 && c.kind(u.text) && related && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
+			if u.cover > 0 && hasKind(u.text, c.want) && related && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
 				chosen = append(chosen, u)
 				break
 			}
@@ -380,7 +359,7 @@ func withSiblings(chosen, units []termUnit, r float64, limit int) []termUnit {
 // terms, while a unit adds at least minGain; with anchored, only units on the best unit's subject
 // (see onSubject). It returns the claims and the share of the question's terms they cover
 // together, in [0, 1].
-func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, kind func(string) bool, maxClaims int, minGain float64, anchored bool) ([]termUnit, float64) {
+func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, want string, maxClaims int, minGain float64, anchored bool) ([]termUnit, float64) {
 	chosen := []termUnit{units[0]}
 	got := map[string]float64{}
 	for t, w := range units[0].covered {
@@ -400,7 +379,7 @@ func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, kind
 				}
 			}
 			gain /= total
-			if kind != nil && kind(u.text) {
+			if want != "" && hasKind(u.text, want) {
 				gain += 0.02
 			}
 			if gain > bestGain {

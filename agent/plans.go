@@ -152,9 +152,13 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	}
 	ev.Weak = r.weak(s, ev)
 	res.Evidence = ev
+	var ids []string
+	for _, c := range res.Chunks[:min(len(res.Chunks), TraceChunkIDs)] {
+		ids = append(ids, c.Chunk.ID)
+	}
 	tr.mu.Lock()
 	tr.Steps = append(tr.Steps, Step{Strategy: s, Hits: ev.Hits, TopScore: ev.TopScore, Coverage: ev.Coverage, Weak: ev.Weak,
-		Note: note, DurationMS: ms(time.Since(start))})
+		Note: note, ChunkIDs: ids, DurationMS: ms(time.Since(start))})
 	tr.mu.Unlock()
 	return res, nil
 }

@@ -78,6 +78,9 @@ func TestSimpleRouteSearchByScriptOfCandidates(t *testing.T) {
 			if res.Chunks[0].ID != tc.first {
 				t.Errorf("first chunk %s, want %s", res.Chunks[0].ID, tc.first)
 			}
+			if got := res.Trace.Steps[0].ChunkIDs; len(got) != len(res.Chunks) || got[0] != tc.first {
+				t.Errorf("step chunk ids %q, want the %d retrieved, %s first", got, len(res.Chunks), tc.first)
+			}
 			want := ""
 			if tc.strategy == StrategyHybrid {
 				want = "all 2 vector candidates are in the question's script: hybrid search"

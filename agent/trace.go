@@ -10,14 +10,21 @@ import (
 
 // Step records one retrieval attempt in the trace.
 type Step struct {
-	Strategy   Strategy `json:"strategy"`
-	Hits       int      `json:"hits"`
-	TopScore   float64  `json:"top_score"`
-	Coverage   float64  `json:"coverage"`
-	Weak       bool     `json:"weak"`
-	Note       string   `json:"note,omitempty"`
+	Strategy Strategy `json:"strategy"`
+	Hits     int      `json:"hits"`
+	TopScore float64  `json:"top_score"`
+	Coverage float64  `json:"coverage"`
+	Weak     bool     `json:"weak"`
+	Note     string   `json:"note,omitempty"`
+	// ChunkIDs are the first TraceChunkIDs chunks the step retrieved, best first (all readable by
+	// the caller: every search and graph read takes the caller's groups), so a reader can tell
+	// whether the chunk that answers was retrieved and how high (README trial, stop 58).
+	ChunkIDs   []string `json:"chunk_ids,omitempty"`
 	DurationMS float64  `json:"duration_ms"`
 }
+
+// TraceChunkIDs is how many retrieved chunk ids a trace step lists.
+const TraceChunkIDs = 10
 
 // RetryEvent records a retried call in the trace.
 type RetryEvent struct {

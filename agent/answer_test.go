@@ -521,3 +521,61 @@ func TestAsksCountStatesCount(t *testing.T) {
 		}
 	}
 }
+
+// TestAsksContact: a question for an e-mail address or a phone number is answered only by a quote
+// that writes one; a yes/no question about phones or mail asks for none.
+func TestAsksContact(t *testing.T) {
+	for _, tc := range []struct {
+		question     string
+		email, phone bool
+	}{
+		{"What is Pavel Zimin's email?", true, false},
+		{"What is the e-mail address of the incident commander of INC-845?", true, false},
+		{"Какая электронная почта у Анны Светловой?", true, false},
+		{"Какой рабочий телефон у Полины Гурьевой?", false, true},
+		{"What is Timur Valiev's internal phone extension?", false, true},
+		{"Does the company reimburse mobile phone bills for remote workers?", false, false},
+		{"Who reads the support mailbox?", false, false},
+	} {
+		if got := asksEmail(tc.question); got != tc.email {
+			t.Errorf("asksEmail(%q) = %v, want %v", tc.question, got, tc.email)
+		}
+		if got := asksPhone(tc.question); got != tc.phone {
+			t.Errorf("asksPhone(%q) = %v, want %v", tc.question, got, tc.phone)
+		}
+	}
+	for _, tc := range []struct {
+		quote        string
+		email, phone bool
+	}{
+		{"From: Pavel Zimin", false, false},
+		{"Write to p.zimin@kama-freight.example for bookings.", true, false},
+		{"Phone: ext. 4417.", false, true},
+		{"Телефон: +7 (843) 555-01-22.", false, true},
+		{"Pavel Zimin is the account manager.", false, false},
+	} {
+		if got := statesEmail(tc.quote); got != tc.email {
+			t.Errorf("statesEmail(%q) = %v, want %v", tc.quote, got, tc.email)
+		}
+		if got := statesPhone(tc.quote); got != tc.phone {
+			t.Errorf("statesPhone(%q) = %v, want %v", tc.quote, got, tc.phone)
+		}
+	}
+}
+
+// TestAnswerEmailNotStated: an e-mail's header names its sender, not his address: a question for
+// the address is not_found over it and answered over a quote that writes it.
+func TestAnswerEmailNotStated(t *testing.T) {
+	mail := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "mail/surcharge#0000-abababab", DocID: "mail/surcharge",
+		Title: "Fuel surcharge", ACL: []string{"all"},
+		Text: "From: Pavel Zimin, Kama Freight Lines.\nPavel Zimin writes that the fuel surcharge starts in July."}}
+	q := "What is Pavel Zimin's email?"
+	ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, mail), q)
+	if ans.Status != ariadne.StatusNotFound || ans.Reason != "the question asks for an e-mail address and no verified quote states one" {
+		t.Errorf("no address: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+	mail.Text += "\nPavel Zimin's email is p.zimin@kama-freight.example."
+	if ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, mail), q); ans.Status != ariadne.StatusAnswered {
+		t.Errorf("with the address: %s (%s)", ans.Status, ans.Reason)
+	}
+}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -62,6 +63,19 @@ func (d degreeDeltas) add(recs []*neo4j.Record) {
 			addCount(d[k], after, 1)
 		}
 	}
+}
+
+// rows returns what the batch changed of entity k's relationships as growEntitiesCypher's
+// row.degree: one {g: the acl's sorted groups, n: relationships added} per acl, in acl key
+// order; empty (never nil) when nothing changed.
+func (d degreeDeltas) rows(k string) []map[string]any {
+	out := []map[string]any{}
+	for _, key := range slices.Sorted(maps.Keys(d[k])) {
+		if c := d[k][key]; c.n != 0 {
+			out = append(out, map[string]any{"g": c.groups, "n": c.n})
+		}
+	}
+	return out
 }
 
 // addCount adds n relationships with acl to counts.

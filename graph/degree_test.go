@@ -47,4 +47,11 @@ func TestDegreeDeltas(t *testing.T) {
 	if _, ok := d["b"]; ok {
 		t.Errorf("b changed: %v", d["b"])
 	}
+	// As growEntitiesCypher takes them: per acl, its groups and the change, in acl key order.
+	if got := fmt.Sprint(d.rows("x")); got != "[map[g:[all] n:-1] map[g:[all finance] n:1] map[g:[finance] n:1]]" {
+		t.Errorf("rows(x) = %s", got)
+	}
+	if got := d.rows("b"); got == nil || len(got) != 0 {
+		t.Errorf("rows(b) = %#v, want an empty list", got)
+	}
 }

@@ -557,12 +557,12 @@ RETURN count(*) AS deleted`
 	growEntitiesCypher = `
 UNWIND $rows AS row
 MATCH (e:Entity {key: row.key})
-WITH e, row.mentions AS ms, coalesce(e.aliases, []) AS al, coalesce(e.acl, []) AS ea, coalesce(e.name_acl, []) AS na
-WITH e, al, ea, na, ms,
+WITH e, row.mentions AS ms, coalesce(row.degree, []) AS dg, coalesce(e.aliases, []) AS al, coalesce(e.acl, []) AS ea, coalesce(e.name_acl, []) AS na
+WITH e, al, ea, na, ms, dg,
      reduce(acc = [], m IN ms | acc + [x IN m.surfaces WHERE NOT x IN acc]) AS surfaces,
      reduce(acc = [], m IN ms | acc + [g IN m.acl WHERE NOT g IN acc]) AS mentionACL,
      reduce(acc = [], m IN ms | acc + CASE WHEN e.name IN m.surfaces OR e.name IN m.names THEN [g IN m.acl WHERE NOT g IN acc] ELSE [] END) AS nameACL
-WITH e, al, ea, na, surfaces, mentionACL, nameACL,
+WITH e, al, ea, na, surfaces, mentionACL, nameACL, dg,
      CASE WHEN e.first_acls IS NOT NULL OR COUNT { ()-[:MENTIONS]->(e) } = size(ms) THEN
      reduce(st = {acls: coalesce(e.first_acls, []), chunks: coalesce(e.first_chunks, [])},
             m IN [m IN ms WHERE size(m.surfaces) > 0] |
@@ -575,14 +575,25 @@ WITH e, al, ea, na, surfaces, mentionACL, nameACL,
               reduce(acc = [], m IN ms | acc + [x IN m.surfaces | [m.acl_key, x]]) AS p
        WITH DISTINCT p[0] AS k, p[1] AS x ORDER BY k, x
        RETURN [k, x] }
-     END AS aliasPairs
+     END AS aliasPairs,
+     CASE WHEN e.degree_groups IS NULL OR size(dg) = 0 THEN null ELSE COLLECT {
+       WITH reduce(st = {out: [], cur: [], i: 0}, g IN e.degree_groups |
+              CASE WHEN g = '' THEN {out: st.out + [{g: st.cur, n: e.degree_counts[st.i]}], cur: [], i: st.i + 1}
+                   ELSE {out: st.out, cur: st.cur + g, i: st.i} END).out AS old
+       UNWIND old + [d IN dg WHERE NOT any(o IN old WHERE o.g = d.g) | {g: d.g, n: 0}] AS o
+       WITH o.g AS g, o.n + reduce(t = 0, d IN dg | t + CASE WHEN d.g = o.g THEN d.n ELSE 0 END) AS n
+       WHERE n > 0
+       RETURN {g: g, n: n} ORDER BY reduce(k = '', x IN g | k + x + '|') }
+     END AS degrees
 SET e.first_acls = first.acls, e.first_chunks = first.chunks,
     e.alias_acls = [p IN aliasPairs | p[0]], e.alias_surfaces = [p IN aliasPairs | p[1]],
     e.aliases = al + [x IN surfaces WHERE x <> e.name AND NOT x IN al],
     e.acl = CASE WHEN EXISTS { (e)-[:DESCRIBED_IN]->(:Document) } THEN ea ELSE ea + [g IN mentionACL WHERE NOT g IN ea] END,
     e.name_acl = CASE WHEN EXISTS { (e)-[:DESCRIBED_IN]->(:Document) } THEN na ELSE na + [g IN nameACL WHERE NOT g IN na] END,
     e.uid = coalesce(e.uid, randomUUID()),
-    e.degree = coalesce(e.degree, 0)`
+    e.degree = coalesce(e.degree, 0)
+FOREACH (_ IN CASE WHEN degrees IS NULL THEN [] ELSE [1] END |
+  SET e.degree_groups = reduce(acc = [], d IN degrees | acc + d.g + ['']), e.degree_counts = [d IN degrees | d.n])`
 
 	setLatinKeysCypher = `
 UNWIND $rows AS row
@@ -731,7 +742,8 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 		var grown []map[string]any
 		for _, e := range params.entities {
 			if k := e["key"].(string); !touched[k] {
-				grown = append(grown, map[string]any{"key": k, "mentions": params.mentionsOf[k]})
+				grown = append(grown, map[string]any{"key": k, "mentions": params.mentionsOf[k], "degree": deltas.rows(k)})
+				delete(deltas, k)
 			}
 		}
 		keys := make([]string, 0, len(touched))
@@ -755,6 +767,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 		for k := range touched { // recounted in full by the refresh
 			delete(deltas, k)
 		}
+		// What is left: ends of the batch's relations that are none of its entities.
 		if err := s.applyDegreeDeltas(ctx, tx, deltas); err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/ner"
+	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
@@ -250,15 +251,24 @@ func TestPatronymKey(t *testing.T) {
 // management note that spells it otherwise is written — here first in id order, and as often.
 func TestNERPublicSpellingNamesTheEntity(t *testing.T) {
 	o := onto(t)
-	reg := resolution.NewRegistry(o.Nicknames)
 	secret := note("notes/board-secret", "en", "The board discussed buying Nordwind Logistics.")
 	secret.Doc.ACL = []string{"management"}
 	secret.Chunks[0].ACL = secret.Doc.ACL
 	public := note("notes/public-news", "ru", "Нордвинд Логистикс открыла склад в Мурманске.")
 	public.Doc.ACL = []string{ariadne.PublicGroup}
 	public.Chunks[0].ACL = public.Doc.ACL
-	sidecar := scriptedSidecar(t, []scripted{{"Nordwind Logistics", "ORG", ""}, {"Нордвинд Логистикс", "ORG", "Нордвинд Логистикс"}})
-	found, err := NewNER(sidecar, o, NERConfig{}).Recognize(context.Background(), []Input{secret, public}, reg)
+	script := []scripted{{"Nordwind Logistics", "ORG", ""}, {"Нордвинд Логистикс", "ORG", "Нордвинд Логистикс"}}
+	if e := recognizedEntity(t, o, script, secret, public); e.Name != "Нордвинд Логистикс" {
+		t.Errorf("the entity is named %q, want the public spelling «Нордвинд Логистикс»", e.Name)
+	}
+}
+
+// recognizedEntity runs recognition with a scripted sidecar over inputs into a new registry and
+// returns the one entity every recognized mention resolved to (fatal when there are several).
+func recognizedEntity(t *testing.T, o *ontology.Ontology, script []scripted, inputs ...Input) ariadne.Entity {
+	t.Helper()
+	reg := resolution.NewRegistry(o.Nicknames)
+	found, err := NewNER(scriptedSidecar(t, script), o, NERConfig{}).Recognize(context.Background(), inputs, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,13 +279,13 @@ func TestNERPublicSpellingNamesTheEntity(t *testing.T) {
 		}
 	}
 	if len(keys) != 1 {
-		t.Fatalf("the two spellings are %d entities (%v), want one", len(keys), keys)
+		t.Fatalf("%d entities (%v), want one", len(keys), keys)
 	}
+	var e ariadne.Entity
 	for k := range keys {
-		if e, _ := reg.Get(k); e.Name != "Нордвинд Логистикс" {
-			t.Errorf("the entity is named %q, want the public spelling «Нордвинд Логистикс»", e.Name)
-		}
+		e, _ = reg.Get(k)
 	}
+	return e
 }
 
 // When public chunks give two spellings, the public mentions alone choose between them: a
@@ -297,29 +307,7 @@ func TestNERRestrictedMentionsDoNotNameTheEntity(t *testing.T) {
 	hr.Chunks[0].ACL = hr.Doc.ACL
 	script := []scripted{{"Nordwind Logistics", "ORG", ""}, {"Нордвинд Логистикс", "ORG", "Нордвинд Логистикс"},
 		{"ООО «Нордвинд Логистикс»", "ORG", ""}}
-	entity := func(inputs ...Input) ariadne.Entity {
-		t.Helper()
-		reg := resolution.NewRegistry(o.Nicknames)
-		found, err := NewNER(scriptedSidecar(t, script), o, NERConfig{}).Recognize(context.Background(), inputs, reg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys := map[string]bool{}
-		for _, rs := range found {
-			for _, r := range rs {
-				keys[r.EntityKey] = true
-			}
-		}
-		if len(keys) != 1 {
-			t.Fatalf("%d entities (%v), want one", len(keys), keys)
-		}
-		for k := range keys {
-			e, _ := reg.Get(k)
-			return e
-		}
-		return ariadne.Entity{}
-	}
-	alone, with := entity(en, ru), entity(hr, en, ru)
+	alone, with := recognizedEntity(t, o, script, en, ru), recognizedEntity(t, o, script, hr, en, ru)
 	if alone.Name != "Nordwind Logistics" || alone.Type != "organization" {
 		t.Errorf("public notes alone: %q (%s), want Nordwind Logistics (organization)", alone.Name, alone.Type)
 	}

@@ -114,11 +114,7 @@ func (s *Store) applyDegreeDeltas(ctx context.Context, tx neo4j.ManagedTransacti
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	res, err := tx.Run(ctx, s.cy(degreeListsCypher), map[string]any{"keys": keys})
-	if err != nil {
-		return err
-	}
-	recs, err := res.Collect(ctx)
+	recs, err := records(ctx, tx, s.cy(degreeListsCypher), map[string]any{"keys": keys})
 	if err != nil {
 		return err
 	}

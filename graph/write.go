@@ -667,11 +667,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 			if err := exec(ctx, tx, s.cy(renameEntityCypher), rn); err != nil {
 				return nil, err
 			}
-			res, err := tx.Run(ctx, s.cy(mergeEntityCypher), rn)
-			if err != nil {
-				return nil, err
-			}
-			recs, err := res.Collect(ctx)
+			recs, err := records(ctx, tx, s.cy(mergeEntityCypher), rn)
 			if err != nil {
 				return nil, err
 			}
@@ -699,11 +695,7 @@ func (s *Store) WriteDocuments(ctx context.Context, docs []ariadne.DocumentGraph
 				continue
 			}
 			if step.key == "relations" {
-				res, err := tx.Run(ctx, s.cy(step.cypher), map[string]any{step.key: step.rows})
-				if err != nil {
-					return nil, err
-				}
-				recs, err := res.Collect(ctx)
+				recs, err := records(ctx, tx, s.cy(step.cypher), map[string]any{step.key: step.rows})
 				if err != nil {
 					return nil, err
 				}
@@ -866,11 +858,7 @@ func (s *Store) refreshLatinKeys(ctx context.Context, tx neo4j.ManagedTransactio
 	if len(keys) == 0 {
 		return nil
 	}
-	res, err := tx.Run(ctx, s.cy(entityNamesCypher), map[string]any{"keys": keys})
-	if err != nil {
-		return err
-	}
-	recs, err := res.Collect(ctx)
+	recs, err := records(ctx, tx, s.cy(entityNamesCypher), map[string]any{"keys": keys})
 	if err != nil {
 		return err
 	}
@@ -1176,6 +1164,15 @@ func exec(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, param
 	}
 	_, err = res.Consume(ctx)
 	return err
+}
+
+// records runs one statement in tx and returns all its records.
+func records(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, params map[string]any) ([]*neo4j.Record, error) {
+	res, err := tx.Run(ctx, cypher, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Collect(ctx)
 }
 
 func single(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, params map[string]any) (*neo4j.Record, error) {

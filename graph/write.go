@@ -247,6 +247,29 @@ RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.doc_id, '') AS d
        COLLECT { MATCH (e)<-[:MENTIONS]-(:Chunk)<-[:HAS_CHUNK]-(d:Document) RETURN DISTINCT coalesce(d.source, 'default') AS s
                  UNION MATCH (e)-[:DESCRIBED_IN]->(d:Document) RETURN coalesce(d.source, 'default') AS s } AS sources`
 
+const dependentSourcesCypher = `
+UNWIND $ids AS id
+MATCH (:Document {id: id})<-[:DESCRIBED_IN]-(e:Entity)
+CALL (e) {
+  MATCH (e)<-[:MENTIONS]-(:Chunk)<-[:HAS_CHUNK]-(d:Document) RETURN DISTINCT coalesce(d.source, 'default') AS s
+  UNION MATCH (e)-[:DESCRIBED_IN]->(d:Document) RETURN coalesce(d.source, 'default') AS s
+}
+RETURN collect(DISTINCT s) AS sources`
+
+// DependentSources returns the sources (sorted) whose documents describe or mention an entity
+// one of the documents ids describes — StoredEntity.Sources of those entities, read for them
+// alone instead of for every entity (LoadEntities). A delete reads it first (ingest).
+func (s *Store) DependentSources(ctx context.Context, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	res, err := s.run(ctx, dependentSourcesCypher, map[string]any{"ids": ids})
+	if err != nil {
+		return nil, translate("dependent sources", err)
+	}
+	return sortedStrs(get(res.Records[0], "sources")), nil
+}
+
 // LoadEntities returns every entity in the graph, with the sources that support it.
 func (s *Store) LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error) {
 	res, err := s.run(ctx, loadEntitiesCypher, nil)

@@ -82,6 +82,9 @@ type GraphStore interface {
 	EnsureSchema(ctx context.Context) error
 	DocumentStates(ctx context.Context) (map[string]ariadne.DocState, error)
 	LoadEntities(ctx context.Context) ([]ariadne.StoredEntity, error)
+	// DependentSources returns the sources whose documents describe or mention an entity one of
+	// the documents ids describes (StoredEntity.Sources of those entities), sorted.
+	DependentSources(ctx context.Context, ids []string) ([]string, error)
 	// StoredDocuments returns the documents of source whose text the graph holds
 	// (DocState.Restorable), as they were written, sorted by id; mismatched are those whose
 	// rebuilt content hash differs from the stored one (left out of docs).
@@ -543,22 +546,11 @@ func (p *Pipeline) dependentSources(ctx context.Context, deleted map[string][]st
 	if len(deleted) == 0 {
 		return nil, nil
 	}
-	ents, err := p.graph.LoadEntities(ctx)
+	srcs, err := p.graph.DependentSources(ctx, slices.Sorted(maps.Keys(deleted)))
 	if err != nil {
 		return nil, neo4jErr(err)
 	}
-	out := map[string]bool{}
-	for _, e := range ents {
-		if _, ok := deleted[e.DocID]; !ok || e.DocID == "" {
-			continue
-		}
-		for _, src := range e.Sources {
-			if !skip[src] {
-				out[src] = true
-			}
-		}
-	}
-	return slices.Sorted(maps.Keys(out)), nil
+	return slices.DeleteFunc(srcs, func(src string) bool { return skip[src] }), nil
 }
 
 // relinkDependents extracts the stored documents of each dependent source again (as Delete

@@ -55,6 +55,31 @@ func (m *memStore) DocumentStates(context.Context) (map[string]ariadne.DocState,
 
 func (m *memStore) LoadEntities(context.Context) ([]ariadne.StoredEntity, error) { return nil, nil }
 
+// DependentSources reads the stored document graphs as graph.Store reads Neo4j: the sources of
+// the documents that describe or mention an entity one of ids describes.
+func (m *memStore) DependentSources(_ context.Context, ids []string) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	described := map[string]bool{}
+	for _, id := range ids {
+		if dg, ok := m.docs[id]; ok && dg.Subject != "" {
+			described[dg.Subject] = true
+		}
+	}
+	var out []string
+	for _, dg := range m.docs {
+		uses := described[dg.Subject]
+		for _, mn := range dg.Mentions {
+			uses = uses || described[mn.EntityKey]
+		}
+		if src := dg.Doc.SourceName(); uses && !slices.Contains(out, src) {
+			out = append(out, src)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 func (m *memStore) StoredDocuments(_ context.Context, source string) ([]ariadne.Document, []string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

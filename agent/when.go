@@ -111,6 +111,4 @@ var factKinds = []struct {
 }{
 	{kindCount, asksCount, statesCount, "the question asks how many and no verified quote states a count"},
 	{kindTime, asksTime, statesTime, "the question asks when and no verified quote states a time"},
-	{kindContact, asksEmail, statesEmail, "the question asks for an e-mail address and no verified quote states one"},
-	{kindContact, asksPhone, statesPhone, "the question asks for a phone number and no verified quote states one"},
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
+	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/retry"
 )
 
@@ -41,6 +42,11 @@ type AnswerConfig struct {
 	// chat model whose own refusals are mostly false (docs/local-llm.md). nil: the generator
 	// decides alone.
 	Gate Generator
+	// EntityTypeOf maps a document's front matter type to the entity type its page describes
+	// (ontology.Ontology.EntityTypeOfDocument): a quote from the page of another thing of the
+	// kind the question names is recognised by it ("employee" pages are persons', "warehouse"
+	// pages topics'). nil: the compiled-in ontology's.
+	EntityTypeOf func(docType string) string
 }
 
 // Event is a progress notification for streaming clients.
@@ -75,6 +81,13 @@ func NewAnswerer(r *Retriever, gen Generator, index IndexCounter, cfg AnswerConf
 	}
 	if cfg.Deadline <= 0 {
 		cfg.Deadline = 60 * time.Second
+	}
+	if cfg.EntityTypeOf == nil {
+		if o, err := ontology.Default(); err == nil {
+			cfg.EntityTypeOf = o.EntityTypeOfDocument
+		} else {
+			cfg.EntityTypeOf = func(t string) string { return t }
+		}
 	}
 	if log == nil {
 		log = slog.Default()
@@ -438,7 +451,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			// The quotes that state the fact must not all come from the page of another thing of
 			// the kind the question names: «В команде 7 человек.» from another team's page does not
 			// say how many are in the asked team, whatever else is quoted about it (outside tester).
-			if l, other, ok := aboutOther(res.Linked, stating, frags); ok && res.Route != ariadne.RouteMultiHop {
+			if l, other, ok := aboutOther(res.Linked, stating, frags, a.cfg.EntityTypeOf); ok && res.Route != ariadne.RouteMultiHop {
 				att.Outcome = "not_found"
 				tr.Attempts = append(tr.Attempts, att)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": "subject"})
@@ -455,7 +468,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			if quotesOnly(gen) {
 				claims = claims[:1]
 			}
-			if l, other, ok := aboutOther(res.Linked, claims, frags); ok {
+			if l, other, ok := aboutOther(res.Linked, claims, frags, a.cfg.EntityTypeOf); ok {
 				att.Outcome = "not_found"
 				tr.Attempts = append(tr.Attempts, att)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": "subject"})
@@ -478,7 +491,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			// A further quote about another thing of the kind the question names (a colleague's
 			// «с 2021 года руководит командой» after the asked person's own sentence) pads the answer with
 			// that thing's facts; the best quote stays whatever it is about (checked above).
-			out.Claims = append(out.Claims[:1:1], withoutOther(out.Claims[1:], res.Linked, frags)...)
+			out.Claims = append(out.Claims[:1:1], withoutOther(out.Claims[1:], res.Linked, frags, a.cfg.EntityTypeOf)...)
 		}
 		if len(plan.hops) > 0 {
 			claims, chain, err := chainClaims(gctx, plan, frags)
@@ -487,7 +500,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			}
 			if len(chain) > 0 {
 				out.Chain = chain
-				out.Claims = withChainClaims(claims, v.Claims, quotesOnly(gen), res.Linked, frags)
+				out.Claims = withChainClaims(claims, v.Claims, quotesOnly(gen), res.Linked, frags, a.cfg.EntityTypeOf)
 			}
 		} else if len(g.cmp.units) > 0 {
 			// Each compared thing's sentence leads the answer; a unit that does not verify drops
@@ -527,18 +540,18 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 // A quoting generator's quote about another thing of the kind the question names (aboutOther:
 // another incident's root cause after the asked incident's chain) pads the chain with that
 // thing's facts and is left out; the chain leads the answer, so none of them is its best quote.
-func withChainClaims(chain, generated []ariadne.Claim, quotes bool, linked []Linked, frags []Fragment) []ariadne.Claim {
+func withChainClaims(chain, generated []ariadne.Claim, quotes bool, linked []Linked, frags []Fragment, typeOf func(string) string) []ariadne.Claim {
 	if quotes {
-		generated = withoutOther(generated, linked, frags)
+		generated = withoutOther(generated, linked, frags, typeOf)
 	}
 	return mergeClaims(chain, generated)
 }
 
 // withoutOther returns claims without those that are each about another thing of the kind a
 // linked entity has (aboutOther); claims is not changed.
-func withoutOther(claims []ariadne.Claim, linked []Linked, frags []Fragment) []ariadne.Claim {
+func withoutOther(claims []ariadne.Claim, linked []Linked, frags []Fragment, typeOf func(string) string) []ariadne.Claim {
 	return slices.DeleteFunc(slices.Clone(claims), func(c ariadne.Claim) bool {
-		_, _, other := aboutOther(linked, []ariadne.Claim{c}, frags)
+		_, _, other := aboutOther(linked, []ariadne.Claim{c}, frags, typeOf)
 		return other
 	})
 }
@@ -642,7 +655,7 @@ func quotesOnly(gen Generator) bool {
 // The page of another linked entity the question's words name as well (two pages titled alike: a
 // management-only contract and a public page that took its name) is not another thing: the name
 // means both.
-func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment) (Linked, string, bool) {
+func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment, typeOf func(docType string) string) (Linked, string, bool) {
 	byID := map[string]Fragment{}
 	for _, f := range frags {
 		byID[f.Chunk.ID] = f
@@ -663,7 +676,7 @@ func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment) (Link
 			elsewhere := len(c.Citations) > 0
 			for _, cit := range c.Citations {
 				f, ok := byID[cit.ChunkID]
-				if !ok || f.Chunk.DocID == l.Key || homonym[f.Chunk.DocID] || f.Chunk.DocType != l.Type || namesKey(l, cit.Quote) {
+				if !ok || f.Chunk.DocID == l.Key || homonym[f.Chunk.DocID] || typeOf(f.Chunk.DocType) != l.Type || namesKey(l, cit.Quote) {
 					elsewhere = false
 					break
 				}

@@ -580,11 +580,11 @@ func TestWithChainClaims(t *testing.T) {
 		return out
 	}
 	want := []string{"INC-7701 stopped the tracker.", "The account manager is Olga Streltsova.", "The commander was K. Dymov.", "It followed INC-7701 by a week."}
-	if got := texts(withChainClaims(chain, generated, true, linked, frags)); !slices.Equal(got, want) {
+	if got := texts(withChainClaims(chain, generated, true, linked, frags, sameType)); !slices.Equal(got, want) {
 		t.Errorf("quoting generator: %q, want %q", got, want)
 	}
 	want = []string{"INC-7701 stopped the tracker.", "The account manager is Olga Streltsova.", "INC-7702 was caused by geokit 1.2.", "The commander was K. Dymov.", "It followed INC-7701 by a week."}
-	if got := texts(withChainClaims(chain, generated, false, linked, frags)); !slices.Equal(got, want) {
+	if got := texts(withChainClaims(chain, generated, false, linked, frags, sameType)); !slices.Equal(got, want) {
 		t.Errorf("model: %q, want %q", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
@@ -261,7 +262,7 @@ func TestAboutOther(t *testing.T) {
 		{"another team's page naming it", []ariadne.Claim{claim(named)}, false},
 		{"one claim of several elsewhere", []ariadne.Claim{claim(other), claim(own)}, false},
 	} {
-		l, title, got := aboutOther(linked, tc.claims, frags)
+		l, title, got := aboutOther(linked, tc.claims, frags, sameType)
 		if got != tc.want || got && (l.Key != "teams/data" || title != "Команда интеграций") {
 			t.Errorf("%s: %v (%s, %q), want %v", tc.name, got, l.Key, title, tc.want)
 		}
@@ -275,11 +276,52 @@ func TestAboutOther(t *testing.T) {
 		"Если доступность ниже 99,5%, «Кварц Системс» выплачивает штраф 2% от месячной стоимости.")
 	both := []Linked{{Key: "contracts/public-ctr", Name: "Договор CTR-2025-07", Type: "contract", Surface: "договору CTR-2025-07", names: names},
 		{Key: "contracts/ctr-2025-07", Name: "Договор CTR-2025-07", Type: "contract", Surface: "договору CTR-2025-07", names: names}}
-	if l, _, got := aboutOther(both, []ariadne.Claim{claim(restricted)}, []Fragment{restricted}); got {
+	if l, _, got := aboutOther(both, []ariadne.Claim{claim(restricted)}, []Fragment{restricted}, sameType); got {
 		t.Errorf("a quote from one of two pages the question's name means is refused as about another %s (%s)", l.Type, l.Key)
 	}
-	if _, _, got := aboutOther(both[:1], []ariadne.Claim{claim(restricted)}, []Fragment{restricted}); !got {
+	if _, _, got := aboutOther(both[:1], []ariadne.Claim{claim(restricted)}, []Fragment{restricted}, sameType); !got {
 		t.Error("with only the public page linked, the restricted page's quote is about another contract (as before)")
+	}
+}
+
+// sameType maps a document type to itself: the tests' pages use entity types as their types.
+func sameType(t string) string { return t }
+
+// TestAboutOtherByEntityType: pages are compared by the entity type their document type gives
+// (the ontology's document_types): another warehouse's page — a type the ontology does not know,
+// so a topic — is about another thing of the kind the question names (a fresh-clone check, stop
+// 58: "How many loading docks does Kryazh have?" was answered by the other warehouse's page), as
+// is a synonym's page ("employee" for a person).
+func TestAboutOtherByEntityType(t *testing.T) {
+	o, err := ontology.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := resolution.NewRegistry(nil)
+	reg.Load(ariadne.Entity{Key: "warehouses/north", Name: "North Hub", Type: "topic", Aliases: []string{"North Hub"}}, "", nil)
+	reg.Load(ariadne.Entity{Key: "people/anna", Name: "Anna Berg", Type: "person", Aliases: []string{"Anna Berg"}}, "", nil)
+	names := reg.Matcher()
+	page := func(id, docType, text string) Fragment {
+		return Fragment{N: 1, Chunk: ariadne.Chunk{ID: id, DocID: ariadne.DocIDOfChunk(id), DocType: docType, Title: id, Text: text, ACL: []string{"all"}}}
+	}
+	claim := func(f Fragment) ariadne.Claim {
+		return ariadne.Claim{Text: f.Chunk.Text, Citations: []ariadne.Citation{{ChunkID: f.Chunk.ID, DocID: f.Chunk.DocID, Quote: f.Chunk.Text}}}
+	}
+	for _, tc := range []struct {
+		linked Linked
+		frag   Fragment
+	}{
+		{Linked{Key: "warehouses/north", Name: "North Hub", Type: "topic", Surface: "North Hub", names: names},
+			page("warehouses/south#0000-aaaaaaaa", "warehouse", "It has 24 loading docks.")},
+		{Linked{Key: "people/anna", Name: "Anna Berg", Type: "person", Surface: "Anna Berg", names: names},
+			page("people/ivan#0000-bbbbbbbb", "employee", "Phone: ext. 4417.")},
+	} {
+		if _, _, got := aboutOther([]Linked{tc.linked}, []ariadne.Claim{claim(tc.frag)}, []Fragment{tc.frag}, o.EntityTypeOfDocument); !got {
+			t.Errorf("%s's quote for a question about %s: not about another %s", tc.frag.Chunk.DocID, tc.linked.Name, tc.linked.Type)
+		}
+		if _, _, got := aboutOther([]Linked{tc.linked}, []ariadne.Claim{claim(tc.frag)}, []Fragment{tc.frag}, sameType); got {
+			t.Errorf("by the raw document type (%s), %s's quote counted as another %s's", tc.frag.Chunk.DocType, tc.frag.Chunk.DocID, tc.linked.Type)
+		}
 	}
 }
 

@@ -225,7 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	guard := vector.NewIndexGuard(vs, vector.GuardConfig{Repair: c.IndexRepair, Log: log})
 	retriever := agent.NewRetriever(guard, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: lex, Translations: c.Translations}, log)
-	acfg := agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex}
+	acfg := agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex, EntityTypeOf: onto.EntityTypeOfDocument}
 	if _, ok := gen.(agent.LLMGenerator); ok {
 		acfg.Gate = agent.AnswerabilityGate(c.Answerability, model, agent.TermExtractive{Lexicon: lex})
 	}

@@ -194,13 +194,14 @@ type DocState struct {
 
 // WriteStats counts what a graph write changed.
 type WriteStats struct {
-	Documents, Chunks, Entities, Relations, Mentions int
-	DeletedChunks, DeletedEntities, DeletedRelations int
+	Documents, Chunks, Entities, Relations, Mentions                   int
+	DeletedDocuments, DeletedChunks, DeletedEntities, DeletedRelations int
 }
 
 // Total is the number of objects written or deleted.
 func (a WriteStats) Total() int {
-	return a.Documents + a.Chunks + a.Entities + a.Relations + a.Mentions + a.DeletedChunks + a.DeletedEntities + a.DeletedRelations
+	return a.Documents + a.Chunks + a.Entities + a.Relations + a.Mentions + a.DeletedDocuments + a.DeletedChunks + a.DeletedEntities +
+		a.DeletedRelations
 }
 
 // Add sums b into a.
@@ -210,6 +211,7 @@ func (a *WriteStats) Add(b WriteStats) {
 	a.Entities += b.Entities
 	a.Relations += b.Relations
 	a.Mentions += b.Mentions
+	a.DeletedDocuments += b.DeletedDocuments
 	a.DeletedChunks += b.DeletedChunks
 	a.DeletedEntities += b.DeletedEntities
 	a.DeletedRelations += b.DeletedRelations

@@ -1110,7 +1110,7 @@ func (s *Store) DeleteDocuments(ctx context.Context, old map[string][]string) (a
 	if err != nil {
 		return st, translate("delete documents", err)
 	}
-	st.Documents = len(ids)
+	st.DeletedDocuments = len(ids)
 	return st, nil
 }
 

@@ -126,6 +126,7 @@ func (m *memStore) DeleteDocuments(_ context.Context, old map[string][]string) (
 	for id, chunks := range old {
 		delete(m.docs, id)
 		delete(m.extractors, id)
+		st.DeletedDocuments++
 		st.DeletedChunks += len(chunks)
 	}
 	return st, nil

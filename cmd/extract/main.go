@@ -433,9 +433,9 @@ func printSummary(w io.Writer, c cli, s ingest.Summary, problems []corpus.Proble
 	} else {
 		fmt.Fprintf(&b, "  chunks     %d in written documents; vectors written %d (%d reused by content, %d embedded), deleted %d, refused %d; BM25 terms re-analyzed %d\n",
 			s.Chunks, s.Vectors, s.VectorsReused, s.Embedded, s.VectorsDeleted, len(s.VectorErrors), s.Reanalyzed)
-		fmt.Fprintf(&b, "  graph      entities %d in the whole graph, every source (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted chunks %d, relations %d, entities %d\n",
+		fmt.Fprintf(&b, "  graph      entities %d in the whole graph, every source (merges %d); relations stated %d; writes: documents %d, chunks %d, entities %d, relations %d, mentions %d; deleted documents %d, chunks %d, relations %d, entities %d\n",
 			s.Entities, s.Merges, s.Relations, s.Graph.Documents, s.Graph.Chunks, s.Graph.Entities, s.Graph.Relations,
-			s.Graph.Mentions, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
+			s.Graph.Mentions, s.Graph.DeletedDocuments, s.Graph.DeletedChunks, s.Graph.DeletedRelations, s.Graph.DeletedEntities)
 		if r := s.Restored; r.Extracted > 0 || r.Docs > 0 {
 			// A delete or an upsert extracts the rest of the source again: names the deleted
 			// documents gave no longer link the others, and what those rewrites delete (an entity

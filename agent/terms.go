@@ -47,7 +47,7 @@ type questionTerms struct {
 	ents  []entityTerms       // linked entities with the terms of their words in the question
 	lex   *lexicon.Lexicon    // for the text's words translated back (stated); nil without a lexicon
 	ru    map[string]bool     // terms of Russian (Cyrillic) question words: derivationOf applies to them
-	acr   map[string]string   // term → the lower-case letters of the acronym it is ("ceo" for CEO; see acronymOf)
+	acr   map[string]string   // term → the lower-case letters of the acronym it is ("ceo" for CEO; see acronymLetters)
 	// memo, when set (memoized), keeps what stated found for each text, for every term of the
 	// questionTerms memoized was called on; its subsets (only) share it. Not safe for
 	// concurrent use.

@@ -103,8 +103,10 @@ MATCH (e:Entity {key: row.key})
 SET e.degree_groups = row.groups, e.degree_counts = row.counts`
 )
 
-// applyDegreeDeltas adds d to the stored per-acl counts of its entities. An entity without the
-// lists (a graph written before them) keeps none: RefreshStale counts them in full.
+// applyDegreeDeltas adds d to the stored per-acl counts of its entities — those a batch's grow
+// rows did not take (growEntitiesCypher applies the others): ends of its relations that are
+// none of its entities. An entity without the lists (a graph written before them) keeps none:
+// RefreshStale counts them in full.
 func (s *Store) applyDegreeDeltas(ctx context.Context, tx neo4j.ManagedTransaction, d degreeDeltas) error {
 	if len(d) == 0 {
 		return nil

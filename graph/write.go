@@ -507,8 +507,8 @@ SET e.name = name`
 	// «Мурманск» for «Мурманске», is what the chunk says as much as the surface is).
 	//
 	// e.degree_groups and e.degree_counts are the entity's relationships to entities grouped by
-	// their acl (see degreeByACL): each distinct acl's sorted groups followed by '' in the first
-	// list (group names are never blank: corpus.Load refuses them), the relationships with that
+	// their acl (graph/degree.go): each distinct acl's sorted groups followed by '' in the first
+	// list (group names are never blank: corpus.CheckACL refuses them), the relationships with that
 	// acl at the same position in the second, in order of the joined groups. A caller's degree
 	// (readableDegree) is the sum over the acls that share a group with the caller's.
 	refreshEntitiesCypher = `
@@ -567,7 +567,9 @@ RETURN count(*) AS deleted`
 	// mentions — the full refresh costs every mention of a hub entity in every batch that names
 	// it, which made ingestion quadratic in the hub's degree. The result is the same sets as a
 	// full refresh (TestIntegrationIncrementalRefresh compares them); the degree was counted by
-	// upsertRelationsCypher. The first mentions per chunk ACL (first_acls, first_chunks: the node
+	// upsertRelationsCypher, and the relationships per acl (degree_groups, degree_counts) gain
+	// what the batch's relation steps changed (row.degree: degreeDeltas.rows), for an entity
+	// that has the lists (a new one gets empty ones; an older graph's wait for RefreshStale). The first mentions per chunk ACL (first_acls, first_chunks: the node
 	// views' first surface) take the batch's smaller chunk ids, and the alias lists (alias_acls,
 	// alias_surfaces: the views' surfaces per chunk ACL) the batch's new pairs — for an entity
 	// that has the lists, or whose every mention is the batch's; an entity of a graph written

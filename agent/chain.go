@@ -132,9 +132,11 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 			return chainPlan{}, fmt.Errorf("agent: read chain entity aliases: %w", err)
 		}
 	}
-	// The paths' entities' degrees as the caller sees them, for walkOdds: the edges' degrees count
-	// every relationship, restricted ones too (security audit: a finance contract relating a
-	// public project flipped an anonymous caller's chain).
+	// The paths' entities' degrees as the caller sees them, for walkOdds (security audit: a
+	// finance contract relating a public project flipped an anonymous caller's chain). Edges
+	// gives the same degrees for entities with the per-acl counts (graph.readableDegree); this
+	// read still counts them for a graph written before those (until cmd/extract's RefreshStale),
+	// where the edges' degrees count every relationship.
 	var degrees map[string]int
 	if dr, ok := a.cfg.Chunks.(EntityDegreeReader); ok {
 		var err error

@@ -365,6 +365,37 @@ func wordOf(name string, words []string) bool {
 	return len(t) == 1 && slices.ContainsFunc(words, func(w string) bool { return textnorm.TokenMatch(t[0], w) })
 }
 
+// personName is a recognized name of a person in several words: its group key, its words
+// (textnorm.KeyTokens) and the acl of a chunk that names it.
+type personName struct {
+	key    string
+	tokens []string
+	acl    []string
+}
+
+// namedInFull returns the group key of the one person of persons (a document's names of people
+// in several words) that has name's one word among its words up to inflection (textnorm.TokenMatch:
+// «Денису» of «Денис Ковалёв») and is named in a chunk every reader of acl may read; "" when none
+// or several persons have it ("Anna" where the note names Anna Petrova and Anna Lind).
+func namedInFull(name string, acl []string, persons []personName) string {
+	t := textnorm.KeyTokens(name)
+	if len(t) != 1 {
+		return ""
+	}
+	found := ""
+	for _, p := range persons {
+		if len(p.tokens) < 2 || !ariadne.ReadersWithin(acl, p.acl) ||
+			!slices.ContainsFunc(p.tokens, func(w string) bool { return textnorm.TokenMatch(t[0], w) }) {
+			continue
+		}
+		if found != "" && found != p.key {
+			return ""
+		}
+		found = p.key
+	}
+	return found
+}
+
 // mentionName is what a mention names: the recognizer's normal form of it (ner.Mention.Normal)
 // when there is one that can name an entity, else its surface.
 func mentionName(m ner.Mention) string {
@@ -429,6 +460,12 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	}
 	var waiting []addressed
 	fullNames := map[int]map[string]string{} // document → first name and patronymic → group
+	// A person's name in one word («Dear Denis», «Reyes owns it») is the person the same document
+	// names in several words with that word («To: Denis Kovalev», «Dana Reyes was out»), when it
+	// names exactly one such person where every reader of the short mention may read it: such
+	// mentions wait for every full name too (within-document name coreference).
+	var short []addressed
+	docPersons := map[int][]personName{} // document → its names of people in several words
 	for _, c := range chunks {
 		in := docs[c.doc]
 		acl := chunkACL(in.Doc, c.chunk)
@@ -463,6 +500,10 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 					waiting = append(waiting, addressed{c, m, name, typ, ctx, p, acl})
 					continue
 				}
+				if !severalWords(name) && !severalWords(m.Text) {
+					short = append(short, addressed{c: c, m: m, name: name, typ: typ, ctx: ctx, acl: acl})
+					continue
+				}
 			}
 			k, _ := scratch.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Context: ctx})
 			if k == "" {
@@ -476,6 +517,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 					fullNames[c.doc][p] = k
 				}
 			}
+			if typ == "person" {
+				docPersons[c.doc] = append(docPersons[c.doc], personName{k, textnorm.KeyTokens(name), acl})
+			}
 			add(c, m, k, name, typ, ctx, acl)
 		}
 	}
@@ -487,6 +531,17 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			}
 		}
 		add(w.c, w.m, k, w.name, w.typ, w.ctx, w.acl)
+	}
+	for _, w := range short {
+		if k := namedInFull(w.name, w.acl, docPersons[w.c.doc]); k != "" {
+			// The mention is the full name's; the one word names neither the entity nor an alias
+			// of it (another document's "Denis" may be another Denis).
+			found = append(found, pending{chunkID: w.c.chunk.ID, m: w.m, group: k})
+			continue
+		}
+		if k, _ := scratch.ResolveRecognized(resolution.Candidate{Name: w.name, Type: w.typ, Context: w.ctx}); k != "" {
+			add(w.c, w.m, k, w.name, w.typ, w.ctx, w.acl)
+		}
 	}
 	// The words of the run's names of people in several words: "Reyes" after "Dana Reyes" is a
 	// person's surname, not a one-word guess (see ner_one_word_person below).

@@ -388,6 +388,7 @@ func TestNEROneWordPersonIsATopic(t *testing.T) {
 	notes := []Input{
 		note("notes/retro", "en", "We will replace Quarrel in Orion Portal. Dana Reyes agreed."),
 		note("notes/sync", "en", "Dana Reyes was out; Reyes owns the migration."),
+		note("notes/later", "en", "Reyes owns the migration."),
 		note("notes/plan", "ru", "Миграцию проверит Гордеев."),
 	}
 	found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), notes, reg)
@@ -401,6 +402,21 @@ func TestNEROneWordPersonIsATopic(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"person:dana reies", "person:gordev", "person:reies", "projects/orion", "topic:kuarel"}; !slices.Equal(got, want) {
 		t.Errorf("entities %q, want %q", got, want)
+	}
+	// In the note that names her in full, "Reyes" is Dana Reyes (namedInFull); in another, the
+	// surname of a person named in several words is a person of its own, not a topic.
+	var sync, later []string
+	for _, r := range found["notes/sync#0"] {
+		sync = append(sync, r.Surface+"→"+r.EntityKey)
+	}
+	for _, r := range found["notes/later#0"] {
+		later = append(later, r.Surface+"→"+r.EntityKey)
+	}
+	if want := []string{"Dana Reyes→person:dana reies", "Reyes→person:dana reies"}; !slices.Equal(sync, want) {
+		t.Errorf("notes/sync mentions %q, want %q", sync, want)
+	}
+	if want := []string{"Reyes→person:reies"}; !slices.Equal(later, want) {
+		t.Errorf("notes/later mentions %q, want %q", later, want)
 	}
 	page := Input{Doc: ariadne.Document{ID: "projects/orion", Type: "project", Lang: "en", Title: "Orion Portal"}, SubjectKey: subj,
 		Chunks: []ariadne.Chunk{{ID: "projects/orion#0", DocID: "projects/orion", Lang: "en", Text: "Orion Portal caches in Quarrel; Dana Reyes leads it."}}}
@@ -555,5 +571,79 @@ func TestNERReadableNamesInsideHiddenName(t *testing.T) {
 				t.Errorf("public note naming %s, management contract written %v: readers get %q, want %q", tc.code, withContract, got, tc.want)
 			}
 		}
+	}
+}
+
+// A person's name in one word is the person its document names in full with that word — when
+// the document names one such person, in a chunk every reader of the short mention may read — and
+// the one word names neither the entity nor an alias of it.
+func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
+	tests := []struct {
+		name   string
+		chunks []ariadne.Chunk // of one note, notes/1
+		want   []string        // the note's mentions, surface→key
+		names  map[string]string
+	}{
+		{
+			name:   "a first name in an e-mail's greeting",
+			chunks: []ariadne.Chunk{{Text: "To: Denis Kovalev. Dear Denis, the trucks are late."}},
+			want:   []string{"Denis Kovalev→person:denis kovalev", "Denis→person:denis kovalev"},
+			names:  map[string]string{"person:denis kovalev": "Denis Kovalev"},
+		},
+		{
+			name:   "an inflected surname before the full name",
+			chunks: []ariadne.Chunk{{Text: "Отчёт отправили Ковалёву. Денис Ковалёв ответил в тот же день."}},
+			want:   []string{"Ковалёву→person:denis kovalev", "Денис Ковалёв→person:denis kovalev"},
+			names:  map[string]string{"person:denis kovalev": "Денис Ковалёв"},
+		},
+		{
+			name:   "two persons share the first name: the one word is its own",
+			chunks: []ariadne.Chunk{{Text: "Anna Petrova met Anna Lind. Anna signed."}},
+			want:   []string{"Anna Petrova→person:ana petrova", "Anna Lind→person:ana lind", "Anna→person:ana"},
+		},
+		{
+			name: "the full name only in a restricted chunk: a public one word is its own",
+			chunks: []ariadne.Chunk{{Text: "Dear Denis, the trucks are late."},
+				{Text: "Denis Kovalev approved the penalty.", ACL: []string{"management"}}},
+			want: []string{"Denis→person:denis", "Denis Kovalev→person:denis kovalev"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := onto(t)
+			rec := &lexiconRecognizer{labels: map[string]string{"Denis Kovalev": "PERSON", "Denis": "PERSON",
+				"Anna Petrova": "PERSON", "Anna Lind": "PERSON", "Anna": "PERSON", "Денис Ковалёв": "PER", "Ковалёву": "PER"}}
+			in := Input{Doc: ariadne.Document{ID: "notes/1", Type: "note", Lang: "en", Title: "notes/1"}}
+			for i, c := range tc.chunks {
+				c.ID, c.DocID, c.Lang = fmt.Sprintf("notes/1#%d", i), "notes/1", "en"
+				if strings.ContainsAny(c.Text, "абвгдеёжзийклмнопрстуфхцчшщыэюя") {
+					c.Lang = "ru"
+				}
+				in.Chunks = append(in.Chunks, c)
+			}
+			reg := resolution.NewRegistry(o.Nicknames)
+			found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), []Input{in}, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range in.Chunks {
+				for _, r := range found[c.ID] {
+					got = append(got, r.Surface+"→"+r.EntityKey)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("mentions\n got  %q\n want %q", got, tc.want)
+			}
+			for k, name := range tc.names {
+				e, ok := reg.Get(k)
+				if !ok {
+					t.Fatalf("no entity %s", k)
+				}
+				if e.Name != name || slices.ContainsFunc(e.Aliases, func(a string) bool { return !severalWords(a) }) {
+					t.Errorf("entity %s named %q with aliases %q, want %q and no one-word alias", k, e.Name, e.Aliases, name)
+				}
+			}
+		})
 	}
 }

@@ -544,16 +544,33 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 	}
 	// The words of the run's names of people in several words: "Reyes" after "Dana Reyes" is a
-	// person's surname, not a one-word guess (see ner_one_word_person below).
-	var personWords []string
+	// person's surname, not a one-word guess (see ner_one_word_person below). Each with the acl
+	// of the mentions that name it (the group's basis): a name only a restricted note writes in
+	// full does not make a public one-word name a person (security audit: «Mr. Pemberton» was a
+	// person for everyone only while a [management] note named Rupert Pemberton).
+	type wordsOf struct {
+		words []string
+		acl   []string
+	}
+	var personWords []wordsOf
 	for _, k := range groupOrder {
 		if g := groups[k].basis(); g.types["person"] > 0 {
 			for _, name := range append(slices.Clone(g.nameOrder), g.order...) {
 				if severalWords(name) {
-					personWords = append(personWords, textnorm.KeyTokens(name)...)
+					personWords = append(personWords, wordsOf{textnorm.KeyTokens(name), g.acl})
 				}
 			}
 		}
+	}
+	// readableWords are the words of personWords every reader of acl may read.
+	readableWords := func(acl []string) []string {
+		var out []string
+		for _, w := range personWords {
+			if ariadne.ReadersWithin(acl, w.acl) {
+				out = append(out, w.words...)
+			}
+		}
+		return out
 	}
 	final := map[string]string{}
 	for _, k := range groupOrder {
@@ -576,7 +593,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 		if one := n.onto.NEROneWordPerson; typ == "person" && one != "" && !slices.ContainsFunc(b.order, cyrillic) &&
 			!slices.ContainsFunc(b.nameOrder, severalWords) && !slices.ContainsFunc(b.order, severalWords) &&
-			!slices.ContainsFunc(b.nameOrder, func(name string) bool { return wordOf(name, personWords) }) {
+			!slices.ContainsFunc(b.nameOrder, func(name string) bool { return wordOf(name, readableWords(g.acl)) }) {
 			typ = one // "Redis", "Kestrelwave": a person only by a small model's guess (ontology: ner_one_word_person)
 		}
 		ctx := b.context

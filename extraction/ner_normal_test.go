@@ -336,3 +336,36 @@ func TestNERDropsLoneLegalForms(t *testing.T) {
 		t.Errorf("recognized %q, want %q", got, want)
 	}
 }
+
+// A one-word name is a person when a name of several words the same readers may read has its word;
+// a restricted note that writes the name in full changes neither its type nor its key for a
+// public reader (security audit, stop 59: "Mr. Pemberton" was person:pemberton for everyone only
+// while a [management] note named Rupert Pemberton, and topic:pemberton without it).
+func TestNEROneWordPersonCountsOnlyReadableFullNames(t *testing.T) {
+	o := onto(t)
+	entityOf := func(inputs ...Input) string {
+		reg := resolution.NewRegistry(o.Nicknames)
+		rec := &lexiconRecognizer{labels: map[string]string{"Pemberton": "PERSON", "Rupert Pemberton": "PERSON"}}
+		found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), inputs, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range found["notes/depot#0"] {
+			return r.EntityKey
+		}
+		return ""
+	}
+	depot := note("notes/depot", "en", "Mr. Pemberton inspected the Narvik depot.")
+	secret := note("notes/secret", "en", "Rupert Pemberton approved the expansion.")
+	secret.Doc.ACL, secret.Chunks[0].ACL = []string{"management"}, []string{"management"}
+	public := note("notes/visit", "en", "Rupert Pemberton visited the depot.")
+	if got := entityOf(depot); got != "topic:pemberton" {
+		t.Errorf("the public note alone: %q, want topic:pemberton", got)
+	}
+	if got := entityOf(depot, secret); got != "topic:pemberton" {
+		t.Errorf("with the management note: %q, want topic:pemberton as without it", got)
+	}
+	if got := entityOf(depot, public); got != "person:pemberton" {
+		t.Errorf("with a public note naming him in full: %q, want person:pemberton", got)
+	}
+}

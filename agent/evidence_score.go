@@ -251,11 +251,11 @@ func (r EvidenceRanker) Features(ctx context.Context, question string, frags []F
 			}
 			qvecs = append(qvecs, v)
 		}
-		texts := make([]string, len(units))
+		texts, acls := make([]string, len(units)), make([][]string, len(units))
 		for i, u := range units {
-			texts[i] = u.Text
+			texts[i], acls[i] = u.Text, u.Fragment.Chunk.ACL
 		}
-		vecs, err := r.Embedder.EmbedPassages(ctx, texts)
+		vecs, err := EmbedUnits(ctx, r.Embedder, texts, acls)
 		if err != nil {
 			return nil, fmt.Errorf("agent: embed evidence units: %w", err)
 		}

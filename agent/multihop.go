@@ -177,7 +177,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 		for k, m := range mentions {
 			names[k] = m.Node.Name
 		}
-		vecs, err := r.names.embed(ctx, pe, names)
+		vecs, err := r.names.embed(ctx, pe, req.Groups, names)
 		if err != nil {
 			return res, "", fmt.Errorf("agent: embed entity names: %w", err)
 		}

@@ -2,8 +2,10 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -13,10 +15,14 @@ type PassageEmbedder interface {
 	EmbedPassages(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// nameCache keeps entity-name embeddings by name text, so each name is embedded once per
-// process. Vectors of names only: the cache holds no key, chunk or ACL, and a caller reaches a
-// vector only through a name a graph read (with the caller's groups) gave it. Bounded: when full
-// it is emptied (names are cheap to embed again).
+// nameCache keeps entity-name embeddings by the caller's groups and the name text, so each name
+// is embedded once per process for callers holding the same groups. Vectors of names only: the
+// cache holds no key, chunk or ACL, and a caller reaches a vector only through a name a graph read
+// (with the caller's groups) gave it. Kept apart by groups because a hit is faster than a miss: a
+// name only a management query embedded would otherwise answer an anonymous walk that reaches the
+// same name through a public note a writer planted, and its speed would tell the writer that a
+// restricted document names it (security audit, stop 59, found it for evidence units). Bounded:
+// when full it is emptied (names are cheap to embed again).
 type nameCache struct {
 	mu  sync.Mutex
 	max int
@@ -25,14 +31,22 @@ type nameCache struct {
 
 func newNameCache(max int) *nameCache { return &nameCache{max: max, vec: map[string][]float32{}} }
 
-// embed returns a vector per entity key for names (key → name), embedding the names it has not
-// seen in one batch.
-func (c *nameCache) embed(ctx context.Context, pe PassageEmbedder, names map[string]string) (map[string][]float32, error) {
+// namesScope is the name cache's scope of a caller holding groups: its distinct groups, sorted.
+func namesScope(groups []string) string {
+	gs := slices.Clone(groups)
+	slices.Sort(gs)
+	return strings.Join(slices.Compact(gs), "\x1f") + "\x00"
+}
+
+// embed returns a vector per entity key for names (key → name) as the graph showed them to a
+// caller holding groups, embedding the names it has not seen for those groups in one batch.
+func (c *nameCache) embed(ctx context.Context, pe PassageEmbedder, groups []string, names map[string]string) (map[string][]float32, error) {
+	scope := namesScope(groups)
 	c.mu.Lock()
 	var missing []string
 	seen := map[string]bool{}
 	for _, n := range names {
-		if _, ok := c.vec[n]; !ok && n != "" && !seen[n] {
+		if _, ok := c.vec[scope+n]; !ok && n != "" && !seen[n] {
 			seen[n] = true
 			missing = append(missing, n)
 		}
@@ -60,24 +74,23 @@ func (c *nameCache) embed(ctx context.Context, pe PassageEmbedder, names map[str
 	for k, n := range names {
 		if v, ok := fresh[n]; ok {
 			out[k] = v
-		} else if v, ok := c.vec[n]; ok {
+		} else if v, ok := c.vec[scope+n]; ok {
 			out[k] = v
 		}
 	}
 	for n, v := range fresh {
-		c.vec[n] = v
+		c.vec[scope+n] = v
 	}
 	return out, nil
 }
 
 // WarmNames embeds entity names into the walk's name cache ahead of the first multi_hop question
 // (without it, a cold process pays one embedding batch per question for the names its walk
-// reaches: hundreds of milliseconds with e5 on 2 cores). Names are embedded in batches of batch
-// (default 256); it returns how many names the cache holds from this call. An embedder that
-// embeds no passages warms nothing. The cache keys by name text only, so warming every name the
-// graph holds shows no caller anything: a walk reaches a vector only through a name its own graph
-// read gave it.
-func (r *Retriever) WarmNames(ctx context.Context, names []string, batch int) (int, error) {
+// reaches: hundreds of milliseconds with e5 on 2 cores), for callers holding groups — names such a
+// caller may see (graph.Store.EntityNames with the same groups). Names are embedded in batches of
+// batch (default 256); it returns how many names the cache holds from this call. An embedder that
+// embeds no passages warms nothing.
+func (r *Retriever) WarmNames(ctx context.Context, groups, names []string, batch int) (int, error) {
 	pe, ok := r.embed.(PassageEmbedder)
 	if !ok {
 		return 0, nil
@@ -100,7 +113,7 @@ func (r *Retriever) WarmNames(ctx context.Context, names []string, batch int) (i
 		for j, n := range distinct[i:min(i+batch, len(distinct))] {
 			part[strconv.Itoa(j)] = n
 		}
-		vecs, err := r.names.embed(ctx, pe, part)
+		vecs, err := r.names.embed(ctx, pe, groups, part)
 		if err != nil {
 			return warmed, err
 		}

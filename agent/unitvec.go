@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/embedding"
 )
 
@@ -21,11 +24,79 @@ type UnitVectorStore interface {
 	PutUnitVectors(ctx context.Context, vecs map[string][]float32) error
 }
 
-// UnitVectorKey is the content key of a unit's passage vector: hex sha256 of the embedder name and
-// the text, 32 hex digits.
-func UnitVectorKey(embedder, text string) string {
-	sum := sha256.Sum256([]byte(embedder + "\x00passage\x00" + text))
+// UnitVectorKey is the content key of the passage vector of a unit of a public chunk:
+// UnitVectorKeyFor with no acl.
+func UnitVectorKey(embedder, text string) string { return UnitVectorKeyFor(embedder, nil, text) }
+
+// UnitVectorKeyFor is the content key of the passage vector of a unit of a chunk restricted to acl:
+// hex sha256 of the embedder name, the acl's distinct groups, sorted (none for a public acl: empty
+// or holding ariadne.PublicGroup), and the text, 32 hex digits. Vectors are shared only among
+// chunks with the same readers: a hit is faster than a miss, and were the key the text alone, a
+// writer could post a public note repeating a guessed sentence of a restricted chunk that a query
+// of its readers had embedded, and time an anonymous question to learn the guess is exact
+// (security audit, stop 59). Keys written before the readers were part of them ("passage" where
+// this has "passage2") are never looked up again; cmd/extract --unit-vectors deletes them.
+func UnitVectorKeyFor(embedder string, acl []string, text string) string {
+	sum := sha256.Sum256([]byte(embedder + "\x00passage2\x00" + readersKey(acl) + "\x00" + text))
 	return hex.EncodeToString(sum[:16])
+}
+
+// readersKey is acl's distinct groups, sorted, joined by U+001F; "" for a public acl.
+func readersKey(acl []string) string {
+	if ariadne.ReadersWithin(nil, acl) {
+		return ""
+	}
+	gs := slices.Clone(acl)
+	slices.Sort(gs)
+	return strings.Join(slices.Compact(gs), "\x1f")
+}
+
+type passageReadersKey struct{}
+
+// WithPassageReaders returns a context whose passages CachingEmbedder caches for the readers of acl
+// (the acl of the chunk they come from: UnitVectorKeyFor). Passages embedded without it are not
+// cached.
+func WithPassageReaders(ctx context.Context, acl []string) context.Context {
+	return context.WithValue(ctx, passageReadersKey{}, slices.Clone(acl))
+}
+
+func passageReaders(ctx context.Context) ([]string, bool) {
+	acl, ok := ctx.Value(passageReadersKey{}).([]string)
+	return acl, ok
+}
+
+// EmbedUnits embeds texts, the i-th a unit of a chunk restricted to acls[i], through e: one
+// EmbedPassages call per distinct acl, each with WithPassageReaders, so that a CachingEmbedder
+// shares a vector only among chunks with the same readers. One vector per text, in order.
+func EmbedUnits(ctx context.Context, e PassageEmbedder, texts []string, acls [][]string) ([][]float32, error) {
+	byReaders := map[string][]int{}
+	var order []string
+	for i := range texts {
+		k := readersKey(acls[i])
+		if _, ok := byReaders[k]; !ok {
+			order = append(order, k)
+		}
+		byReaders[k] = append(byReaders[k], i)
+	}
+	out := make([][]float32, len(texts))
+	for _, k := range order {
+		idx := byReaders[k]
+		part := make([]string, len(idx))
+		for j, i := range idx {
+			part[j] = texts[i]
+		}
+		vecs, err := e.EmbedPassages(WithPassageReaders(ctx, acls[idx[0]]), part)
+		if err != nil {
+			return nil, err
+		}
+		if len(vecs) != len(part) {
+			return nil, fmt.Errorf("agent: embedder returned %d vectors for %d texts", len(vecs), len(part))
+		}
+		for j, i := range idx {
+			out[i] = vecs[j]
+		}
+	}
+	return out, nil
 }
 
 // CachingEmbedder wraps an embedder with an in-memory LRU of query and passage vectors (by exact
@@ -76,16 +147,22 @@ func (c *CachingEmbedder) EmbedQuery(ctx context.Context, text string) ([]float3
 	return v, nil
 }
 
-// EmbedPassages returns one vector per text: from the LRU, then the store, and embeds only the
-// rest in one call (then writes them to both). A store read or write error is not fatal: the
+// EmbedPassages returns one vector per text. With the readers of the texts in ctx
+// (WithPassageReaders: every text is of a chunk with that acl) it takes them from the LRU, then
+// the store, under UnitVectorKeyFor, and embeds only the rest in one call (then writes them to
+// both); without, it embeds them all uncached. A store read or write error is not fatal: the
 // vectors are embedded and served from memory.
 func (c *CachingEmbedder) EmbedPassages(ctx context.Context, texts []string) ([][]float32, error) {
+	acl, scoped := passageReaders(ctx)
+	if !scoped {
+		return c.inner.EmbedPassages(ctx, texts)
+	}
 	out := make([][]float32, len(texts))
 	name := c.inner.Name()
 	var missKeys []string
 	missIdx := map[string][]int{}
 	for i, t := range texts {
-		k := UnitVectorKey(name, t)
+		k := UnitVectorKeyFor(name, acl, t)
 		if v, ok := c.units.Get(k); ok {
 			out[i] = v
 			continue
@@ -139,24 +216,27 @@ func (c *CachingEmbedder) EmbedPassages(ctx context.Context, texts []string) ([]
 	return out, nil
 }
 
-// PrecomputeUnitVectors embeds the evidence units (splitUnits) of chunk texts that are not cached
-// yet, in batches of batch (≤ 0: 64), so that queries find them. It returns the number of units.
-func (c *CachingEmbedder) PrecomputeUnitVectors(ctx context.Context, texts []string, batch int) (int, error) {
+// PrecomputeUnitVectors embeds the evidence units (splitUnits) of chunks (Text and ACL) that are
+// not cached yet, in batches of batch (≤ 0: 64), each unit for its chunk's readers
+// (UnitVectorKeyFor), so that queries find them. It returns the number of units.
+func (c *CachingEmbedder) PrecomputeUnitVectors(ctx context.Context, chunks []ariadne.Chunk, batch int) (int, error) {
 	if batch <= 0 {
 		batch = 64
 	}
 	var units []string
+	var acls [][]string
 	seen := map[string]bool{}
-	for _, t := range texts {
-		for _, u := range splitUnits(t) {
-			if !seen[u] && !planted(u) {
-				seen[u] = true
-				units = append(units, u)
+	for _, ch := range chunks {
+		for _, u := range splitUnits(ch.Text) {
+			if k := readersKey(ch.ACL) + "\x00" + u; !seen[k] && !planted(u) {
+				seen[k] = true
+				units, acls = append(units, u), append(acls, ch.ACL)
 			}
 		}
 	}
 	for i := 0; i < len(units); i += batch {
-		if _, err := c.EmbedPassages(ctx, units[i:min(i+batch, len(units))]); err != nil {
+		j := min(i+batch, len(units))
+		if _, err := EmbedUnits(ctx, c, units[i:j], acls[i:j]); err != nil {
 			return i, err
 		}
 	}
@@ -177,17 +257,18 @@ type UnitVectorSync struct {
 	Units, Embedded, Deleted int
 }
 
-// SyncUnitVectors brings index in line with the chunk texts: the evidence units (splitUnits,
-// planted instructions left out) it lacks are embedded with inner and written, in batches of 64,
-// and the keys of units no text has any more are deleted. Run after a corpus sync, it makes the
-// query path find every unit's vector without embedding it.
-func SyncUnitVectors(ctx context.Context, inner UnitEmbedder, index UnitVectorIndex, texts []string) (UnitVectorSync, error) {
+// SyncUnitVectors brings index in line with the chunks (Text and ACL): the evidence units
+// (splitUnits, planted instructions left out) it lacks are embedded with inner and written under
+// their chunk's readers' key (UnitVectorKeyFor), in batches of 64, and the keys of units no chunk
+// has any more are deleted. Run after a corpus sync, it makes the query path find every unit's
+// vector without embedding it.
+func SyncUnitVectors(ctx context.Context, inner UnitEmbedder, index UnitVectorIndex, chunks []ariadne.Chunk) (UnitVectorSync, error) {
 	var out UnitVectorSync
 	want := map[string]string{} // key → unit text
-	for _, t := range texts {
-		for _, u := range splitUnits(t) {
+	for _, ch := range chunks {
+		for _, u := range splitUnits(ch.Text) {
 			if !planted(u) {
-				want[UnitVectorKey(inner.Name(), u)] = u
+				want[UnitVectorKeyFor(inner.Name(), ch.ACL, u)] = u
 			}
 		}
 	}
@@ -204,15 +285,19 @@ func SyncUnitVectors(ctx context.Context, inner UnitEmbedder, index UnitVectorIn
 			stale = append(stale, k)
 		}
 	}
-	var todo []string
-	for k, u := range want {
+	var todo []string // keys
+	for k := range want {
 		if !have[k] {
-			todo = append(todo, u)
+			todo = append(todo, k)
 		}
 	}
 	sort.Strings(todo)
 	for i := 0; i < len(todo); i += 64 {
-		batch := todo[i:min(i+64, len(todo))]
+		keys := todo[i:min(i+64, len(todo))]
+		batch := make([]string, len(keys))
+		for j, k := range keys {
+			batch[j] = want[k]
+		}
 		vecs, err := inner.EmbedPassages(ctx, batch)
 		if err != nil {
 			return out, fmt.Errorf("agent: embed units: %w", err)
@@ -221,8 +306,8 @@ func SyncUnitVectors(ctx context.Context, inner UnitEmbedder, index UnitVectorIn
 			return out, fmt.Errorf("agent: embedder returned %d vectors for %d units", len(vecs), len(batch))
 		}
 		put := make(map[string][]float32, len(batch))
-		for j, u := range batch {
-			put[UnitVectorKey(inner.Name(), u)] = vecs[j]
+		for j, k := range keys {
+			put[k] = vecs[j]
 		}
 		if err := index.PutUnitVectors(ctx, put); err != nil {
 			return out, err

@@ -187,7 +187,7 @@ func TestIntegrationDeletedSpellingRenames(t *testing.T) {
 }
 
 // TestIntegrationEntityNames: the names for warming the walk's cache, most connected first, then
-// by name, distinct, cut at the limit.
+// by name, distinct, cut at the limit — only those the groups may see (the entity and its name).
 func TestIntegrationEntityNames(t *testing.T) {
 	ctx := context.Background()
 	s := openNamespaced(t, "names")
@@ -195,14 +195,22 @@ func TestIntegrationEntityNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := s.run(ctx, `
-CREATE (:Entity {key: 'a', name: 'Zarya', degree: 5}), (:Entity {key: 'b', name: 'Kazan', degree: 1}),
-       (:Entity {key: 'c', name: 'Orbita', degree: 1}), (:Entity {key: 'd', name: 'Kazan', degree: 0}),
-       (:Entity {key: 'e', name: '', degree: 9})`, nil); err != nil {
+CREATE (:Entity {key: 'a', name: 'Zarya', degree: 5, acl: ['all'], name_acl: ['all']}),
+       (:Entity {key: 'b', name: 'Kazan', degree: 1, acl: ['all'], name_acl: ['all']}),
+       (:Entity {key: 'c', name: 'Orbita', degree: 1, acl: ['all'], name_acl: ['all']}),
+       (:Entity {key: 'd', name: 'Kazan', degree: 0, acl: ['all'], name_acl: ['all']}),
+       (:Entity {key: 'e', name: '', degree: 9, acl: ['all'], name_acl: ['all']}),
+       (:Entity {key: 'f', name: 'Ghostwire', degree: 7, acl: ['management'], name_acl: ['management']}),
+       (:Entity {key: 'g', name: 'Quillmark', degree: 6, acl: ['all', 'management'], name_acl: ['management']})`, nil); err != nil {
 		t.Fatal(err)
 	}
+	public := []string{"all"}
 	for limit, want := range map[int]string{0: "[]", 2: "[Zarya Kazan]", 10: "[Zarya Kazan Orbita]"} {
-		if got, err := s.EntityNames(ctx, limit); err != nil || fmt.Sprint(got) != want {
-			t.Errorf("EntityNames(%d) = %v, %v; want %s", limit, got, err, want)
+		if got, err := s.EntityNames(ctx, public, limit); err != nil || fmt.Sprint(got) != want {
+			t.Errorf("EntityNames(public, %d) = %v, %v; want %s", limit, got, err, want)
 		}
+	}
+	if got, err := s.EntityNames(ctx, []string{"all", "management"}, 3); err != nil || fmt.Sprint(got) != "[Ghostwire Quillmark Zarya]" {
+		t.Errorf("EntityNames(management, 3) = %v, %v; want [Ghostwire Quillmark Zarya]", got, err)
 	}
 }

@@ -696,21 +696,23 @@ func (s *Store) recordViews(ctx context.Context, recs []*neo4j.Record, groups []
 	return s.views(ctx, raw, groups)
 }
 
-// EntityNames returns up to limit distinct entity names (the stored name, which is what a caller
-// who may see an entity's name sees), most connected entities first (degree, then name). It is
-// not a caller's read and takes no groups: its only use is warming process-local caches keyed by
-// name text (agent.Retriever.WarmNames), whose contents no caller reads except through a name a
-// graph read with the caller's groups gave it.
-func (s *Store) EntityNames(ctx context.Context, limit int) ([]string, error) {
-	if limit <= 0 {
+// EntityNames returns up to limit distinct entity names a caller holding groups may see (the
+// stored name of an entity the caller may see whose name_acl the caller may read), most
+// connected entities first (degree, then name). Its only use is warming the walk's name cache
+// for the public groups (agent.Retriever.WarmNames): a name only restricted chunks give is never
+// embedded ahead, so no caller can time a name against what others may read.
+func (s *Store) EntityNames(ctx context.Context, groups []string, limit int) ([]string, error) {
+	if limit <= 0 || len(groups) == 0 {
 		return []string{}, nil
 	}
 	res, err := s.read(ctx, `
 MATCH (e:Entity) WHERE e.name IS NOT NULL AND e.name <> ''
+  AND any(g IN coalesce(e.acl, []) WHERE g IN $groups)
+  AND any(g IN coalesce(e.name_acl, []) WHERE g IN $groups)
 WITH e.name AS name, max(coalesce(e.degree, 0)) AS degree
 ORDER BY degree DESC, name
 LIMIT $limit
-RETURN collect(name) AS names`, map[string]any{"limit": limit})
+RETURN collect(name) AS names`, map[string]any{"limit": limit, "groups": groups})
 	if err != nil {
 		return nil, translate("entity names", err)
 	}

@@ -255,15 +255,15 @@ func (s *Store) ChunkIDs(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// ChunkTexts returns the text of every chunk object in the class (cursor over all objects), in
-// Weaviate's id order.
-func (s *Store) ChunkTexts(ctx context.Context) ([]string, error) {
+// ChunkTexts returns the text and acl of every chunk object in the class (cursor over all
+// objects), in Weaviate's id order; only Text and ACL are set.
+func (s *Store) ChunkTexts(ctx context.Context) ([]ariadne.Chunk, error) {
 	ctx = withRetryAfter(ctx)
-	var out []string
-	err := s.scan(ctx, "list chunk texts", 500, []graphql.Field{{Name: "text"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}},
+	var out []ariadne.Chunk
+	err := s.scan(ctx, "list chunk texts", 500, []graphql.Field{{Name: "text"}, {Name: "acl"}, {Name: "_additional", Fields: []graphql.Field{{Name: "id"}}}},
 		func(hits []map[string]any) error {
 			for _, h := range hits {
-				out = append(out, str(h["text"]))
+				out = append(out, ariadne.Chunk{Text: str(h["text"]), ACL: strs(h["acl"])})
 			}
 			return nil
 		})

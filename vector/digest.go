@@ -39,12 +39,7 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 	err := s.scan(ctx, "digest", 500, fields, func(hits []map[string]any) error {
 		for _, h := range hits {
 			add, _ := h["_additional"].(map[string]any)
-			acl := []string{}
-			if l, ok := h["acl"].([]any); ok {
-				for _, g := range l {
-					acl = append(acl, str(g))
-				}
-			}
+			acl := strs(h["acl"])
 			sort.Strings(acl)
 			raw, _ := json.Marshal([]any{h["chunk_id"], h["doc_id"], h["doc_version"], h["position"], h["title"], h["heading"],
 				h["text"], h["search_text"], h["lang"], acl, h["updated"]})
@@ -71,4 +66,15 @@ func (s *Store) Digest(ctx context.Context) (Digest, error) {
 	}
 	d.Props = hex.EncodeToString(h.Sum(nil))
 	return d, nil
+}
+
+// strs is a GraphQL list of strings (nil or not a list: empty, never nil).
+func strs(v any) []string {
+	out := []string{}
+	if l, ok := v.([]any); ok {
+		for _, g := range l {
+			out = append(out, str(g))
+		}
+	}
+	return out
 }

@@ -14,7 +14,8 @@ import (
 
 // Evidence-unit vectors (the passage vectors of the sentences, table rows and list items the
 // calibrated extractive generator scores) are kept in a class of their own next to the chunk class,
-// "<class>Unit", keyed by content: the key is agent.UnitVectorKey (embedder and exact text), so
+// "<class>Unit", keyed by content: the key is agent.UnitVectorKeyFor (embedder, the readers of the
+// unit's chunk and the exact text), so
 // a changed sentence has a new key and a stale vector is never served. The class has no vector
 // index (vectors are read by key, never searched): each object is a 32-hex key and a vector, about
 // 1.6 KB for 384 dimensions, and no text.
@@ -40,9 +41,9 @@ func (s *Store) ensureUnitClass(ctx context.Context) error {
 	}
 	cls := &models.Class{
 		Class:           s.UnitClass(),
-		Description:     "Ariadne evidence-unit vectors by content key (agent.UnitVectorKey); no text",
+		Description:     "Ariadne evidence-unit vectors by content key (agent.UnitVectorKeyFor); no text",
 		Vectorizer:      "none",
-		Properties:      []*models.Property{{Name: "key", DataType: []string{"text"}, Tokenization: "field", Description: "agent.UnitVectorKey: embedder and exact unit text"}},
+		Properties:      []*models.Property{{Name: "key", DataType: []string{"text"}, Tokenization: "field", Description: "agent.UnitVectorKeyFor: embedder, readers and exact unit text"}},
 		VectorIndexType: "hnsw",
 		VectorIndexConfig: map[string]any{
 			"skip": true, // read by key, never searched

@@ -476,7 +476,7 @@ func (w warmer) warm(ctx context.Context, gs *graph.Store, log *slog.Logger) {
 			}
 			return nil, backoff.Permanent(err)
 		}
-		names, err := gs.EntityNames(ctx, max(w.names, 2))
+		names, err := gs.EntityNames(ctx, w.public, max(w.names, 2))
 		if err != nil && !errors.Is(err, ariadne.ErrUnavailable) {
 			return nil, backoff.Permanent(err)
 		}
@@ -491,7 +491,7 @@ func (w warmer) warm(ctx context.Context, gs *graph.Store, log *slog.Logger) {
 	waited, start := time.Since(start), time.Now() // the wait for Neo4j is not the warm-up
 	embedded := 0
 	if w.names > 0 {
-		if embedded, err = w.retriever.WarmNames(ctx, names[:min(len(names), w.names)], 0); err != nil && ctx.Err() == nil {
+		if embedded, err = w.retriever.WarmNames(ctx, w.public, names[:min(len(names), w.names)], 0); err != nil && ctx.Err() == nil {
 			log.Warn("entity names not embedded ahead (the first multi_hop questions embed their own)", "err", err)
 		}
 	}

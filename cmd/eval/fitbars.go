@@ -168,11 +168,15 @@ func dumpUnits(ctx context.Context, path string, qs []evaluation.Question, exs [
 			if err != nil {
 				return err
 			}
-			texts := make([]string, len(us))
-			for j, u := range us {
-				texts[j] = u.Text
+			aclOf := map[string][]string{}
+			for _, f := range exs[i].Input.Fragments {
+				aclOf[f.Chunk.ID] = f.Chunk.ACL
 			}
-			vs, err := e.cached.EmbedPassages(ctx, texts)
+			texts, acls := make([]string, len(us)), make([][]string, len(us))
+			for j, u := range us {
+				texts[j], acls[j] = u.Text, aclOf[u.ChunkID]
+			}
+			vs, err := agent.EmbedUnits(ctx, e.cached, texts, acls)
 			if err != nil {
 				return err
 			}

@@ -340,11 +340,7 @@ func warmUnitVectors(ctx context.Context, vs *vector.Store, gs *graph.Store, cac
 	if err != nil {
 		return 0, err
 	}
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.Text
-	}
-	return cached.PrecomputeUnitVectors(ctx, texts, 64)
+	return cached.PrecomputeUnitVectors(ctx, chunks, 64)
 }
 
 func (c common) strategies() []agent.Strategy {

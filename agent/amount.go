@@ -106,15 +106,36 @@ func askedAmount(question string) string {
 		if asks(i) && w != "many" {
 			// «сколько» is also "how many": «сколько премий» counts awards, so after it only a
 			// money verb or «денег» asks for a sum; "how much" + a noun is a mass ("how much
-			// compensation").
-			for _, v := range words[i+1 : min(len(words), i+7)] {
-				if moneyWord(v, moneyVerbs) || v == "денег" || w == "much" && moneyWord(v, moneyNouns) {
+			// compensation"). The verb may close a long clause ("How much did the repair of the
+			// GR-400 antenna cost?"): it is looked for up to the clause's end.
+			for j, v := range words[i+1 : clauseEnd(f, words, i)] {
+				if moneyWord(v, moneyVerbs) || v == "денег" || w == "much" && j < 6 && moneyWord(v, moneyNouns) {
 					return kindMoney
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// clauseBreakWords open another clause: conjunctions and relative words.
+var clauseBreakWords = map[string]bool{"and": true, "or": true, "but": true, "that": true, "which": true, "who": true,
+	"whom": true, "whose": true, "where": true, "when": true, "while": true, "because": true, "if": true,
+	"и": true, "а": true, "но": true, "или": true, "если": true, "когда": true, "чтобы": true, "потому": true}
+
+// clauseEnd is the index in words (wordRE's words of the folded question f, in order) past the
+// last word of the clause words[i] opens: before the next conjunction or relative word, or the
+// next comma, semicolon, colon or question mark; at most 12 words on.
+func clauseEnd(f string, words []string, i int) int {
+	end := min(len(words), i+13)
+	locs := wordRE.FindAllStringIndex(f, -1)
+	for j := i + 1; j < end; j++ {
+		if clauseBreakWords[words[j]] || strings.ContainsAny(f[locs[j-1][1]:locs[j][0]], ",;:?!") ||
+			strings.HasPrefix(words[j], "котор") {
+			return j
+		}
+	}
+	return end
 }
 
 // amountHead reports whether the noun phrase that opens words names a sum of money: in Russian,

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -33,6 +35,10 @@ func TestAskedAmount(t *testing.T) {
 		{"Сколько наград и премий получил этот фильм?", ""}, // «сколько» + a noun counts
 		{"Какую премию получил роман в 1998 году?", ""},     // an award, not a bonus
 		{"Сколько денег собрали на ремонт?", kindMoney},
+		{"How much did the repair of the GR-400 antenna cost?", kindMoney}, // the verb ends a long clause
+		{"Сколько в итоге по договору с подрядчиком на ремонт антенны заплатили?", kindMoney},
+		{"How much time passed between the audit and the payment?", ""}, // a money noun far from "how much" is no sum asked
+		{"How much snow fell, and what did the clearing cost?", ""},     // the verb of another clause
 		{"Who approves the budget of the marketing team?", ""},
 		{"What is the value of the ценность field?", ""},
 	} {
@@ -106,5 +112,47 @@ func TestQuotesAmountReadsTheTableHeader(t *testing.T) {
 	}
 	if quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), nil, kindMoney) {
 		t.Error("without its chunk the row says 60 000 of nothing named")
+	}
+}
+
+// A sum asked for comes from the best claim's own document, or from another that states a code or
+// number the question names which the best claim states too: a grant's yearly sum on the project
+// page answers a question the news item about the grant covers best, and the sum of another grant
+// does not.
+func TestTermExtractiveSumOfTheNamedID(t *testing.T) {
+	c := firstChunk
+	news := Fragment{N: 1, Chunk: c("news/grant", "Lab wins a grant",
+		"The Cryosphere Lab of Kama State University has won a three-year grant of the Russian Science Foundation, No. 24-17-00452.")}
+	other := Fragment{N: 2, Chunk: c("projects/firn", "Firn project", "The firn project is funded by grant No. 23-11-00017 at 4 million rubles a year.")}
+	page := Fragment{N: 3, Chunk: c("projects/basal", "Basal project", "The basal project is funded by grant No. 24-17-00452 at 6 million rubles a year.")}
+	q := "How much money per year does the Russian Science Foundation grant 24-17-00452 give the Cryosphere Lab?"
+	for _, tc := range []struct {
+		name  string
+		frags []Fragment
+		want  string // the quote that states the sum; "" refused
+	}{
+		{"the named grant's page", []Fragment{news, other, page}, "The basal project is funded by grant No. 24-17-00452 at 6 million rubles a year."},
+		{"only another grant's sum", []Fragment{news, other}, ""},
+	} {
+		raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: q, Fragments: tc.frags, Route: ariadne.RouteSimple})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := ParseOutput(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var quotes []string
+		for _, cl := range out.Claims {
+			for _, ci := range cl.Citations {
+				quotes = append(quotes, ci.Quote)
+			}
+		}
+		switch {
+		case tc.want == "" && slices.ContainsFunc(quotes, func(s string) bool { return hasAmount(s, kindMoney) }):
+			t.Errorf("%s: quoted a sum %q, want none", tc.name, quotes)
+		case tc.want != "" && (out.NotFound || !slices.Contains(quotes, tc.want) || quotes[0] != news.Chunk.Text):
+			t.Errorf("%s: %s, want the news item first and then %q", tc.name, raw, tc.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -216,7 +217,8 @@ type termCandidates struct {
 	idf   map[string]float64
 	total float64
 	want  string
-	empty string // why there are no units, when there are none
+	ids   []string // the codes and numbers the question names (questionIDs)
+	empty string   // why there are no units, when there are none
 }
 
 // candidates scores every unit of the fragments; none when the question has no search term, a
@@ -245,7 +247,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	if unknownName(question, in.Linked, append(slices.Clip(frags), in.NameFragments...), g.Lexicon) != "" {
 		return termCandidates{empty: "a name in the question is in no fragment and names no entity the caller may read"}
 	}
-	c := termCandidates{want: askFor(question)}
+	c := termCandidates{want: askFor(question), ids: questionIDs(question)}
 	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)
 	for i, f := range frags {
@@ -320,13 +322,15 @@ func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route
 	}
 	// The answer must hold the kind of thing asked for (a name for "who", a number for "how
 	// many"): if no chosen unit does, add the most relevant unit that does. A sum or a percentage
-	// must come from the best claim's own document (off the multi_hop route): the price in the
-	// next contract on the list is not this contract's.
+	// must come from the best claim's own document (off the multi_hop route) — the price in the
+	// next contract on the list is not this contract's — or state a code or number the question
+	// names that the best claim states too (the grant number of a news item is the grant whose
+	// yearly sum the project page states).
 	if c.want != "" && !slices.ContainsFunc(chosen, func(u termUnit) bool { return hasKind(u.text, c.want) }) {
 		amount := c.want == kindMoney || c.want == kindPercent
 		for _, u := range c.units {
 			related := route == ariadne.RouteMultiHop || onSubjectV1(chosen[0], u) &&
-				(!amount || u.frag.Chunk.DocID == chosen[0].frag.Chunk.DocID)
+				(!amount || u.frag.Chunk.DocID == chosen[0].frag.Chunk.DocID || sharesID(c.ids, chosen[0].text, u.text))
 			if u.cover > 0 && hasKind(u.text, c.want) && related && !slices.ContainsFunc(chosen, func(x termUnit) bool { return x.text == u.text }) {
 				chosen = append(chosen, u)
 				break
@@ -401,6 +405,34 @@ func coverGreedyV1(units []termUnit, idf map[string]float64, total float64, want
 		union += got[t] * idf[t]
 	}
 	return chosen, union / total
+}
+
+// idNumberRE is a number of three or more groups joined by hyphens (24-17-00452, a grant's or
+// a case's number) that is not an ISO date.
+var idNumberRE = regexp.MustCompile(`\b\d+(?:-\d+){2,}\b`)
+
+// questionIDs returns the codes, ids and versions the question names (exactTerms) and its numbers
+// of three or more hyphenated groups (idNumberRE) other than dates.
+func questionIDs(question string) []string {
+	ids := exactTerms(question)
+	for _, n := range idNumberRE.FindAllString(question, -1) {
+		if !isoDateRE.MatchString(n) && !slices.Contains(ids, n) { // the unanchored date pattern: 2024-05-01 and longer
+			ids = append(ids, n)
+		}
+	}
+	return ids
+}
+
+// sharesID reports whether a and b both state one of ids (as written, textnorm.Index).
+func sharesID(ids []string, a, b string) bool {
+	for _, id := range ids {
+		_, _, inA := textnorm.Index(a, id)
+		_, _, inB := textnorm.Index(b, id)
+		if inA && inB {
+			return true
+		}
+	}
+	return false
 }
 
 // onSubject reports whether u may join an answer whose best claim is first: it comes from the

@@ -41,6 +41,7 @@ type entry struct {
 	upper       bool     // the first word is capitalized
 	acronym     bool     // a single all-caps word of at most 4 letters: must match case exactly
 	initialOnly bool     // the first token is a single letter (an initial)
+	initialLast bool     // the last token is a single letter (an initial after a surname: «Полунин А.»)
 }
 
 // Matcher finds known entity names in text. Build it with NewMatcher; it is immutable and safe for
@@ -105,6 +106,7 @@ func (m *Matcher) add(a Alias) {
 		e.upper = first.Upper
 		e.acronym = len(words) == 1 && first.AllUpper && utf8.RuneCountInString(first.Text) <= 4
 		e.initialOnly = len(words) > 1 && utf8.RuneCountInString(first.Text) == 1
+		e.initialLast = len(words) > 1 && utf8.RuneCountInString(words[len(words)-1].Text) == 1
 		id += "\x00" + boolKey(e.upper) + boolKey(e.acronym)
 	}
 	if m.seen[id] {
@@ -367,6 +369,9 @@ func (e *entry) matchAt(text string, words []word, i int, inText bool) int {
 		return 0
 	}
 	if e.initialOnly && (!first.Upper || !followedByDot(text, first.End)) {
+		return 0
+	}
+	if last := words[i+n-1]; e.initialLast && (!last.Upper || !followedByDot(text, last.End)) {
 		return 0
 	}
 	// A one-word name read across scripts is a transliteration, the weakest evidence of a name:

@@ -54,15 +54,17 @@ func NewRegistry(nicknames map[string][]string) *Registry {
 }
 
 // personVariants returns the other ways a two-word person name "First Last" is written: with the
-// first name's initial («А. Морозова») and with each short form of the first name («Катя
-// Белова»).
+// first name's initial, before the surname («А. Морозова») or after it, as reference lists and
+// author lines write it («Морозова А.», "Polunin A."), and with each short form of the first
+// name («Катя Белова»).
 func (r *Registry) personVariants(name string) []string {
 	words := textnorm.Words(name)
 	if len(words) != 2 || !words[0].Upper || !words[1].Upper || len([]rune(words[0].Text)) < 2 {
 		return nil
 	}
 	first, last := words[0].Text, words[1].Text
-	out := []string{string([]rune(first)[0]) + ". " + last}
+	initial := string([]rune(first)[0]) + "."
+	out := []string{initial + " " + last, last + " " + initial}
 	for _, nick := range r.nicks[textnorm.Key(first)] {
 		out = append(out, nick+" "+last)
 	}

@@ -22,6 +22,7 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{Text: "DP Bank", EntityKey: "c/kb"},
 		{Text: "ЭкоЛиния", EntityKey: "c/eko"},
 		{Text: "И. Морозова", EntityKey: "p/mor"},
+		{Text: "Морозова И.", EntityKey: "p/mor"},
 		{Text: "Ирина Морозова", EntityKey: "p/mor"},
 		{Text: "СМЗ", EntityKey: "c/smz"},
 		{Text: "routekit", EntityKey: "t/routekit"},
@@ -41,6 +42,10 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{"выписки Эко-Линии и EkoLinia", []string{"Эко-Линии→c/eko", "EkoLinia→c/eko"}},
 		{"Техлид — И. Морозова; Irina Morozova", []string{"И. Морозова→p/mor", "Irina Morozova→p/mor"}},
 		{"и Морозова", nil}, // «и» is a conjunction, not an initial
+		// The initial after the surname, as reference lists write it, inflected too; a letter
+		// without its dot is a word.
+		{"Авторы: Морозова И., Светлов П.; статью Морозовой И. цитируют", []string{"Морозова И→p/mor", "Морозовой И→p/mor"}},
+		{"Морозова и Светлов", nil},
 		{"СМЗ и смз", []string{"СМЗ→c/smz"}},
 		{"библиотека routekit 0.14.2, RouteKit", []string{"routekit→t/routekit", "RouteKit→t/routekit"}},
 		{"команду называют «эксплуатация»; эксплуатация кластеров", []string{"эксплуатация→team/sre"}},
@@ -105,6 +110,7 @@ func TestRegistryResolution(t *testing.T) {
 		want string
 	}{
 		{Candidate{Name: "И. Морозова", Type: "person"}, sok},
+		{Candidate{Name: "Морозова И.", Type: "person"}, sok}, // a reference list's order
 		{Candidate{Name: "Irina Morozova", Type: "person"}, sok},
 		{Candidate{Name: "Катя Орлова", Type: "person"}, bel},
 		{Candidate{Name: "Omega Logistic LLC", Type: "client"}, omega},

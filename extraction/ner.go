@@ -228,7 +228,7 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 				return
 			}
 			for j, c := range b {
-				got[j] = withinCells(c.chunk.Text, got[j])
+				got[j] = trimmedSpans(c.chunk.Text, withinCells(c.chunk.Text, got[j]))
 				c.found = got[j]
 				if n.cache != nil {
 					n.cache.Add(nerKey{c.lang, sha256.Sum256([]byte(c.chunk.Text))}, got[j])
@@ -284,6 +284,35 @@ func withinCells(text string, found []ner.Mention) []ner.Mention {
 	out := found[:0:0]
 	for _, m := range found {
 		if m.Start < 0 || m.End > len(text) || m.Start >= m.End || strings.Contains(text[m.Start:m.End], "|") {
+			continue
+		}
+		m.Text = text[m.Start:m.End]
+		out = append(out, m)
+	}
+	return out
+}
+
+// trimmedSpans cuts from each mention of text what a small model reads into a name beyond it: an
+// English possessive ending ("Ingrid Holmsen's" is Ingrid Holmsen) and, across a line break, the
+// label of the next line's field ("Кому: Лев Тихомиров\nТема: правки" gave «Лев Тихомиров Тема»).
+// A cut mention loses its normal form, which was the whole span's; one with nothing left is
+// dropped.
+func trimmedSpans(text string, found []ner.Mention) []ner.Mention {
+	out := found[:0:0]
+	for _, m := range found {
+		span := text[m.Start:m.End]
+		if nl := strings.LastIndexByte(span, '\n'); nl >= 0 && strings.HasPrefix(strings.TrimLeft(text[m.End:], " \t"), ":") {
+			m.End = m.Start + len(strings.TrimRight(span[:nl], " \t\r"))
+			m.Normal = ""
+		}
+		for _, suffix := range []string{"'s", "’s", "'", "’"} {
+			if t := text[m.Start:m.End]; strings.HasSuffix(t, suffix) && !cyrillic(t) {
+				m.End -= len(suffix)
+				m.Normal = ""
+				break
+			}
+		}
+		if m.End <= m.Start {
 			continue
 		}
 		m.Text = text[m.Start:m.End]

@@ -647,3 +647,23 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 		})
 	}
 }
+
+// A possessive ending and the next line's field label are not part of a recognized name.
+func TestNERTrimsPossessivesAndFieldLabels(t *testing.T) {
+	text := "От: Арсений Полунин\nКому: Лев Тихомиров\nТема: правки\n\nThe costs of Ingrid Holmsen's visit and the Jensens' car."
+	got := trimmedSpans(text, []ner.Mention{
+		{Start: strings.Index(text, "Лев"), End: strings.Index(text, ": правки"), Label: "PER"},
+		{Start: strings.Index(text, "Арсений"), End: strings.Index(text, "\nКому"), Label: "PER", Normal: "Арсений Полунин"},
+		{Start: strings.Index(text, "Ingrid"), End: strings.Index(text, " visit"), Label: "PER"},
+		{Start: strings.Index(text, "Jensens"), End: strings.Index(text, " car"), Label: "PER"},
+		{Start: strings.Index(text, "'s visit"), End: strings.Index(text, " visit"), Label: "PER"},
+	})
+	var spans []string
+	for _, m := range got {
+		spans = append(spans, m.Text+"|"+m.Normal)
+	}
+	want := []string{"Лев Тихомиров|", "Арсений Полунин|Арсений Полунин", "Ingrid Holmsen|", "Jensens|"}
+	if !slices.Equal(spans, want) {
+		t.Errorf("spans %q, want %q", spans, want)
+	}
+}

@@ -394,8 +394,13 @@ func wordOf(name string, words []string) bool {
 	return len(t) == 1 && slices.ContainsFunc(words, func(w string) bool { return textnorm.TokenMatch(t[0], w) })
 }
 
-// personName is a recognized name of a person in several words: its group key, its words
-// (textnorm.KeyTokens) and the acl of a chunk that names it.
+// knownPrefix marks, in a personName's key, the key of an entity the registry knew before
+// recognition (a documented person the dictionary's names find) rather than a group's.
+const knownPrefix = "\x00known:"
+
+// personName is a name of a person in several words in a document, recognized or a documented
+// person's: its group key (or knownPrefix and the entity key), its words (textnorm.KeyTokens) and
+// the acl of a chunk that names it.
 type personName struct {
 	key    string
 	tokens []string
@@ -509,6 +514,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		var taken [][2]int
 		for _, m := range known.FindIf(c.chunk.Text, func(k string) bool { return reg.Reaches(k, acl) }) {
 			taken = append(taken, [2]int{m.Start, m.End})
+			if len(m.Keys) == 1 && m.Types[0] == "person" && severalWords(m.Surface) {
+				// A documented person named in full: a one-word mention of the document may be them.
+				k := knownPrefix + m.Keys[0]
+				docPersons[c.doc] = append(docPersons[c.doc], personName{k, textnorm.KeyTokens(m.Surface), acl})
+			}
 		}
 		context := ""
 		if s, ok := reg.Get(in.SubjectKey); ok && (s.Type == "client" || s.Type == "organization") {
@@ -602,6 +612,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		return out
 	}
 	final := map[string]string{}
+	for _, p := range found {
+		if key, ok := strings.CutPrefix(p.group, knownPrefix); ok {
+			final[p.group] = key // a one-word name of a documented person (namedInFull)
+		}
+	}
 	for _, k := range groupOrder {
 		g, b := groups[k], groups[k].basis()
 		name := mostFrequent(b.nameOrder, b.names)

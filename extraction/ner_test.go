@@ -602,6 +602,11 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 			want:   []string{"Anna Petrova→person:ana petrova", "Anna Lind→person:ana lind", "Anna→person:ana"},
 		},
 		{
+			name:   "a first name after a documented person's full name: the documented person",
+			chunks: []ariadne.Chunk{{Text: "Кому: Лев Тихомиров. Лев, привет! Правки приложены."}},
+			want:   []string{"Лев→people/lev-tikhomirov"},
+		},
+		{
 			name: "the full name only in a restricted chunk: a public one word is its own",
 			chunks: []ariadne.Chunk{{Text: "Dear Denis, the trucks are late."},
 				{Text: "Denis Kovalev approved the penalty.", ACL: []string{"management"}}},
@@ -612,7 +617,8 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := onto(t)
 			rec := &lexiconRecognizer{labels: map[string]string{"Denis Kovalev": "PERSON", "Denis": "PERSON",
-				"Anna Petrova": "PERSON", "Anna Lind": "PERSON", "Anna": "PERSON", "Денис Ковалёв": "PER", "Ковалёву": "PER"}}
+				"Anna Petrova": "PERSON", "Anna Lind": "PERSON", "Anna": "PERSON", "Денис Ковалёв": "PER", "Ковалёву": "PER",
+				"Лев Тихомиров": "PER", "Лев": "PER"}}
 			in := Input{Doc: ariadne.Document{ID: "notes/1", Type: "note", Lang: "en", Title: "notes/1"}}
 			for i, c := range tc.chunks {
 				c.ID, c.DocID, c.Lang = fmt.Sprintf("notes/1#%d", i), "notes/1", "en"
@@ -622,6 +628,7 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 				in.Chunks = append(in.Chunks, c)
 			}
 			reg := resolution.NewRegistry(o.Nicknames)
+			reg.Resolve(resolution.Candidate{Name: "Лев Тихомиров", Type: "person", DocID: "people/lev-tikhomirov"})
 			found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), []Input{in}, reg)
 			if err != nil {
 				t.Fatal(err)

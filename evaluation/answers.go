@@ -33,6 +33,7 @@ type AnswerReport struct {
 	CitationsValid   int     `json:"citations_valid"` // re-checked at levels 1–2 against the store
 	CitationValidity float64 `json:"citation_validity"`
 	EvidenceCoverage float64 `json:"evidence_coverage"` // gold evidence found in cited quotes, answered questions
+	EvidenceScored   int     `json:"evidence_scored"`   // answered questions with gold evidence: what EvidenceCoverage averages over
 	AnswerHit        float64 `json:"answer_hit"`        // answered questions citing a gold document
 	// GoldPrecision is, over answered answerable questions with gold documents, the mean share of
 	// the documents an answer cites that are gold: 1 when it cites nothing else. Next to
@@ -278,6 +279,7 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 	// A mean over nothing (no answered question, no multi-hop one) is reported as 0 next to its
 	// count of 0: JSON has no NaN.
 	rep.EvidenceCoverage, rep.AnswerHit, rep.GoldPrecision = orZero(coverage.Value()), orZero(hits.Value()), orZero(precision.Value())
+	rep.EvidenceScored = coverage.N
 	rep.AnswerF1, rep.AnswerEM, rep.AnswerRecall, rep.AnswerScored = orZero(f1.Value()), orZero(em.Value()), orZero(recall.Value()), f1.N
 	rep.AllGoldCited, rep.MultiHop = orZero(allGold.Value()), allGold.N
 	for _, g := range rep.Groups {
@@ -332,7 +334,7 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| answers given to no-answer/ACL questions | %d of %d |\n", rep.AnsweredNoAnswer, rep.NoAnswer)
 	fmt.Fprintf(w, "| ACL leaks | %d |\n", rep.ACLLeaks)
 	fmt.Fprintf(w, "| citation validity (levels 1–2, re-checked) | %s (%d/%d) |\n", f3(rep.CitationValidity), rep.CitationsValid, rep.Citations)
-	fmt.Fprintf(w, "| evidence coverage (answered) | %s |\n", f3(rep.EvidenceCoverage))
+	fmt.Fprintf(w, "| evidence coverage (answered) | %s |\n", EvidenceCoverageCell(rep))
 	fmt.Fprintf(w, "| answers citing a gold document | %s |\n", f3(rep.AnswerHit))
 	fmt.Fprintf(w, "| cited documents that are gold (answered, mean per answer) | %s |\n", f3(rep.GoldPrecision))
 	fmt.Fprintf(w, "| answer token F1 / exact match / gold-token recall (n=%d, refusal = 0) | %s / %s / %s |\n", rep.AnswerScored, f3(rep.AnswerF1), f3(rep.AnswerEM), f3(rep.AnswerRecall))
@@ -437,4 +439,14 @@ func statusList(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// EvidenceCoverageCell is the report's evidence coverage for a table: the figure with the number
+// of answered questions it averages over, or "n/a" when the set gives no gold evidence sentences
+// (a set with gold documents only) — not a coverage of 0.
+func EvidenceCoverageCell(rep AnswerReport) string {
+	if rep.EvidenceScored == 0 {
+		return "n/a (no gold evidence in the set)"
+	}
+	return fmt.Sprintf("%s (n=%d)", f3(rep.EvidenceCoverage), rep.EvidenceScored)
 }

@@ -262,7 +262,7 @@ func generatorTable(w io.Writer, runs []generatorRun) {
 	row("citation validity (re-checked)", func(r generatorRun) string {
 		return ratio(r.Report.CitationsValid, r.Report.Citations)
 	})
-	row("evidence coverage (answered)", func(r generatorRun) string { return f3(r.Report.EvidenceCoverage) })
+	row("evidence coverage (answered)", func(r generatorRun) string { return evaluation.EvidenceCoverageCell(r.Report) })
 	row("answers citing a gold document", func(r generatorRun) string { return f3(r.Report.AnswerHit) })
 	row("cited documents that are gold (mean per answer)", func(r generatorRun) string { return f3(r.Report.GoldPrecision) })
 	row("answer token F1 / exact match (answerable, gold answer)", func(r generatorRun) string {

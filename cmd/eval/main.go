@@ -74,7 +74,7 @@ type common struct {
 type goldenArgs struct {
 	Golden string `name:"golden" required:"" help:"Golden set (JSONL)."`
 	Corpus string `name:"corpus" required:"" help:"Corpus folder the golden set is asked against."`
-	Index  bool   `name:"index" help:"Sync --corpus into the stores first (replaces Ariadne's graph in Neo4j)."`
+	Index  bool   `name:"index" help:"Sync --corpus into the stores first: into the evaluation's own graph and chunk class (Neo4j namespace Eval and Weaviate class EvalChunk unless --neo4j-namespace or a --weaviate-class other than Chunk says otherwise), never the API's."`
 }
 
 type goldenCmd struct {

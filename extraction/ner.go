@@ -18,6 +18,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/ner"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
@@ -61,6 +62,10 @@ type NERConfig struct {
 	// again: an Upsert extracts the source's stored documents again with the new ones
 	// (ingest.Pipeline.Upsert). 0 takes the default, 100 000; negative turns the cache off.
 	Cache int
+	// Lexicon, when set, joins a recognized organization named in one script to the one entity
+	// named word for word the same in the other (lexicon.SameName: "Kama State University" and
+	// «Камский государственный университет»); nil: names join by spelling only.
+	Lexicon *lexicon.Lexicon
 }
 
 // defaultNERCache is NERConfig.Cache's default: about 100 000 chunks, a few tens of MB.
@@ -93,6 +98,7 @@ type NER struct {
 	workers    int
 	typedPages bool
 	cache      *lru.Cache[nerKey, []ner.Mention] // nil: off
+	lex        *lexicon.Lexicon                  // NERConfig.Lexicon
 }
 
 // nerKey identifies a recognition result: the language asked for and the SHA-256 of the text.
@@ -109,7 +115,7 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 2
 	}
-	n := &NER{rec: rec, onto: o, batch: cfg.Batch, workers: cfg.Workers, typedPages: cfg.TypedPages}
+	n := &NER{rec: rec, onto: o, batch: cfg.Batch, workers: cfg.Workers, typedPages: cfg.TypedPages, lex: cfg.Lexicon}
 	if cfg.Cache == 0 {
 		cfg.Cache = defaultNERCache
 	}
@@ -394,6 +400,80 @@ func wordOf(name string, words []string) bool {
 	return len(t) == 1 && slices.ContainsFunc(words, func(w string) bool { return textnorm.TokenMatch(t[0], w) })
 }
 
+// crossScript finds, for a recognized organization's name, the one entity of the registry named
+// word for word the same in the other script (lexicon.SameName) that every reader of the name's
+// mentions may be linked to (resolution.Registry.Reaches): a restricted note's Russian name does
+// not join a public English one to a public reader's entity, while a public page's entity is
+// there for the restricted note. Off without a lexicon.
+type crossScript struct {
+	lex   *lexicon.Lexicon
+	reg   *resolution.Registry
+	names []crossName
+	seen  map[string]bool // entity keys whose names are in names
+}
+
+type crossName struct {
+	key, name, typ string
+	cyrillic       bool
+	words          int
+}
+
+// orgLike are the entity types crossScript joins: names of organizations are made of words a
+// dictionary translates; people's and places' names are transliterated, which spelling already
+// joins.
+var orgLike = map[string]bool{"organization": true, "client": true}
+
+func newCrossScript(lex *lexicon.Lexicon, reg *resolution.Registry) *crossScript {
+	x := &crossScript{lex: lex, reg: reg, seen: map[string]bool{}}
+	if lex == nil {
+		return x
+	}
+	for _, e := range reg.Entities() {
+		x.add(e.Key)
+	}
+	return x
+}
+
+// add makes the names of the entity key (an organization) candidates of later finds.
+func (x *crossScript) add(key string) {
+	if x.lex == nil || key == "" || x.seen[key] {
+		return
+	}
+	e, ok := x.reg.Get(key)
+	if !ok || !orgLike[e.Type] {
+		return
+	}
+	x.seen[key] = true
+	for _, n := range append([]string{e.Name}, e.Aliases...) {
+		if lexicon.ContentWords(n) >= 2 {
+			x.names = append(x.names, crossName{key: key, name: n, typ: e.Type, cyrillic: cyrillic(n), words: lexicon.ContentWords(n)})
+		}
+	}
+}
+
+// find returns the name, in the other script, of the one entity named like name (see crossScript),
+// "" when none or several are.
+func (x *crossScript) find(name, typ string, acl []string) string {
+	if x.lex == nil || !orgLike[typ] {
+		return ""
+	}
+	cyr, words := cyrillic(name), lexicon.ContentWords(name)
+	if words < 2 {
+		return ""
+	}
+	key, other := "", ""
+	for _, c := range x.names {
+		if c.cyrillic == cyr || c.words != words || c.key == key || !x.reg.Reaches(c.key, acl) || !x.lex.SameName(name, c.name) {
+			continue
+		}
+		if key != "" {
+			return "" // two entities: not this function's call
+		}
+		key, other = c.key, c.name
+	}
+	return other
+}
+
 // knownPrefix marks, in a personName's key, the key of an entity the registry knew before
 // recognition (a documented person the dictionary's names find) rather than a group's.
 const knownPrefix = "\x00known:"
@@ -611,6 +691,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 		return out
 	}
+	xs := newCrossScript(n.lex, reg)
 	final := map[string]string{}
 	for _, p := range found {
 		if key, ok := strings.CutPrefix(p.group, knownPrefix); ok {
@@ -644,7 +725,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		if typ != "person" {
 			ctx = ""
 		}
+		if other := xs.find(name, typ, g.acl); other != "" {
+			aliases = append(aliases, other) // the entity's name in the other script: one entity
+		}
 		final[k], _ = reg.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Aliases: aliases, Context: ctx, ACL: g.acl})
+		xs.add(final[k])
 	}
 	out := map[string][]Recognized{}
 	slices.SortStableFunc(found, func(a, b pending) int { // chunk order, then text order

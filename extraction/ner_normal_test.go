@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/internal/lexicontest"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/ner"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
@@ -367,5 +369,53 @@ func TestNEROneWordPersonCountsOnlyReadableFullNames(t *testing.T) {
 	}
 	if got := entityOf(depot, public); got != "person:pemberton" {
 		t.Errorf("with a public note naming him in full: %q, want person:pemberton", got)
+	}
+}
+
+// With a lexicon, an organization recognized in English and one recognized in Russian that are
+// the same name word for word (lexicon.SameName) are one entity; a restricted note's Russian name
+// does not join a public English one (the public entity stays as without the note), while a
+// restricted note joins the public entity; without a lexicon they stay two.
+func TestNERJoinsOrganizationsAcrossScripts(t *testing.T) {
+	o := onto(t)
+	lex := lexicontest.New(t,
+		lexicontest.Entry{Head: "state", Body: "state\n   [steɪt] _n.\n   1) состояние\n   2) государство; _attr. государственный"},
+		lexicontest.Entry{Head: "university", Body: "university\n   [↗ju:nɪ↗vɜ:sɪtɪ] _n. университет"},
+	)
+	script := []scripted{{"Kama State University", "ORG", ""},
+		{"Камском государственном университете", "ORG", "Камский государственный университет"}}
+	en := note("notes/b-en", "en", "Kama State University hosted the seminar.")
+	ru := note("notes/c-ru", "ru", "Семинар прошёл в Камском государственном университете.")
+	restrictedRU := note("notes/a-ru", "ru", "Смета: в Камском государственном университете.")
+	restrictedRU.Doc.ACL, restrictedRU.Chunks[0].ACL = []string{"finance"}, []string{"finance"}
+	keys := func(lex *lexicon.Lexicon, inputs ...Input) map[string]string {
+		reg := resolution.NewRegistry(o.Nicknames)
+		found, err := NewNER(scriptedSidecar(t, script), o, NERConfig{Lexicon: lex}).Recognize(context.Background(), inputs, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for id, rs := range found {
+			for _, r := range rs {
+				out[id] = r.EntityKey
+			}
+		}
+		return out
+	}
+	got := keys(lex, en, ru)
+	if got["notes/b-en#0"] != "organization:kama state universiti" || got["notes/c-ru#0"] != got["notes/b-en#0"] {
+		t.Errorf("with a lexicon: %v, want both notes on organization:kama state universiti", got)
+	}
+	if got := keys(nil, en, ru); got["notes/c-ru#0"] == got["notes/b-en#0"] {
+		t.Errorf("without a lexicon: %v, want two entities", got)
+	}
+	got = keys(lex, restrictedRU, en)
+	if got["notes/b-en#0"] != "organization:kama state universiti" || got["notes/a-ru#0"] == got["notes/b-en#0"] {
+		t.Errorf("a finance note first: %v, want the public note on its own entity, organization:kama state universiti", got)
+	}
+	restrictedRU.Doc.ID, restrictedRU.Chunks[0].ID, restrictedRU.Chunks[0].DocID = "notes/d-ru", "notes/d-ru#0", "notes/d-ru"
+	got = keys(lex, en, restrictedRU)
+	if got["notes/d-ru#0"] != got["notes/b-en#0"] || got["notes/b-en#0"] != "organization:kama state universiti" {
+		t.Errorf("the public note resolved first: %v, want the finance note on the public entity", got)
 	}
 }

@@ -163,7 +163,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return usageError{err}
 	}
-	rec, recNote, err := c.Indexing.BuildRecognizer(ctx, onto, log)
+	lex, err := c.Lexicon.Load(log)
+	if err != nil {
+		return usageError{fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}
+	}
+	rec, recNote, err := c.Indexing.BuildRecognizer(ctx, onto, lex, log)
 	if err != nil {
 		if errors.Is(err, ariadne.ErrUnavailable) {
 			return err
@@ -199,10 +203,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	// retriever's question vector. A unit's vector comes from Weaviate's unit class when
 	// cmd/extract --unit-vectors stored it, else it is embedded once and stored there.
 	cached := agent.NewCachingEmbedder(emb, 0, vs)
-	lex, err := c.Lexicon.Load(log)
-	if err != nil {
-		return usageError{fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}
-	}
 	var gen agent.Generator = agent.TermExtractive{Lexicon: lex}
 	switch {
 	case c.Generator == "extractive-v2":

@@ -34,6 +34,7 @@ type extractionCmd struct {
 	setup.Stores   `embed:""`
 	setup.Chat     `embed:""`
 	setup.Indexing `embed:""`
+	setup.Lexicon  `embed:""`
 }
 
 func (x extractionCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
@@ -53,7 +54,11 @@ func (x extractionCmd) run(ctx context.Context, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	rec, _, err := x.Indexing.BuildRecognizer(ctx, onto, log)
+	lex, err := x.Lexicon.Load(log)
+	if err != nil {
+		return err
+	}
+	rec, _, err := x.Indexing.BuildRecognizer(ctx, onto, lex, log)
 	if err != nil {
 		return err
 	}

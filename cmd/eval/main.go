@@ -250,7 +250,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		if err != nil {
 			return fail(err)
 		}
-		rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, log)
+		rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, e.lexicon, log)
 		if err != nil {
 			return fail(err)
 		}

@@ -83,6 +83,7 @@ type cli struct {
 	setup.Embedder `embed:""`
 	setup.Chat     `embed:""`
 	setup.Indexing `embed:""`
+	setup.Lexicon  `embed:""`
 }
 
 // exitError carries a process exit code.
@@ -187,7 +188,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
-	rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, log)
+	lex, err := c.Lexicon.Load(log)
+	if err != nil {
+		return &exitError{2, fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}
+	}
+	rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, lex, log)
 	if err != nil {
 		if errors.Is(err, ariadne.ErrUnavailable) {
 			return &exitError{1, err}

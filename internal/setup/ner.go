@@ -9,6 +9,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/extraction"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/ner"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 )
@@ -18,8 +19,9 @@ import (
 // its health check, and with ariadne.ErrInvalid with the LLM extractor (which ignores recognized
 // entities); "auto" (or "") uses the sidecar when it answers and the extractor is the dictionary,
 // and otherwise returns nil with the reason in note (also logged as a warning when the sidecar is
-// down).
-func (ix Indexing) BuildRecognizer(ctx context.Context, onto *ontology.Ontology, log *slog.Logger) (rec ingest.EntityRecognizer, note string, err error) {
+// down). lex (nil: none) joins organizations named word for word alike in English and Russian
+// (extraction.NERConfig.Lexicon).
+func (ix Indexing) BuildRecognizer(ctx context.Context, onto *ontology.Ontology, lex *lexicon.Lexicon, log *slog.Logger) (rec ingest.EntityRecognizer, note string, err error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -51,7 +53,7 @@ func (ix Indexing) BuildRecognizer(ctx context.Context, onto *ontology.Ontology,
 		log.Warn(why)
 		return nil, why, nil
 	}
-	return extraction.NewNER(client, onto, extraction.NERConfig{TypedPages: ix.NERTyped}), "", nil
+	return extraction.NewNER(client, onto, extraction.NERConfig{TypedPages: ix.NERTyped, Lexicon: lex}), "", nil
 }
 
 // RecognitionAsked reports whether entity recognition is asked for: NER "auto" (or "") or "on",

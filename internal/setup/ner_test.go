@@ -48,7 +48,7 @@ func TestBuildRecognizer(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ix := Indexing{NER: tc.mode, NERURL: tc.url, Extractor: tc.extractor}
-			rec, note, err := ix.BuildRecognizer(context.Background(), onto, nil)
+			rec, note, err := ix.BuildRecognizer(context.Background(), onto, nil, nil)
 			if tc.wantErr != nil {
 				if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), tc.wantText) {
 					t.Fatalf("err = %v; want %v containing %q", err, tc.wantErr, tc.wantText)

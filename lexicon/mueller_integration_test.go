@@ -13,15 +13,7 @@ import (
 // TestIntegrationMuellerLexicon reads the dictionary deploy/local.sh installs and checks that
 // everyday words of a company knowledge base translate both ways.
 func TestIntegrationMuellerLexicon(t *testing.T) {
-	path := testenv.LexiconPath()
-	testenv.Need(t, "the lexicon (deploy/local.sh install lexicon)", func(context.Context) error {
-		_, err := os.Stat(path + ".index")
-		return err
-	})
-	lex, err := lexicon.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lex := muellerLexicon(t)
 	if en, ru := lex.Size(); en < 20000 || ru < 20000 {
 		t.Fatalf("Size() = %d English headwords, %d Russian keys; want the whole dictionary", en, ru)
 	}

@@ -168,7 +168,6 @@ var (
 	askVerbRU   = regexp.MustCompile(`(?i)^(?:скажи|скажите|подскажи|подскажите|знаешь|знаете|уточни|уточните|напомни|напомните|интересно|покажи|покажите|объясни|объясните)$`)
 	subClauseRU = regexp.MustCompile(`(?i),\s*когда\s`)
 	subClauseEN = regexp.MustCompile(`^(?i)(?:after|before|during|when|since)\s+(?:the|a|an|our)\b`)
-	sentenceEnd = regexp.MustCompile(`[.!?…](?:\s+|$)`)
 	// Comparisons: two (or more) named things set side by side, each described on its own page —
 	// named alternatives at the end of the question ("Who was born first, Alfred Hitchcock or
 	// Orson Welles?", «Кто пришёл раньше: X или Y?»), a choice among named things ("Between A and
@@ -400,7 +399,9 @@ func Features(question string, linked []Linked) map[string]int {
 			f["relative_clause"] = 3
 		}
 	}
-	if n := len(sentenceEnd.FindAllString(strings.TrimRight(q, ".!?… "), -1)); n >= 1 && strings.HasSuffix(q, "?") {
+	// A scenario, then the question: two sentences or more (an initial or an abbreviation ends
+	// none: "What is Dr. Anna Volkova's phone number?", «Что И. Белов пообещал?» are one).
+	if len(sentences(strings.TrimSpace(q))) >= 2 && strings.HasSuffix(q, "?") {
 		f["scenario_then_question"] = 3
 	}
 	if subClauseRU.MatchString(q) || subClauseEN.MatchString(q) {

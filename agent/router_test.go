@@ -37,6 +37,9 @@ func TestRuleRouter(t *testing.T) {
 		{"What is the phone of the manager whose team runs the billing service?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
 		{"Which customer's portal was down in May?", nil, ariadne.RouteMultiHop, "relative_clause=3"},
 		{"Our billing stopped after the upgrade. Who approved the upgrade?", nil, ariadne.RouteMultiHop, "scenario_then_question=3"},
+		// an abbreviation or an initial ends no sentence: one question, one lookup
+		{"What is Dr. Anna Volkova's phone number?", nil, ariadne.RouteSimple, "no multi-hop wording"},
+		{"Какой телефон у И. Белова?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"Кто дежурил, когда у биллинга кончилось место на диске?", nil, ariadne.RouteMultiHop, "subordinate_clause=3"},
 		{"Какая команда выпустила релиз и кто руководит этой командой?", nil, ariadne.RouteMultiHop, "anaphoric_second_question=3"},
 		{"Who led the migration of the billing service, and what is his role?", nil, ariadne.RouteMultiHop, "anaphoric_second_question=3"},
@@ -309,7 +312,7 @@ func TestRuleRouterPublicStyle(t *testing.T) {
 		file                string
 		correct, multiFound int
 	}{
-		{"router-public-style-a.jsonl", 97, 60},
+		{"router-public-style-a.jsonl", 96, 59}, // 97, 60 before stop 59 counted "U.S." as a sentence end
 		{"router-public-style-b.jsonl", 89, 53},
 	} {
 		raw, err := os.ReadFile(filepath.Join("..", "evaluation", "testdata", tc.file))

@@ -91,6 +91,13 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 			aliases: []string{"Harvest Cloud"},
 		},
 		{
+			// An English remark that gives the Russian name: the quoted name, not "Russian".
+			doc: ariadne.Document{ID: "orgs/northvet", Type: "organization", Title: "NorthVet Clinics",
+				Body: "# NorthVet Clinics\n\nNorthVet Clinics (in Russian documents «СевероВет») is a network of clinics.\n"},
+			name:    "NorthVet Clinics",
+			aliases: []string{"NorthVet", "СевероВет"},
+		},
+		{
 			doc: ariadne.Document{ID: "policies/travel-v1", Type: "policy", Title: "Travel policy (version 1, OBSOLETE NOW)",
 				Body: "# Travel policy\n\nText.\n"},
 			name:    "Travel policy",

@@ -513,10 +513,26 @@ func namedInFull(name string, acl []string, persons []personName) string {
 // mentionName is what a mention names: the recognizer's normal form of it (ner.Mention.Normal)
 // when there is one that can name an entity, else its surface.
 func mentionName(m ner.Mention) string {
+	name := m.Text
 	if m.Normal != "" && m.Normal != m.Text && nameLikeSurface(m.Normal) {
-		return m.Normal
+		name = m.Normal
 	}
-	return m.Text
+	if m.Label == "PER" {
+		name = withoutHonorific(name)
+	}
+	return name
+}
+
+// honorificRE is a title before a person's name: "Dr.", "Mrs", "Prof.", «Д-р», «г-жа», «проф.».
+var honorificRE = regexp.MustCompile(`^(?i:dr|mr|mrs|ms|miss|prof|sir|dame|д-р|др|г-н|г-жа|проф|доктор|профессор|господин|госпожа)\.?\s+`)
+
+// withoutHonorific returns a person's name without the title before it («Д-р Кузнецов» is
+// Кузнецов), or the name as it is when nothing that can name someone would be left.
+func withoutHonorific(name string) string {
+	if rest := honorificRE.ReplaceAllString(name, ""); rest != name && nameLikeSurface(rest) {
+		return rest
+	}
+	return name
 }
 
 // mostFrequent returns the most frequent of order's strings by count (ties: the shorter, then the
@@ -619,7 +635,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 					waiting = append(waiting, addressed{c, m, name, typ, ctx, p, acl})
 					continue
 				}
-				if !severalWords(name) && !severalWords(m.Text) {
+				if !severalWords(name) && !severalWords(withoutHonorific(m.Text)) {
 					short = append(short, addressed{c: c, m: m, name: name, typ: typ, ctx: ctx, acl: acl})
 					continue
 				}
@@ -716,6 +732,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		if b.types["organization"] > 0 && slices.ContainsFunc(b.order, hasLegalForm) {
 			typ = "organization" // "Veltrix Ltd", «ООО «Велтрикс»»: a legal form names an organization
 		}
+		if h := headType(name); h != "" && h != typ && (typ == "person" || typ == "organization") && n.onto.HasEntityType(h) {
+			typ = h // "Biozoo Labs" is no person, "Aktru Glacier" no person or organization
+		}
 		if one := n.onto.NEROneWordPerson; typ == "person" && one != "" && !slices.ContainsFunc(b.order, cyrillic) &&
 			!slices.ContainsFunc(b.nameOrder, severalWords) && !slices.ContainsFunc(b.order, severalWords) &&
 			!slices.ContainsFunc(b.nameOrder, func(name string) bool { return wordOf(name, readableWords(g.acl)) }) {
@@ -780,6 +799,38 @@ func onlyLegalForms(name string) bool {
 		}
 	}
 	return len(words) > 0
+}
+
+// headHints are head nouns that say what kind of thing a name of several words names, whatever
+// a small recognizer labelled it: the last word of an English name, the first of a Russian one.
+var headHints = func() map[string]string {
+	m := map[string]string{}
+	// English surnames that are such nouns (Lake, Rivers, Banks, Bay) are left out.
+	for _, w := range strings.Fields("labs laboratory laboratories clinic clinics hospital university institute foundation " +
+		"company corporation agency academy college holdings society association ministry " +
+		"лаборатория клиника больница университет институт фонд компания корпорация агентство академия колледж " +
+		"школа банк ассоциация министерство") {
+		m[w] = "organization"
+	}
+	for _, w := range strings.Fields("glacier glaciers peninsula ocean strait mountains " +
+		"ледник озеро река залив остров острова полуостров долина море океан пролив хребет") {
+		m[w] = "location"
+	}
+	return m
+}()
+
+// headType returns the entity type a name of several words states by its head noun (headHints:
+// "Biozoo Labs" an organization, "Aktru Glacier" and «озеро Байкал» places), or "".
+func headType(name string) string {
+	ws := textnorm.Words(name)
+	if len(ws) < 2 {
+		return ""
+	}
+	head := ws[len(ws)-1].Text
+	if cyrillic(name) {
+		head = ws[0].Text
+	}
+	return headHints[strings.ToLower(head)]
 }
 
 // hasLegalForm reports whether a name is written with an organization's legal form (ООО, Ltd, …).

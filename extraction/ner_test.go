@@ -602,6 +602,11 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 			want:   []string{"Anna Petrova→person:ana petrova", "Anna Lind→person:ana lind", "Anna→person:ana"},
 		},
 		{
+			name:   "a surname after a title: the title names no one",
+			chunks: []ariadne.Chunk{{Text: "Павел Кузнецов осмотрел пса. Д-р Кузнецов назначил лечение; Dr. Kuznetsov agreed."}},
+			want:   []string{"Павел Кузнецов→person:pavel kuznetsov", "Д-р Кузнецов→person:pavel kuznetsov", "Dr. Kuznetsov→person:pavel kuznetsov"},
+		},
+		{
 			name:   "a first name after a documented person's full name: the documented person",
 			chunks: []ariadne.Chunk{{Text: "Кому: Лев Тихомиров. Лев, привет! Правки приложены."}},
 			want:   []string{"Лев→people/lev-tikhomirov"},
@@ -618,7 +623,7 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 			o := onto(t)
 			rec := &lexiconRecognizer{labels: map[string]string{"Denis Kovalev": "PERSON", "Denis": "PERSON",
 				"Anna Petrova": "PERSON", "Anna Lind": "PERSON", "Anna": "PERSON", "Денис Ковалёв": "PER", "Ковалёву": "PER",
-				"Лев Тихомиров": "PER", "Лев": "PER"}}
+				"Лев Тихомиров": "PER", "Лев": "PER", "Павел Кузнецов": "PER", "Д-р Кузнецов": "PER", "Dr. Kuznetsov": "PERSON"}}
 			in := Input{Doc: ariadne.Document{ID: "notes/1", Type: "note", Lang: "en", Title: "notes/1"}}
 			for i, c := range tc.chunks {
 				c.ID, c.DocID, c.Lang = fmt.Sprintf("notes/1#%d", i), "notes/1", "en"
@@ -672,5 +677,31 @@ func TestNERTrimsPossessivesAndFieldLabels(t *testing.T) {
 	want := []string{"Лев Тихомиров|", "Арсений Полунин|Арсений Полунин", "Ingrid Holmsen|", "Jensens|"}
 	if !slices.Equal(spans, want) {
 		t.Errorf("spans %q, want %q", spans, want)
+	}
+}
+
+// A name's head noun corrects what a small recognizer guessed: a lab is no person, a glacier no
+// person or organization; a person stays a person.
+func TestNERHeadNounTypes(t *testing.T) {
+	o := onto(t)
+	rec := &lexiconRecognizer{labels: map[string]string{"Biozoo Labs": "PERSON", "Aktru Glacier": "PERSON", "Garabashi Glacier": "ORG",
+		"Клиника Айболит": "PER", "Anna Lake": "PERSON", "Lake Baikal": "PERSON"}}
+	reg := resolution.NewRegistry(o.Nicknames)
+	in := note("notes/1", "en", "Biozoo Labs makes vaccines. Aktru Glacier and Garabashi Glacier melt. Anna Lake and Lake Baikal.")
+	ru := note("notes/2", "ru", "Клиника Айболит открылась.")
+	found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), []Input{in, ru}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, id := range []string{"notes/1#0", "notes/2#0"} {
+		for _, r := range found[id] {
+			got = append(got, r.Surface+"→"+r.EntityKey)
+		}
+	}
+	want := []string{"Biozoo Labs→organization:biozo labs", "Aktru Glacier→location:aktru glasier", "Garabashi Glacier→location:garabashi glasier",
+		"Anna Lake→person:ana lake", "Lake Baikal→person:lake baikal", "Клиника Айболит→organization:klinika aibolit"}
+	if !slices.Equal(got, want) {
+		t.Errorf("mentions\n got  %q\n want %q", got, want)
 	}
 }

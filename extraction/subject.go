@@ -590,7 +590,9 @@ func collectAfterCue(s string, add func(string, bool)) {
 		add(q[1]+q[2]+q[3], true)
 	}
 	rest := quotedRE.ReplaceAllString(s, " | ")
-	if cyrillicShare(s) > 0.3 {
+	// In a Russian remark a Latin phrase is a name; in an English one ("in Russian documents
+	// «СевероВет»") capitalized words are English words: the share leaves the quoted names out.
+	if cyrillicShare(rest) > 0.3 {
 		for _, p := range latinPhraseRE.FindAllString(rest, -1) {
 			add(p, false)
 		}

@@ -42,6 +42,7 @@ type entry struct {
 	acronym     bool     // a single all-caps word of at most 4 letters: must match case exactly
 	initialOnly bool     // the first token is a single letter (an initial)
 	initialLast bool     // the last token is a single letter (an initial after a surname: «Полунин А.»)
+	texts       []string // each token's word as the alias writes it (KeyWords)
 }
 
 // Matcher finds known entity names in text. Build it with NewMatcher; it is immutable and safe for
@@ -92,12 +93,13 @@ func (m *Matcher) add(a Alias) {
 	}
 	toks := make([]string, len(kw))
 	latin := make([]bool, len(kw))
+	texts := make([]string, len(kw))
 	for i, w := range kw {
-		toks[i], latin[i] = textnorm.Latin(w.Text), !hasCyrillic(w.Text)
+		toks[i], latin[i], texts[i] = textnorm.Latin(w.Text), !hasCyrillic(w.Text), w.Text
 	}
 	id := a.EntityKey + "\x00" + strings.Join(toks, " ") + "\x00" + boolKey(a.QuotedOnly)
 	words := textnorm.Words(a.Text)
-	e := &entry{Alias: a, tokens: toks, latin: latin, compact: strings.Join(toks, "")}
+	e := &entry{Alias: a, tokens: toks, latin: latin, compact: strings.Join(toks, ""), texts: texts}
 	if len(words) > 0 {
 		first := words[0]
 		if len(words) > 1 && isLegalFormWord(first.Text) {
@@ -405,6 +407,9 @@ func (e *entry) wordMatch(words []word, i int) int {
 			}
 			continue
 		}
+		if humpPrefix(e.texts[k], w.Text) {
+			return 0 // «Северо» of «Северо-Западном» is not «СевероВет»
+		}
 		ok, longer := e.tokenMatch(k, t, w)
 		if !ok {
 			return 0
@@ -466,6 +471,17 @@ func (e *entry) tokenMatch(k int, t string, w word) (ok, longer bool) {
 func (e *entry) lastTokenMatch(t string, w word) bool {
 	ok, _ := e.tokenMatch(len(e.tokens)-1, t, w)
 	return ok
+}
+
+// humpPrefix reports whether word is the part of a CamelCase alias word before one of its inner
+// capitals («Северо» of «СевероВет», "North" of "NorthVet"): the rest is another word of the name,
+// not an ending, so the word alone names something else.
+func humpPrefix(alias, word string) bool {
+	a, w := []rune(alias), []rune(word)
+	if len(w) == 0 || len(w) >= len(a) || !unicode.IsUpper(a[len(w)]) || unicode.IsUpper(a[len(w)-1]) {
+		return false
+	}
+	return strings.EqualFold(string(a[:len(w)]), word)
 }
 
 // adjacent reports whether the gap between two words is at most 3 bytes of spaces, hyphens,

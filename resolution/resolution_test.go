@@ -31,6 +31,7 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{Text: "Анна Светлова", EntityKey: "p/svet"},
 		{Text: "Data", EntityKey: "team/data"},
 		{Text: "Ольга Миронова", EntityKey: "p/mir"},
+		{Text: "СевероВет", EntityKey: "o/nv"},
 	})
 	tests := []struct {
 		text string
@@ -46,6 +47,9 @@ func TestMatcherFindsVariants(t *testing.T) {
 		// without its dot is a word.
 		{"Авторы: Морозова И., Светлов П.; статью Морозовой И. цитируют", []string{"Морозова И→p/mor", "Морозовой И→p/mor"}},
 		{"Морозова и Светлов", nil},
+		// The part of a CamelCase name before an inner capital is another word: «Северо» of
+		// «Северо-Западном» is not «СевероВет», which inflects.
+		{"в Северо-Западном регионе; сеть «СевероВет», у «СевероВета»", []string{"СевероВет→o/nv", "СевероВета→o/nv"}},
 		{"СМЗ и смз", []string{"СМЗ→c/smz"}},
 		{"библиотека routekit 0.14.2, RouteKit", []string{"routekit→t/routekit", "RouteKit→t/routekit"}},
 		{"команду называют «эксплуатация»; эксплуатация кластеров", []string{"эксплуатация→team/sre"}},

@@ -815,7 +815,9 @@ start_api() {
 		rm -f "$(pidfile api)"
 		die "api exited right after it became ready on 127.0.0.1:$API_PORT; read $log"
 	fi
-	say "api up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT (OpenAPI at /openapi.yaml); serving Neo4j namespace '${ARIADNE_NEO4J_NAMESPACE:-}' (none: the default graph) and Weaviate class ${ARIADNE_WEAVIATE_CLASS:-Chunk}"
+	local graph="the default graph (no ARIADNE_NEO4J_NAMESPACE)"
+	[ -n "${ARIADNE_NEO4J_NAMESPACE:-}" ] && graph="Neo4j namespace $ARIADNE_NEO4J_NAMESPACE"
+	say "api up (pid $(cat "$(pidfile api)")): http://127.0.0.1:$API_PORT (OpenAPI at /openapi.yaml); serving $graph and Weaviate class ${ARIADNE_WEAVIATE_CLASS:-Chunk}"
 }
 
 # ---------------------------------------------------------------------------------------------

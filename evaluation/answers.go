@@ -329,7 +329,7 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 	fmt.Fprintln(w, "| metric | value |")
 	fmt.Fprintln(w, "|---|---|")
 	fmt.Fprintf(w, "| questions | %d (%d answerable, %d no-answer or ACL) |\n", rep.N, rep.Answerable, rep.NoAnswer)
-	fmt.Fprintf(w, "| answer status accuracy (answered iff answerable) | %s |\n", f3(rep.StatusAccuracy))
+	fmt.Fprintf(w, "| answer status accuracy (answered iff answerable; not whether the answer is right: see token F1) | %s |\n", f3(rep.StatusAccuracy))
 	fmt.Fprintf(w, "| false refusals | %d of %d answerable |\n", rep.FalseRefusals, rep.Answerable)
 	fmt.Fprintf(w, "| answers given to no-answer/ACL questions | %d of %d |\n", rep.AnsweredNoAnswer, rep.NoAnswer)
 	fmt.Fprintf(w, "| ACL leaks | %d |\n", rep.ACLLeaks)

@@ -251,7 +251,7 @@ func generatorTable(w io.Writer, runs []generatorRun) {
 		}
 		return fmt.Sprintf("%.3f (%d/%d)", float64(a)/float64(b), a, b)
 	}
-	row("answer status accuracy", func(r generatorRun) string { return fmt.Sprintf("%.3f", r.Report.StatusAccuracy) })
+	row("answer status accuracy (answered iff answerable, right or not)", func(r generatorRun) string { return fmt.Sprintf("%.3f", r.Report.StatusAccuracy) })
 	row("false refusals (answerable, not answered)", func(r generatorRun) string {
 		return fmt.Sprintf("%d / %d", r.Report.FalseRefusals, r.Report.Answerable)
 	})

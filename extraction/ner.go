@@ -413,9 +413,9 @@ type crossScript struct {
 }
 
 type crossName struct {
-	key, name, typ string
-	cyrillic       bool
-	words          int
+	key, name string
+	cyrillic  bool
+	words     int // lexicon.ContentWords
 }
 
 // orgLike are the entity types crossScript joins: names of organizations are made of words a
@@ -446,7 +446,7 @@ func (x *crossScript) add(key string) {
 	x.seen[key] = true
 	for _, n := range append([]string{e.Name}, e.Aliases...) {
 		if lexicon.ContentWords(n) >= 2 {
-			x.names = append(x.names, crossName{key: key, name: n, typ: e.Type, cyrillic: cyrillic(n), words: lexicon.ContentWords(n)})
+			x.names = append(x.names, crossName{key: key, name: n, cyrillic: cyrillic(n), words: lexicon.ContentWords(n)})
 		}
 	}
 }
@@ -697,14 +697,20 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			}
 		}
 	}
-	// readableWords are the words of personWords every reader of acl may read.
+	// readableWords are the words of personWords every reader of acl may read (once per acl).
+	readable := map[string][]string{}
 	readableWords := func(acl []string) []string {
+		k := strings.Join(acl, "\x1f")
+		if out, ok := readable[k]; ok {
+			return out
+		}
 		var out []string
 		for _, w := range personWords {
 			if ariadne.ReadersWithin(acl, w.acl) {
 				out = append(out, w.words...)
 			}
 		}
+		readable[k] = out
 		return out
 	}
 	xs := newCrossScript(n.lex, reg)

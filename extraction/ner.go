@@ -523,8 +523,9 @@ func mentionName(m ner.Mention) string {
 	return name
 }
 
-// honorificRE is a title before a person's name: "Dr.", "Mrs", "Prof.", «Д-р», «г-жа», «проф.».
-var honorificRE = regexp.MustCompile(`^(?i:dr|mr|mrs|ms|miss|prof|sir|dame|д-р|др|г-н|г-жа|проф|доктор|профессор|господин|госпожа)\.?\s+`)
+// honorificRE is a title or a greeting before a person's name: "Dr.", "Mrs", "Prof.", «Д-р»,
+// «г-жа», «проф.», "Dear", «Уважаемый».
+var honorificRE = regexp.MustCompile(`^(?i:dr|mr|mrs|ms|miss|prof|sir|dame|dear|д-р|др|г-н|г-жа|проф|доктор|профессор|господин|госпожа|уважаем(?:ый|ая)|дорог(?:ой|ая))\.?\s+`)
 
 // withoutHonorific returns a person's name without the title before it («Д-р Кузнецов» is
 // Кузнецов), or the name as it is when nothing that can name someone would be left.
@@ -559,6 +560,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	var found []pending
 	groups := map[string]*group{}
 	var groupOrder []string
+	var publicOrder []string // the groups with a mention everyone may read, by the first such mention
 	add := func(c *nerChunk, m ner.Mention, k, name, typ, ctx string, acl []string) {
 		g := groups[k]
 		if g == nil {
@@ -572,6 +574,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		if ariadne.ReadersWithin(nil, acl) { // a chunk everyone may read
 			if g.public == nil {
 				g.public = newGroup(ctx, nil)
+				publicOrder = append(publicOrder, k)
 			}
 			g.public.count(name, m.Text, typ)
 		}
@@ -691,7 +694,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	for _, k := range groupOrder {
 		if g := groups[k].basis(); g.types["person"] > 0 {
 			for _, name := range append(slices.Clone(g.nameOrder), g.order...) {
-				if severalWords(name) {
+				if name = withoutHonorific(name); severalWords(name) { // "Dear Denis" is one word's
 					personWords = append(personWords, wordsOf{textnorm.KeyTokens(name), g.acl})
 				}
 			}
@@ -720,7 +723,18 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			final[p.group] = key // a one-word name of a documented person (namedInFull)
 		}
 	}
+	// Groups resolve in the order of their first mention everyone may read, then those only
+	// restricted chunks mention: the first of two that join (crossScript, a shared alias) names
+	// and keys the entity, and which one that is must not depend on a restricted document's id
+	// (security audit, stop 59: a [management] note whose id sorted first made a public
+	// organization Russian-named and Russian-keyed).
+	resolveOrder := slices.Clone(publicOrder)
 	for _, k := range groupOrder {
+		if groups[k].public == nil {
+			resolveOrder = append(resolveOrder, k)
+		}
+	}
+	for _, k := range resolveOrder {
 		g, b := groups[k], groups[k].basis()
 		name := mostFrequent(b.nameOrder, b.names)
 		var aliases []string // the other names, then the surfaces as written
@@ -742,7 +756,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			typ = h // "Biozoo Labs" is no person, "Aktru Glacier" no person or organization
 		}
 		if one := n.onto.NEROneWordPerson; typ == "person" && one != "" && !slices.ContainsFunc(b.order, cyrillic) &&
-			!slices.ContainsFunc(b.nameOrder, severalWords) && !slices.ContainsFunc(b.order, severalWords) &&
+			!slices.ContainsFunc(b.nameOrder, severalWords) && !slices.ContainsFunc(b.order, func(s string) bool { return severalWords(withoutHonorific(s)) }) &&
 			!slices.ContainsFunc(b.nameOrder, func(name string) bool { return wordOf(name, readableWords(g.acl)) }) {
 			typ = one // "Redis", "Kestrelwave": a person only by a small model's guess (ontology: ner_one_word_person)
 		}

@@ -373,9 +373,9 @@ func TestNEROneWordPersonCountsOnlyReadableFullNames(t *testing.T) {
 }
 
 // With a lexicon, an organization recognized in English and one recognized in Russian that are
-// the same name word for word (lexicon.SameName) are one entity; a restricted note's Russian name
-// does not join a public English one (the public entity stays as without the note), while a
-// restricted note joins the public entity; without a lexicon they stay two.
+// the same name word for word (lexicon.SameName) are one entity, named and keyed by the name
+// public notes give first whatever restricted notes say; a restricted note joins the public
+// entity; without a lexicon they stay two.
 func TestNERJoinsOrganizationsAcrossScripts(t *testing.T) {
 	o := onto(t)
 	lex := lexicontest.New(t,
@@ -409,9 +409,14 @@ func TestNERJoinsOrganizationsAcrossScripts(t *testing.T) {
 	if got := keys(nil, en, ru); got["notes/c-ru#0"] == got["notes/b-en#0"] {
 		t.Errorf("without a lexicon: %v, want two entities", got)
 	}
+	// Groups resolve in the order of their first public mention: a finance note whose id sorts
+	// first names nothing (security audit, stop 59: it made the public entity Russian-named).
 	got = keys(lex, restrictedRU, en)
-	if got["notes/b-en#0"] != "organization:kama state universiti" || got["notes/a-ru#0"] == got["notes/b-en#0"] {
-		t.Errorf("a finance note first: %v, want the public note on its own entity, organization:kama state universiti", got)
+	if got["notes/b-en#0"] != "organization:kama state universiti" || got["notes/a-ru#0"] != got["notes/b-en#0"] {
+		t.Errorf("a finance note first: %v, want both on the public entity, organization:kama state universiti", got)
+	}
+	if got := keys(lex, restrictedRU, en, ru); got["notes/b-en#0"] != "organization:kama state universiti" || got["notes/c-ru#0"] != got["notes/b-en#0"] {
+		t.Errorf("a finance note first, then the public notes: %v, want them on organization:kama state universiti as without it", got)
 	}
 	restrictedRU.Doc.ID, restrictedRU.Chunks[0].ID, restrictedRU.Chunks[0].DocID = "notes/d-ru", "notes/d-ru#0", "notes/d-ru"
 	got = keys(lex, en, restrictedRU)

@@ -586,8 +586,8 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 	}{
 		{
 			name:   "a first name in an e-mail's greeting",
-			chunks: []ariadne.Chunk{{Text: "To: Denis Kovalev. Dear Denis, the trucks are late."}},
-			want:   []string{"Denis Kovalev→person:denis kovalev", "Denis→person:denis kovalev"},
+			chunks: []ariadne.Chunk{{Text: "To: Denis Kovalev. Hi Denis, the trucks are late. Dear Denis, they are."}},
+			want:   []string{"Denis Kovalev→person:denis kovalev", "Denis→person:denis kovalev", "Dear Denis→person:denis kovalev"},
 			names:  map[string]string{"person:denis kovalev": "Denis Kovalev"},
 		},
 		{
@@ -615,13 +615,13 @@ func TestNEROneWordNameIsTheDocumentsFullName(t *testing.T) {
 			name: "the full name only in a restricted chunk: a public one word is its own",
 			chunks: []ariadne.Chunk{{Text: "Dear Denis, the trucks are late."},
 				{Text: "Denis Kovalev approved the penalty.", ACL: []string{"management"}}},
-			want: []string{"Denis→topic:denis", "Denis Kovalev→person:denis kovalev"}, // a topic, as without the restricted chunk
+			want: []string{"Dear Denis→topic:denis", "Denis Kovalev→person:denis kovalev"}, // a topic, as without the restricted chunk
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			o := onto(t)
-			rec := &lexiconRecognizer{labels: map[string]string{"Denis Kovalev": "PERSON", "Denis": "PERSON",
+			rec := &lexiconRecognizer{labels: map[string]string{"Denis Kovalev": "PERSON", "Denis": "PERSON", "Dear Denis": "PERSON",
 				"Anna Petrova": "PERSON", "Anna Lind": "PERSON", "Anna": "PERSON", "Денис Ковалёв": "PER", "Ковалёву": "PER",
 				"Лев Тихомиров": "PER", "Лев": "PER", "Павел Кузнецов": "PER", "Д-р Кузнецов": "PER", "Dr. Kuznetsov": "PERSON"}}
 			in := Input{Doc: ariadne.Document{ID: "notes/1", Type: "note", Lang: "en", Title: "notes/1"}}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -297,13 +298,16 @@ func moneyBefore(words []string) bool {
 	return false
 }
 
-// quotesAmount reports whether a verified quote of claims states an amount of the kind. A quote
-// that is a table row is read with its table's header row (frags give the cited chunks), which
-// says what the row's numbers are: «| Стажёр | 60 000 – 80 000 |» under «| Грейд | Вилка оклада |».
-func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string) bool {
+// quotesAmount reports whether a verified quote of claims states an amount of the kind about what
+// the question asks. A quote that is a table row is read with its table's header row (frags give
+// the cited chunks), which says what the row's numbers are: «| Стажёр | 60 000 – 80 000 |» under
+// «| Грейд | Вилка оклада |». When subject is set (subjectTerms of the question), the quote, its
+// chunk's title or its section must also state one of them: a price-list row of another service
+// («| Вакцинация | 2 200 ₽ |») states a sum, not the fine the question asks about.
+func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject *questionTerms) bool {
 	for _, c := range claims {
 		for _, cit := range c.Citations {
-			text := cit.Quote
+			text, context := cit.Quote, ""
 			for _, f := range frags {
 				if f.Chunk.ID != cit.ChunkID {
 					continue
@@ -313,14 +317,37 @@ func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string) bool {
 						text = h + "\n" + text
 					}
 				}
+				context = f.Chunk.Title + " " + f.Chunk.HeadingPath()
 				break
 			}
-			if hasAmount(text, kind) {
+			if hasAmount(text, kind) && (subject == nil || len(subject.stated(text+"\n"+context)) > 0) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// subjectTerms returns the terms of the question other than those that ask for a sum (money nouns
+// and verbs: "fine", «стоит», "how much") and numbers, which a quote stating the sum must share
+// with it; nil when the question has no other term.
+func subjectTerms(question string, lex *lexicon.Lexicon) *questionTerms {
+	f := strings.ReplaceAll(textnorm.FoldString(question), "’", "'")
+	var keep []string
+	for _, w := range wordRE.FindAllString(f, -1) {
+		if !moneyWord(w, moneyNouns) && !moneyWord(w, moneyVerbs) && w != "денег" {
+			keep = append(keep, w)
+		}
+	}
+	q := newQuestionTerms(strings.Join(keep, " "), lex)
+	// A number is no subject: "the GR-400 antenna" is not stated by «400 МГц» of another sentence.
+	q.terms = slices.DeleteFunc(slices.Clone(q.terms), func(t string) bool {
+		return strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }) < 0
+	})
+	if len(q.terms) == 0 {
+		return nil
+	}
+	return &q
 }
 
 // kindCount is what "how many" / «сколько» asks for when it asks for no sum of money: a count.

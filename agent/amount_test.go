@@ -104,14 +104,41 @@ func TestQuotesAmountReadsTheTableHeader(t *testing.T) {
 	claim := func(quote string) []ariadne.Claim {
 		return []ariadne.Claim{{Text: quote, Citations: []ariadne.Citation{{ChunkID: chunk.ID, Quote: quote}}}}
 	}
-	if !quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), frags, kindMoney) {
+	if !quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), frags, kindMoney, nil) {
 		t.Error("a salary row under its header states a sum")
 	}
-	if quotesAmount(claim("Вилки по грейдам."), frags, kindMoney) {
+	if quotesAmount(claim("Вилки по грейдам."), frags, kindMoney, nil) {
 		t.Error("a sentence without a number states no sum")
 	}
-	if quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), nil, kindMoney) {
+	if quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), nil, kindMoney, nil) {
 		t.Error("without its chunk the row says 60 000 of nothing named")
+	}
+}
+
+// TestQuotesAmountAboutTheSubject: a quoted sum counts when the quote, its chunk's title or its
+// section states a term of the question other than those asking for money; the row of another
+// service in a price list does not answer for a fine.
+func TestQuotesAmountAboutTheSubject(t *testing.T) {
+	prices := ariadne.Chunk{ID: "prices/ligovsky#0000-aaaaaaaa", Title: "Прайс-лист", Text: "| Услуга | Цена |\n|---|---|\n| Вакцинация | 2 200 ₽ |\n| Осмотр | 1 500 ₽ |"}
+	report := ariadne.Chunk{ID: "reports/inspection#0000-bbbbbbbb", Title: "Inspection of Ligovsky Clinic", Text: "A fine of 30,000 roubles was imposed."}
+	frags := []Fragment{{N: 1, Chunk: prices}, {N: 2, Chunk: report}}
+	claim := func(c ariadne.Chunk, quote string) []ariadne.Claim {
+		return []ariadne.Claim{{Text: quote, Citations: []ariadne.Citation{{ChunkID: c.ID, Quote: quote}}}}
+	}
+	for _, tc := range []struct {
+		q, quote string
+		c        ariadne.Chunk
+		want     bool
+	}{
+		{"How much was the fine imposed on Ligovsky Clinic after the inspection?", "| Вакцинация | 2 200 ₽ |", prices, false},
+		{"How much was the fine imposed on Ligovsky Clinic after the inspection?", "A fine of 30,000 roubles was imposed.", report, true}, // "imposed"; the title names the clinic
+		{"Сколько стоит вакцинация?", "| Вакцинация | 2 200 ₽ |", prices, true},
+		{"How much does it cost?", "| Осмотр | 1 500 ₽ |", prices, true},                                                                      // no term but money words: no subject asked
+		{"How much did the repair of the GR-400 antenna cost?", "A prize of 150 000 roubles went to the 400 MHz radar paper.", report, false}, // a number is no subject
+	} {
+		if got := quotesAmount(claim(tc.c, tc.quote), frags, kindMoney, subjectTerms(tc.q, nil)); got != tc.want {
+			t.Errorf("%q quoting %q: %v, want %v", tc.q, tc.quote, got, tc.want)
+		}
 	}
 }
 

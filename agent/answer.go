@@ -424,7 +424,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		// A question for a sum of money is not answered by quotes that state none, whatever
 		// wrote them: they are on its subject and miss the fact (amount.go). (A percentage is
 		// often written in words, «более половины»: it ranks units, it does not refuse.)
-		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind) {
+		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind, subjectTerms(req.Question, a.cfg.Lexicon)) {
 			att.Outcome = "not_found"
 			tr.Attempts = append(tr.Attempts, att)
 			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kind})

@@ -99,9 +99,10 @@ func EmbedUnits(ctx context.Context, e PassageEmbedder, texts []string, acls [][
 	return out, nil
 }
 
-// CachingEmbedder wraps an embedder with an in-memory LRU of query and passage vectors (by exact
-// text) and, when Store is set, a shared UnitVectorStore behind it for passages. It is safe for
-// concurrent use.
+// CachingEmbedder wraps an embedder with an in-memory LRU of query vectors (by cache scope and
+// exact text) and passage vectors (by their chunk's readers and exact text: UnitVectorKeyFor) and,
+// when Store is set, a shared UnitVectorStore behind it for passages. It is safe for concurrent
+// use.
 type CachingEmbedder struct {
 	inner   UnitEmbedder
 	queries *lru.Cache[string, []float32]

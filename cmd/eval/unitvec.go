@@ -9,7 +9,7 @@ import (
 
 // fileUnitVectors is an agent.UnitVectorStore in a JSON file (--unit-vectors): evaluation runs on
 // the same corpus and embedder reuse the evidence unit vectors instead of embedding them again.
-// Keys are content keys (agent.UnitVectorKey), so a changed corpus simply misses.
+// Keys are content keys (agent.UnitVectorKeyFor), so a changed corpus simply misses.
 type fileUnitVectors struct {
 	path string
 	mu   sync.Mutex

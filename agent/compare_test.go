@@ -88,7 +88,7 @@ func TestPlanComparison(t *testing.T) {
 			"people/ivan-lee#0003-bcbcbcbc: Ivan Lee has worked with Orion since 2021.",
 		}},
 	} {
-		got := units(planComparison(tc.question, comparedEntities(tc.question, linked), tc.frags, nil))
+		got := units(planComparison(tc.question, comparedEntities(tc.question, linked), tc.frags, nil, ""))
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: units %q, want %q", tc.name, got, tc.want)
 			continue
@@ -121,26 +121,26 @@ func TestPlanComparison(t *testing.T) {
 		}
 	}
 	same := "Did Anna Berg and Ivan Lee join Orion in the same year?"
-	if got := units(planComparison(same, comparedEntities(same, linked), frags, nil)); len(got) != 2 ||
+	if got := units(planComparison(same, comparedEntities(same, linked), frags, nil, "")); len(got) != 2 ||
 		got[0] != "people/anna-berg#0000-bbbbbbbb: She has been at Orion since 2018." || got[1] != "people/ivan-lee#0000-cccccccc: В «Орионе» с 2021 года." {
 		t.Errorf("same year: units %q, want each one's year", got)
 	}
 	// Ages: a year someone joined is no age; a birth year is.
 	older := "Who is older, Anna Berg or Ivan Lee?"
-	if p := planComparison(older, comparedEntities(older, linked), frags, nil); len(p.units) != 0 || p.missing != "Anna Berg" {
+	if p := planComparison(older, comparedEntities(older, linked), frags, nil, ""); len(p.units) != 0 || p.missing != "Anna Berg" {
 		t.Errorf("older, join years only: units %q, missing %q; want none, Anna Berg", units(p), p.missing)
 	}
 	born := []Fragment{
 		{N: 1, Chunk: chunk("people/anna-berg#0003-ffffffff", "Anna Berg", "Anna Berg was born in 1990 in Tver. She has been at Orion since 2018.")},
 		{N: 2, Chunk: chunk("people/ivan-lee#0001-abababab", "Ivan Lee", "Иван Ли родился в 1987 году. В «Орионе» с 2021 года.")},
 	}
-	if got := units(planComparison(older, comparedEntities(older, linked), born, nil)); len(got) != 2 ||
+	if got := units(planComparison(older, comparedEntities(older, linked), born, nil, "")); len(got) != 2 ||
 		got[0] != "people/anna-berg#0003-ffffffff: Anna Berg was born in 1990 in Tver." || got[1] != "people/ivan-lee#0001-abababab: Иван Ли родился в 1987 году." {
 		t.Errorf("older, birth years: units %q", got)
 	}
 	// One side without a sentence: the plan names it (Answer refuses with it).
 	q := "Who joined Orion earlier, Anna Berg or Ivan Lee?"
-	if p := planComparison(q, comparedEntities(q, linked), frags[:2], nil); len(p.units) != 0 || p.missing != "Ivan Lee" {
+	if p := planComparison(q, comparedEntities(q, linked), frags[:2], nil, ""); len(p.units) != 0 || p.missing != "Ivan Lee" {
 		t.Errorf("one side missing: units %d, missing %q, want none and Ivan Lee", len(p.units), p.missing)
 	}
 	// Names joined by "and" and a comparative's standard: the span holds the whole last name.
@@ -196,7 +196,7 @@ func TestComparisonPagesACL(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out []string
-		for _, u := range planComparison(question, ents, append(append([]Fragment(nil), frags...), pages...), nil).units {
+		for _, u := range planComparison(question, ents, append(append([]Fragment(nil), frags...), pages...), nil, "").units {
 			out = append(out, u.frag.Chunk.ID+": "+u.quote)
 		}
 		return out

@@ -58,7 +58,7 @@ func definitionLead(question string, linked []Linked, frags []Fragment) (Fragmen
 		}
 		units := chunkUnits(f.Chunk)
 		units = units[:min(len(units), definitionLeadUnits)]
-		units = slices.DeleteFunc(units, planted)
+		units = slices.DeleteFunc(units, func(u string) bool { return planted(u, f.Chunk.ACL) })
 		if len(units) == 0 {
 			return Fragment{}, nil, false
 		}

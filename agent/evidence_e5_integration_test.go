@@ -49,7 +49,7 @@ func TestIntegrationEvidenceE5(t *testing.T) {
 		{"Кто руководит командой бэкенда?", ""},
 		{"Сколько стоит парковка у офиса в Казани?", ""},
 	} {
-		units, err := ranker.RankUnits(ctx, tc.question, frags, nil)
+		units, err := ranker.RankUnits(ctx, tc.question, nil, frags, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

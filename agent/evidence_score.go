@@ -181,10 +181,11 @@ func (r EvidenceRanker) WeightSet() (WeightSet, error) {
 
 // RankUnits splits the fragments into units (splitUnits; planted instructions are skipped),
 // computes their features, scores them with the model and returns them best first. names are
-// extra surfaces the question names (linked entities' surfaces and names); may be nil. The error
+// extra surfaces the question names (linked entities' surfaces and names); may be nil. groups are
+// the caller's (text analyses are cached for them only: callerScope; nil caches none). The error
 // is the embedder's.
-func (r EvidenceRanker) RankUnits(ctx context.Context, question string, frags []Fragment, names []string) ([]ScoredUnit, error) {
-	units, err := r.Features(ctx, question, frags, names)
+func (r EvidenceRanker) RankUnits(ctx context.Context, question string, groups []string, frags []Fragment, names []string) ([]ScoredUnit, error) {
+	units, err := r.Features(ctx, question, groups, frags, names)
 	if err != nil {
 		return nil, err
 	}
@@ -200,9 +201,9 @@ func (r EvidenceRanker) RankUnits(ctx context.Context, question string, frags []
 }
 
 // Features returns the candidate units of the fragments with their features (Score unset), in
-// fragment and text order.
-func (r EvidenceRanker) Features(ctx context.Context, question string, frags []Fragment, names []string) ([]ScoredUnit, error) {
-	q := newQuestionTerms(question, r.Lexicon)
+// fragment and text order; groups as for RankUnits.
+func (r EvidenceRanker) Features(ctx context.Context, question string, groups []string, frags []Fragment, names []string) ([]ScoredUnit, error) {
+	q := newQuestionTerms(question, r.Lexicon, callerScope(groups))
 	idf, total := termIDF(q, frags)
 	qnames := questionNames(question, names)
 	want := askFor(question)
@@ -211,7 +212,7 @@ func (r EvidenceRanker) Features(ctx context.Context, question string, frags []F
 	for i, f := range frags {
 		ctxTerms := contextTerms(q, f)
 		for _, u := range splitUnits(f.Chunk.Text) {
-			if planted(u) {
+			if planted(u, f.Chunk.ACL) {
 				continue // an instruction planted in a document is data, not an answer
 			}
 			covered, cov := termCover(q, u, ctxTerms, idf, total)

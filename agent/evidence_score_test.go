@@ -53,7 +53,7 @@ func TestEvidenceFeatures(t *testing.T) {
 		chunkFrag(1, "policies/vacation", "Отпуск", "Каждому сотруднику предоставляется отпуск продолжительностью 28 календарных дней. Перенос отпуска согласуется с руководителем."),
 		chunkFrag(2, "policies/gym", "Спорт", "Компания компенсирует половину стоимости абонемента."),
 	}
-	units, err := EvidenceRanker{}.Features(context.Background(), "Сколько дней длится отпуск сотрудника?", frags, nil)
+	units, err := EvidenceRanker{}.Features(context.Background(), "Сколько дней длится отпуск сотрудника?", nil, frags, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestEmbeddedEvidenceModel(t *testing.T) {
 		chunkFrag(2, "policies/equipment", "Оборудование", "По запросу выдаётся монитор для дома или офиса."),
 		chunkFrag(3, "clients/plant", "Завод", "Завод производит насосы, на нём работает около 2 100 сотрудников."),
 	}
-	units, err := EvidenceRanker{}.RankUnits(context.Background(), "Какова компенсация обедов сотрудникам в офисе?", frags, nil)
+	units, err := EvidenceRanker{}.RankUnits(context.Background(), "Какова компенсация обедов сотрудникам в офисе?", nil, frags, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 	if err != nil {
 		return "", err
 	}
-	units, err := g.Ranker.RankUnits(ctx, question, frags, nil)
+	units, err := g.Ranker.RankUnits(ctx, question, in.Groups, frags, nil)
 	if err != nil {
 		return "", fmt.Errorf("extractive: %w", err)
 	}

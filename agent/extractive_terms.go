@@ -143,7 +143,7 @@ func withAntecedents(chosen []termUnit) []termUnit {
 			units := chunkUnits(u.frag.Chunk)
 			if i := slices.Index(units, u.text); i > 0 {
 				prev := units[i-1]
-				if !planted(prev) && !slices.ContainsFunc(chosen, func(c termUnit) bool { return c.frag.Chunk.ID == u.frag.Chunk.ID && c.text == prev }) &&
+				if !planted(prev, u.frag.Chunk.ACL) && !slices.ContainsFunc(chosen, func(c termUnit) bool { return c.frag.Chunk.ID == u.frag.Chunk.ID && c.text == prev }) &&
 					!slices.ContainsFunc(out, func(c termUnit) bool { return c.frag.Chunk.ID == u.frag.Chunk.ID && c.text == prev }) {
 					out = append(out, termUnit{frag: u.frag, text: prev})
 				}
@@ -225,7 +225,7 @@ type termCandidates struct {
 // code or id the question names is in no fragment, or there is no unit.
 func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	question, frags := in.Question, in.Fragments
-	q := newQuestionTerms(question, g.Lexicon).withLinked(in.Linked)
+	q := newQuestionTerms(question, g.Lexicon, callerScope(in.Groups)).withLinked(in.Linked)
 	switch {
 	case len(q.terms) == 0:
 		return termCandidates{empty: "the question has no search term"}
@@ -253,7 +253,7 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	for i, f := range frags {
 		ctxTerms, headers := contextTerms(q, f), tableHeaders(f.Chunk.Text)
 		for _, u := range chunkUnits(f.Chunk) {
-			if planted(u) {
+			if planted(u, f.Chunk.ACL) {
 				continue // an instruction planted in a document is data, not an answer
 			}
 			uctx, claim := unitContext(q, ctxTerms, headers, u)

@@ -21,6 +21,7 @@ type Generator interface {
 // GenerationInput is what a generator answers from.
 type GenerationInput struct {
 	Question  string
+	Groups    []string // the caller's permission groups: text analyses are cached for them only (callerScope; nil caches none)
 	Fragments []Fragment
 	Route     ariadne.Route // how the evidence was retrieved; a multi-hop answer spans fragments
 	// Linked are the entities the question names: a fragment that names one by another of its

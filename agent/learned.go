@@ -38,6 +38,7 @@ var RouterFeatureNames = []string{
 type FirstPass struct {
 	BM25, Vector, Hybrid []ariadne.ScoredChunk
 	ChunkEntities        map[string][]string
+	Groups               []string // the caller's: text analyses are cached for them only (callerScope)
 }
 
 // RouterFeatures computes the learned router's feature vector (RouterFeatureNames order).
@@ -83,7 +84,7 @@ func RouterFeatures(question string, linked []Linked, fp FirstPass) []float64 {
 	if union := len(bd) + len(vd) - inter; union > 0 {
 		overlap = float64(inter) / float64(union)
 	}
-	x = append(x, overlap, coverage(newQuestionTerms(question, nil), fp.Hybrid, 3))
+	x = append(x, overlap, coverage(newQuestionTerms(question, nil, callerScope(fp.Groups)), fp.Hybrid, 3))
 	ents := map[string]bool{}
 	for i, c := range fp.Hybrid {
 		if i == 5 {
@@ -285,7 +286,7 @@ func (r *Retriever) FirstPass(ctx context.Context, question string, groups []str
 
 func (r *Retriever) firstPass(ctx context.Context, req Request, vec []float32, tr *Trace) (FirstPass, error) {
 	question, groups := req.Question, req.Groups
-	var fp FirstPass
+	fp := FirstPass{Groups: groups}
 	terms := textnorm.SearchTerms(question)
 	// The three searches are independent: they run at once.
 	g, gctx := errgroup.WithContext(ctx)

@@ -145,7 +145,7 @@ func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, ve
 	if err != nil {
 		return res, err
 	}
-	res.terms = newQuestionTerms(req.Question, r.cfg.Lexicon).withLinked(linked)
+	res.terms = newQuestionTerms(req.Question, r.cfg.Lexicon, callerScope(req.Groups)).withLinked(linked)
 	ev := Evidence{Hits: len(res.Chunks), Coverage: coverage(res.terms, res.Chunks, 3)}
 	if len(res.Chunks) > 0 {
 		ev.TopScore = res.Chunks[0].Score

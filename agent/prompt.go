@@ -142,7 +142,7 @@ func SplitFragments(frags []Fragment) []Unit {
 			}
 			start := cursor + i
 			cursor = start + len(u)
-			if planted(u) {
+			if planted(u, f.Chunk.ACL) {
 				continue
 			}
 			out = append(out, Unit{Frag: f, Text: u, Start: start, End: start + len(u)})
@@ -166,10 +166,11 @@ func LexicalUnitScores(ctx context.Context, question string, units []Unit) ([]fl
 }
 
 // LexicalUnitRanker is LexicalUnitScores whose question terms also match their translations
-// (lexicon; nil: none), so that a unit in the other language can reach the prompt.
+// (lexicon; nil: none), so that a unit in the other language can reach the prompt. It caches no
+// text analysis across questions (a UnitRanker does not know the caller: callerScope).
 func LexicalUnitRanker(lex *lexicon.Lexicon) UnitRanker {
 	return func(_ context.Context, question string, units []Unit) ([]float64, error) {
-		return lexicalUnitScores(newQuestionTerms(question, lex), question, units), nil
+		return lexicalUnitScores(newQuestionTerms(question, lex, ""), question, units), nil
 	}
 }
 

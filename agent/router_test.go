@@ -232,10 +232,10 @@ func TestPersonalizedPageRank(t *testing.T) {
 
 func TestCoverage(t *testing.T) {
 	chunks := []ariadne.ScoredChunk{{Chunk: ariadne.Chunk{Title: "VPN access policy", Text: "Request VPN access in ServiceDesk."}}}
-	if got := coverage(newQuestionTerms("где запросить впн?", nil), chunks, 3); got < 0.3 {
+	if got := coverage(newQuestionTerms("где запросить впн?", nil, testScope), chunks, 3); got < 0.3 {
 		t.Errorf("coverage = %v; «впн» is VPN", got)
 	}
-	if got := coverage(newQuestionTerms("сколько стоит обед", nil), chunks, 3); got != 0 {
+	if got := coverage(newQuestionTerms("сколько стоит обед", nil, testScope), chunks, 3); got != 0 {
 		t.Errorf("coverage = %v, want 0", got)
 	}
 }

@@ -48,6 +48,7 @@ type questionTerms struct {
 	lex   *lexicon.Lexicon    // for the text's words translated back (stated); nil without a lexicon
 	ru    map[string]bool     // terms of Russian (Cyrillic) question words: derivationOf applies to them
 	acr   map[string]string   // term → the lower-case letters of the acronym it is ("ceo" for CEO; see acronymLetters)
+	scope textScope           // whose cached text analyses stated reads and fills (newQuestionTerms)
 	// memo, when set (memoized), keeps what stated found for each text, for every term of the
 	// questionTerms memoized was called on; its subsets (only) share it. Not safe for
 	// concurrent use.
@@ -131,18 +132,24 @@ type cognate struct {
 	cyrillic bool
 }
 
-// newQuestionTerms analyzes a question; lex may be nil (no translations). One question is
-// analyzed by several stages (the retrieval step, the evidence ranker, the chain planner, the
-// generator: 0.1–0.2 ms each with the dictionary, BenchmarkQuestionTerms), so recent analyses
-// are kept by question and lexicon; a questionTerms is never changed once built (its methods
-// return modified copies).
-func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
-	k := questionKey{question, lex}
-	if q, ok := questionTermsCache.Get(k); ok {
-		return q
+// newQuestionTerms analyzes a question for a caller whose analyses scope keeps (callerScope: the
+// texts stated reads are cached for that caller's groups only; the zero scope caches none); lex
+// may be nil (no translations). One question is analyzed by several stages (the retrieval step,
+// the evidence ranker, the chain planner, the generator: 0.1–0.2 ms each with the dictionary,
+// BenchmarkQuestionTerms), so recent analyses are kept by question, lexicon and scope; a
+// questionTerms is never changed once built (its methods return modified copies).
+func newQuestionTerms(question string, lex *lexicon.Lexicon, scope textScope) questionTerms {
+	k := questionKey{question, lex, scope}
+	if scope != "" {
+		if q, ok := questionTermsCache.Get(k); ok {
+			return q
+		}
 	}
 	q := analyzeQuestion(question, lex)
-	questionTermsCache.Add(k, q)
+	q.scope = scope
+	if scope != "" {
+		questionTermsCache.Add(k, q)
+	}
 	return q
 }
 
@@ -150,6 +157,7 @@ func newQuestionTerms(question string, lex *lexicon.Lexicon) questionTerms {
 type questionKey struct {
 	question string
 	lex      *lexicon.Lexicon
+	scope    textScope
 }
 
 // questionTermsCache holds the analyses of the last questionCacheSize questions; safe for
@@ -280,7 +288,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 		}
 		return out
 	}
-	f := factsOf(text, q.lex)
+	f := factsOf(q.scope, text, q.lex)
 	st := f.search()
 	terms, have := st.terms, st.have
 	out := map[string]bool{}

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -41,7 +43,33 @@ type searchTerms struct {
 	have  map[string]bool
 }
 
-// factsCache is an LRU of textFacts by text, bounded by the summed textCost of its entries.
+// textScope names who may observe that a text's analysis is cached: a cache hit answers faster
+// than a miss, so an entry made while serving one caller must answer only lookups of callers who
+// may read the same (stop 60 audit: a writer posting a public copy of a guessed management text
+// learned from the anonymous answer's speed, 1 ms against 3, that a management query had read it).
+// callerScope keys by the caller's groups, readersScope by the readers of the chunk a text comes
+// from. The zero scope caches nothing across calls.
+type textScope string
+
+// callerScope is the scope of the analyses made for a caller holding groups: only callers with the
+// same groups — who may read the same chunks — share them.
+func callerScope(groups []string) textScope {
+	if len(groups) == 0 {
+		return ""
+	}
+	gs := slices.Clone(groups)
+	slices.Sort(gs)
+	return textScope("caller\x1e" + strings.Join(slices.Compact(gs), "\x1f"))
+}
+
+// readersScope is the scope of the analyses of a chunk's text and units: only texts of chunks with
+// the same readers (acl, readersKey) share them.
+func readersScope(acl []string) textScope {
+	return textScope("readers\x1e" + readersKey(acl))
+}
+
+// factsCache is an LRU of textFacts by scope and text, bounded by the summed textCost of its
+// entries.
 type factsCache struct {
 	mu     sync.Mutex
 	lru    *simplelru.LRU[string, *textFacts]
@@ -51,7 +79,7 @@ type factsCache struct {
 
 func newFactsCache(budget int) *factsCache {
 	c := &factsCache{budget: budget}
-	c.lru, _ = simplelru.NewLRU[string, *textFacts](1<<30, func(text string, _ *textFacts) { c.cost -= textCost(text) })
+	c.lru, _ = simplelru.NewLRU[string, *textFacts](1<<30, func(key string, _ *textFacts) { c.cost -= textCost(key) })
 	return c
 }
 
@@ -59,10 +87,15 @@ var textFactsCache = newFactsCache(textFactsBudget)
 
 // get returns text's facts made with lex; anyLex: made with any lexicon (planted does not read it).
 // A text cached with another lexicon (planted's, made with none, before the first stated) is
-// replaced by facts for lex that keep its lexicon-free analyses.
-func (c *factsCache) get(text string, lex *lexicon.Lexicon, anyLex bool) *textFacts {
+// replaced by facts for lex that keep its lexicon-free analyses. Entries answer lookups of their
+// own scope only; the zero scope neither reads nor fills the cache.
+func (c *factsCache) get(scope textScope, text string, lex *lexicon.Lexicon, anyLex bool) *textFacts {
+	if scope == "" {
+		return newTextFacts(text, lex)
+	}
+	key := string(scope) + "\x00" + text
 	c.mu.Lock()
-	f, ok := c.lru.Get(text)
+	f, ok := c.lru.Get(key)
 	c.mu.Unlock()
 	if ok && (anyLex || f.lex == lex) {
 		return f
@@ -74,10 +107,10 @@ func (c *factsCache) get(text string, lex *lexicon.Lexicon, anyLex bool) *textFa
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.lru.Contains(text) {
-		c.cost += textCost(text)
+	if !c.lru.Contains(key) {
+		c.cost += textCost(key)
 	}
-	c.lru.Add(text, f)
+	c.lru.Add(key, f)
 	for c.cost > c.budget && c.lru.Len() > 1 {
 		c.lru.RemoveOldest()
 	}
@@ -110,10 +143,10 @@ func (f *textFacts) withLexicon(text string, lex *lexicon.Lexicon) *textFacts {
 	return &g
 }
 
-// factsOf returns text's analyses with lex (nil: none), from the cache when another question
-// (or an earlier step of this one) analysed it.
-func factsOf(text string, lex *lexicon.Lexicon) *textFacts {
-	return textFactsCache.get(text, lex, false)
+// factsOf returns text's analyses with lex (nil: none), from the cache when another question in
+// scope (or an earlier step of this one) analysed it.
+func factsOf(scope textScope, text string, lex *lexicon.Lexicon) *textFacts {
+	return textFactsCache.get(scope, text, lex, false)
 }
 
 // scriptIndex is the index of a script's list in textFacts.
@@ -127,8 +160,9 @@ func scriptIndex(cyrillic bool) int {
 // planted reports whether a unit of document text is addressed to a model rather than to readers
 // (injectionRE or InstructionLike): the extractive generators never quote it, so the page that
 // states the fact can be the answer instead of the note that tells the system what to say. The
-// verdict is kept with the text's facts: the check is a long regular expression over every
-// candidate sentence of every question.
-func planted(u string) bool {
-	return textFactsCache.get(u, nil, true).planted()
+// verdict is kept with the text's facts, for the readers of u's chunk (acl, readersScope): the
+// check is a long regular expression (about 0.1 ms a sentence) over every candidate sentence of
+// every question.
+func planted(u string, acl []string) bool {
+	return textFactsCache.get(readersScope(acl), u, nil, true).planted()
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -42,14 +41,7 @@ func UnitVectorKeyFor(embedder string, acl []string, text string) string {
 }
 
 // readersKey is acl's distinct groups, sorted, joined by U+001F; "" for a public acl.
-func readersKey(acl []string) string {
-	if ariadne.ReadersWithin(nil, acl) {
-		return ""
-	}
-	gs := slices.Clone(acl)
-	slices.Sort(gs)
-	return strings.Join(slices.Compact(gs), "\x1f")
-}
+func readersKey(acl []string) string { return ariadne.ReadersKey(acl) }
 
 type passageReadersKey struct{}
 
@@ -229,7 +221,7 @@ func (c *CachingEmbedder) PrecomputeUnitVectors(ctx context.Context, chunks []ar
 	seen := map[string]bool{}
 	for _, ch := range chunks {
 		for _, u := range splitUnits(ch.Text) {
-			if k := readersKey(ch.ACL) + "\x00" + u; !seen[k] && !planted(u) {
+			if k := readersKey(ch.ACL) + "\x00" + u; !seen[k] && !planted(u, ch.ACL) {
 				seen[k] = true
 				units, acls = append(units, u), append(acls, ch.ACL)
 			}
@@ -268,7 +260,7 @@ func SyncUnitVectors(ctx context.Context, inner UnitEmbedder, index UnitVectorIn
 	want := map[string]string{} // key → unit text
 	for _, ch := range chunks {
 		for _, u := range splitUnits(ch.Text) {
-			if !planted(u) {
+			if !planted(u, ch.ACL) {
 				want[UnitVectorKeyFor(inner.Name(), ch.ACL, u)] = u
 			}
 		}

@@ -80,7 +80,7 @@ func TestQuestionTermsAcrossLanguages(t *testing.T) {
 		{"Кто смотритель маяка?", "Two brothers keep the lighthouse.", lex, []string{"maiak", "smotritel"}},
 	}
 	for _, tc := range tests {
-		q := newQuestionTerms(tc.question, tc.lex)
+		q := newQuestionTerms(tc.question, tc.lex, testScope)
 		var got []string
 		for term := range q.stated(tc.text) {
 			got = append(got, term)
@@ -112,7 +112,7 @@ func TestQuestionTermsLinkedEntities(t *testing.T) {
 		{"not linked", nil, "Tern Bay Bank has twelve offices.", nil},
 		{"linked without a matcher", []Linked{{Key: "client:tern-bay", Surface: "ТернБей"}}, "Tern Bay Bank has twelve offices.", nil},
 	} {
-		q := newQuestionTerms(question, nil).withLinked(tc.linked)
+		q := newQuestionTerms(question, nil, testScope).withLinked(tc.linked)
 		var got []string
 		for term := range q.stated(tc.text) {
 			got = append(got, term)
@@ -268,14 +268,14 @@ func TestDerivationOf(t *testing.T) {
 // TestStatedDerivation: a Russian question word is stated by a word of its root with another
 // suffix, with or without a lexicon; an English one is not (its words are not stemmed).
 func TestStatedDerivation(t *testing.T) {
-	q := newQuestionTerms("На основе какого признака классифицирует задачи теория?", nil)
+	q := newQuestionTerms("На основе какого признака классифицирует задачи теория?", nil, testScope)
 	got := q.stated("Теория сложности проводит классификацию задач по признаку трудности.")
 	for _, term := range []string{"klasifitsir", "priznak", "zadach", "teor"} {
 		if !got[term] {
 			t.Errorf("term %q not stated (stated: %v; question terms %v)", term, got, q.terms)
 		}
 	}
-	en := newQuestionTerms("Which university did she attend?", nil)
+	en := newQuestionTerms("Which university did she attend?", nil, testScope)
 	if got := en.stated("The universe is old."); got["university"] {
 		t.Errorf("an English word matched by its first letters: %v", got)
 	}
@@ -344,7 +344,7 @@ func BenchmarkQuestionTermsStated(b *testing.B) {
 }
 
 func benchmarkStated(b *testing.B, lex *lexicon.Lexicon) {
-	q := newQuestionTerms("В каком офисе сидит аккаунт-менеджер клиента и кто его заместитель?", lex)
+	q := newQuestionTerms("В каком офисе сидит аккаунт-менеджер клиента и кто его заместитель?", lex, testScope)
 	text := "Аккаунт-менеджер от «Белой совы» — Ксения Морозова; она же ведёт ежеквартальные встречи по качеству сервиса. " +
 		"Клиент работает с нами с 2019 года, договор продлевается ежегодно, отчёты уходят каждый второй четверг (Sales wiki)."
 	b.ReportAllocs()
@@ -403,7 +403,7 @@ func TestStatedSynonym(t *testing.T) {
 		{"lexicon without a thesaurus", testLexicon(t), false},
 		{"lexicon with a thesaurus", testLexicon(t).WithThesaurus(th), true},
 	} {
-		q := newQuestionTerms(question, tc.lex)
+		q := newQuestionTerms(question, tc.lex, testScope)
 		verb := textnorm.SearchTerms("применяют")[0]
 		if got := q.stated(text)[verb]; got != tc.want {
 			t.Errorf("%s: «применяют» stated %v, want %v (terms %q)", tc.name, got, tc.want, q.terms)
@@ -430,7 +430,7 @@ func TestQuestionTermsCompounds(t *testing.T) {
 		{"Who runs svc-ledger?", "The ledger service is run by the SVC team.", []string{"ledger", "runs", "svk"}, []string{"ledger", "svk"}},
 	}
 	for _, tc := range tests {
-		q := newQuestionTerms(tc.question, lex)
+		q := newQuestionTerms(tc.question, lex, testScope)
 		if got := slices.Sorted(slices.Values(q.terms)); !slices.Equal(got, tc.wantTerms) {
 			t.Errorf("%q: terms %q, want %q", tc.question, got, tc.wantTerms)
 		}
@@ -460,7 +460,7 @@ func TestQuestionFrameTerms(t *testing.T) {
 		{"Как называется библиотека?", []string{"bibliotek"}},
 		{"Какой страховой случай оплачивается?", []string{"oplachiva", "slucha", "strahov"}}, // «случай» is a term
 	} {
-		if got := newQuestionTerms(tc.question, nil).terms; !slices.Equal(got, tc.want) {
+		if got := newQuestionTerms(tc.question, nil, testScope).terms; !slices.Equal(got, tc.want) {
 			t.Errorf("%q: terms %q, want %q", tc.question, got, tc.want)
 		}
 	}
@@ -471,14 +471,16 @@ func TestQuestionFrameTerms(t *testing.T) {
 func TestQuestionTermsCached(t *testing.T) {
 	lex := testLexicon(t)
 	const question = "Who built the lighthouse of Harbour Vale?"
-	first := newQuestionTerms(question, lex)
-	if !questionTermsCache.Contains(questionKey{question, lex}) {
+	first := newQuestionTerms(question, lex, testScope)
+	if !questionTermsCache.Contains(questionKey{question, lex, testScope}) {
 		t.Fatal("the analysis is not kept")
 	}
-	if !reflect.DeepEqual(first, analyzeQuestion(question, lex)) {
+	fresh := analyzeQuestion(question, lex)
+	fresh.scope = testScope
+	if !reflect.DeepEqual(first, fresh) {
 		t.Fatalf("cached analysis %+v differs from a fresh one", first)
 	}
-	if got := newQuestionTerms(question, nil); got.lex != nil || len(got.tr) != 0 {
+	if got := newQuestionTerms(question, nil, testScope); got.lex != nil || len(got.tr) != 0 {
 		t.Errorf("without a lexicon: %+v, want no translations", got)
 	}
 	reg := resolution.NewRegistry(nil)
@@ -487,7 +489,7 @@ func TestQuestionTermsCached(t *testing.T) {
 	if len(linked.ents) != 1 || linked.memo == nil {
 		t.Fatalf("withLinked: ents %v memo %v, want the place and a memo", linked.ents, linked.memo)
 	}
-	if again := newQuestionTerms(question, lex); len(again.ents) != 0 || again.memo != nil || !reflect.DeepEqual(again, first) {
+	if again := newQuestionTerms(question, lex, testScope); len(again.ents) != 0 || again.memo != nil || !reflect.DeepEqual(again, first) {
 		t.Errorf("the kept analysis changed: %+v", again)
 	}
 }
@@ -506,7 +508,7 @@ func BenchmarkQuestionTerms(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("kept/%.2s", question), func(b *testing.B) {
 			for range b.N {
-				newQuestionTerms(question, lex)
+				newQuestionTerms(question, lex, testScope)
 			}
 		})
 	}
@@ -529,7 +531,7 @@ func TestStatedAcronym(t *testing.T) {
 		{"What did INC-2041 break?", "INC", "It impacted nine customers.", false},
 	} {
 		t.Run(tc.word, func(t *testing.T) {
-			q := newQuestionTerms(tc.question, nil)
+			q := newQuestionTerms(tc.question, nil, testScope)
 			ts := textnorm.SearchTerms(tc.word)
 			if len(ts) == 0 {
 				t.Fatalf("%q gives no term", tc.word)

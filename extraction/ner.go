@@ -103,8 +103,14 @@ type NER struct {
 
 // nerKey identifies a recognition result: the language asked for and the SHA-256 of the text.
 type nerKey struct {
-	lang string
-	text [sha256.Size]byte
+	lang    string
+	readers string // ariadne.ReadersKey of the chunk's acl: a hit is faster than a miss, so an entry answers texts with the same readers only
+	text    [sha256.Size]byte
+}
+
+// nerKeyOf keys the cache entry of a chunk's mentions.
+func nerKeyOf(c *nerChunk) nerKey {
+	return nerKey{c.lang, ariadne.ReadersKey(c.chunk.ACL), sha256.Sum256([]byte(c.chunk.Text))}
 }
 
 // NewNER returns the NER stage over rec.
@@ -189,25 +195,28 @@ func (n *NER) typedPage(in Input, reg *resolution.Registry) bool {
 }
 
 // recognize fills found for every chunk: from the cache, or one call per batch of the other
-// chunks of one language (whose results are then cached).
+// chunks of one language and one set of readers (whose results are then cached, here and in the
+// recognizer's cache, for those readers only: ner.WithCacheScope).
 func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
+	type group struct{ lang, readers string }
 	var batches [][]*nerChunk
-	byLang := map[string][]*nerChunk{}
-	var langs []string
+	byGroup := map[group][]*nerChunk{}
+	var groups []group
 	for _, c := range chunks {
 		if n.cache != nil {
-			if found, ok := n.cache.Get(nerKey{c.lang, sha256.Sum256([]byte(c.chunk.Text))}); ok {
+			if found, ok := n.cache.Get(nerKeyOf(c)); ok {
 				c.found = found
 				continue
 			}
 		}
-		if _, ok := byLang[c.lang]; !ok {
-			langs = append(langs, c.lang)
+		g := group{c.lang, ariadne.ReadersKey(c.chunk.ACL)}
+		if _, ok := byGroup[g]; !ok {
+			groups = append(groups, g)
 		}
-		byLang[c.lang] = append(byLang[c.lang], c)
+		byGroup[g] = append(byGroup[g], c)
 	}
-	for _, l := range langs {
-		cs := byLang[l]
+	for _, g := range groups {
+		cs := byGroup[g]
 		for i := 0; i < len(cs); i += n.batch {
 			batches = append(batches, cs[i:min(i+n.batch, len(cs))])
 		}
@@ -227,7 +236,7 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 			for j, c := range b {
 				texts[j] = tableCellsAsSentences(c.chunk.Text)
 			}
-			got, err := n.rec.Recognize(ctx, texts, b[0].lang)
+			got, err := n.rec.Recognize(ner.WithCacheScope(ctx, ariadne.ReadersKey(b[0].chunk.ACL)), texts, b[0].lang)
 			if err != nil {
 				errs[i] = err
 				cancel()
@@ -237,7 +246,7 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 				got[j] = trimmedSpans(c.chunk.Text, withinCells(c.chunk.Text, got[j]))
 				c.found = got[j]
 				if n.cache != nil {
-					n.cache.Add(nerKey{c.lang, sha256.Sum256([]byte(c.chunk.Text))}, got[j])
+					n.cache.Add(nerKeyOf(c), got[j])
 				}
 			}
 		}()

@@ -231,6 +231,12 @@ func TestNERCache(t *testing.T) {
 	}
 	changed := notes()
 	changed[1] = note("notes/2", "ru", "В Самаре прошла вторая встреча с представителями Велтрикса.")
+	// The same texts in chunks management alone may read: a cache hit is faster than a miss, so an
+	// entry answers texts with the same readers only (stop 60 audit).
+	restricted := notes()
+	for i := range restricted {
+		restricted[i].Chunks[0].ACL = []string{"management"}
+	}
 	tests := []struct {
 		name  string
 		cache int
@@ -240,6 +246,7 @@ func TestNERCache(t *testing.T) {
 		{"the same chunks again: none sent", 0, notes(), 0},
 		{"one chunk changed: only it is sent", 0, changed, 1},
 		{"cache off: all sent", -1, notes(), 4},
+		{"other readers: all sent", 0, restricted, 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -256,7 +263,7 @@ func TestNERCache(t *testing.T) {
 			if got := sent(rec) - 4; got != tc.want {
 				t.Errorf("second run sent %d texts, want %d", got, tc.want)
 			}
-			if tc.want != 1 && fmt.Sprint(first) != fmt.Sprint(second) {
+			if tc.want != 1 && len(tc.again[0].Chunks[0].ACL) == 0 && fmt.Sprint(first) != fmt.Sprint(second) {
 				t.Errorf("a cached result differs:\n%v\n%v", first, second)
 			}
 		})

@@ -186,6 +186,17 @@ type request struct {
 	Texts []string `json:"texts"`
 	Lang  string   `json:"lang"`
 	Cache *bool    `json:"cache,omitempty"` // nil: the sidecar's default (cached)
+	Scope string   `json:"scope,omitempty"` // who may read the texts: the sidecar's cache answers the same scope only
+}
+
+type cacheScopeKey struct{}
+
+// WithCacheScope returns a context whose Recognize calls ask the sidecar to keep their answers for
+// scope alone: a text's cached mentions then answer only requests of the same scope. The caller
+// names the readers of the texts (ariadne.ReadersKey), so that a write repeating a restricted
+// chunk's text is not recognized faster from that chunk's entry.
+func WithCacheScope(ctx context.Context, scope string) context.Context {
+	return context.WithValue(ctx, cacheScopeKey{}, scope)
 }
 
 type wireMention struct {
@@ -252,7 +263,7 @@ func (c *Client) call(ctx context.Context, batch []string, lang string) ([][]wir
 		resp = response{}
 		ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout) // also when HTTPClient has no timeout
 		defer cancel()
-		return httpjson.Post(ctx, c.client, "ner", c.cfg.BaseURL+"/v1/ner", nil, c.request(batch, lang), &resp)
+		return httpjson.Post(ctx, c.client, "ner", c.cfg.BaseURL+"/v1/ner", nil, c.request(ctx, batch, lang), &resp)
 	}, func(a retry.Attempt) {
 		c.mu.Lock()
 		c.retries++
@@ -313,9 +324,10 @@ func validUTF8(s string) string {
 	return string(b)
 }
 
-// request is the body of one /v1/ner call.
-func (c *Client) request(texts []string, lang string) request {
-	r := request{Texts: texts, Lang: lang}
+// request is the body of one /v1/ner call, in the cache scope ctx names (WithCacheScope).
+func (c *Client) request(ctx context.Context, texts []string, lang string) request {
+	scope, _ := ctx.Value(cacheScopeKey{}).(string)
+	r := request{Texts: texts, Lang: lang, Scope: scope}
 	if c.cfg.NoCache {
 		r.Cache = new(bool)
 	}

@@ -427,6 +427,21 @@ func TestRecognizeNoCacheAsksTheSidecarToSkipItsCache(t *testing.T) {
 	}
 }
 
+// WithCacheScope names the readers of the texts, which the sidecar's cache keys its entries by;
+// without it the scope is the public one ("").
+func TestRecognizeSendsTheCacheScope(t *testing.T) {
+	f := &fake{handle: func(_ int, req request, w http.ResponseWriter) { answer(w, req) }}
+	c := newClient(t, f, Config{})
+	for _, ctx := range []context.Context{WithCacheScope(context.Background(), "management"), context.Background()} {
+		if _, err := c.Recognize(ctx, []string{"Jane Doe"}, English); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := []string{f.requests[0].Scope, f.requests[1].Scope}; got[0] != "management" || got[1] != "" {
+		t.Errorf("scopes sent %q, want [management \"\"]", got)
+	}
+}
+
 // The sidecar's "normal" (Russian mentions) is read when it is there; an older sidecar that does
 // not send it, and English mentions, leave Normal empty.
 func TestRecognizeNormalForms(t *testing.T) {

@@ -225,7 +225,7 @@ func fitSet(ctx context.Context, ranker agent.EvidenceRanker, exs []example, fea
 	var train []agent.LabeledUnit
 	for _, ex := range exs {
 		frags := orderPool(ctx, ex, semantic, emb)
-		units, err := ranker.Features(ctx, ex.question, frags, nil)
+		units, err := ranker.Features(ctx, ex.question, nil, frags, nil)
 		if err != nil {
 			return agent.WeightSet{}, setReport{}, err
 		}

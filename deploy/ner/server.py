@@ -16,7 +16,7 @@ downloaded at run time):
 
 API:
   GET  /health  -> {"status": "ok", "model": "...", "languages": ["ru", "en"]}
-  POST /v1/ner  {"texts": ["..."], "lang": "ru" | "en" | "", "cache": true | false}
+  POST /v1/ner  {"texts": ["..."], "lang": "ru" | "en" | "", "cache": true | false, "scope": "..."}
        -> {"results": [[{"start", "end", "text", "label", "source_label", "normal"}]], "langs": [...], "model": "..."}
      start/end are UTF-8 byte offsets into the text as sent (text[start:end] in Go is "text").
      normal (Russian mentions only) is the name in the nominative, persons as "First Last"
@@ -24,6 +24,8 @@ API:
      Кнутов"; equal to text where the text is nominative or its case cannot be settled.
      lang "" (or none) picks ru or en per text by script (more Cyrillic than Latin letters: ru).
      cache false answers from the model, neither reading nor filling the cache (default true).
+     scope (default "") names who may read the texts; a cached answer serves requests of the
+     same scope only (Cache).
      Errors are JSON {"error": "..."} with HTTP 400 (bad request, limits) or 500.
 """
 import argparse
@@ -45,6 +47,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 MAX_BODY = 8 << 20  # bytes of one request
 MAX_TEXTS = 256  # texts in one request
 MAX_TEXT_CHARS = 100_000  # characters of one text
+MAX_SCOPE_CHARS = 4096  # characters of a request's cache scope
 
 RU_MODEL = "slovnet_ner_news_v1.tar"
 RU_EMB = "navec_news_v1_1B_250K_300d_100q.tar"
@@ -608,9 +611,12 @@ class Workers:
 
 
 class Cache:
-    """Remembers the mentions of the last `size` texts (by language and a BLAKE2b digest of the
-    text), so that re-indexing unchanged documents, which the ingestion pipeline re-reads on every
-    sync, costs no model time. size 0 disables it. Safe for the server's request threads."""
+    """Remembers the mentions of the last `size` texts (by scope, language and a BLAKE2b digest of
+    the text), so that re-indexing unchanged documents, which the ingestion pipeline re-reads on
+    every sync, costs no model time. An entry answers requests of its own scope only: the client
+    names the readers of the texts it sends, so that a write repeating a restricted text is not
+    answered faster from the restricted text's entry (that would tell the writer the text exists).
+    size 0 disables it. Safe for the server's request threads."""
 
     def __init__(self, inner, size):
         self.inner, self.size = inner, size
@@ -620,14 +626,17 @@ class Cache:
         self.hits = self.misses = 0
 
     @staticmethod
-    def key(lang, text):
-        return lang + ":" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    def key(scope, lang, text):
+        h = hashlib.blake2b(digest_size=16)
+        h.update(scope.encode("utf-8", "surrogatepass") + b"\x00")
+        h.update(text.encode("utf-8", "surrogatepass"))
+        return lang + ":" + h.hexdigest()
 
-    def recognize(self, texts, lang):
+    def recognize(self, texts, lang, scope=""):
         if self.size <= 0:
             return self.inner.recognize(texts, lang)
         langs = [lang or detect_lang(t) for t in texts]
-        keys = [self.key(l, t) for l, t in zip(langs, texts)]
+        keys = [self.key(scope, l, t) for l, t in zip(langs, texts)]
         results = [None] * len(texts)
         with self.lock:
             for i, k in enumerate(keys):
@@ -699,7 +708,10 @@ def parse_request(body):
     cache = req.get("cache", True)
     if not isinstance(cache, bool):
         raise BadRequest('"cache" must be true or false, not %s' % json.dumps(cache))
-    return texts, lang, cache
+    scope = req.get("scope", "")
+    if not isinstance(scope, str) or len(scope) > MAX_SCOPE_CHARS:
+        raise BadRequest('"scope" must be a string of at most %d characters' % MAX_SCOPE_CHARS)
+    return texts, lang, cache, scope
 
 
 def make_handler(rec):
@@ -749,13 +761,16 @@ def make_handler(rec):
                 return
             body = self.rfile.read(n)
             try:
-                texts, lang, cache = parse_request(body)
+                texts, lang, cache, scope = parse_request(body)
             except BadRequest as e:
                 self.reply(400, {"error": str(e)})
                 return
             try:
-                recognize = rec.recognize if cache else getattr(rec, "recognize_uncached", rec.recognize)
-                results, langs = recognize(texts, lang)
+                if cache and isinstance(rec, Cache):
+                    results, langs = rec.recognize(texts, lang, scope)
+                else:
+                    recognize = rec.recognize if cache else getattr(rec, "recognize_uncached", rec.recognize)
+                    results, langs = recognize(texts, lang)
             except Exception as e:  # a model failure: the caller sees a 500 with the reason
                 self.log_message("ner failed: %r", e)
                 self.reply(500, {"error": "ner failed: %s" % e})

@@ -181,6 +181,15 @@ class TestCache(unittest.TestCase):
         self.assertEqual([t for t, _ in inner.calls], [["Anna"], ["Anna"], ["Bob"], ["Bob"]])
         self.assertEqual((c.hits, c.misses), (0, 2))
 
+    def test_scopes_do_not_share_entries(self):
+        inner = CountingRecognizer()
+        c = server.Cache(inner, 10)
+        c.recognize(["Anna met Bob"], "en", "management")
+        c.recognize(["Anna met Bob"], "en", "")  # a public copy of a restricted text: a miss
+        c.recognize(["Anna met Bob"], "en", "management")
+        self.assertEqual([t for t, _ in inner.calls], [["Anna met Bob"], ["Anna met Bob"]])
+        self.assertEqual((c.hits, c.misses), (1, 2))
+
     def test_size_zero_is_off(self):
         inner = CountingRecognizer()
         c = server.Cache(inner, 0)
@@ -196,8 +205,11 @@ class TestRequest(unittest.TestCase):
         self.assertEqual(server.detect_lang("12345"), "en")
 
     def test_parse_request_limits(self):
-        self.assertEqual(server.parse_request(b'{"texts": ["a"], "lang": "ru"}'), (["a"], "ru", True))
-        self.assertEqual(server.parse_request(b'{"texts": ["a"], "cache": false}'), (["a"], "", False))
+        self.assertEqual(server.parse_request(b'{"texts": ["a"], "lang": "ru"}'), (["a"], "ru", True, ""))
+        self.assertEqual(server.parse_request(b'{"texts": ["a"], "cache": false}'), (["a"], "", False, ""))
+        self.assertEqual(server.parse_request(b'{"texts": ["a"], "scope": "management"}'), (["a"], "", True, "management"))
+        with self.assertRaises(server.BadRequest):
+            server.parse_request(b'{"texts": ["a"], "scope": 7}')
         for body in (b"not json", b'{"texts": ["a"], "cache": "no"}', b"[]", b'{"texts": "a"}', b'{"texts": [1]}', b'{"texts": [], "lang": "de"}',
                      ('{"texts": ["%s"]}' % ("x" * (server.MAX_TEXT_CHARS + 1))).encode(),
                      ('{"texts": [%s]}' % ",".join(['"a"'] * (server.MAX_TEXTS + 1))).encode(),

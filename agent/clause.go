@@ -39,30 +39,69 @@ func opensClause(question string, words []textnorm.Token, i int) bool {
 	return i > 0 && strings.TrimSpace(question[words[i-1].End:words[i].Start]) == "," && participleRE.MatchString(textnorm.FoldString(w))
 }
 
-// mainClauseTerms returns the terms of a question's main clause — its words before the first
-// relative clause — when it has one: "Who stands in during vacations for the engineer who
-// reloaded the readings after INC-7?" asks {stands, vacations, engineer} of the entity the
-// relative clause describes by {reloaded, readings, INC-7}. A marker opens a clause only after
-// a word with a term ("In which city …", «Кто …» open the question instead), and so does a
-// Russian participle after a comma (opensClause). A term the relative clause repeats is left
-// out: it is said of both. Nil without a relative clause.
+// interrogatives are the words that ask a question in English and Russian (lower case); the
+// first of them in a question is its own, not a relative clause's.
+var interrogatives = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`who whom whose which what where when why how
+		кто кого кому кем ком что чего чему чем какой какая какое какие какого какому каким каком каких какую
+		чей чья чьё чье чьи чьего чьей чьему чьим чьих чью сколько где куда откуда когда почему зачем как ли`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// auxiliaries open an English yes/no question ("Is the engineer who … on call?"): its first word
+// asks, so a later "who" opens a relative clause.
+var auxiliaries = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true,
+	"did": true, "has": true, "have": true, "had": true, "can": true, "could": true, "will": true, "would": true,
+	"should": true, "may": true, "might": true, "must": true}
+
+// mainClauseTerms returns the terms of a question's main clause when a clause describes the entity
+// it asks about: "Who stands in during vacations for the engineer who reloaded the readings after
+// INC-7?" asks {stands, vacations, engineer} of the entity the relative clause describes by
+// {reloaded, readings, INC-7}. The main clause starts at the question's own interrogative (the
+// first of interrogatives, or the first word of a question opened by an auxiliary) and ends where a
+// relative clause opens after it (opensClause: a relative pronoun, or a Russian participle after a
+// comma); a phrase put before the interrogative describes too ("At the client hit by the ingestion
+// lag, who approves changes to the alerts?" asks {approve, changes, alerts}). Without an
+// interrogative, a marker opens a clause only after a word with a term. A term the describing
+// parts repeat is left out: it is said of both. Nil when nothing describes the asked entity.
 func mainClauseTerms(question string) map[string]bool {
 	words := textnorm.Words(question)
+	q, start := -1, 0 // the interrogative's index; where the main clause starts
 	for i, w := range words {
-		if !opensClause(question, words, i) {
-			continue
+		lw := strings.ToLower(w.Text)
+		if i == 0 && auxiliaries[lw] || interrogatives[lw] {
+			q = i
+			if len(textnorm.SearchTerms(question[:w.Start])) > 0 {
+				start = w.Start // a fronted phrase describes
+			}
+			break
 		}
+	}
+	main := func(end int) map[string]bool {
 		head := map[string]bool{}
-		for _, t := range textnorm.SearchTerms(question[:w.Start]) {
+		for _, t := range textnorm.SearchTerms(question[start:end]) {
 			head[t] = true
 		}
-		if len(head) == 0 {
-			continue
-		}
-		for _, t := range textnorm.SearchTerms(question[words[i].Start:]) {
+		for _, t := range textnorm.SearchTerms(question[:start] + " " + question[end:]) {
 			delete(head, t)
 		}
 		return head
+	}
+	for i, w := range words {
+		if i <= q || !opensClause(question, words, i) {
+			continue
+		}
+		if head := main(w.Start); len(head) > 0 {
+			return head
+		}
+	}
+	if start > 0 {
+		if head := main(len(question)); len(head) > 0 {
+			return head
+		}
 	}
 	return nil
 }

@@ -33,6 +33,11 @@ func TestMainClauseTerms(t *testing.T) {
 		{"In which city does the tech lead of Alpha work?", nil}, // "which" asks, after no term
 		{"Which team owns the tracker?", nil},
 		{"Кто руководит командой Alpha?", nil},
+		{"At the client hit by the ingestion lag, who has to approve changes to the alerts?", terms("has approve changes alerts")},
+		{"У клиента, пострадавшего от INC-1, кто согласует изменения?", terms("согласует изменения")},
+		{"Is the engineer who restarted the tracker on call?", terms("engineer")},
+		{"Name the team that owns the tracker.", terms("name team")}, // no interrogative: a marker after a term
+		{"For Alpha's client, which city is the office in?", terms("city office")},
 		{"", nil},
 	}
 	for _, tc := range tests {

@@ -456,7 +456,10 @@ func (e *entry) tokenMatch(k int, t string, w word) (ok, longer bool) {
 	if !e.latin[k] || hasCyrillic(w.Text) {
 		// A short name inflected in its last letter («Анны Светловой» for «Анна Светлова») when
 		// the name has another word that matches, or is written with a capital.
-		return textnorm.TokenMatch(t, w.lat) || w.Upper && len(e.tokens) > 1 && textnorm.ShortNameInflected(t, w.lat), false
+		// A short noun with a soft sign inflected («Соляному пути» for «Соляной путь») likewise,
+		// in a name of several words.
+		return textnorm.TokenMatch(t, w.lat) || w.Upper && len(e.tokens) > 1 && textnorm.ShortNameInflected(t, w.lat) ||
+			len(e.tokens) > 1 && t == e.tokens[k] && textnorm.SoftStemInflected(e.texts[k], w.lat), false
 	}
 	if textnorm.StrictTokenMatch(t, w.lat) {
 		return true, false

@@ -32,6 +32,8 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{Text: "Data", EntityKey: "team/data"},
 		{Text: "Ольга Миронова", EntityKey: "p/mir"},
 		{Text: "СевероВет", EntityKey: "o/nv"},
+		{Text: "Соляной путь", EntityKey: "p/salt"},
+		{Text: "Путь", EntityKey: "t/put"},
 	})
 	tests := []struct {
 		text string
@@ -60,6 +62,8 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{"у Анны Светловой и Ольги Мироновой", []string{"Анны Светловой→p/svet", "Ольги Мироновой→p/mir"}},
 		{"с Анной Светловой", []string{"Анной Светловой→p/svet"}},
 		{"Инны Светловой, Анны Смирновой", nil}, // another first name, another surname
+		// A short noun with a soft sign inflects in a name of several words; alone it must be as written.
+		{"костюмы к «Соляному пути»; о Соляном пути; пути; Путь", []string{"Соляному пути→p/salt", "Соляном пути→p/salt", "Путь→t/put"}},
 		// A one-word name transliterated is not a part of a hyphenated word; as written it may be.
 		{"в дата-центре; Дата-центр; центр-дата", nil},
 		{"команда Data и команда «Дата»; Data-команда", []string{"Data→team/data", "Дата→team/data", "Data→team/data"}},

@@ -116,6 +116,21 @@ func ShortNameInflected(a, b string) bool {
 	return inflectionEndings[a[p:]] && inflectionEndings[b[p:]] && a[p:] != "" && b[p:] != ""
 }
 
+// SoftStemInflected reports whether the Cyrillic word text (as written, ending in a soft sign: «путь»,
+// «соль», «день») and the phonetic Latin word b are one short noun in two cases: b is text's
+// key (3 letters: the soft sign writes no letter) followed by a Russian inflectional ending
+// («пути», «путём», «соли»). TokenMatch needs a 4-letter stem, which these nouns do not have;
+// the entity matcher (package resolution) adds this rule for a word of a name of several words,
+// every one of which must match («Соляному пути» for «Соляной путь»).
+func SoftStemInflected(text, b string) bool {
+	r := []rune(strings.ToLower(text))
+	if len(r) < 3 || r[len(r)-1] != 'ь' {
+		return false
+	}
+	a := Latin(text)
+	return len(a) == 3 && len(b) > len(a) && strings.HasPrefix(b, a) && inflectionEndings[b[len(a):]]
+}
+
 // inflected is TokenMatch's prefix rule on ASCII words (KeyTokens of Latin and Cyrillic text are
 // ASCII).
 func inflected(a, b string) bool {

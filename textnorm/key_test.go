@@ -2,6 +2,25 @@ package textnorm
 
 import "testing"
 
+func TestSoftStemInflected(t *testing.T) {
+	for _, tc := range []struct {
+		text, b string
+		want    bool
+	}{
+		{"путь", "puti", true},  // пути
+		{"путь", "putem", true}, // путём
+		{"соль", "soliu", true}, // солью
+		{"путь", "put", false},  // the same form: TokenMatch's
+		{"путь", "putnik", false},
+		{"пут", "puti", false},      // no soft sign
+		{"Казань", "kazani", false}, // a stem of 4 letters: TokenMatch's
+	} {
+		if got := SoftStemInflected(tc.text, tc.b); got != tc.want {
+			t.Errorf("SoftStemInflected(%q, %q) = %v, want %v", tc.text, tc.b, got, tc.want)
+		}
+	}
+}
+
 func TestShortNameInflected(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string

@@ -390,10 +390,12 @@ func statesCount(s string) bool {
 }
 
 // countlessYearRE matches a year after a preposition of time or before «год» / "year" (1000–2099), and a
-// day of a month written with the month's name, English or Russian, with its year.
+// day of a month written with the month's name, English or Russian, with its year — or a range of
+// days of one month ("from 10 to 13 March", «с 10 по 13 марта», "10–13 March": outside tester,
+// stop 60, a question for how many programmes were ordered was answered by the rehearsal dates).
 var countlessYearRE = regexp.MustCompile(`(?i)(?:\b(?:since|in|until|till|by|from|after|before)|(?:^|\s)(?:с|со|в|во|до|после|к|по))\s+(?:1\d{3}|20\d{2})\b|` +
 	`\b(?:1\d{3}|20\d{2})(?:\s*(?:г\.|год[а-я]*|years?))|` +
-	`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|` +
+	`\b(?:\d{1,2}(?:st|nd|rd|th)?\s*(?:-|–|—|to|and|until|till|по|и|до)\s*)?\d{1,2}(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|` +
 	`января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)(?:\s+(?:1\d{3}|20\d{2}))?|` +
 	`\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:1\d{3}|20\d{2}))?`)
 

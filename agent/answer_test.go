@@ -515,6 +515,9 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"Офис открыт с девяти утра до шести вечера.", false}, // times of day
 		{"The desk opens at 9:00 and closes at 5 pm.", false},
 		{"С девяти утра работают 14 операторов.", true},
+		{"Dress rehearsals run from 10 to 13 March.", false}, // a range of days
+		{"Генеральные репетиции — с 10 по 13 марта, 10–13 марта.", false},
+		{"From 10 to 13 March 40 actors rehearse.", true},
 	} {
 		if got := statesCount(tc.quote); got != tc.want {
 			t.Errorf("statesCount(%q) = %v, want %v", tc.quote, got, tc.want)

@@ -76,10 +76,51 @@ var timeWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
 	`[ivxlc]{2,}` +
 	`)(?:[^\p{L}]|$)`)
 
-// statesTime reports whether s states a time: a digit outside identifiers (hasNumber) or a time
-// word (timeWordRE).
+// statesTime reports whether s states a time: a digit outside identifiers (hasNumber) and outside
+// a count of things (countedNumberRE), or a time word (timeWordRE).
 func statesTime(s string) bool {
-	return hasNumber(s) || timeWordRE.MatchString(textnorm.FoldString(s))
+	return hasNumber(withoutCounts(s)) || timeWordRE.MatchString(textnorm.FoldString(s))
+}
+
+// countedNumberRE is a number followed by a word: the thing it counts, unless the word is a time
+// (timeWordRE, timeUnitRE) — «2000 программок», "2000 programmes", "40 trucks" state no time, "in
+// 2000 the theatre…", «3 часа» and "14 March" do (outside tester, stop 60: «Когда состоялась
+// премьера?» was answered by «2000 программок … к премьере»).
+var countedNumberRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}.,:/-])(\d+(?:[  ]\d{3})*)\s+(\p{Ll}+)`)
+
+// timeUnitRE is a word that makes the number before it a time or a duration (folded, as prefixes):
+// hours, minutes, days, weeks, months, years, and the like.
+var timeUnitRE = regexp.MustCompile(`^(?:ч|час|мин|сек|сут|дн|ден|дня|недел|мес|год|лет|квартал|век)|^(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|days?|weeks?|months?|years?|quarters?|centur(?:y|ies)|decades?|am|pm)$`)
+
+// counting reports whether word, after a number, names what the number counts: a plural noun in
+// English (ends in s), any word in Russian (a counted noun takes the genitive), never a time word
+// or unit, nor a function word.
+func counting(word string) bool {
+	f := textnorm.FoldString(word)
+	if timeUnitRE.MatchString(f) || timeWordRE.MatchString(" "+f+" ") || textnorm.IsStopword(f) {
+		return false
+	}
+	if cyrillicShare(word) > 0.5 {
+		return true
+	}
+	return len(f) > 3 && strings.HasSuffix(f, "s")
+}
+
+// withoutCounts is s with the numbers that count things (countedNumberRE, counting) blanked.
+func withoutCounts(s string) string {
+	idx := countedNumberRE.FindAllStringSubmatchIndex(s, -1)
+	if idx == nil {
+		return s
+	}
+	b := []byte(s)
+	for _, m := range idx {
+		if counting(s[m[4]:m[5]]) {
+			for i := m[2]; i < m[3]; i++ {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
 }
 
 // identifierRE is a code that starts with a letter and holds a digit, with its hyphenated or

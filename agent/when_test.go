@@ -57,6 +57,16 @@ func TestStatesTime(t *testing.T) {
 		{"INC-2041 случился 14.03.2025.", true},
 		{"On 2025-04-02 INC-2057 stopped the pipeline.", true},
 		{"Q3 2024", true},
+		// A number that counts things is no time; one before a time word or unit is.
+		{"К премьере заказали 2000 программок.", false},
+		{"2000 programmes were printed for the premiere.", false},
+		{"The festival sold 40 tickets.", false},
+		{"In 2000 the theatre moved.", true},
+		{"Репетиция длилась 3 часа.", true},
+		{"The premiere was on 14 March.", true},
+		{"Премьера прошла 14 марта.", true},
+		{"The show ran for 2 weeks, 40 tickets a night.", true},
+		{"2019 was the first season.", true},
 	} {
 		if got := statesTime(tc.s); got != tc.want {
 			t.Errorf("statesTime(%q) = %v, want %v", tc.s, got, tc.want)

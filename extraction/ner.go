@@ -243,7 +243,7 @@ func (n *NER) recognize(ctx context.Context, chunks []*nerChunk) error {
 				return
 			}
 			for j, c := range b {
-				got[j] = trimmedSpans(c.chunk.Text, withinCells(c.chunk.Text, got[j]))
+				got[j] = relabelled(c.chunk.Text, trimmedSpans(c.chunk.Text, withinCells(c.chunk.Text, got[j])))
 				c.found = got[j]
 				if n.cache != nil {
 					n.cache.Add(nerKeyOf(c), got[j])
@@ -331,6 +331,42 @@ func trimmedSpans(text string, found []ner.Mention) []ner.Mention {
 			continue
 		}
 		m.Text = text[m.Start:m.End]
+		out = append(out, m)
+	}
+	return out
+}
+
+// geoNounRE is a common noun after a one-word name that makes it a place ("the Volga region", "the
+// Kama river", «Самарская область» is written the other way): lower case, English.
+var geoNounRE = regexp.MustCompile(`^\s+(?:region|river|valley|basin|delta|district|area|oblast|krai|coast|lowland|highlands?|steppe)\b`)
+
+// streetRE is the Russian word for a street (or an avenue, a lane, a square, …) before a name, in
+// any case: «на улице Декабристов», «ул. Ленина», «проспекте Мира».
+var streetRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:улиц[аеуы]|улицей|ул\.|проспект[аеу]?|просп\.|пр-т|переул(?:ок|ке|ка)|пер\.|бульвар[аеу]?|б-р|шоссе|площад(?:ь|и)|пл\.|набережн(?:ая|ой|ую))\s+$`)
+
+// slavicSurnameRE is a Russian-style surname written in Latin or Cyrillic letters ("Petrova",
+// "Kuznetsov", «Сидоренко»).
+var slavicSurnameRE = regexp.MustCompile(`^(?:\p{Lu}\p{Ll}+(?:ova|eva|yova|ina|yna|ov|ev|yov|in|yn|sky|skiy|skaya|ski|enko|chuk)|\p{Lu}\p{Ll}+(?:ова|ева|ёва|ина|ына|ов|ев|ёв|ин|ын|ский|ская|енко|чук))$`)
+
+// relabelled corrects what a small recognizer reads wrongly from a name's context (outside tester,
+// stop 60): a one-word "person" before a place noun is a place ("Volga" of "the Volga region"); an
+// "organization" of two words, a capitalized first and a Russian-style surname ("Galina Petrova"),
+// is a person unless its head noun names an organization (headType); a Russian street name
+// («на улице Декабристов») is an address, not an entity, and is dropped.
+func relabelled(text string, found []ner.Mention) []ner.Mention {
+	out := found[:0:0]
+	for _, m := range found {
+		name := text[m.Start:m.End]
+		ws := textnorm.Words(name)
+		switch {
+		case m.Label == "LOC" && streetRE.MatchString(text[:m.Start]):
+			continue
+		case m.Label == "PER" && len(ws) == 1 && geoNounRE.MatchString(text[m.End:]):
+			m.Label, m.SourceLabel = "LOC", "LOC" // the model's own label (PERSON) would type it otherwise
+		case m.Label == "ORG" && len(ws) == 2 && headType(name) == "" && !hasLegalForm(name) &&
+			unicode.IsUpper([]rune(ws[0].Text)[0]) && strings.ToUpper(ws[0].Text) != ws[0].Text && slavicSurnameRE.MatchString(ws[1].Text):
+			m.Label, m.SourceLabel = "PER", "PER"
+		}
 		out = append(out, m)
 	}
 	return out
@@ -837,8 +873,9 @@ var headHints = func() map[string]string {
 	// English surnames that are such nouns (Lake, Rivers, Banks, Bay) are left out.
 	for _, w := range strings.Fields("labs laboratory laboratories clinic clinics hospital university institute foundation " +
 		"company corporation agency academy college holdings society association ministry " +
+		"theatre theater museum bank publishers herald gazette tribune chronicle courier " +
 		"лаборатория клиника больница университет институт фонд компания корпорация агентство академия колледж " +
-		"школа банк ассоциация министерство") {
+		"школа банк ассоциация министерство театр музей издательство типография газета") {
 		m[w] = "organization"
 	}
 	for _, w := range strings.Fields("glacier glaciers peninsula ocean strait mountains " +

@@ -692,9 +692,9 @@ func TestNERTrimsPossessivesAndFieldLabels(t *testing.T) {
 func TestNERHeadNounTypes(t *testing.T) {
 	o := onto(t)
 	rec := &lexiconRecognizer{labels: map[string]string{"Biozoo Labs": "PERSON", "Aktru Glacier": "PERSON", "Garabashi Glacier": "ORG",
-		"Клиника Айболит": "PER", "Anna Lake": "PERSON", "Lake Baikal": "PERSON"}}
+		"Клиника Айболит": "PER", "Anna Lake": "PERSON", "Lake Baikal": "PERSON", "Volga Herald": "PERSON", "Galina Petrova": "ORG"}}
 	reg := resolution.NewRegistry(o.Nicknames)
-	in := note("notes/1", "en", "Biozoo Labs makes vaccines. Aktru Glacier and Garabashi Glacier melt. Anna Lake and Lake Baikal.")
+	in := note("notes/1", "en", "Biozoo Labs makes vaccines. Aktru Glacier and Garabashi Glacier melt. Anna Lake and Lake Baikal. Volga Herald wrote to Galina Petrova.")
 	ru := note("notes/2", "ru", "Клиника Айболит открылась.")
 	found, err := NewNER(rec, o, NERConfig{}).Recognize(context.Background(), []Input{in, ru}, reg)
 	if err != nil {
@@ -707,8 +707,34 @@ func TestNERHeadNounTypes(t *testing.T) {
 		}
 	}
 	want := []string{"Biozoo Labs→organization:biozo labs", "Aktru Glacier→location:aktru glasier", "Garabashi Glacier→location:garabashi glasier",
-		"Anna Lake→person:ana lake", "Lake Baikal→person:lake baikal", "Клиника Айболит→organization:klinika aibolit"}
+		"Anna Lake→person:ana lake", "Lake Baikal→person:lake baikal", "Volga Herald→organization:volga herald", "Galina Petrova→person:galina petrova", "Клиника Айболит→organization:klinika aibolit"}
 	if !slices.Equal(got, want) {
 		t.Errorf("mentions\n got  %q\n want %q", got, want)
+	}
+}
+
+// What a small recognizer reads wrongly from a name's context is corrected (outside tester, stop
+// 60): a river's or a region's name is a place, a person's name with a Russian-style surname no
+// organization, a street no entity; everything else is as recognized.
+func TestNERRelabelsFromContext(t *testing.T) {
+	text := "Galina Petrova of Okhta Bank met museums in the Volga region; Anna Volga came. " +
+		"Типография на улице Декабристов, 12, в Казани; ООО «Петрова» и Kama Petrov Motors, IBM Petrov."
+	at := func(s, label string) ner.Mention {
+		i := strings.Index(text, s)
+		return ner.Mention{Start: i, End: i + len(s), Text: s, Label: label, SourceLabel: map[string]string{"PER": "PERSON"}[label]}
+	}
+	got := relabelled(text, []ner.Mention{
+		at("Galina Petrova", "ORG"), at("Okhta Bank", "ORG"), at("Volga", "PER"), at("Anna Volga", "PER"),
+		at("Декабристов", "LOC"), at("Казани", "LOC"), at("ООО «Петрова»", "ORG"), at("Kama Petrov Motors", "ORG"),
+		at("IBM Petrov", "ORG"),
+	})
+	var labels []string
+	for _, m := range got {
+		labels = append(labels, m.Text+"|"+m.Label+"|"+m.SourceLabel)
+	}
+	want := []string{"Galina Petrova|PER|PER", "Okhta Bank|ORG|", "Volga|LOC|LOC", "Anna Volga|PER|PERSON", "Казани|LOC|",
+		"ООО «Петрова»|ORG|", "Kama Petrov Motors|ORG|", "IBM Petrov|ORG|"}
+	if !slices.Equal(labels, want) {
+		t.Errorf("labels\n got  %q\n want %q", labels, want)
 	}
 }

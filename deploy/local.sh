@@ -948,6 +948,7 @@ cmd_down() {
 		kill -TERM "$pid" 2>/dev/null || true
 		for i in $(seq 1 60); do
 			kill -0 "$pid" 2>/dev/null || break
+			[ "$i" -eq 4 ] && say "$s (pid $pid) is stopping…" # Neo4j takes some 15 s: say why nothing prints
 			sleep 0.5
 		done
 		if kill -0 "$pid" 2>/dev/null; then

@@ -75,6 +75,7 @@ type QuestionOutcome struct {
 	Route         string   `json:"route"`
 	Reason        string   `json:"reason,omitempty"`
 	Answer        string   `json:"answer,omitempty"` // the claims' texts joined
+	GoldAnswer    string   `json:"gold_answer,omitempty"`
 	F1            float64  `json:"f1"`
 	CitedDocs     []string `json:"cited_docs"`
 	GoldDocs      []string `json:"gold_docs"`
@@ -131,7 +132,7 @@ func RunAnswers(ctx context.Context, a Answerer, chunks ChunkReader, qs []Questi
 		took := float64(time.Since(start).Microseconds()) / 1000
 		lat[route] = append(lat[route], took)
 		out := QuestionOutcome{ID: q.ID, Type: q.Type, CrossLanguage: crossLanguage(q, docLang), Status: string(ans.Status), Route: route,
-			Reason: ans.Reason, GoldDocs: q.GoldDocs, CitedDocs: []string{}, LatencyMS: took}
+			Reason: ans.Reason, GoldDocs: q.GoldDocs, GoldAnswer: q.Answer, CitedDocs: []string{}, LatencyMS: took}
 		if ans.Trace != nil && ans.Trace.Trace != nil && len(ans.Trace.Steps) > 0 {
 			last := ans.Trace.Steps[len(ans.Trace.Steps)-1]
 			out.TopScore, out.Coverage = last.TopScore, last.Coverage
@@ -386,6 +387,38 @@ func (rep AnswerReport) Markdown(w io.Writer) {
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.3f | %.2f | %s |\n", q.ID, q.Type, yesNo(q.CrossLanguage), q.Status, q.Route, q.TopScore, q.Coverage, cell(what, 320))
 		}
+	}
+	answersToRead(w, rep.Questions)
+}
+
+// citesGold reports whether an answer cites one of its question's gold documents (true when the
+// question names none).
+func citesGold(q QuestionOutcome) bool {
+	return len(q.GoldDocs) == 0 || slices.ContainsFunc(q.GoldDocs, func(d string) bool { return contains(q.CitedDocs, d) })
+}
+
+// answersToRead writes the answered answerable questions whose answer may be wrong although its
+// status is right — it cites no gold document, or its token F1 against the golden answer is below
+// 0.2 — lowest F1 first: status accuracy counts them as right, so they are listed to be read.
+func answersToRead(w io.Writer, qs []QuestionOutcome) {
+	var read []QuestionOutcome
+	for _, q := range qs {
+		if !q.Correct || q.Status != string(ariadne.StatusAnswered) {
+			continue
+		}
+		if !citesGold(q) || q.GoldAnswer != "" && q.F1 < 0.2 {
+			read = append(read, q)
+		}
+	}
+	if len(read) == 0 {
+		return
+	}
+	sort.SliceStable(read, func(i, j int) bool { return read[i].F1 < read[j].F1 })
+	fmt.Fprintf(w, "\nAnswers to read (%d): answered as they should be, but citing no gold document or with token F1 below 0.2 against the golden answer:\n\n", len(read))
+	fmt.Fprintln(w, "| id | type | route | F1 | cites a gold document | golden answer | answer |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, q := range read {
+		fmt.Fprintf(w, "| %s | %s | %s | %.2f | %s | %s | %s |\n", q.ID, q.Type, q.Route, q.F1, yesNo(citesGold(q)), cell(q.GoldAnswer, 120), cell(q.Answer, 240))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -89,5 +90,28 @@ func TestLoadGoldenAndDatasets(t *testing.T) {
 	xdocs, xqs, err := LoadXQuAD(xq, "ru")
 	if err != nil || len(xdocs) != 1 || len(xqs) != 1 || xqs[0].Evidence[0] != "Ответ здесь: 42 года." || xqs[0].GoldDocs[0] != xdocs[0].ID {
 		t.Fatalf("LoadXQuAD: %+v %+v %v", xdocs, xqs, err)
+	}
+}
+
+// The report lists the answers whose status is right but whose text may not be: no gold document
+// cited, or token F1 below 0.2 — weakest first; right answers and refusals are not listed.
+func TestAnswersToRead(t *testing.T) {
+	qs := []QuestionOutcome{
+		{ID: "good", Status: "answered", Correct: true, F1: 0.8, GoldAnswer: "Kazan", GoldDocs: []string{"a"}, CitedDocs: []string{"a"}},
+		{ID: "offdoc", Status: "answered", Correct: true, F1: 0.5, GoldAnswer: "Kazan", GoldDocs: []string{"a"}, CitedDocs: []string{"b"}, Answer: "Perm."},
+		{ID: "lowf1", Status: "answered", Correct: true, F1: 0.1, GoldAnswer: "Kazan", GoldDocs: []string{"a"}, CitedDocs: []string{"a"}, Answer: "It is in the city."},
+		{ID: "refused", Status: "not_found", Correct: false, GoldDocs: []string{"a"}},
+		{ID: "noanswer", Status: "not_found", Correct: true},
+	}
+	var b strings.Builder
+	answersToRead(&b, qs)
+	var ids []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if f := strings.Split(l, " | "); strings.HasPrefix(l, "| ") && len(f) > 1 && f[0] != "| id" && !strings.HasPrefix(l, "|---") {
+			ids = append(ids, strings.TrimPrefix(f[0], "| "))
+		}
+	}
+	if !slices.Equal(ids, []string{"lowf1", "offdoc"}) || !strings.Contains(b.String(), "Answers to read (2)") {
+		t.Errorf("listed %q in\n%s", ids, b.String())
 	}
 }

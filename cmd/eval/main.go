@@ -268,9 +268,12 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 			return fail(fmt.Errorf("--index: %d of the corpus's documents are held by another source in Neo4j namespace %q and class %s (e.g. %s, source %s): give the evaluation a namespace and class of its own (--neo4j-namespace, --weaviate-class) or unset ARIADNE_NEO4J_NAMESPACE and ARIADNE_WEAVIATE_CLASS: %w",
 				len(sum.Conflicts), c.Stores.Neo4jNamespace, vs.Class(), sum.Conflicts[0].DocID, sum.Conflicts[0].Source, ariadne.ErrInvalid))
 		}
-		fmt.Fprintf(stderr, "indexed: %d documents written, %d relinked (same text, changed graph facts), %d unchanged, %d chunks, %d vectors in %s, %d chunks' BM25 terms re-analyzed, %d entities (embedder %s, %.1f s, %.0f chunks/s)\n",
-			sum.DocsWritten, sum.DocsRelinked, sum.DocsUnchanged, sum.Chunks, sum.Vectors, vs.Class(), sum.Reanalyzed, sum.Entities, emb.Name(), sum.Elapsed.Seconds(),
-			float64(sum.Chunks)/max(sum.Elapsed.Seconds(), 1e-9))
+		rate := "no chunk written" // a chunks/s of unchanged documents would time the comparison alone
+		if sum.Chunks > 0 {
+			rate = fmt.Sprintf("%.0f chunks/s", float64(sum.Chunks)/max(sum.Elapsed.Seconds(), 1e-9))
+		}
+		fmt.Fprintf(stderr, "indexed: %d documents written, %d relinked (same text, changed graph facts), %d unchanged, %d chunks, %d vectors in %s, %d chunks' BM25 terms re-analyzed, %d entities (embedder %s, %.1f s, %s)\n",
+			sum.DocsWritten, sum.DocsRelinked, sum.DocsUnchanged, sum.Chunks, sum.Vectors, vs.Class(), sum.Reanalyzed, sum.Entities, emb.Name(), sum.Elapsed.Seconds(), rate)
 		// As cmd/extract does after a sync: entities an earlier version wrote get the lists reads
 		// now use (graph.Store.RefreshStale), so figures are those of a graph cmd/extract leaves.
 		if n, err := gs.RefreshStale(ctx); err != nil {

@@ -124,7 +124,12 @@ var (
 	// the instrumental) — «мессенджера, основанного Павлом Дуровым», «романа, написанного
 	// Толстым»: the thing is picked out by another entity's act («, получившим Государственную
 	// премию» has an object, not an agent).
-	participleRU = regexp.MustCompile(`,\s*[а-яё]+(?:нн|вш|ющ|ящ|ем|им)(?:ый|ого|ому|ым|ом|ая|ой|ую|ое|ые|ых|ыми|ий|его|ему|им|ем|ее|ие|их|ими)\s+[«"]?[А-ЯЁA-Z][а-яё]*(?:ом|ем|ой|ей|ым|им|ами|ями)(?:[\s,.?!»"]|$)`)
+	// activeParticipleRU: an active participle after a comma opens a participial clause whatever
+	// follows it («типографией, напечатавшей афиши к «Соляному пути»», «команду, владеющую
+	// сервисом Alpha»); it is a hop when the clause names something (a capital or a quote after
+	// it), and not in «первым человеком, совершившим полёт в космос» (outside tester, stop 60).
+	activeParticipleRU = regexp.MustCompile(`,\s*[а-яё]{3,}(?:вш|ющ|ящ|ущ|ащ)(?:ий|ая|ее|ие|его|ей|ему|им|ую|ем|их|ими|ою)(?:[^а-яё][^?!.]*?[«"A-ZА-ЯЁ])`)
+	participleRU       = regexp.MustCompile(`,\s*[а-яё]+(?:нн|вш|ющ|ящ|ем|им)(?:ый|ого|ому|ым|ом|ая|ой|ую|ое|ые|ых|ыми|ий|его|ему|им|ем|ее|ие|их|ими)\s+[«"]?[А-ЯЁA-Z][а-яё]*(?:ом|ем|ой|ей|ым|им|ами|ями)(?:[\s,.?!»"]|$)`)
 	// spatialOfEN: "to the west of Portugal", "the rest of Europe" — a place or part, not a relation.
 	spatialOfEN = regexp.MustCompile(`^the (?:north|south|east|west|northeast|northwest|southeast|southwest|north-east|north-west|south-east|south-west|center|centre|middle|rest|edge|coast|heart|outskirts) of\b`)
 	// anyFrameEN: "the composer of the score for X" — a frame whatever follows it.
@@ -382,7 +387,7 @@ func Features(question string, linked []Linked) map[string]int {
 			f["nested_relation"] = 3
 		}
 	}
-	if participleRU.MatchString(q) {
+	if participleRU.MatchString(q) || activeParticipleRU.MatchString(q) {
 		f["relative_clause"] = 3
 	}
 	if kinshipEN.MatchString(q) || kinshipRU.MatchString(q) {

@@ -390,7 +390,31 @@ func (e *entry) matchAt(text string, words []word, i int, inText bool) int {
 	if e.QuotedOnly && !quoted(text, first.Start, words[i+n-1].End) {
 		return 0
 	}
+	if len(e.tokens) == 1 && n == 1 && e.latin[0] && i+1 < len(words) && longerName(text, first, words[i+1]) {
+		return 0
+	}
 	return n
+}
+
+// notNamePart are capitalized English words that follow a name without extending it: months and
+// weekdays ("Helix Monday"), and the pronoun "I".
+var notNamePart = map[string]bool{"January": true, "February": true, "March": true, "April": true, "May": true, "June": true,
+	"July": true, "August": true, "September": true, "October": true, "November": true, "December": true, "Monday": true,
+	"Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true, "I": true}
+
+// longerName reports whether a one-word Latin name (w) is the first word of a longer proper name
+// in running text: the next word, on the same line and after a space only, is a capitalized
+// Latin word that is no legal form, month or weekday ("Helix Offshore Lifting" is not the
+// company called "Helix", "Moscow State University" not Moscow: outside tester, stop 60). A
+// Markdown heading's words are capitalized anyway ("# Kafka Upgrade Plan"): there it does not
+// apply.
+func longerName(text string, w, next word) bool {
+	if text[w.End:next.Start] != " " || !next.Upper || hasCyrillic(next.Text) || next.AllUpper && len(next.Text) > 1 ||
+		isLegalFormWord(next.Text) || notNamePart[next.Text] {
+		return false
+	}
+	line := text[strings.LastIndexByte(text[:w.Start], '\n')+1:]
+	return !strings.HasPrefix(strings.TrimLeft(line, " \t"), "#")
 }
 
 // wordMatch matches the alias word by word (same number of words).

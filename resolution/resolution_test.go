@@ -34,6 +34,7 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{Text: "СевероВет", EntityKey: "o/nv"},
 		{Text: "Соляной путь", EntityKey: "p/salt"},
 		{Text: "Путь", EntityKey: "t/put"},
+		{Text: "Helix", EntityKey: "o/helix"},
 	})
 	tests := []struct {
 		text string
@@ -64,6 +65,10 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{"Инны Светловой, Анны Смирновой", nil}, // another first name, another surname
 		// A short noun with a soft sign inflects in a name of several words; alone it must be as written.
 		{"костюмы к «Соляному пути»; о Соляном пути; пути; Путь", []string{"Соляному пути→p/salt", "Соляном пути→p/salt", "Путь→t/put"}},
+		// A one-word Latin name is no first word of a longer name (but in a heading, before a
+		// legal form, a month, or across a line it is).
+		{"Sea Titan (Helix Offshore Lifting); Helix's director; Helix LLC; Helix May", []string{"Helix→o/helix", "Helix→o/helix", "Helix→o/helix"}},
+		{"# Helix Cable Report\nHelix\nOffshore", []string{"Helix→o/helix", "Helix→o/helix"}},
 		// A one-word name transliterated is not a part of a hyphenated word; as written it may be.
 		{"в дата-центре; Дата-центр; центр-дата", nil},
 		{"команда Data и команда «Дата»; Data-команда", []string{"Data→team/data", "Дата→team/data", "Data→team/data"}},

@@ -327,8 +327,11 @@ LIMIT $limit`
 // for entities whose names share words with text, among those the caller (groups) may see, each
 // as the caller's view (see views.go): each content word is searched as written, in its phonetic
 // Latin form, and, for longer words, as a prefix (so inflected forms such as «Донского» reach
-// «Донской»). The text is data: Lucene syntax characters are escaped. Best match first (equal
-// scores by entity key), at most limit (default 50).
+// «Донской»). The text is data: Lucene syntax characters are escaped. Best match first by the
+// names the caller may see (visibleNameScore; equal scores by entity key), at most limit (default
+// 50). The index's own score counts every spelling of an entity, those of restricted chunks too,
+// so it only chooses a pool of candidatePool(limit) (security audit, stop 60: a management memo
+// spelling a public company otherwise moved it first, and another out of the anonymous list).
 func (s *Store) EntityCandidates(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error) {
 	q := luceneQuery(text)
 	if q == "" || len(groups) == 0 {
@@ -337,7 +340,7 @@ func (s *Store) EntityCandidates(ctx context.Context, text string, groups []stri
 	if limit <= 0 {
 		limit = 50
 	}
-	res, err := s.readRows(ctx, candidatesCypher, []string{"raw", "score"}, map[string]any{"query": q, "limit": limit, "groups": groups})
+	res, err := s.readRows(ctx, candidatesCypher, []string{"raw", "score"}, map[string]any{"query": q, "limit": candidatePool(limit), "groups": groups})
 	if err != nil {
 		if noIndex(err) {
 			return nil, nil // nothing ingested into this graph yet: no schema, no entities
@@ -348,16 +351,53 @@ func (s *Store) EntityCandidates(ctx context.Context, text string, groups []stri
 	if err != nil {
 		return nil, err
 	}
+	forms := textnorm.LinkForms(text)
 	out := make([]ariadne.EntityCandidate, 0, len(res.Records))
 	for _, r := range res.Records {
 		v, ok := views[str(get(r, "raw"))]
 		if !ok {
 			continue
 		}
-		score, _ := get(r, "score").(float64)
-		out = append(out, ariadne.EntityCandidate{StoredEntity: v.entity, Degree: v.degree, Score: score})
+		out = append(out, ariadne.EntityCandidate{StoredEntity: v.entity, Degree: v.degree, Score: visibleNameScore(forms, v.entity.Entity)})
 	}
-	return out, nil
+	slices.SortStableFunc(out, func(a, b ariadne.EntityCandidate) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Key, b.Key))
+	})
+	return out[:min(len(out), limit)], nil
+}
+
+// candidatePool is how many of the index's best matches EntityCandidates ranks again for a list
+// of limit: a pool so much larger that restricted spellings, which raise an entity's index score,
+// push a visible match out of it only among hundreds of matches of the same words.
+func candidatePool(limit int) int { return max(8*limit, 400) }
+
+// visibleNameScore scores an entity against the link forms of a text by the names the caller sees
+// (e, a view: its name and visible aliases): each form a word of those names has counts 1 — 0.5
+// as a prefix — so that ranking depends on nothing the caller may not read.
+func visibleNameScore(forms []textnorm.LinkForm, e ariadne.Entity) float64 {
+	have := map[string]bool{}
+	for _, n := range append([]string{e.Name}, e.Aliases...) {
+		for _, f := range textnorm.LinkForms(n) {
+			if !f.Prefix {
+				have[f.Text] = true
+			}
+		}
+	}
+	var score float64
+	for _, f := range forms {
+		switch {
+		case !f.Prefix && have[f.Text]:
+			score++
+		case f.Prefix:
+			for h := range have {
+				if strings.HasPrefix(h, f.Text) {
+					score += 0.5
+					break
+				}
+			}
+		}
+	}
+	return score
 }
 
 // noIndex reports whether err says the entity fulltext index does not exist (an empty graph).

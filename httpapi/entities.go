@@ -290,8 +290,13 @@ func (h *handlers) putDocument(c *gin.Context) {
 			"document id %q belongs to another source; ids are unique across sources (delete it there first, or choose another id)", doc.ID))
 		return
 	}
+	// "indexed" when the document's content was written. An unchanged document may still be
+	// linked again because names elsewhere changed — and one a restricted page defines since
+	// its last write is such a name: saying so told a public writer that a management page now
+	// describes a name its note contains (security audit, stop 60). So a relink alone is
+	// "unchanged".
 	status := "indexed"
-	if sum.DocsWritten == 0 && sum.DocsRelinked == 0 {
+	if sum.DocsWritten == 0 {
 		status = "unchanged"
 	}
 	if len(sum.VectorErrors) > 0 {

@@ -201,16 +201,20 @@ CREATE (:Entity {key: 'a', name: 'Zarya', degree: 5, acl: ['all'], name_acl: ['a
        (:Entity {key: 'd', name: 'Kazan', degree: 0, acl: ['all'], name_acl: ['all']}),
        (:Entity {key: 'e', name: '', degree: 9, acl: ['all'], name_acl: ['all']}),
        (:Entity {key: 'f', name: 'Ghostwire', degree: 7, acl: ['management'], name_acl: ['management']}),
-       (:Entity {key: 'g', name: 'Quillmark', degree: 6, acl: ['all', 'management'], name_acl: ['management']})`, nil); err != nil {
+       (:Entity {key: 'g', name: 'Quillmark', degree: 6, acl: ['all', 'management'], name_acl: ['management']}),
+       (:Entity {key: 'h', name: 'Boreas', degree: 9, degree_groups: ['all', '', 'management', ''], degree_counts: [1, 8],
+                 acl: ['all'], name_acl: ['all']})`, nil); err != nil {
 		t.Fatal(err)
 	}
 	public := []string{"all"}
-	for limit, want := range map[int]string{0: "[]", 2: "[Zarya Kazan]", 10: "[Zarya Kazan Orbita]"} {
+	// Boreas has 8 relationships only management may read: for the public groups its degree is 1
+	// (security audit, stop 60: the stored degree put it first).
+	for limit, want := range map[int]string{0: "[]", 2: "[Zarya Boreas]", 10: "[Zarya Boreas Kazan Orbita]"} {
 		if got, err := s.EntityNames(ctx, public, limit); err != nil || fmt.Sprint(got) != want {
 			t.Errorf("EntityNames(public, %d) = %v, %v; want %s", limit, got, err, want)
 		}
 	}
-	if got, err := s.EntityNames(ctx, []string{"all", "management"}, 3); err != nil || fmt.Sprint(got) != "[Ghostwire Quillmark Zarya]" {
-		t.Errorf("EntityNames(management, 3) = %v, %v; want [Ghostwire Quillmark Zarya]", got, err)
+	if got, err := s.EntityNames(ctx, []string{"all", "management"}, 3); err != nil || fmt.Sprint(got) != "[Boreas Ghostwire Quillmark]" {
+		t.Errorf("EntityNames(management, 3) = %v, %v; want [Boreas Ghostwire Quillmark]", got, err)
 	}
 }

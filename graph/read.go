@@ -738,9 +738,11 @@ func (s *Store) recordViews(ctx context.Context, recs []*neo4j.Record, groups []
 
 // EntityNames returns up to limit distinct entity names a caller holding groups may see (the
 // stored name of an entity the caller may see whose name_acl the caller may read), most
-// connected entities first (degree, then name). Its only use is warming the walk's name cache
-// for the public groups (agent.Retriever.WarmNames): a name only restricted chunks give is never
-// embedded ahead, so no caller can time a name against what others may read.
+// connected entities first (by the relationships those groups may read: readableDegree, then
+// name). Its only use is warming the walk's name cache for the public groups
+// (agent.Retriever.WarmNames): a name only restricted chunks give is never embedded ahead, and
+// which names fill the list does not depend on restricted relationships (security audit, stop
+// 60), so no caller can time a name against what others may read.
 func (s *Store) EntityNames(ctx context.Context, groups []string, limit int) ([]string, error) {
 	if limit <= 0 || len(groups) == 0 {
 		return []string{}, nil
@@ -749,7 +751,7 @@ func (s *Store) EntityNames(ctx context.Context, groups []string, limit int) ([]
 MATCH (e:Entity) WHERE e.name IS NOT NULL AND e.name <> ''
   AND any(g IN coalesce(e.acl, []) WHERE g IN $groups)
   AND any(g IN coalesce(e.name_acl, []) WHERE g IN $groups)
-WITH e.name AS name, max(coalesce(e.degree, 0)) AS degree
+WITH e.name AS name, max(`+readableDegree("e")+`) AS degree
 ORDER BY degree DESC, name
 LIMIT $limit
 RETURN collect(name) AS names`, map[string]any{"limit": limit, "groups": groups})

@@ -348,18 +348,26 @@ var streetRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:улиц[аеуы]|ул�
 // "Kuznetsov", «Сидоренко»).
 var slavicSurnameRE = regexp.MustCompile(`^(?:\p{Lu}\p{Ll}+(?:ova|eva|yova|ina|yna|ov|ev|yov|in|yn|sky|skiy|skaya|ski|enko|chuk)|\p{Lu}\p{Ll}+(?:ова|ева|ёва|ина|ына|ов|ев|ёв|ин|ын|ский|ская|енко|чук))$`)
 
-// relabelled corrects what a small recognizer reads wrongly from a name's context (outside tester,
+// amountOrUnitRE is a sum of money or a unit of measure a small recognizer takes for a name
+// ("EUR 640,000", "$2 million", "MW", "kV"): no entity.
+var amountOrUnitRE = regexp.MustCompile(`^(?:(?:EUR|USD|RUB|GBP|NOK|SEK|DKK|CHF|€|\$|£|₽)\s*[\d.,  ]+(?:\s*(?:million|billion|m|bn|k|млн|млрд|тыс\.?))?|[\d.,  ]+\s*(?:EUR|USD|RUB|GBP|€|\$|£|₽|евро|долларов|рублей)|[kMGT]?(?:W|Wh|V|A|Hz)|km|kg|MW|GW|kW|kV|MWh|GWh)$`)
+
+// relabelled corrects what a small recognizer reads wrongly from a name's context (outside testers,
 // stop 60): a one-word "person" before a place noun is a place ("Volga" of "the Volga region"); an
 // "organization" of two words, a capitalized first and a Russian-style surname ("Galina Petrova"),
 // is a person unless its head noun names an organization (headType); a Russian street name
-// («на улице Декабристов») is an address, not an entity, and is dropped.
+// («на улице Декабристов») is an address, a sum of money or a unit ("EUR 640,000", "MW") a
+// quantity, and a "person" with a digit ("Turbine K-17") a thing: none is an entity, and they are
+// dropped.
 func relabelled(text string, found []ner.Mention) []ner.Mention {
 	out := found[:0:0]
 	for _, m := range found {
 		name := text[m.Start:m.End]
 		ws := textnorm.Words(name)
 		switch {
-		case m.Label == "LOC" && streetRE.MatchString(text[:m.Start]):
+		case m.Label == "LOC" && streetRE.MatchString(text[:m.Start]),
+			amountOrUnitRE.MatchString(strings.TrimSpace(name)),
+			m.Label == "PER" && strings.IndexFunc(name, unicode.IsDigit) >= 0:
 			continue
 		case m.Label == "PER" && len(ws) == 1 && geoNounRE.MatchString(text[m.End:]):
 			m.Label, m.SourceLabel = "LOC", "LOC" // the model's own label (PERSON) would type it otherwise

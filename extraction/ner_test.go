@@ -718,7 +718,8 @@ func TestNERHeadNounTypes(t *testing.T) {
 // organization, a street no entity; everything else is as recognized.
 func TestNERRelabelsFromContext(t *testing.T) {
 	text := "Galina Petrova of Okhta Bank met museums in the Volga region; Anna Volga came. " +
-		"Типография на улице Декабристов, 12, в Казани; ООО «Петрова» и Kama Petrov Motors, IBM Petrov."
+		"Типография на улице Декабристов, 12, в Казани; ООО «Петрова» и Kama Petrov Motors, IBM Petrov. " +
+		"It cost EUR 640,000 for 12 MW; Turbine K-17 failed; 3M Company."
 	at := func(s, label string) ner.Mention {
 		i := strings.Index(text, s)
 		return ner.Mention{Start: i, End: i + len(s), Text: s, Label: label, SourceLabel: map[string]string{"PER": "PERSON"}[label]}
@@ -726,14 +727,14 @@ func TestNERRelabelsFromContext(t *testing.T) {
 	got := relabelled(text, []ner.Mention{
 		at("Galina Petrova", "ORG"), at("Okhta Bank", "ORG"), at("Volga", "PER"), at("Anna Volga", "PER"),
 		at("Декабристов", "LOC"), at("Казани", "LOC"), at("ООО «Петрова»", "ORG"), at("Kama Petrov Motors", "ORG"),
-		at("IBM Petrov", "ORG"),
+		at("IBM Petrov", "ORG"), at("EUR 640,000", "ORG"), at("MW", "ORG"), at("Turbine K-17", "PER"), at("3M Company", "ORG"),
 	})
 	var labels []string
 	for _, m := range got {
 		labels = append(labels, m.Text+"|"+m.Label+"|"+m.SourceLabel)
 	}
 	want := []string{"Galina Petrova|PER|PER", "Okhta Bank|ORG|", "Volga|LOC|LOC", "Anna Volga|PER|PERSON", "Казани|LOC|",
-		"ООО «Петрова»|ORG|", "Kama Petrov Motors|ORG|", "IBM Petrov|ORG|"}
+		"ООО «Петрова»|ORG|", "Kama Petrov Motors|ORG|", "IBM Petrov|ORG|", "3M Company|ORG|"}
 	if !slices.Equal(labels, want) {
 		t.Errorf("labels\n got  %q\n want %q", labels, want)
 	}

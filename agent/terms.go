@@ -301,6 +301,10 @@ func (q questionTerms) stated(text string) map[string]bool {
 			out[t] = true
 			continue
 		}
+		if !q.ru[t] && slices.ContainsFunc(terms, func(u string) bool { return irregularFormOf(t, u) }) {
+			out[t] = true
+			continue
+		}
 		if q.ru[t] && slices.ContainsFunc(q.lex.Synonyms(t), func(u string) bool { return have[u] }) {
 			out[t] = true
 			continue

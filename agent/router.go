@@ -99,8 +99,8 @@ var (
 	// participle, "the country containing X", "the film directed by X".
 	// A participle with its agent, "the client hit by the outage", picks a thing out by an event
 	// whatever follows (irregular participles listed).
-	reducedRelEN = regexp.MustCompile(`\b[Tt]he [a-z]+ (?:[A-Z][\w.'-]*\s+)+(?:is|was|are|were)\b|\b[Tt]he [a-z]+ (?:[a-z]+ing|[a-z]+ed (?:by|in|at|on|from|after)) (?:the )?["«A-Z]|` +
-		`\b[Tt]he [a-z]+ (?:[a-z]+ed|hit|run|built|written|led|made|held|sent|caught|bought|sold|taken|given|chosen|known|seen|kept|paid|struck|won|broken|driven|stolen|shut|hurt|found|brought|taught|drawn|grown|thrown|begun|done) by (?:the |a |an )?[a-zA-Z"«]`)
+	reducedRelEN = regexp.MustCompile(`\b[Tt]he [a-z]+ (?:[A-Z][\w.'-]*\s+)+(?:is|was|are|were)\b|\b[Tt]he (?:[a-z]+ ){1,3}?(?:[a-z]+ing|[a-z]+ed (?:by|in|at|on|from|after)) (?:the )?["«A-Z]|` +
+		`\b[Tt]he (?:[a-z]+ ){1,3}?(?:[a-z]+ed|hit|run|built|written|led|made|held|sent|caught|bought|sold|taken|given|chosen|known|seen|kept|paid|struck|won|broken|driven|stolen|shut|hurt|found|brought|taught|drawn|grown|thrown|begun|done) by (?:the |a |an )?[a-zA-Z"«]`)
 	// thatClauseEN: "the country that produced X" anywhere but right after "What is", where the
 	// clause is the whole question ("What is the team that owns X?" is one hop).
 	thatClauseEN = regexp.MustCompile(`\b[Tt]he [a-z]+ (?:that|which|who) [a-zA-Z]`)

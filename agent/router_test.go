@@ -341,7 +341,8 @@ func TestRuleRouterPublicStyle(t *testing.T) {
 }
 
 // An active participle after a comma opens a clause that is a hop when it names something
-// (outside tester, stop 60); a definition without a name is one lookup.
+// (outside tester, stop 60); a definition without a name is one lookup. So does a reduced
+// relative ("the wind farm managed by X").
 func TestRouterActiveParticiple(t *testing.T) {
 	for q, want := range map[string]ariadne.Route{
 		"Кто руководит типографией, напечатавшей афиши к «Соляному пути»?":             ariadne.RouteMultiHop,

@@ -124,12 +124,13 @@ var (
 	// the instrumental) — «мессенджера, основанного Павлом Дуровым», «романа, написанного
 	// Толстым»: the thing is picked out by another entity's act («, получившим Государственную
 	// премию» has an object, not an agent).
-	// activeParticipleRU: an active participle after a comma opens a participial clause whatever
-	// follows it («типографией, напечатавшей афиши к «Соляному пути»», «команду, владеющую
-	// сервисом Alpha»); it is a hop when the clause names something (a capital or a quote after
-	// it), and not in «первым человеком, совершившим полёт в космос» (outside tester, stop 60).
-	activeParticipleRU = regexp.MustCompile(`,\s*[а-яё]{3,}(?:вш|ющ|ящ|ущ|ащ)(?:ий|ая|ее|ие|его|ей|ему|им|ую|ем|их|ими|ою)(?:[^а-яё][^?!.]*?[«"A-ZА-ЯЁ])`)
-	participleRU       = regexp.MustCompile(`,\s*[а-яё]+(?:нн|вш|ющ|ящ|ем|им)(?:ый|ого|ому|ым|ом|ая|ой|ую|ое|ые|ых|ыми|ий|его|ему|им|ем|ее|ие|их|ими)\s+[«"]?[А-ЯЁA-Z][а-яё]*(?:ом|ем|ой|ей|ым|им|ами|ями)(?:[\s,.?!»"]|$)`)
+	// activeParticipleRU: an active participle after a comma opens a participial clause, up to the
+	// sentence's end («типографией, напечатавшей афиши к «Соляному пути»», «команду, владеющую
+	// сервисом Alpha»); namesSomething decides whether it is a hop (outside tester, stop 60).
+	activeParticipleRU = regexp.MustCompile(`,\s*[а-яё]{3,}(?:вш|ющ|ящ|ущ|ащ)(?:ий|ая|ее|ие|его|ей|ему|им|ую|ем|их|ими|ою)(?:[^а-яё]([^?!.]*)|$)`)
+	// adjectiveEndingRU ends a Russian adjective or participle in any case: «Государственную».
+	adjectiveEndingRU = regexp.MustCompile(`(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ую|юю|ых|их|ыми|ими|ей)$`)
+	participleRU      = regexp.MustCompile(`,\s*[а-яё]+(?:нн|вш|ющ|ящ|ем|им)(?:ый|ого|ому|ым|ом|ая|ой|ую|ое|ые|ых|ыми|ий|его|ему|им|ем|ее|ие|их|ими)\s+[«"]?[А-ЯЁA-Z][а-яё]*(?:ом|ем|ой|ей|ым|им|ами|ями)(?:[\s,.?!»"]|$)`)
 	// spatialOfEN: "to the west of Portugal", "the rest of Europe" — a place or part, not a relation.
 	spatialOfEN = regexp.MustCompile(`^the (?:north|south|east|west|northeast|northwest|southeast|southwest|north-east|north-west|south-east|south-west|center|centre|middle|rest|edge|coast|heart|outskirts) of\b`)
 	// anyFrameEN: "the composer of the score for X" — a frame whatever follows it.
@@ -323,6 +324,26 @@ func nameEnd(q string, i int) int {
 	}
 }
 
+// activeClauseNames reports whether q has an active participle clause after a comma
+// (activeParticipleRU) that names something — a quote, a Latin capital, a digit, or a capitalized
+// Cyrillic word that is no adjective («…, нанявшим Ивана Петрова»): then the clause describes the
+// asked thing by another, a hop. «первым художником, получившим Государственную премию» names
+// nothing (a capitalized adjective starts a common noun's official name) and stays one lookup.
+func activeClauseNames(q string) bool {
+	for _, m := range activeParticipleRU.FindAllStringSubmatch(q, -1) {
+		for _, w := range strings.Fields(m[1]) {
+			r, _ := utf8.DecodeRuneInString(w)
+			switch {
+			case strings.ContainsAny(w, "«\"“") || r >= 'A' && r <= 'Z' || unicode.IsDigit(r):
+				return true
+			case unicode.IsUpper(r) && !adjectiveEndingRU.MatchString(strings.ToLower(strings.Trim(w, ",;:»\"”"))):
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Features computes the router's features for a question and the entities linked in it.
 func Features(question string, linked []Linked) map[string]int {
 	f := map[string]int{}
@@ -387,7 +408,7 @@ func Features(question string, linked []Linked) map[string]int {
 			f["nested_relation"] = 3
 		}
 	}
-	if participleRU.MatchString(q) || activeParticipleRU.MatchString(q) {
+	if participleRU.MatchString(q) || activeClauseNames(q) {
 		f["relative_clause"] = 3
 	}
 	if kinshipEN.MatchString(q) || kinshipRU.MatchString(q) {

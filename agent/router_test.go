@@ -348,6 +348,8 @@ func TestRouterActiveParticiple(t *testing.T) {
 		"Кто руководит типографией, напечатавшей афиши к «Соляному пути»?":             ariadne.RouteMultiHop,
 		"Какой вуз окончил актёр, сыгравший Штирлица в «Семнадцати мгновениях весны»?": ariadne.RouteMultiHop,
 		"Кто был первым человеком, совершившим полёт в космос?":                        ariadne.RouteSimple,
+		"Кто руководит отделом, нанявшим Ивана Петрова?":                               ariadne.RouteMultiHop,
+		"Кто был первым художником, получившим Государственную премию?":                ariadne.RouteSimple,
 	} {
 		if got := (RuleRouter{}).Route(context.Background(), q, nil).Route; got != want {
 			t.Errorf("Route(%q) = %s, want %s", q, got, want)

@@ -325,16 +325,17 @@ func nameEnd(q string, i int) int {
 }
 
 // activeClauseNames reports whether q has an active participle clause after a comma
-// (activeParticipleRU) that names something — a quote, a Latin capital, a digit, or a capitalized
-// Cyrillic word that is no adjective («…, нанявшим Ивана Петрова»): then the clause describes the
-// asked thing by another, a hop. «первым художником, получившим Государственную премию» names
-// nothing (a capitalized adjective starts a common noun's official name) and stays one lookup.
+// (activeParticipleRU) that names something — a quote, a Latin capital, or a capitalized Cyrillic
+// word that is no adjective («…, нанявшим Ивана Петрова»): then the clause describes the asked
+// thing by another, a hop. A number is no name («сотрудник, проработавший у нас 7 лет»), and
+// «первым художником, получившим Государственную премию» names nothing (a capitalized adjective
+// starts a common noun's official name): each stays one lookup.
 func activeClauseNames(q string) bool {
 	for _, m := range activeParticipleRU.FindAllStringSubmatch(q, -1) {
 		for _, w := range strings.Fields(m[1]) {
 			r, _ := utf8.DecodeRuneInString(w)
 			switch {
-			case strings.ContainsAny(w, "«\"“") || r >= 'A' && r <= 'Z' || unicode.IsDigit(r):
+			case strings.ContainsAny(w, "«\"“") || r >= 'A' && r <= 'Z':
 				return true
 			case unicode.IsUpper(r) && !adjectiveEndingRU.MatchString(strings.ToLower(strings.Trim(w, ",;:»\"”"))):
 				return true

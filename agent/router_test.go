@@ -349,6 +349,7 @@ func TestRouterActiveParticiple(t *testing.T) {
 		"Какой вуз окончил актёр, сыгравший Штирлица в «Семнадцати мгновениях весны»?": ariadne.RouteMultiHop,
 		"Кто был первым человеком, совершившим полёт в космос?":                        ariadne.RouteSimple,
 		"Кто руководит отделом, нанявшим Ивана Петрова?":                               ariadne.RouteMultiHop,
+		"Сколько дней отпуска получит сотрудник, проработавший у нас 7 лет?":           ariadne.RouteSimple,
 		"Кто был первым художником, получившим Государственную премию?":                ariadne.RouteSimple,
 	} {
 		if got := (RuleRouter{}).Route(context.Background(), q, nil).Route; got != want {

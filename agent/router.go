@@ -126,7 +126,7 @@ var (
 	// премию» has an object, not an agent).
 	// activeParticipleRU: an active participle after a comma opens a participial clause, up to the
 	// sentence's end («типографией, напечатавшей афиши к «Соляному пути»», «команду, владеющую
-	// сервисом Alpha»); namesSomething decides whether it is a hop (outside tester, stop 60).
+	// сервисом Alpha»); activeClauseNames decides whether it is a hop (outside tester, stop 60).
 	activeParticipleRU = regexp.MustCompile(`,\s*[а-яё]{3,}(?:вш|ющ|ящ|ущ|ащ)(?:ий|ая|ее|ие|его|ей|ему|им|ую|ем|их|ими|ою)(?:[^а-яё]([^?!.]*)|$)`)
 	// adjectiveEndingRU ends a Russian adjective or participle in any case: «Государственную».
 	adjectiveEndingRU = regexp.MustCompile(`(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ую|юю|ых|их|ыми|ими|ей)$`)

@@ -88,9 +88,15 @@ func statesTime(s string) bool {
 // премьера?» was answered by «2000 программок … к премьере»).
 var countedNumberRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}.,:/-])(\d+(?:[  ]\d{3})*)\s+(\p{Ll}+)`)
 
-// timeUnitRE is a word that makes the number before it a time or a duration (folded, as prefixes):
-// hours, minutes, days, weeks, months, years, and the like.
-var timeUnitRE = regexp.MustCompile(`^(?:ч|час|мин|сек|сут|дн|ден|дня|недел|мес|год|лет|квартал|век)|^(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|days?|weeks?|months?|years?|quarters?|centur(?:y|ies)|decades?|am|pm)$`)
+// timeUnitRE is a word that makes the number before it a time or a duration (folded): hours,
+// minutes, days, weeks, months, years, centuries, quarters and their abbreviations («г.», «ч»),
+// whole words or stems, so that «человек» or «месторождений» after a number count things.
+var timeUnitRE = regexp.MustCompile(`^(?:ч|мин|сек|г|гг|лет|век(?:а|ов|е|ам|ами|ах)?)$|^(?:час|минут|секунд|сут|дн|ден|дня|недел|месяц|год|квартал)|` +
+	`^(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|days?|weeks?|months?|years?|quarters?|centur(?:y|ies)|decades?|am|pm)$`)
+
+// yearAfterPrepositionRE is a year after a preposition of time at the end of a text ("in 2000",
+// «в 2020», «с 1994»): a time whatever word follows it.
+var yearAfterPrepositionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:in|since|until|till|by|from|after|before|в|во|с|со|до|после|к|по)\s+$`)
 
 // counting reports whether word, after a number, names what the number counts: a plural noun in
 // English (ends in s), any word in Russian (a counted noun takes the genitive), never a time word
@@ -114,6 +120,10 @@ func withoutCounts(s string) string {
 	}
 	b := []byte(s)
 	for _, m := range idx {
+		num := strings.NewReplacer(" ", "", "\u00a0", "").Replace(s[m[2]:m[3]])
+		if len(num) == 4 && (num[0] == '1' || strings.HasPrefix(num, "20")) && yearAfterPrepositionRE.MatchString(s[:m[2]]) {
+			continue // "in 2000 the theatre moved", «в 2020 г.»
+		}
 		if counting(s[m[4]:m[5]]) {
 			for i := m[2]; i < m[3]; i++ {
 				b[i] = ' '

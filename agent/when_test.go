@@ -67,6 +67,11 @@ func TestStatesTime(t *testing.T) {
 		{"Премьера прошла 14 марта.", true},
 		{"The show ran for 2 weeks, 40 tickets a night.", true},
 		{"2019 was the first season.", true},
+		{"Договор подписан в 2020 г.", true},
+		{"Проект шёл в 2020–2021 гг.", true},
+		{"В 2000 театр переехал.", true},
+		{"В команде 5 человек.", false},
+		{"Найдено 5 месторождений.", false},
 	} {
 		if got := statesTime(tc.s); got != tc.want {
 			t.Errorf("statesTime(%q) = %v, want %v", tc.s, got, tc.want)

@@ -32,10 +32,14 @@ type nameCache struct {
 func newNameCache(max int) *nameCache { return &nameCache{max: max, vec: map[string][]float32{}} }
 
 // namesScope is the name cache's scope of a caller holding groups: its distinct groups, sorted.
-func namesScope(groups []string) string {
+func namesScope(groups []string) string { return groupsKey(groups) + "\x00" }
+
+// groupsKey is a caller's distinct groups, sorted, joined by U+001F: callers with the same key may
+// read the same chunks.
+func groupsKey(groups []string) string {
 	gs := slices.Clone(groups)
 	slices.Sort(gs)
-	return strings.Join(slices.Compact(gs), "\x1f") + "\x00"
+	return strings.Join(slices.Compact(gs), "\x1f")
 }
 
 // embed returns a vector per entity key for names (key → name) as the graph showed them to a

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -57,9 +55,7 @@ func callerScope(groups []string) textScope {
 	if len(groups) == 0 {
 		return ""
 	}
-	gs := slices.Clone(groups)
-	slices.Sort(gs)
-	return textScope("caller\x1e" + strings.Join(slices.Compact(gs), "\x1f"))
+	return textScope("caller\x1e" + groupsKey(groups))
 }
 
 // readersScope is the scope of the analyses of a chunk's text and units: only texts of chunks with

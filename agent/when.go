@@ -94,6 +94,9 @@ var countedNumberRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}.,:/-])(\d+(?:[  ]\d{
 var timeUnitRE = regexp.MustCompile(`^(?:ч|мин|сек|г|гг|лет|век(?:а|ов|е|ам|ами|ах)?)$|^(?:час|минут|секунд|сут|дн|ден|дня|недел|месяц|год|квартал)|` +
 	`^(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|days?|weeks?|months?|years?|quarters?|centur(?:y|ies)|decades?|am|pm)$`)
 
+// digitGroupSpaces removes the spaces that group a number's digits ("2 000").
+var digitGroupSpaces = strings.NewReplacer(" ", "", "\u00a0", "")
+
 // yearAfterPrepositionRE is a year after a preposition of time at the end of a text ("in 2000",
 // «в 2020», «с 1994»): a time whatever word follows it.
 var yearAfterPrepositionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:in|since|until|till|by|from|after|before|в|во|с|со|до|после|к|по)\s+$`)
@@ -120,7 +123,7 @@ func withoutCounts(s string) string {
 	}
 	b := []byte(s)
 	for _, m := range idx {
-		num := strings.NewReplacer(" ", "", "\u00a0", "").Replace(s[m[2]:m[3]])
+		num := digitGroupSpaces.Replace(s[m[2]:m[3]])
 		if len(num) == 4 && (num[0] == '1' || strings.HasPrefix(num, "20")) && yearAfterPrepositionRE.MatchString(s[:m[2]]) {
 			continue // "in 2000 the theatre moved", «в 2020 г.»
 		}

@@ -6,8 +6,10 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/testrig"
 )
@@ -95,5 +97,82 @@ func TestIntegrationDeleteRelinksOtherSources(t *testing.T) {
 				t.Errorf("after the %s:\n got %v\nwant %v (a fresh index of the remaining documents)", how, after, want)
 			}
 		})
+	}
+}
+
+// TestIntegrationDeleteRestoresRecognizedMentions (security audit, stop 61): a public note names a
+// company; a management page of the same source then describes it, and a public note of another
+// source names it too. Deleting the page extracts both sources again, and each note must mention
+// what the same notes indexed from scratch mention — the company recognition finds in them. The
+// notes had lost it: re-extracted with the deleted page's name still known, recognition's span
+// was dropped for it, and the mention went to an entity the refresh then deleted, so an anonymous
+// caller saw the company vanish from a public note when a restricted page was deleted.
+func TestIntegrationDeleteRestoresRecognizedMentions(t *testing.T) {
+	ctx := context.Background()
+	public := []string{ariadne.PublicGroup}
+	visit := ariadne.Document{ID: "r6/visit", Title: "Harbour visit", Lang: "en", ACL: public,
+		Body: "Ingrid Fossum from Kvitvik Maritime visited the Lavrovo office on Monday.\n\nKvitvik Maritime plans to expand its fleet next year.\n"}
+	page := ariadne.Document{ID: "r6/kvitvik", Title: "Kvitvik Maritime — shipping client", Type: "client", Lang: "en",
+		ACL: []string{"management"}, Body: "Kvitvik Maritime is a client. Contract value is 9 million.\n"}
+	deal := ariadne.Document{ID: "r7/deal", Title: "Dock note", Lang: "en", ACL: public,
+		Body: "Arnholt Freight signed a deal with Kvitvik Maritime and Vestfold Ropeworks in Bergen.\n"}
+	upsert := func(r *testrig.Rig, d ariadne.Document, source string) {
+		t.Helper()
+		if _, err := r.Pipe.Upsert(ctx, []ariadne.Document{d}, ingest.Options{Source: source}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fresh := testrig.NewWithNER(t, "")
+	upsert(fresh, visit, "r6")
+	upsert(fresh, deal, "r7")
+	want, err := testrig.StateDigest(ctx, fresh.Graph, fresh.Vector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"delete", "sync"} {
+		t.Run(how, func(t *testing.T) {
+			r := testrig.NewWithNER(t, "")
+			upsert(r, visit, "r6")
+			upsert(r, page, "r6")
+			upsert(r, deal, "r7")
+			var err error
+			if how == "delete" {
+				_, err = r.Pipe.Delete(ctx, []string{page.ID}, ingest.Options{})
+			} else {
+				_, err = r.Pipe.Sync(ctx, []ariadne.Document{visit}, ingest.Options{Source: "r6"})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			deleteMatchesFresh(t, r, fresh, want, visit.ID, deal.ID)
+		})
+	}
+}
+
+// deleteMatchesFresh fails t unless the public mentions of each of ids, and the graph's entities,
+// relations and mentions, are those of fresh (whose digest is want): the remaining documents
+// indexed from scratch.
+func deleteMatchesFresh(t *testing.T, r, fresh *testrig.Rig, want testrig.State, ids ...string) {
+	t.Helper()
+	ctx := context.Background()
+	public := []string{ariadne.PublicGroup}
+	for _, id := range ids {
+		got, want := documentMentions(t, r, id, public), documentMentions(t, fresh, id, public)
+		if !slices.Equal(got, want) {
+			t.Errorf("after the delete, %s mentions %q; indexed without the page it mentions %q", id, got, want)
+		}
+	}
+	got, err := testrig.StateDigest(ctx, r.Graph, r.Vector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []struct{ name, got, want string }{
+		{"entities", got.Graph.Entities, want.Graph.Entities},
+		{"relations", got.Graph.Relations, want.Graph.Relations},
+		{"mentions", got.Graph.Mentions, want.Graph.Mentions},
+	} {
+		if part.got != part.want {
+			t.Errorf("after the delete the graph's %s differ from a fresh index of the remaining documents", part.name)
+		}
 	}
 }

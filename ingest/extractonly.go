@@ -30,7 +30,7 @@ type ExtractReport struct {
 // with the same registry a sync gives it. It is for measuring extractors (cmd/eval extraction):
 // an LLM extractor's cost is per chunk, so a sample of chunks keeps a comparison affordable.
 func (p *Pipeline) ExtractOnly(ctx context.Context, docs []ariadne.Document, keep func(ariadne.Chunk) bool) (ExtractReport, error) {
-	reg, subjects, err := p.buildRegistry(ctx, docs, "", true, false)
+	reg, subjects, err := p.buildRegistry(ctx, docs, "", true, false, nil)
 	if err != nil {
 		return ExtractReport{}, err
 	}

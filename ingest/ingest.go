@@ -283,6 +283,13 @@ type Options struct {
 	// with a *DeleteAllError, writing nothing (a dry run too): an empty or unmounted folder looks
 	// like that. A source with no stored document is synced as usual.
 	RefuseDeleteAll bool
+
+	// forget are the entity keys the documents a Delete (or the sync before it) removed
+	// described: the runs that extract the remaining documents again do not load them into
+	// their registry. Left in the graph until those runs rewrite their mentions, such an entity
+	// keeps the deleted page's name; loaded, it stood beside the entity recognition gives the
+	// same name, and a note naming it linked to neither (security audit, stop 61).
+	forget map[string]bool
 }
 
 // Summary reports a run. Writes are zero when nothing changed.
@@ -509,6 +516,10 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	if err != nil {
 		return sum, err
 	}
+	forget, err := p.describedBy(ctx, old)
+	if err != nil {
+		return sum, err
+	}
 	st, err := p.graph.DeleteDocuments(ctx, old)
 	if err != nil {
 		return sum, neo4jErr(err)
@@ -522,14 +533,14 @@ func (p *Pipeline) Delete(ctx context.Context, ids []string, opts Options) (Summ
 	for _, src := range names {
 		// The remaining documents of the source are extracted again: names the deleted documents
 		// defined no longer link them (as a sync of the folder without those documents).
-		if err := p.extractAgain(ctx, src, opts.Stop, &sum); err != nil {
+		if err := p.extractAgain(ctx, src, forget, opts.Stop, &sum); err != nil {
 			return sum, err
 		}
 		if err := p.graph.MarkSourceSynced(ctx, src); err != nil {
 			return sum, err
 		}
 	}
-	if err := p.relinkDependents(ctx, dependents, opts.Stop, &sum); err != nil {
+	if err := p.relinkDependents(ctx, dependents, forget, opts.Stop, &sum); err != nil {
 		return sum, err
 	}
 	sum.Elapsed = time.Since(start)
@@ -553,27 +564,47 @@ func (p *Pipeline) dependentSources(ctx context.Context, deleted map[string][]st
 	return slices.DeleteFunc(srcs, func(src string) bool { return skip[src] }), nil
 }
 
+// describedBy returns the keys of the stored entities that the documents (ids of deleted)
+// describe, read before they are deleted (Options.forget).
+func (p *Pipeline) describedBy(ctx context.Context, deleted map[string][]string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(deleted) == 0 {
+		return out, nil
+	}
+	ents, err := p.graph.LoadEntities(ctx)
+	if err != nil {
+		return nil, neo4jErr(err)
+	}
+	for _, e := range ents {
+		if _, ok := deleted[e.DocID]; ok && e.DocID != "" {
+			out[e.Key] = true
+		}
+	}
+	return out, nil
+}
+
 // relinkDependents extracts the stored documents of each dependent source again (as Delete
 // extracts the rest of a deleted document's source), so that the graph is what indexing the
 // remaining documents from scratch gives; their writes count as restored writes.
-func (p *Pipeline) relinkDependents(ctx context.Context, dependents []string, stop <-chan struct{}, sum *Summary) error {
+func (p *Pipeline) relinkDependents(ctx context.Context, dependents []string, forget map[string]bool, stop <-chan struct{}, sum *Summary) error {
 	for _, src := range dependents {
 		if stopped(stop) {
 			sum.Stopped = true
 			return nil
 		}
 		p.log.Info("extracting another source again: its documents mention an entity a deleted document described", "source", src)
-		if err := p.extractAgain(ctx, src, stop, sum); err != nil {
+		if err := p.extractAgain(ctx, src, forget, stop, sum); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// extractAgain extracts the stored documents of source again and adds what that wrote to sum's
-// restored writes and phases; sum.Entities becomes the whole graph's count after it.
-func (p *Pipeline) extractAgain(ctx context.Context, source string, stop <-chan struct{}, sum *Summary) error {
-	rs, err := p.index(ctx, nil, false, Options{Source: source, Stop: stop})
+// extractAgain extracts the stored documents of source again, without the entities of forget in
+// its registry (Options.forget), and adds what that wrote to sum's restored writes and phases;
+// sum.Entities becomes the whole graph's count after it.
+func (p *Pipeline) extractAgain(ctx context.Context, source string, forget map[string]bool, stop <-chan struct{}, sum *Summary) error {
+	rs, err := p.index(ctx, nil, false, Options{Source: source, Stop: stop, forget: forget})
 	sum.Restored.add(rs.Restored)
 	sum.Entities = rs.Entities
 	sum.Phases.add(rs.Phases)
@@ -695,7 +726,13 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		}
 		docs = slices.DeleteFunc(docs, func(d ariadne.Document) bool { return plan.Conflicted(d.ID) })
 	}
-	reg, subjects, err := p.buildRegistry(ctx, docs, source, rederive, costly)
+	// Entities that deleted documents described define no names: a sync's deleted pages (their
+	// entities are deleted after this run's writes) and those of the Delete before this run.
+	forget := func(e ariadne.StoredEntity) bool {
+		_, deleted := plan.Deleted[e.DocID]
+		return opts.forget[e.Key] || e.DocID != "" && deleted
+	}
+	reg, subjects, err := p.buildRegistry(ctx, docs, source, rederive, costly, forget)
 	if err != nil {
 		return sum, err
 	}
@@ -882,6 +919,10 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		if err != nil {
 			return sum, err
 		}
+		forget, err := p.describedBy(ctx, deleted)
+		if err != nil {
+			return sum, err
+		}
 		st, err := p.graph.DeleteDocuments(ctx, deleted)
 		if err != nil {
 			return sum, neo4jErr(err)
@@ -896,7 +937,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 			return sum, weaviateErr(err)
 		}
 		sum.VectorsDeleted += n
-		if err := p.relinkDependents(ctx, dependents, opts.Stop, &sum); err != nil {
+		if err := p.relinkDependents(ctx, dependents, forget, opts.Stop, &sum); err != nil {
 			return sum, err
 		}
 	}
@@ -1011,7 +1052,7 @@ func (p *Pipeline) prepare(ctx context.Context) error {
 // names, resolved, and the entities recognition finds when it is on), without writing anything.
 // Evaluations use it to score entity resolution.
 func (p *Pipeline) Resolve(ctx context.Context, docs []ariadne.Document) (*resolution.Registry, error) {
-	reg, subjects, err := p.buildRegistry(ctx, docs, "", true, false)
+	reg, subjects, err := p.buildRegistry(ctx, docs, "", true, false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1153,8 +1194,9 @@ func sameChunks(chunks []ariadne.Chunk, stored []string) bool {
 // buildRegistry resolves the subjects and discovered names of docs. For a full sync of a source
 // the registry is rebuilt from the corpus and the entities other sources support (so with one
 // source it is the same on every run); otherwise, and for costly extractors, every entity already
-// in the graph is loaded first. source "" loads nothing for a full sync (Resolve).
-func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, source string, full, costly bool) (*resolution.Registry, map[string]string, error) {
+// in the graph is loaded first, but those forget reports (nil: none). source "" loads nothing
+// for a full sync (Resolve).
+func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, source string, full, costly bool, forget func(ariadne.StoredEntity) bool) (*resolution.Registry, map[string]string, error) {
 	reg := resolution.NewRegistry(p.onto.Nicknames)
 	taken := map[string]string{}
 	if !full || costly || source != "" {
@@ -1169,6 +1211,9 @@ func (p *Pipeline) buildRegistry(ctx context.Context, docs []ariadne.Document, s
 		for _, e := range storedEntities {
 			if e.DocID != "" && inRun[e.DocID] {
 				continue // redefined by this run
+			}
+			if forget != nil && forget(e) {
+				continue // described by a deleted document
 			}
 			if full && !costly && !slices.ContainsFunc(e.Sources, func(s string) bool { return s != source }) {
 				continue // only this source supports it: the corpus decides again

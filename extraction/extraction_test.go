@@ -50,6 +50,14 @@ func TestSubjectNamesAndAliases(t *testing.T) {
 			aliases: []string{"ВБ-2023-04"},
 		},
 		{
+			// A document number with a slash is one code (outside tester: «ДГ-2025/14» was cut
+			// to «ДГ-2025», which every «ДГ-2025/NN» matched).
+			doc: ariadne.Document{ID: "contracts/dg-2025-14", Type: "contract", Title: "Договор ДГ-2025/14 — ООО «АкваСтрой»",
+				Body: "# Договор ДГ-2025/14\n\nПодрядчик — ООО «АкваСтрой».\n"},
+			name:    "Договор ДГ-2025/14",
+			aliases: []string{"ДГ-2025/14"},
+		},
+		{
 			// Declared aliases are kept as written, even when they share the name's key (a
 			// transliteration); derived ones are not repeated.
 			doc: ariadne.Document{ID: "people/marta-keller", Type: "person", Title: "Marta Keller — chief winemaker",
@@ -159,6 +167,42 @@ func TestDeconflictRenamesProjectTitledWithClientName(t *testing.T) {
 	Deconflict(subjects, nil)
 	if subjects[1].Name != "Выдача PDF" || slices.Contains(subjects[1].Aliases, "Выдача PDF") {
 		t.Fatalf("project = %q %q, want renamed to its first heading", subjects[1].Name, subjects[1].Aliases)
+	}
+}
+
+// A code written inside a longer name is an alias of the page only while no other page with the
+// same readers declares that code or is named by it (outside tester: the project "PS-3
+// Reconstruction" and the runbook «Переключение на резервный насос НС-3» were found first for
+// "PS-3" and «НС-3», the station's declared aliases). A contract named by its code keeps it.
+func TestDeconflictCodeInsideLongerName(t *testing.T) {
+	o := onto(t)
+	subject := func(d ariadne.Document) SubjectInfo {
+		t.Helper()
+		info, ok := Subject(d, o)
+		if !ok {
+			t.Fatalf("%s: no subject", d.ID)
+		}
+		return info
+	}
+	subjects := []SubjectInfo{
+		subject(ariadne.Document{ID: "stations/ps-3", Type: "technology", Title: "PS-3 Levoberezhnaya — raw water pumping station",
+			Aliases: []string{"PS-3", "НС-3"}, Body: "# PS-3 Levoberezhnaya\n\nThe station lifts raw water.\n"}),
+		subject(ariadne.Document{ID: "projects/ps3-reconstruction", Type: "project", Title: "PS-3 Reconstruction — pump replacement",
+			Body: "# PS-3 Reconstruction\n\nThe project replaces two pumps.\n"}),
+		subject(ariadne.Document{ID: "runbooks/ns3-failover", Type: "policy", Title: "Переключение на резервный насос НС-3",
+			Body: "# Переключение на резервный насос НС-3\n\nДежурный запускает резервный насос.\n"}),
+		subject(ariadne.Document{ID: "contracts/vb-2023-04", Type: "contract", Title: "Договор ВБ-2023-04 — условия",
+			Body: "# Договор ВБ-2023-04\n\nУсловия поставки.\n"}),
+	}
+	if got := subjects[1].CodeAliases; !slices.Equal(got, []string{"PS-3"}) {
+		t.Fatalf("the project's code aliases %q, want [PS-3]", got)
+	}
+	Deconflict(subjects, nil)
+	want := [][]string{{"PS-3", "НС-3"}, {"ps3-reconstruction"}, {"ns3-failover"}, {"ВБ-2023-04"}}
+	for i, s := range subjects {
+		if !slices.Equal(s.Aliases, want[i]) {
+			t.Errorf("%s: aliases %q, want %q", s.DocID, s.Aliases, want[i])
+		}
 	}
 }
 

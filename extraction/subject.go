@@ -44,6 +44,11 @@ type SubjectInfo struct {
 	// their subjects one name, the newest keeps it (Deconflict).
 	Updated string
 	Version int
+	// CodeAliases are the aliases that are codes written inside a longer name ("PS-3" of "PS-3
+	// Reconstruction", «НС-3» of «Переключение на резервный насос НС-3»): the code may name
+	// another thing the name is about, so such an alias yields to a page that declares the code
+	// or is named by it (Deconflict).
+	CodeAliases []string
 }
 
 // Subject returns the entity a document describes; ok is false when the document's type does not
@@ -72,8 +77,14 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 	if h1name != "" && textnorm.Key(h1name) != textnorm.Key(name) {
 		aliases = append(aliases, h1name)
 	}
+	var codes []string
 	for _, n := range []string{name, h1name} {
-		aliases = append(aliases, textnorm.FindBounded(identifierRE, n)...)
+		for _, c := range textnorm.FindBounded(identifierRE, n) {
+			aliases = append(aliases, c)
+			if textnorm.Key(c) != textnorm.Key(n) {
+				codes = append(codes, c)
+			}
+		}
 		aliases = append(aliases, legalCore(n)...)
 	}
 	aliases = append(aliases, doc.Aliases...)
@@ -105,6 +116,9 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 		}
 		seen[k], spelled[textnorm.FoldString(a)] = true, true
 		info.Aliases = append(info.Aliases, a)
+		if slices.Contains(codes, a) && !slices.Contains(doc.Aliases, a) {
+			info.CodeAliases = append(info.CodeAliases, a)
+		}
 	}
 	for _, q := range quoted {
 		if k := textnorm.Key(q); k != "" && !seen[k] {
@@ -153,8 +167,9 @@ func legalCore(name string) []string {
 // Deconflict makes the subjects of a batch of documents name distinct things. A subject whose
 // name is another entity's name or alias of a different type (a project titled with its client's
 // name: «Тер-Пласт — выдача результатов анализов в PDF») is renamed to its first alternate that is
-// free; an alias that is another subject's name is dropped. taken holds the name keys
-// (textnorm.Key) of entities known from earlier runs, mapped to their types.
+// free; an alias that is another subject's name is dropped, and so is a code the name writes
+// inside a longer name (CodeAliases) that another subject declares or is named by. taken holds
+// the name keys (textnorm.Key) of entities known from earlier runs, mapped to their types.
 //
 // Subjects are renamed only for subjects with the same readers (acl): a page some of whose
 // readers may not read another never changes its name because of it (that would tell them the
@@ -207,16 +222,26 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 		k := [2]string{readersOf(s), textnorm.Key(s.Name)}
 		names[k] = append(names[k], s.DocID)
 	}
+	// claimed: readers and key → the documents whose subject has it as its name or as an alias
+	// that is not a code inside a longer name (SubjectInfo.CodeAliases).
+	claimed := map[[2]string][]string{}
+	for _, s := range subjects {
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			if !slices.Contains(s.CodeAliases, n) {
+				k := [2]string{readersOf(s), textnorm.Key(n)}
+				claimed[k] = append(claimed[k], s.DocID)
+			}
+		}
+	}
+	other := func(docs []string, self string) bool {
+		return slices.ContainsFunc(docs, func(d string) bool { return d != self })
+	}
 	for i := range subjects {
 		s := &subjects[i]
 		r := readersOf(*s)
 		s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool {
-			for _, doc := range names[[2]string{r, textnorm.Key(a)}] {
-				if doc != s.DocID {
-					return true
-				}
-			}
-			return false
+			k := [2]string{r, textnorm.Key(a)}
+			return other(names[k], s.DocID) || slices.Contains(s.CodeAliases, a) && other(claimed[k], s.DocID)
 		})
 	}
 }
@@ -304,9 +329,11 @@ func keeperOrder(a, b SubjectInfo) int {
 }
 
 // identifierRE matches codes that name things: ERR-7713, INC-7702, PRJ-2031-042, SV-OPS-2030-007,
-// ВБ-2023-04. Find them with textnorm.FindBounded: the pattern has no \b, which in RE2 knows ASCII
-// letters only and kept every Cyrillic code from matching.
-var identifierRE = regexp.MustCompile(`(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:-[0-9]{1,5})*`)
+// ВБ-2023-04, and numbers of documents with a slash, «ДГ-2025/14» (outside tester: the code was
+// cut at the slash, so every «ДГ-2025/NN» a note wrote was that one contract). Find them with
+// textnorm.FindBounded: the pattern has no \b, which in RE2 knows ASCII letters only and kept
+// every Cyrillic code from matching.
+var identifierRE = regexp.MustCompile(`(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:[-/][0-9]{1,5})*`)
 
 // splitName cuts a title into the name and the aliases it carries: the part before " — "
 // (a description follows), without parenthetical remarks, whose name-like parts are aliases when

@@ -109,6 +109,9 @@ type cli struct {
 
 type usageError struct{ error }
 
+// shown is an error the parser printed already, with the usage.
+type shown struct{ error }
+
 // fullIndexCheck is the largest class (chunks) every evaluation checks in full before it
 // measures (one search per chunk: about half a minute on 2 cores); the evaluation sets have at
 // most a few thousand chunks.
@@ -125,6 +128,9 @@ func main() {
 	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
+			if _, ok := ue.error.(shown); !ok {
+				fmt.Fprintln(os.Stderr, "eval:", err)
+			}
 			os.Exit(2)
 		}
 		fmt.Fprintln(os.Stderr, "eval:", err)
@@ -149,10 +155,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case exited == 0:
 		return nil
 	case exited > 0:
-		return usageError{errors.New("usage")}
+		return usageError{shown{errors.New("usage")}}
 	case perr != nil:
 		parser.Errorf("%s", perr)
-		return usageError{perr}
+		return usageError{shown{perr}}
 	}
 	switch kctx.Command() {
 	case "golden":
@@ -227,6 +233,11 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 	}
 	if _, err := vs.CheckIndex(ctx, n <= fullIndexCheck, false, log); err != nil {
 		return fail(err)
+	}
+	if n == 0 && !index {
+		// Every question would be answered index_empty, and the report would be zeros (a new
+		// user's first run without --index).
+		return fail(usageError{fmt.Errorf("nothing is indexed in Weaviate class %s (Neo4j namespace %q): add --index to index the corpus first", vs.Class(), c.Stores.Neo4jNamespace)})
 	}
 	emb, _, err := c.Embedder.BuildEmbedder(ctx, log)
 	if err != nil {

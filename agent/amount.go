@@ -51,7 +51,11 @@ var measureNouns = map[string]bool{
 
 // moneyVerbs follow «сколько» / "how much" when the question asks what something costs or pays.
 var moneyVerbs = []string{"стои", "стоят", "плат", "доплач", "выплач", "заплат", "зарабат", "трат", "обойд", "обходит",
-	"cost", "pay", "paid", "charge", "earn", "spend", "spent", "reimburse", "owe"}
+	"cost", "pay", "paid", "charge", "earn", "spend", "spent", "reimburse", "owe",
+	// a price named by who gives it ("How much did the supplier quote / invoice / bill?" —
+	// outside tester, stop 61: answered by a sentence without a sum). "quote" is not "quota";
+	// "billed", not "billion".
+	"quote", "invoic", "billed"}
 
 // whWords open the noun phrase of what a question asks for; the value says whether it is Russian.
 var whWords = map[string]bool{

@@ -35,6 +35,10 @@ func TestAskedAmount(t *testing.T) {
 		{"Сколько наград и премий получил этот фильм?", ""}, // «сколько» + a noun counts
 		{"Какую премию получил роман в 1998 году?", ""},     // an award, not a bonus
 		{"Сколько денег собрали на ремонт?", kindMoney},
+		{"How much did AquaTech quote for the two pumps?", kindMoney},
+		{"How much was the hotel invoiced for the conference?", kindMoney},
+		{"How much of the quota is left this month?", ""},
+		{"How many billion cubic metres were pumped?", ""},
 		{"How much did the repair of the GR-400 antenna cost?", kindMoney}, // the verb ends a long clause
 		{"Сколько в итоге по договору с подрядчиком на ремонт антенны заплатили?", kindMoney},
 		{"How much time passed between the audit and the payment?", ""}, // a money noun far from "how much" is no sum asked

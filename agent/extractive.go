@@ -97,6 +97,25 @@ func exactTerms(question string) []string {
 	return append(textnorm.FindBounded(codeRE, question), versionRE.FindAllString(question, -1)...)
 }
 
+// missingExactTerm returns the first of the question's exact terms (exactTerms) that text does
+// not hold, as written or in the other script («118/ПТУ-2025» for "118/PTU-2025": outside
+// tester, stop 61), or "" when it holds them all.
+func missingExactTerm(question, text string) string {
+	latin := ""
+	for _, code := range exactTerms(question) {
+		if _, _, ok := textnorm.Index(text, code); ok {
+			continue
+		}
+		if latin == "" {
+			latin = textnorm.Transliterate(text)
+		}
+		if _, _, ok := textnorm.Index(latin, textnorm.Transliterate(code)); !ok {
+			return code
+		}
+	}
+	return ""
+}
+
 // Generate selects the answer units.
 func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, error) {
 	question, frags := in.Question, in.Fragments
@@ -113,10 +132,8 @@ func (g Extractive) Generate(ctx context.Context, in GenerationInput) (string, e
 	for _, f := range frags {
 		all += " " + f.Chunk.ContextText()
 	}
-	for _, code := range exactTerms(question) {
-		if _, _, ok := textnorm.Index(all, code); !ok {
-			return notFound()
-		}
+	if missingExactTerm(question, all) != "" {
+		return notFound()
 	}
 	// So must the names it gives that no linked entity accounts for (unknownName).
 	if unknownName(question, in.Linked, append(slices.Clip(frags), in.NameFragments...), g.Ranker.Lexicon) != "" {

@@ -237,10 +237,8 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	for _, f := range frags {
 		all += " " + f.Chunk.ContextText()
 	}
-	for _, code := range exactTerms(question) {
-		if _, _, ok := textnorm.Index(all, code); !ok {
-			return termCandidates{empty: "the code " + code + " is in no fragment"}
-		}
+	if code := missingExactTerm(question, all); code != "" {
+		return termCandidates{empty: "the code " + code + " is in no fragment"}
 	}
 	// The reason does not repeat the name: traces are shared, and a name a caller may not read
 	// is not echoed even from their own question (the canary test holds every response to that).

@@ -99,3 +99,22 @@ func TestSplitUnitsOverlapTail(t *testing.T) {
 		}
 	}
 }
+
+// The codes a question names must be in the evidence: as written, or in the other script; a
+// number of a document with a slash is one code (outside tester, stop 61: "NMT-2024/0094" was
+// read as NMT-2024 and answered with NMT-2024/0093's budget).
+func TestMissingExactTerm(t *testing.T) {
+	for _, tc := range []struct{ question, text, want string }{
+		{"What is the budget of grant NMT-2024/0094?", "Grant NMT-2024/0093 has a budget of EUR 310 000.", "NMT-2024/0094"},
+		{"What is the budget of grant NMT-2024/0093?", "Grant NMT-2024/0093 has a budget of EUR 310 000.", ""},
+		{"Когда доставят оборудование по договору 118/ПТУ-2025?", "Delivery under contract 118/PTU-2025 is due in May.", ""},
+		{"Когда доставят оборудование по договору 119/ПТУ-2025?", "Delivery under contract 118/PTU-2025 is due in May.", "119/ПТУ-2025"},
+		{"What is the budget of grant 23-11/046?", "Грант № 23-11/045 — 15 000 000 ₽.", "23-11/046"},
+		{"What does INC-2318 say about the harbour?", "INC-2319 closed the harbour.", "INC-2318"},
+		{"When was Tern 3.2.2 released?", "Tern 3.2.2 was released in May.", ""},
+	} {
+		if got := missingExactTerm(tc.question, tc.text); got != tc.want {
+			t.Errorf("missingExactTerm(%q, %q) = %q, want %q", tc.question, tc.text, got, tc.want)
+		}
+	}
+}

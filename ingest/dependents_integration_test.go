@@ -103,10 +103,12 @@ func TestIntegrationDeleteRelinksOtherSources(t *testing.T) {
 // TestIntegrationDeleteRestoresRecognizedMentions (security audit, stop 61): a public note names a
 // company; a management page of the same source then describes it, and a public note of another
 // source names it too. Deleting the page extracts both sources again, and each note must mention
-// what the same notes indexed from scratch mention — the company recognition finds in them. The
-// notes had lost it: re-extracted with the deleted page's name still known, recognition's span
-// was dropped for it, and the mention went to an entity the refresh then deleted, so an anonymous
-// caller saw the company vanish from a public note when a restricted page was deleted.
+// what the same notes indexed from scratch mention — the company recognition finds in them. After
+// a delete the note had lost it: re-extracted with the deleted page's entity (undocumented by then)
+// in the registry beside the recognized one of the same name, the name was ambiguous and
+// recognition's span yielded to it, so an anonymous caller saw the company vanish from a public
+// note when a restricted page was deleted; after a sync without the page, the note kept a public
+// mention of the page's entity, keyed by the page's id.
 func TestIntegrationDeleteRestoresRecognizedMentions(t *testing.T) {
 	ctx := context.Background()
 	public := []string{ariadne.PublicGroup}

@@ -284,7 +284,7 @@ type Options struct {
 	// like that. A source with no stored document is synced as usual.
 	RefuseDeleteAll bool
 
-	// forget are the entity keys the documents a Delete (or the sync before it) removed
+	// forget are the keys of the entities that the documents a Delete or a sync deleted
 	// described: the runs that extract the remaining documents again do not load them into
 	// their registry. Left in the graph until those runs rewrite their mentions, such an entity
 	// keeps the deleted page's name; loaded, it stood beside the entity recognition gives the
@@ -919,7 +919,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 		if err != nil {
 			return sum, err
 		}
-		forget, err := p.describedBy(ctx, deleted)
+		described, err := p.describedBy(ctx, deleted)
 		if err != nil {
 			return sum, err
 		}
@@ -937,7 +937,7 @@ func (p *Pipeline) index(ctx context.Context, docs []ariadne.Document, full bool
 			return sum, weaviateErr(err)
 		}
 		sum.VectorsDeleted += n
-		if err := p.relinkDependents(ctx, dependents, forget, opts.Stop, &sum); err != nil {
+		if err := p.relinkDependents(ctx, dependents, described, opts.Stop, &sum); err != nil {
 			return sum, err
 		}
 	}

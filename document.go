@@ -108,7 +108,13 @@ func ReadersKey(acl []string) string {
 	if ReadersWithin(nil, acl) {
 		return ""
 	}
-	gs := slices.Clone(acl)
+	return GroupsKey(acl)
+}
+
+// GroupsKey is groups' distinct members, sorted, joined by U+001F: two callers (or acls) with the
+// same key hold the same groups.
+func GroupsKey(groups []string) string {
+	gs := slices.Clone(groups)
 	slices.Sort(gs)
 	return strings.Join(slices.Compact(gs), "\x1f")
 }

@@ -2,11 +2,11 @@ package agent
 
 import (
 	"context"
-	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/ariadne-graphrag/ariadne"
 )
 
 // PassageEmbedder embeds passages in batches (embedding.Lexical, the remote embedders); the walk
@@ -32,15 +32,7 @@ type nameCache struct {
 func newNameCache(max int) *nameCache { return &nameCache{max: max, vec: map[string][]float32{}} }
 
 // namesScope is the name cache's scope of a caller holding groups: its distinct groups, sorted.
-func namesScope(groups []string) string { return groupsKey(groups) + "\x00" }
-
-// groupsKey is a caller's distinct groups, sorted, joined by U+001F: callers with the same key may
-// read the same chunks.
-func groupsKey(groups []string) string {
-	gs := slices.Clone(groups)
-	slices.Sort(gs)
-	return strings.Join(slices.Compact(gs), "\x1f")
-}
+func namesScope(groups []string) string { return ariadne.GroupsKey(groups) + "\x00" }
 
 // embed returns a vector per entity key for names (key → name) as the graph showed them to a
 // caller holding groups, embedding the names it has not seen for those groups in one batch.

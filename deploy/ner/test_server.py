@@ -89,6 +89,8 @@ class TestNormal(unittest.TestCase):
                 ("LOC", "Тольятти", "Тольятти"),
                 ("LOC", "ЕКАТЕРИНБУРГЕ", "ЕКАТЕРИНБУРГ"),
                 ("LOC", "Берген-оп-Зом", "Берген-оп-Зом"),
+                ("ORG", "Калинов мост", "Калинов мост"),  # a possessive before its head: not «Калины мост»
+                ("LOC", "Дмитров посад", "Дмитров посад"),
                 ("MISC", "Мурманске", "Мурманске")):
             self.assertEqual(NORMALIZER(surface, label), want, (label, surface))
 
@@ -115,6 +117,28 @@ class TestNormal(unittest.TestCase):
             got = server.mentions(text, [(start, start + len(tagged), "PER")], server.RU_LABELS, NORMALIZER)
             self.assertEqual([(m["text"], m["normal"]) for m in got], [(want_text, want_normal)], text)
             self.assertEqual(byte_slice(text, got[0]["start"], got[0]["end"]), want_text)
+
+    def test_a_name_that_begins_a_clause_is_read_in_the_nominative(self):
+        # «Яна Серова» is her nominative or the genitive of «Ян Серов»; the dictionary's scores
+        # prefer him, the place of the name in the text settles it.
+        for text, want in (
+                ("Яна Серова переводит с норвежского.", "Яна Серова"),
+                ("# Яна Серова", "Яна Серова"),
+                ("| Переводчик | Яна Серова |", "Яна Серова"),
+                ("Переводчик — Яна Серова.", "Яна Серова"),
+                ("Он сказал: «Яна Серова согласна».", "Яна Серова"),
+                ("Вышел роман Яна Серова.", "Ян Серов"),  # after a noun: the likelier genitive
+                ("Письмо от Яны Серовой.", "Яна Серова")):
+            start = text.index("Ян")
+            stop = start + len("Яна Серова") + (1 if "Серовой" in text else 0)
+            got = server.mentions(text, [(start, stop, "PER")], server.RU_LABELS, NORMALIZER)
+            self.assertEqual([m["normal"] for m in got], [want], text)
+
+    def test_clause_start(self):
+        for line, want in (("Яна", True), ("  - Яна", True), ("1. Яна", True), ("| a | Яна", True),
+                           ("Итак: «Яна", True), ("Конец. Яна", True), ("Роман Яна", False),
+                           ("и Яна", False), ("Многоточие.. Яна", False)):
+            self.assertEqual(server.clause_start("до\n" + line, len("до\n" + line) - 3), want, line)
 
     def test_a_surname_tagged_on_its_own_stays_its_own(self):
         text = "Галиев Тимур Рашидович согласовал."

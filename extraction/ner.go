@@ -348,6 +348,11 @@ var streetRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:улиц[аеуы]|ул�
 // "Kuznetsov", «Сидоренко»).
 var slavicSurnameRE = regexp.MustCompile(`^(?:\p{Lu}\p{Ll}+(?:ova|eva|yova|ina|yna|ov|ev|yov|in|yn|sky|skiy|skaya|ski|enko|chuk)|\p{Lu}\p{Ll}+(?:ова|ева|ёва|ина|ына|ов|ев|ёв|ин|ын|ский|ская|енко|чук))$`)
 
+// adjectiveRE is a word with an adjective's ending, the first word of two-word place names
+// ("Nizhny Novgorod", "Staraya Russa", «Старый Оскол», "Pavlovsky Posad").
+// ("Dmitry", "Arkady" and "Sergey" are names: -ny, -ky, -vy, -iy, -yy, -oy only).
+var adjectiveRE = regexp.MustCompile(`(?:aya|oye|iye|yye|ny|ky|vy|iy|yy|oy|ая|яя|ый|ий|ой|ое|ее|ые|ие)$`)
+
 // amountOrUnitRE is a sum of money or a unit of measure a small recognizer takes for a name
 // ("EUR 640,000", "$2 million", "MW", "kV"): no entity.
 var amountOrUnitRE = regexp.MustCompile(`^(?:(?:EUR|USD|RUB|GBP|NOK|SEK|DKK|CHF|€|\$|£|₽)\s*[\d.,  ]+(?:\s*(?:million|billion|m|bn|k|млн|млрд|тыс\.?))?|[\d.,  ]+\s*(?:EUR|USD|RUB|GBP|€|\$|£|₽|евро|долларов|рублей)|[kMGT]?(?:W|Wh|V|A|Hz)|km|kg|MW|GW|kW|kV|MWh|GWh)$`)
@@ -355,7 +360,8 @@ var amountOrUnitRE = regexp.MustCompile(`^(?:(?:EUR|USD|RUB|GBP|NOK|SEK|DKK|CHF|
 // relabelled corrects what a small recognizer reads wrongly from a name's context (outside testers,
 // stop 60): a one-word "person" before a place noun is a place ("Volga" of "the Volga region"); an
 // "organization" of two words, a capitalized first and a Russian-style surname ("Galina Petrova"),
-// is a person unless its head noun names an organization (headType); a Russian street name
+// is a person unless its head noun names an organization (headType), and so is such a "place"
+// ("Vera Ilyina") unless its first word is an adjective ("Veliky Ustyug"); a Russian street name
 // («на улице Декабристов») is an address, a sum of money or a unit ("EUR 640,000", "MW") a
 // quantity, and a "person" with a digit ("Turbine K-17") a thing: none is an entity, and they are
 // dropped.
@@ -372,7 +378,9 @@ func relabelled(text string, found []ner.Mention) []ner.Mention {
 		case m.Label == "PER" && len(ws) == 1 && geoNounRE.MatchString(text[m.End:]):
 			m.Label, m.SourceLabel = "LOC", "LOC" // the model's own label (PERSON) would type it otherwise
 		case m.Label == "ORG" && len(ws) == 2 && headType(name) == "" && !hasLegalForm(name) &&
-			unicode.IsUpper([]rune(ws[0].Text)[0]) && strings.ToUpper(ws[0].Text) != ws[0].Text && slavicSurnameRE.MatchString(ws[1].Text):
+			unicode.IsUpper([]rune(ws[0].Text)[0]) && strings.ToUpper(ws[0].Text) != ws[0].Text && slavicSurnameRE.MatchString(ws[1].Text),
+			m.Label == "LOC" && len(ws) == 2 && headType(name) == "" && unicode.IsUpper([]rune(ws[0].Text)[0]) &&
+				!adjectiveRE.MatchString(ws[0].Text) && slavicSurnameRE.MatchString(ws[1].Text):
 			m.Label, m.SourceLabel = "PER", "PER"
 		}
 		out = append(out, m)
@@ -649,7 +657,11 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 	// A person's name in one word («Dear Denis», «Reyes owns it») is the person the same document
 	// names in several words with that word («To: Denis Kovalev», «Dana Reyes was out»), when it
 	// names exactly one such person where every reader of the short mention may read it: such
-	// mentions wait for every full name too (within-document name coreference).
+	// mentions wait for every full name too (within-document name coreference). So do one-word
+	// places and organizations: a small recognizer tags a surname or a first name alone as one
+	// («Петрова напомнила», "Petrova says", "Marina, the proofs…", a signature "Lidia" — a
+	// trial's editor-in-chief was a place named Petrova beside her own entity); one the document
+	// names no person with keeps its type.
 	var short []addressed
 	docPersons := map[int][]personName{} // document → its names of people in several words
 	for _, c := range chunks {
@@ -695,6 +707,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 					short = append(short, addressed{c: c, m: m, name: name, typ: typ, ctx: ctx, acl: acl})
 					continue
 				}
+			} else if (m.Label == "LOC" || m.Label == "ORG") && !severalWords(name) && !severalWords(m.Text) {
+				short = append(short, addressed{c: c, m: m, name: name, typ: typ, ctx: ctx, acl: acl})
+				continue
 			}
 			k, _ := scratch.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Context: ctx})
 			if k == "" {

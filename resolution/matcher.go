@@ -366,8 +366,14 @@ func (e *entry) matchAt(text string, words []word, i int, inText bool) int {
 		return 0
 	}
 	// Capitalization matters for one-word names (Redpanda the product, not a common word). It is a
-	// convention of the alias's own script: «редис» for Redis is slang, written in lower case.
-	if e.upper && len(e.tokens) == 1 && !first.Upper && !crossScript(e.Text, first.Text) {
+	// convention of the alias's own script: «редис» for Redis is slang, written in lower case —
+	// and so are its inflections («редиса», «редисом»), but no other word that merely starts
+	// like it (a trial's «твёрдый», hardcover, was a mention of Tver: tver + di).
+	if e.upper && len(e.tokens) == 1 && !first.Upper &&
+		(!crossScript(e.Text, first.Text) || n != 1 || !textnorm.InflectedOnly(e.tokens[0], first.lat)) {
+		return 0
+	}
+	if inAddress(text, first.Start, words[i+n-1].End) {
 		return 0
 	}
 	if e.initialOnly && (!first.Upper || !followedByDot(text, first.End)) {
@@ -556,6 +562,19 @@ func hasCyrillic(s string) bool {
 		}
 	}
 	return false
+}
+
+// inAddress reports whether text[start:end] is part of an e-mail address or a URL (the run of
+// non-space characters around it has an @, "://" or starts with "www."): «m.petrova@kalinov-most.example»
+// names no publisher, whatever its domain spells.
+func inAddress(text string, start, end int) bool {
+	from := strings.LastIndexAny(text[:start], " \t\n<>()[]«»\"'") + 1
+	to := len(text)
+	if k := strings.IndexAny(text[end:], " \t\n<>()[]«»\"'"); k >= 0 {
+		to = end + k
+	}
+	run := text[from:to]
+	return strings.Contains(run, "@") || strings.Contains(run, "://") || strings.HasPrefix(strings.ToLower(run), "www.")
 }
 
 func followedByDot(text string, end int) bool { return end < len(text) && text[end] == '.' }

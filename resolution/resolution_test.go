@@ -35,6 +35,8 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{Text: "Соляной путь", EntityKey: "p/salt"},
 		{Text: "Путь", EntityKey: "t/put"},
 		{Text: "Helix", EntityKey: "o/helix"},
+		{Text: "Redis", EntityKey: "t/redis"},
+		{Text: "Tver", EntityKey: "l/tver"},
 	})
 	tests := []struct {
 		text string
@@ -72,6 +74,11 @@ func TestMatcherFindsVariants(t *testing.T) {
 		// A one-word name transliterated is not a part of a hyphenated word; as written it may be.
 		{"в дата-центре; Дата-центр; центр-дата", nil},
 		{"команда Data и команда «Дата»; Data-команда", []string{"Data→team/data", "Дата→team/data", "Data→team/data"}},
+		// A one-word Latin name in lower-case Cyrillic is slang for it, in any case; a word that
+		// only starts like it is another word (переплёт твёрдый, hardcover, is not Tver).
+		{"кэш в редисе, редис и редиска; переплёт твёрдый, в твери", []string{"редисе→t/redis", "редис→t/redis", "твери→l/tver"}},
+		// Words of an e-mail address or a URL are no mentions.
+		{"Почта: i.morozova@omega-logistic.example; https://omega-logistic.example/ru, www.omega-logistic.example; Омега-Логистик", []string{"Омега-Логистик→c/omega"}},
 	}
 	for pass := range 2 { // the second pass reads the memoized first-word filters
 		for _, tc := range tests {

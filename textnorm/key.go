@@ -96,6 +96,25 @@ func TokenMatch(a, b string) bool {
 	return inflected(a, b) || fleeting(a, b) || fleeting(b, a)
 }
 
+// InflectedOnly reports whether the word b is the word a or a Russian inflection of it: TokenMatch,
+// where what each word adds to a shared stem of at least 3 letters is an inflectional ending
+// ("redisa", "redisom" of "redis"; not "tverdi" of "tver", whose "di" ends no Russian word's
+// stem). Arguments are phonetic Latin words (KeyTokens elements).
+func InflectedOnly(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if !TokenMatch(a, b) {
+		return false
+	}
+	for q := commonPrefix(a, b); q >= 3 && q >= min(len(a), len(b))-2; q-- {
+		if inflectionEndings[a[q:]] && inflectionEndings[b[q:]] {
+			return true
+		}
+	}
+	return false
+}
+
 // ShortNameInflected reports whether two short phonetic Latin words (3 to 5 letters, the longer
 // at most 6) are one short name in two cases: the shorter word's letters but its last (at least
 // 2), followed by two Russian inflectional endings («Анна» / «Анны» / «Анной»: an+a / an+i /

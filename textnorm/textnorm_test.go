@@ -101,6 +101,26 @@ func TestKeyAndCompactKey(t *testing.T) {
 	}
 }
 
+func TestInflectedOnly(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"redis", "redis", true},
+		{"redis", "redisa", true},   // «редиса»
+		{"redis", "redisom", true},  // «редисом»
+		{"tver", "tveri", true},     // «Твери»
+		{"tver", "tverdi", false},   // «твёрдый»: tver + di
+		{"redis", "rediska", false}, // «редиска», a radish
+		{"donskoi", "donskogo", true},
+		{"tver", "moskva", false},
+	} {
+		if got := InflectedOnly(tc.a, tc.b); got != tc.want {
+			t.Errorf("InflectedOnly(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
 func TestTokenMatch(t *testing.T) {
 	tests := []struct {
 		a, b string

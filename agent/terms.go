@@ -47,6 +47,7 @@ type questionTerms struct {
 	ents  []entityTerms       // linked entities with the terms of their words in the question
 	lex   *lexicon.Lexicon    // for the text's words translated back (stated); nil without a lexicon
 	ru    map[string]bool     // terms of Russian (Cyrillic) question words: derivationOf applies to them
+	syn   map[string][]string // term of a Russian word → its synonyms' match keys (Lexicon.SynonymsOf the word as written)
 	acr   map[string]string   // term → the lower-case letters of the acronym it is ("ceo" for CEO; see acronymLetters)
 	scope textScope           // whose cached text analyses stated reads and fills (newQuestionTerms)
 	// memo, when set (memoized), keeps what stated found for each text, for every term of the
@@ -185,6 +186,16 @@ func analyzeQuestion(question string, lex *lexicon.Lexicon) questionTerms {
 		t := ts[len(ts)-1]
 		if hasCyrillic(w.Text) {
 			q.ru[t] = true
+			if lex != nil {
+				for _, k := range lex.SynonymsOf(w.Text) {
+					if q.syn == nil {
+						q.syn = map[string][]string{}
+					}
+					if !slices.Contains(q.syn[t], k) {
+						q.syn[t] = append(q.syn[t], k)
+					}
+				}
+			}
 		}
 		inCode := slices.ContainsFunc(codes, func(c [2]int) bool { return w.Start >= c[0] && w.End <= c[1] })
 		if a := acronymLetters(w.Text); a != "" && !inCode {
@@ -305,7 +316,7 @@ func (q questionTerms) stated(text string) map[string]bool {
 			out[t] = true
 			continue
 		}
-		if q.ru[t] && slices.ContainsFunc(q.lex.Synonyms(t), func(u string) bool { return have[u] }) {
+		if q.ru[t] && slices.ContainsFunc(q.syn[t], func(u string) bool { return have[u] }) {
 			out[t] = true
 			continue
 		}

@@ -1269,3 +1269,49 @@ func TestHeadReads(t *testing.T) {
 		})
 	}
 }
+
+// TestNoStoreHeaders: every /v1 answer and /metrics — success or error, with a key or without —
+// tells caches not to keep it and that it varies with the caller's key; the UI's static files,
+// the same for everyone, do not (security audit, stop 62: a shared cache keying by URL alone
+// would hand a restricted document fetched with X-API-Key to the next anonymous caller).
+func TestNoStoreHeaders(t *testing.T) {
+	keys, err := ParseKeys([]byte("public_groups: [all]\nkeys:\n  - name: ops\n    key: ops-key-123\n    groups: [all, ops]\n    metrics: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(Services{Answerer: &fakeAnswerer{}, Retriever: &fakeRetriever{}, Entities: &fakeGraph{}, Library: &fakeGraph{}, Documents: &fakeDocuments{},
+		Keys: keys, Metrics: NewMetrics(), Log: slog.New(slog.DiscardHandler)}, Limits{})
+	for _, tc := range []struct {
+		method, path, key string
+		status            int
+		store             bool
+	}{
+		{"GET", "/v1/documents", "ops-key-123", 200, false},
+		{"GET", "/v1/documents", "", 200, false},
+		{"GET", "/v1/documents", "wrong-key-000", 401, false},
+		{"GET", "/v1/chunks/missing", "ops-key-123", 404, false},
+		{"GET", "/metrics", "ops-key-123", 200, false},
+		{"GET", "/metrics", "", 401, false},
+		{"GET", "/healthz", "", 200, true},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(tc.method, tc.path, nil)
+		if tc.key != "" {
+			req.Header.Set("X-API-Key", tc.key)
+		}
+		e.ServeHTTP(rec, req)
+		if rec.Code != tc.status {
+			t.Errorf("%s %s (key %q): %d, want %d", tc.method, tc.path, tc.key, rec.Code, tc.status)
+		}
+		cc, vary := rec.Header().Get("Cache-Control"), rec.Header().Get("Vary")
+		if tc.store {
+			if cc == "no-store" {
+				t.Errorf("%s %s: Cache-Control no-store on a response the same for everyone", tc.method, tc.path)
+			}
+			continue
+		}
+		if cc != "no-store" || vary != "Authorization, X-API-Key" {
+			t.Errorf("%s %s (key %q): Cache-Control %q, Vary %q; want no-store, Authorization, X-API-Key", tc.method, tc.path, tc.key, cc, vary)
+		}
+	}
+}

@@ -38,6 +38,20 @@ func requestID() gin.HandlerFunc {
 	}
 }
 
+// noStore marks a response as one no cache may keep or hand to another caller: what /v1 and
+// /metrics answer depends on the caller's key (a restricted document, a group's answer), and a
+// shared cache in front of the API that keys by URL alone — Varnish's default stores requests
+// without Authorization or a cookie, so X-API-Key is invisible to it — would serve one caller's
+// answer to the next (security audit, stop 62). Set before authentication, so errors carry it
+// too.
+func noStore() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		c.Header("Cache-Control", "no-store")
+		c.Header("Vary", "Authorization, X-API-Key")
+		c.Next()
+	}
+}
+
 // accessLog logs one line per request (never the body: questions may be confidential) and
 // records the HTTP metrics.
 func accessLog(log *slog.Logger, m *Metrics) gin.HandlerFunc {

@@ -221,11 +221,11 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.HEAD("/healthz", h.healthz)
 	e.GET("/readyz", h.readyz)
 	e.HEAD("/readyz", h.readyz)
-	metrics := []gin.HandlerFunc{gin.WrapH(svc.Metrics.Handler())}
+	metrics := []gin.HandlerFunc{noStore(), gin.WrapH(svc.Metrics.Handler())}
 	if svc.Keys.Configured() {
 		// With keys, /metrics needs one that may read it: request counts by route tell when
 		// documents are written, restricted ones too (security review).
-		metrics = append([]gin.HandlerFunc{h.authenticate, h.requirePermission(func(c Caller) bool { return c.Metrics },
+		metrics = append([]gin.HandlerFunc{noStore(), h.authenticate, h.requirePermission(func(c Caller) bool { return c.Metrics },
 			"reading /metrics needs an API key with metrics: true in the keys file",
 			"this API key may not read /metrics (give it metrics: true in the keys file)")}, metrics...)
 	}
@@ -240,7 +240,7 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.GET(web.Prefix+"*path", ui)
 	e.HEAD(web.Prefix+"*path", ui) // link checkers and uptime probes ask HEAD (it was 405: outside tester)
 
-	v1 := e.Group("/v1", h.authenticate)
+	v1 := e.Group("/v1", noStore(), h.authenticate)
 	if lim.RatePerKey > 0 {
 		v1.Use(rateLimit(newKeyLimiter(lim.RatePerKey, lim.RateBurst), svc.Metrics))
 	}

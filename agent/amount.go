@@ -30,11 +30,11 @@ var moneyNouns = []string{
 	// English
 	"price", "cost", "fee", "salar", "wage", "pay", "payment", "compensation", "reimburse", "budget", "penalt",
 	"fine", "bonus", "allowance", "stipend", "rent", "charge", "payout", "remuneration", "earning",
-	"income", "revenue", "money", "expense", "spend", "refund", "surcharg",
+	"income", "revenue", "money", "expense", "spend", "refund", "surcharg", "advance",
 	// Russian
 	"цен", "стоимост", "плат", "оплат", "доплат", "выплат", "зарплат", "оклад", "штраф",
 	"компенсац", "возмещ", "бюджет", "сумм", "вознагражд", "гонорар", "аренд", "пособи", "надбавк",
-	"неустойк", "доход", "выручк", "взнос", "пошлин", "стипенди",
+	"неустойк", "доход", "выручк", "взнос", "пошлин", "стипенди", "аванс",
 }
 
 // notMoney are words that start like a money noun and are not one («платформа», "feed").
@@ -81,7 +81,8 @@ var wordRE = regexp.MustCompile(`[\p{L}\p{N}'-]+`)
 // for a sum of money, else "". A question asks for money when the head of its wh-phrase is a
 // money noun («какая ежемесячная плата», "what monthly fee", «размер штрафа»), when «сколько» /
 // "how much" goes with a money verb within the next six words («сколько стоит», "how much is
-// paid"), or "how much" with a money noun ("how much compensation"). A yes/no question ("does the
+// paid"), or "how much" with a money noun ("how much compensation"; "how big", "how large" and
+// "how high" too: "How big is the advance?"). A yes/no question ("does the
 // company pay for lunches?") asks for no amount.
 func askedAmount(question string) string {
 	f := strings.ReplaceAll(textnorm.FoldString(question), "’", "'")
@@ -89,7 +90,7 @@ func askedAmount(question string) string {
 	asks := func(i int) bool { // words[i] opens a question for a quantity or a value
 		w := words[i]
 		_, wh := whWords[w]
-		return wh || w == "сколько" || (w == "much" || w == "many") && i > 0 && words[i-1] == "how"
+		return wh || w == "сколько" || (w == "much" || w == "many" || sizeWords[w]) && i > 0 && words[i-1] == "how"
 	}
 	for i := range words {
 		if !asks(i) {
@@ -114,7 +115,7 @@ func askedAmount(question string) string {
 			// compensation"). The verb may close a long clause ("How much did the repair of the
 			// GR-400 antenna cost?"): it is looked for up to the clause's end.
 			for j, v := range words[i+1 : clauseEnd(f, words, i)] {
-				if moneyWord(v, moneyVerbs) || v == "денег" || w == "much" && j < 6 && moneyWord(v, moneyNouns) {
+				if moneyWord(v, moneyVerbs) || v == "денег" || (w == "much" || sizeWords[w]) && j < 6 && moneyWord(v, moneyNouns) {
 					return kindMoney
 				}
 			}
@@ -122,6 +123,10 @@ func askedAmount(question string) string {
 	}
 	return ""
 }
+
+// sizeWords after "how" ask for a size, which a money noun makes a sum ("How big is the advance?",
+// "how high is the fee": a trial's question of that kind passed without a sum in the quotes).
+var sizeWords = map[string]bool{"big": true, "large": true, "high": true}
 
 // clauseBreakWords open another clause: conjunctions and relative words.
 var clauseBreakWords = map[string]bool{"and": true, "or": true, "but": true, "that": true, "which": true, "who": true,

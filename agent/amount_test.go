@@ -38,6 +38,11 @@ func TestAskedAmount(t *testing.T) {
 		{"How much did AquaTech quote for the two pumps?", kindMoney},
 		{"How much was the hotel invoiced for the conference?", kindMoney},
 		{"How much of the quota is left this month?", ""},
+		{"How big is the advance the publisher pays the author?", kindMoney},
+		{"Какой аванс получил переводчик?", kindMoney},
+		{"How high is the late-payment fee?", kindMoney},
+		{"How big is the support team?", ""}, // a size: a count, no sum
+		{"How high is the dam on the Vuoksi?", ""},
 		{"How many billion cubic metres were pumped?", ""},
 		{"How much did the repair of the GR-400 antenna cost?", kindMoney}, // the verb ends a long clause
 		{"Сколько в итоге по договору с подрядчиком на ремонт антенны заплатили?", kindMoney},
@@ -184,6 +189,24 @@ func TestTermExtractiveSumOfTheNamedID(t *testing.T) {
 			t.Errorf("%s: quoted a sum %q, want none", tc.name, quotes)
 		case tc.want != "" && (out.NotFound || !slices.Contains(quotes, tc.want) || quotes[0] != news.Chunk.Text):
 			t.Errorf("%s: %s, want the news item first and then %q", tc.name, raw, tc.want)
+		}
+	}
+}
+
+// TestAskForSizes: "how big", "how high", «каким тиражом» ask for a number (a trial's «Каким
+// тиражом печатается каталог?» was answered by a sentence without one).
+func TestAskForSizes(t *testing.T) {
+	for q, want := range map[string]string{
+		"How big is the support team?":                 "number",
+		"How high is the dam on the Vuoksi?":           "number",
+		"How old is the founder of the press?":         "number",
+		"Каким тиражом вышел первый сборник?":          "number",
+		"Какой тираж у атласа?":                        "number",
+		"How big is the advance the publisher pays?":   kindMoney,
+		"Who designs the cover of the northern atlas?": "person",
+	} {
+		if got := askFor(q); got != want {
+			t.Errorf("askFor(%q) = %q, want %q", q, got, want)
 		}
 	}
 }

@@ -76,7 +76,8 @@ func askFor(q string) string {
 		return false
 	}
 	switch {
-	case has("сколько", "how many", "how much", "how long", "какой лимит", "какую сумму", "какой размер", "what percentage", "how often", "как часто"):
+	case has("сколько", "how many", "how much", "how long", "какой лимит", "какую сумму", "какой размер", "what percentage", "how often", "как часто",
+		"how big", "how large", "how high", "how tall", "how old", "каким тиражом", "какой тираж", "какого тиража"):
 		return "number"
 	case has("когда", "when ", "до какой даты", "until when", "what date", "в какой день", "в каком году", "what year", "in which year"):
 		return "date"

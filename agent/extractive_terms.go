@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -203,6 +204,36 @@ func withHomonymPages(chosen, units []termUnit, linked []Linked, bar float64) []
 	return chosen
 }
 
+// askedTerms are the question's terms that are not words of a linked entity's name as the
+// question writes it, nor the word after "how" ("how long", "how big": the kind of answer,
+// which askFor checks): what the question asks about its subject. The noun after "which" or
+// «какой» stays: "Which actor … was nominated" keeps "actor", which the evidence states, where
+// "nominated" alone is paraphrased ("nominees").
+func askedTerms(question string, terms []string, linked []Linked) []string {
+	named := map[string]bool{}
+	for _, l := range linked {
+		for _, t := range textnorm.SearchTerms(l.Surface) {
+			named[t] = true
+		}
+	}
+	words := textnorm.Words(question)
+	for i := 1; i < len(words); i++ {
+		prev := strings.ToLower(words[i-1].Text)
+		if prev == "how" {
+			for _, t := range textnorm.SearchTerms(words[i].Text) {
+				named[t] = true
+			}
+		}
+	}
+	var out []string
+	for _, t := range terms {
+		if !named[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func (g TermExtractive) maxClaims() int {
 	if g.MaxClaims == 0 {
 		return 4
@@ -218,7 +249,10 @@ type termCandidates struct {
 	total float64
 	want  string
 	ids   []string // the codes and numbers the question names (questionIDs)
-	empty string   // why there are no units, when there are none
+	// asked are the question's terms outside the names of its linked entities (askedTerms), when
+	// no fragment states any of them (else nil): what is asked is nowhere in the evidence.
+	asked []string
+	empty string // why there are no units, when there are none
 }
 
 // candidates scores every unit of the fragments; none when the question has no search term, a
@@ -248,6 +282,14 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	c := termCandidates{want: askFor(question), ids: questionIDs(question)}
 	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)
+	if !comparison(question) { // "Who has been with X longer, A or B?": the comparison is the answer's
+		c.asked = askedTerms(question, q.terms, in.Linked)
+		// idf is at its largest for a term no fragment states (termIDF).
+		unstated := math.Log(1 + float64(len(frags)+1))
+		if slices.ContainsFunc(c.asked, func(t string) bool { return c.idf[t] < unstated-1e-9 }) {
+			c.asked = nil
+		}
+	}
 	for i, f := range frags {
 		ctxTerms, headers := contextTerms(q, f), tableHeaders(f.Chunk.Text)
 		for _, u := range chunkUnits(f.Chunk) {
@@ -313,6 +355,13 @@ func (c termCandidates) decide(bars TermBars, maxClaims int, route ariadne.Route
 	switch {
 	case best.cover < needBest:
 		dec.Reason = "the best sentence states too little of the question"
+		return nil, dec
+	case len(c.asked) > 0:
+		// The names carry the cover, but nothing of what is asked about them is stated anywhere
+		// in the evidence: "What is the ISBN of Memory of the Sea?" answered by a sentence about
+		// the book's audiobook (a trial: four such near misses passed the bar on the subject's
+		// name alone).
+		dec.Reason = "the evidence names the question's subject but states none of what it asks"
 		return nil, dec
 	case union < needUnion:
 		dec.Reason = "the chosen sentences together state too little of the question"

@@ -218,8 +218,7 @@ func askedTerms(question string, terms []string, linked []Linked) []string {
 	}
 	words := textnorm.Words(question)
 	for i := 1; i < len(words); i++ {
-		prev := strings.ToLower(words[i-1].Text)
-		if prev == "how" {
+		if strings.EqualFold(words[i-1].Text, "how") {
 			for _, t := range textnorm.SearchTerms(words[i].Text) {
 				named[t] = true
 			}

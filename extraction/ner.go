@@ -349,8 +349,8 @@ var streetRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:улиц[аеуы]|ул�
 var slavicSurnameRE = regexp.MustCompile(`^(?:\p{Lu}\p{Ll}+(?:ova|eva|yova|ina|yna|ov|ev|yov|in|yn|sky|skiy|skaya|ski|enko|chuk)|\p{Lu}\p{Ll}+(?:ова|ева|ёва|ина|ына|ов|ев|ёв|ин|ын|ский|ская|енко|чук))$`)
 
 // adjectiveRE is a word with an adjective's ending, the first word of two-word place names
-// ("Nizhny Novgorod", "Staraya Russa", «Старый Оскол», "Pavlovsky Posad").
-// ("Dmitry", "Arkady" and "Sergey" are names: -ny, -ky, -vy, -iy, -yy, -oy only).
+// ("Nizhny Novgorod", "Staraya Russa", «Старый Оскол», "Pavlovsky Posad"); of the Latin endings
+// in -y only -ny, -ky, -vy, -iy, -yy and -oy, since "Dmitry", "Arkady" and "Sergey" are names.
 var adjectiveRE = regexp.MustCompile(`(?:aya|oye|iye|yye|ny|ky|vy|iy|yy|oy|ая|яя|ый|ий|ой|ое|ее|ые|ие)$`)
 
 // amountOrUnitRE is a sum of money or a unit of measure a small recognizer takes for a name

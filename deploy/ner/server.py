@@ -151,8 +151,8 @@ def clause_start(text, start):
 def mentions(text, spans, mapping, normal=None):
     """spans: (char start, char stop, model label) → mention dicts with UTF-8 byte offsets.
     normal(surface, label, lead), when given (Russian), adds each mention's "normal": its
-    nominative form (Normalizer; lead: the mention begins a clause, clause_start); a person's first name and patronymic also take in the surname beside them
-    (Normalizer.with_surname)."""
+    nominative form (Normalizer; lead: the mention begins a clause, clause_start); a person's
+    first name and patronymic also take in the surname beside them (Normalizer.with_surname)."""
     off = ByteOffsets(text)
     out = []
     taken = [(a, b) for a, b, _ in spans]

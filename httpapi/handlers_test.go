@@ -1314,4 +1314,16 @@ func TestNoStoreHeaders(t *testing.T) {
 			t.Errorf("%s %s (key %q): Cache-Control %q, Vary %q; want no-store, Authorization, X-API-Key", tc.method, tc.path, tc.key, cc, vary)
 		}
 	}
+	// Without a keys file /metrics is open, and still not to be cached.
+	none, err := LoadKeys("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := New(Services{Answerer: &fakeAnswerer{}, Retriever: &fakeRetriever{}, Entities: &fakeGraph{}, Library: &fakeGraph{}, Documents: &fakeDocuments{},
+		Keys: none, Metrics: NewMetrics(), Log: slog.New(slog.DiscardHandler)}, Limits{})
+	rec := httptest.NewRecorder()
+	open.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if rec.Code != 200 || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Errorf("/metrics without keys: %d, Cache-Control %q", rec.Code, rec.Header().Get("Cache-Control"))
+	}
 }

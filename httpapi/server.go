@@ -221,14 +221,15 @@ func New(svc Services, lim Limits) *gin.Engine {
 	e.HEAD("/healthz", h.healthz)
 	e.GET("/readyz", h.readyz)
 	e.HEAD("/readyz", h.readyz)
-	metrics := []gin.HandlerFunc{noStore(), gin.WrapH(svc.Metrics.Handler())}
+	metrics := []gin.HandlerFunc{gin.WrapH(svc.Metrics.Handler())}
 	if svc.Keys.Configured() {
 		// With keys, /metrics needs one that may read it: request counts by route tell when
 		// documents are written, restricted ones too (security review).
-		metrics = append([]gin.HandlerFunc{noStore(), h.authenticate, h.requirePermission(func(c Caller) bool { return c.Metrics },
+		metrics = append([]gin.HandlerFunc{h.authenticate, h.requirePermission(func(c Caller) bool { return c.Metrics },
 			"reading /metrics needs an API key with metrics: true in the keys file",
 			"this API key may not read /metrics (give it metrics: true in the keys file)")}, metrics...)
 	}
+	metrics = append([]gin.HandlerFunc{noStore()}, metrics...)
 	e.GET("/metrics", metrics...)
 	e.HEAD("/metrics", metrics...)
 	spec := func(c *gin.Context) { c.Data(http.StatusOK, "application/yaml", openAPISpec) }

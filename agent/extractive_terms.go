@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -283,9 +282,8 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	c.idf, c.total = termIDF(q, frags)
 	if !comparison(question) { // "Who has been with X longer, A or B?": the comparison is the answer's
 		c.asked = askedTerms(question, q.terms, in.Linked)
-		// idf is at its largest for a term no fragment states (termIDF).
-		unstated := math.Log(1 + float64(len(frags)+1))
-		if slices.ContainsFunc(c.asked, func(t string) bool { return c.idf[t] < unstated-1e-9 }) {
+		unstated := idfOf(len(frags), 0) // the weight of a term no fragment states
+		if slices.ContainsFunc(c.asked, func(t string) bool { return c.idf[t] < unstated }) {
 			c.asked = nil
 		}
 	}

@@ -607,10 +607,16 @@ func termIDF(q questionTerms, frags []Fragment) (map[string]float64, float64) {
 		}
 	}
 	for _, t := range q.terms {
-		idf[t] = math.Log(1 + float64(len(frags)+1)/float64(df[t]+1))
+		idf[t] = idfOf(len(frags), df[t])
 		total += idf[t]
 	}
 	return idf, total
+}
+
+// idfOf is termIDF's weight of a term df of n fragments state; idfOf(n, 0), its largest, marks a
+// term no fragment states.
+func idfOf(n, df int) float64 {
+	return math.Log(1 + float64(n+1)/float64(df+1))
 }
 
 // contextTerms returns the question terms a fragment's title or section states.

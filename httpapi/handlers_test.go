@@ -1275,22 +1275,17 @@ func TestHeadReads(t *testing.T) {
 // the same for everyone, do not (security audit, stop 62: a shared cache keying by URL alone
 // would hand a restricted document fetched with X-API-Key to the next anonymous caller).
 func TestNoStoreHeaders(t *testing.T) {
-	keys, err := ParseKeys([]byte("public_groups: [all]\nkeys:\n  - name: ops\n    key: ops-key-123\n    groups: [all, ops]\n    metrics: true\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(Services{Answerer: &fakeAnswerer{}, Retriever: &fakeRetriever{}, Entities: &fakeGraph{}, Library: &fakeGraph{}, Documents: &fakeDocuments{},
-		Keys: keys, Metrics: NewMetrics(), Log: slog.New(slog.DiscardHandler)}, Limits{})
+	e := limitsHandler(t, Limits{}) // testKeys, whose monitor-key may read /metrics
 	for _, tc := range []struct {
 		method, path, key string
 		status            int
 		store             bool
 	}{
-		{"GET", "/v1/documents", "ops-key-123", 200, false},
+		{"GET", "/v1/documents", "monitor-key", 200, false},
 		{"GET", "/v1/documents", "", 200, false},
 		{"GET", "/v1/documents", "wrong-key-000", 401, false},
-		{"GET", "/v1/chunks/missing", "ops-key-123", 404, false},
-		{"GET", "/metrics", "ops-key-123", 200, false},
+		{"GET", "/v1/chunks/missing", "monitor-key", 404, false},
+		{"GET", "/metrics", "monitor-key", 200, false},
 		{"GET", "/metrics", "", 401, false},
 		{"GET", "/healthz", "", 200, true},
 	} {

@@ -25,9 +25,8 @@ import (
 type Thesaurus struct {
 	name string
 	sets int
-	syn  map[string][]string // key → the other keys of its sets, in file order
 	// heads are, for each key, the words that have it (директор and директория share
-	// "direktor"), each (lower case, ё as е) with the other keys of its own sets (SynonymsOf).
+	// "direktor"), each (lower case, ё as е) with the other keys of its own sets, in file order.
 	heads map[string][]headSynonyms
 }
 
@@ -56,7 +55,7 @@ func LoadThesaurus(path string) (*Thesaurus, error) {
 // term that is not a function word; a set keeps its distinct keys, and a set left with fewer than
 // two is skipped. It fails when no set has two keys (not a thesaurus) or the reader fails.
 func ReadThesaurus(name string, r io.Reader) (*Thesaurus, error) {
-	t := &Thesaurus{name: name, syn: map[string][]string{}}
+	t := &Thesaurus{name: name}
 	words := map[string][]headSynonyms{} // key → its words, each with its sets' other keys
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
@@ -86,13 +85,7 @@ func ReadThesaurus(name string, r io.Reader) (*Thesaurus, error) {
 				j = len(words[a]) - 1
 			}
 			for _, b := range keys {
-				if a == b {
-					continue
-				}
-				if !slices.Contains(t.syn[a], b) {
-					t.syn[a] = append(t.syn[a], b)
-				}
-				if !slices.Contains(words[a][j].syn, b) {
+				if a != b && !slices.Contains(words[a][j].syn, b) {
 					words[a][j].syn = append(words[a][j].syn, b)
 				}
 			}
@@ -153,19 +146,13 @@ func (t *Thesaurus) SynonymsOf(word string) []string {
 			best = len(p)
 		}
 	}
-	var out []string
-	for _, h := range hs {
+	return synonymsOfHeads(hs, func(h headSynonyms) bool {
 		p := headStem(h.word)
-		if best >= 0 && !(len(p) == best && strings.HasPrefix(w, p)) || best < 0 && formOfShorterStem(w, p) {
-			continue
+		if best >= 0 {
+			return len(p) == best && strings.HasPrefix(w, p)
 		}
-		for _, s := range h.syn {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
+		return !formOfShorterStem(w, p)
+	})
 }
 
 // formOfShorterStem reports whether w leaves stem p before p's end with nothing but an
@@ -191,12 +178,29 @@ var nounEndings = func() map[string]bool {
 	return m
 }()
 
-// Synonyms returns the match keys of key's synonyms (nil for none).
+// Synonyms returns the match keys of key's synonyms, those of every word with that key (nil for
+// none).
 func (t *Thesaurus) Synonyms(key string) []string {
 	if t == nil {
 		return nil
 	}
-	return t.syn[key]
+	return synonymsOfHeads(t.heads[key], func(headSynonyms) bool { return true })
+}
+
+// synonymsOfHeads returns the distinct synonym keys of the words keep accepts, in their order.
+func synonymsOfHeads(hs []headSynonyms, keep func(headSynonyms) bool) []string {
+	var out []string
+	for _, h := range hs {
+		if !keep(h) {
+			continue
+		}
+		for _, s := range h.syn {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // Name says which file the thesaurus was read from ("" for nil).
@@ -212,7 +216,7 @@ func (t *Thesaurus) Size() (sets, keys int) {
 	if t == nil {
 		return 0, 0
 	}
-	return t.sets, len(t.syn)
+	return t.sets, len(t.heads)
 }
 
 // WithThesaurus returns a copy of l that also knows the synonyms of t (Synonyms); l nil gives a

@@ -3,25 +3,32 @@
 # the before/after runs of docs/evaluation.md's later sections (about 6 minutes on 2 cores once
 # the indexes exist; the first run indexes them, about 4 minutes more).
 #
-#   deploy/eval-ours.sh [-b EVAL_BINARY] [-o OUT_DIR] [-t TAG] [--no-xquad]
+#   deploy/eval-ours.sh [-b EVAL_BINARY] [-o OUT_DIR] [-t TAG] [-s "SET …"] [--no-xquad] [--reindex]
 #
 # Writes OUT_DIR/TAG-<set>.json (cmd/eval's report) and .log for: second (kb-second, 60 over the
 # shared KB), noans (our 17 no-answer questions), dev (golden dev), fitkb (150 over our KB),
-# hold (its hold-out), cmpq (comparisons), la (an outside tester's KB) and xq (XQuAD-ru).
-# Compare two tags' figures with deploy/eval-compare.py OUT_DIR TAG_A TAG_B.
+# hold (its hold-out), cmpq (comparisons), la (an outside tester's KB), the new users' corpora of
+# later trials — gl (glaciology), gr (grants), lg (logistics), vc (vet clinics), wu (a water
+# utility), th (a theatre), wf (a wind farm), pub (a publishing house), hos (a children's hospital network) — and xq (XQuAD-ru).
+# -s runs only the sets it names (xq among them); --reindex indexes every corpus again (after a
+# change to extraction). Compare two tags' figures with deploy/eval-compare.py OUT_DIR TAG_A TAG_B.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SHARED=${ARIADNE_SHARED:-../shared}
-BIN="" OUT=.ariadne/eval-ours TAG=run XQ=1
+BIN="" OUT=.ariadne/eval-ours TAG=run XQ=1 SETS="" REINDEX=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-b) BIN=$2; shift 2 ;;
 	-o) OUT=$2; shift 2 ;;
 	-t) TAG=$2; shift 2 ;;
+	-s) SETS=" $2 "; shift 2 ;;
 	--no-xquad) XQ=0; shift ;;
-	*) echo "usage: $0 [-b EVAL_BINARY] [-o OUT_DIR] [-t TAG] [--no-xquad]" >&2; exit 2 ;;
+	--reindex) REINDEX=1; shift ;;
+	*) echo "usage: $0 [-b EVAL_BINARY] [-o OUT_DIR] [-t TAG] [-s \"SET …\"] [--no-xquad] [--reindex]" >&2; exit 2 ;;
 	esac
 done
+wanted() { [ -z "$SETS" ] || [[ $SETS == *" $1 "* ]]; }
+if [ "$REINDEX" = 1 ]; then rm -f "$OUT"/.indexed-*; fi
 mkdir -p "$OUT" .ariadne/bin
 if [ -z "$BIN" ]; then
 	go build -o .ariadne/bin/ ./cmd/eval
@@ -34,6 +41,7 @@ common=(--embedder e5 --strategies hybrid --router rules --generators extractive
 
 run() { # set namespace class golden corpus
 	local set=$1 ns=$2 class=$3 golden=$4 corpus=$5 index=()
+	wanted "$set" || return 0
 	# A namespace is indexed once (cmd/eval golden indexes only with --index).
 	if ! [ -e "$OUT/.indexed-$ns" ]; then index=(--index); fi
 	echo "== $set"
@@ -50,7 +58,12 @@ run fitkb FitKB FitKBChunk $T/fitkb-questions.jsonl $T/fitkb
 run hold FitKB FitKBChunk $T/fitkb-holdout-questions.jsonl $T/fitkb
 run cmpq FitKB FitKBChunk $T/fitkb-comparison-questions.jsonl $T/fitkb
 run la LastikaEval LastikaEvalChunk $T/lastika-questions.jsonl $T/lastika
-if [ "$XQ" = 1 ]; then
+for c in gl:glaciology gr:grants lg:logistics vc:vetclinics wu:waterutility th:theatre wf:windfarm pub:publishing hos:hospital; do
+	set=${c%%:*} name=${c#*:}
+	ns="Trial${name^}"
+	run "$set" "$ns" "${ns}Chunk" "$T/$name-questions.jsonl" "$T/$name"
+done
+if [ "$XQ" = 1 ] && wanted xq; then
 	echo "== xq"
 	"$BIN" xquad --dataset "$SHARED/datasets/xquad_ru.json" --neo4j-namespace EvalXquadE5 --weaviate-class EvalXquadE5 \
 		"${common[@]}" --json "$OUT/$TAG-xq.json" >"$OUT/$TAG-xq.log" 2>&1 || { tail -5 "$OUT/$TAG-xq.log"; exit 1; }

@@ -204,11 +204,15 @@ func withHomonymPages(chosen, units []termUnit, linked []Linked, bar float64) []
 }
 
 // askedTerms are the question's terms that are not words of a linked entity's name as the
-// question writes it, nor the word after "how" ("how long", "how big": the kind of answer,
-// which askFor checks): what the question asks about its subject. The noun after "which" or
-// «какой» stays: "Which actor … was nominated" keeps "actor", which the evidence states, where
-// "nominated" alone is paraphrased ("nominees").
-func askedTerms(question string, terms []string, linked []Linked) []string {
+// question writes it, nor the word after "how" or «как» ("how long", «как назывался»: the kind
+// of answer, which askFor checks), nor a place or time noun after "which" or «какой» when the
+// question asks for a place or a time (kindWordRE): what the question asks about its subject. The noun after
+// "which" or «какой» stays: "Which actor … was nominated" keeps "actor", which the evidence
+// states, where "nominated" alone is paraphrased ("nominees"). verbal holds the asked terms that
+// come only from Russian verb forms (russianVerbForm): evidence paraphrases a question's verb
+// («возникло» by «было основано») far more often than its nouns, so a verb no fragment states is
+// no sign that what is asked is missing.
+func askedTerms(question string, terms []string, linked []Linked) (asked []string, verbal map[string]bool) {
 	named := map[string]bool{}
 	for _, l := range linked {
 		for _, t := range textnorm.SearchTerms(l.Surface) {
@@ -216,20 +220,70 @@ func askedTerms(question string, terms []string, linked []Linked) []string {
 		}
 	}
 	words := textnorm.Words(question)
-	for i := 1; i < len(words); i++ {
-		if strings.EqualFold(words[i-1].Text, "how") {
-			for _, t := range textnorm.SearchTerms(words[i].Text) {
+	verbal, nominal := map[string]bool{}, map[string]bool{}
+	kindNoun := askedKind(question) != nil
+	for i, w := range words {
+		if i > 0 && (strings.EqualFold(words[i-1].Text, "how") || strings.EqualFold(words[i-1].Text, "как") ||
+			kindNoun && kindWordRE.MatchString(textnorm.FoldString(words[i-1].Text+" "+w.Text))) {
+			for _, t := range textnorm.SearchTerms(w.Text) {
 				named[t] = true
+			}
+			continue
+		}
+		for _, t := range textnorm.SearchTerms(w.Text) {
+			if russianVerbForm(w.Text) {
+				verbal[t] = true
+			} else {
+				nominal[t] = true
 			}
 		}
 	}
-	var out []string
+	for t := range nominal {
+		delete(verbal, t)
+	}
 	for _, t := range terms {
 		if !named[t] {
-			out = append(out, t)
+			asked = append(asked, t)
 		}
 	}
-	return out
+	return asked, verbal
+}
+
+// kindWordRE is "which"/"what" or «какой» in any form and a noun for a place or a time ("which
+// city", "what year", «в каком городе», «какого числа»): when the question asks for that kind of
+// fact (askedKind), the noun names the kind of answer, which is checked as such, not something a
+// quote must repeat ("… находится в Петрозаводске" answers "In which city …").
+var kindWordRE = regexp.MustCompile(`^(?:which|what|как(?:ой|ая|ое|ие|ого|ом|ую|их|им|ими|ой)) (?:cit(?:y|ies)|towns?|countr(?:y|ies)|states?|regions?|provinces?|villages?|capitals?|years?|months?|dates?|days?|город|стран|регион|област|сел|столиц|год|месяц|дат|числ|дн|ден)`)
+
+// russianVerbForm reports whether a Russian word has an ending that only verbs (and their
+// participles) have: reflexive «-ся»/«-сь» after a vowel, «т», «л» or «ь» («называется»,
+// «открылась», «находиться»), an infinitive in a vowel and «ть» of 5 letters or more
+// («основать», «получить»), a past tense of 6 letters or more in a vowel other than «о», «л» and
+// «а», «о» or «и» («основали», «создала»; «школа» is a noun) or of 7 or more in «к», «г» or «з»
+// and those («возникло», «достигла»), or a present tense in «-ает», «-яет», «-еет», «-ует»,
+// «-ают», «-яют», «-уют». A few nouns share the infinitive's and the past tense's endings
+// («печать», «правила», «модели»); a word in Latin letters is never one.
+func russianVerbForm(word string) bool {
+	w := []rune(strings.ToLower(word))
+	n := len(w)
+	if n < 4 || !hasCyrillic(word) {
+		return false
+	}
+	vowel := func(r rune) bool { return strings.ContainsRune("аеёиоуыэюя", r) }
+	last2 := string(w[n-2:])
+	switch {
+	case last2 == "ся" || last2 == "сь":
+		return vowel(w[n-3]) || strings.ContainsRune("тль", w[n-3])
+	case last2 == "ть":
+		return n >= 5 && vowel(w[n-3])
+	case strings.ContainsRune("аои", w[n-1]) && w[n-2] == 'л':
+		return n >= 6 && vowel(w[n-3]) && w[n-3] != 'о' || n >= 7 && strings.ContainsRune("кгз", w[n-3])
+	}
+	switch string(w[n-3:]) {
+	case "ает", "яет", "еет", "ует", "ают", "яют", "уют":
+		return true
+	}
+	return false
 }
 
 func (g TermExtractive) maxClaims() int {
@@ -281,10 +335,12 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 	qCyr := cyrillicShare(question) > 0.5
 	c.idf, c.total = termIDF(q, frags)
 	if !comparison(question) { // "Who has been with X longer, A or B?": the comparison is the answer's
-		c.asked = askedTerms(question, q.terms, in.Linked)
+		asked, verbal := askedTerms(question, q.terms, in.Linked)
 		unstated := idfOf(len(frags), 0) // the weight of a term no fragment states
-		if slices.ContainsFunc(c.asked, func(t string) bool { return c.idf[t] < unstated }) {
-			c.asked = nil
+		// Something asked is stated, or only verbs are missing: the rule does not apply.
+		if !slices.ContainsFunc(asked, func(t string) bool { return c.idf[t] < unstated }) &&
+			slices.ContainsFunc(asked, func(t string) bool { return !verbal[t] }) {
+			c.asked = asked
 		}
 	}
 	for i, f := range frags {

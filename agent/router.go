@@ -182,8 +182,9 @@ var (
 	// B, which …", «Кто из X и Y …»; not «игра между X и Y», a single event), one attribute said the
 	// same of both ("Were A and B of the same nationality?", «X и Y из одного города?») and a
 	// comparative with its standard ("Is A older than B?", «X старше, чем Y?»). A name starts with
-	// a capital, a quote or a digit.
-	comparisonAltEN = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*(?:the\s+)?` + nameStart + `[^,?]*?\s+or\s+(?:the\s+)?` + nameStart + `[^?]*\?\s*$`)
+	// a capital, a quote or a digit; an English alternative may also be a thing described after
+	// "the" (altEN).
+	comparisonAltEN = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*` + altEN + `[^,?]*?\s+or\s+` + altEN + `[^?]*\?\s*$`)
 	comparisonAltRU = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*(?:(?:у|в|на|с|из|от|для|за|о|об)\s+)?` + nameStartRU + `[^,?]*?\s+или\s+(?:(?:у|в|на|с|из|от|для|за|о|об)\s+)?` + nameStartRU + `[^?]*\?\s*$`)
 	betweenEN       = regexp.MustCompile(`^(?i:between|of)\s+(?:the\s+)?` + nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart + `[^,?]*,`)
 	betweenRU       = regexp.MustCompile(`(?i:(?:^|\s)(?:кто|что|как(?:ой|ая|ое|ие|ого|ую)|котор(?:ый|ая|ое|ые|ого|ую))\s+из)\s+` + nameStart + `[^?]*?\s+и\s+` + nameStart)
@@ -200,6 +201,11 @@ var (
 	nameStartRE = regexp.MustCompile(nameStart)
 	thanRU      = regexp.MustCompile(`(?i)(?:^|\s)(?:[а-яё]+(?:ее|ей|ше|же)|раньше|позже|больше|меньше|дольше|старше|моложе|младше)\s*,?\s+чем\s+(?:(?:у|в|на|с|из|от|для|за)\s+)?` + nameStart)
 )
+
+// altEN starts an alternative of comparisonAltEN: a name, or a thing described after "the"
+// ("Which has more staff: the Radiology Department or the neonatal intensive care unit?", a
+// trial).
+const altEN = `(?:the\s+[a-z]|(?:the\s+)?` + nameStart + `)`
 
 // longest makes re prefer the longest alternative («мужа», not «муж»).
 func longest(re *regexp.Regexp) *regexp.Regexp {

@@ -92,6 +92,8 @@ func TestRuleRouter(t *testing.T) {
 		// comparison questions, and ours)
 		{"Who was born first, Alfred Hitchcock or Orson Welles?", nil, ariadne.RouteMultiHop, "comparison=3"},
 		{"Which project started earlier: FleetPulse or the GrainFlow platform?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Which has more staff: the Radiology Department or the neonatal intensive care unit?", nil, ariadne.RouteMultiHop, "comparison=3"},
+		{"Was the parcel sent to Tallinn or the warehouse?", nil, ariadne.RouteSimple, "no multi-hop wording"},
 		{"Were Scott Derrickson and Ed Wood of the same nationality?", nil, ariadne.RouteMultiHop, "comparison=3"},
 		{"Do both Lekar and Kamtrans have a contract with us?", nil, ariadne.RouteMultiHop, "comparison=3"},
 		{"Is Mount Elbrus higher than Mont Blanc?", nil, ariadne.RouteMultiHop, "comparison=3"},

@@ -13,7 +13,8 @@ import (
 // phonetic keys: «криосферы» ~ "Cryosphere", «Институт» ~ "Institute") or a derivation of a stem
 // of five letters or more ("Modelling" ~ «моделирования»), by a translation the
 // dictionary gives either way ("State" ~ «государственный», «центр» ~ "Centre", "Research" ~
-// «исследований»), or as a Russian adjective made of a place name ("Kama" ~ «Камский»). So
+// «исследований»), or as a Russian adjective made of a place name ("Kama" ~ «Камский», "Vologda"
+// ~ «Вологодская»). So
 // "Kama State University" is «Камский государственный университет» and "Institute of Geography"
 // is «Институт географии», while «Пермский государственный университет» is not the first: every
 // word must have its partner. Word order is free (an English name puts the head noun last).
@@ -96,11 +97,30 @@ func (l *Lexicon) sameWord(en, ru nameWord) bool {
 			return true
 		}
 	}
-	// «Камский» of Kama: the Russian adjective is the place's stem and -sk-.
+	// «Камский» of Kama: the Russian adjective is the place's stem and -sk-; the stem may gain or
+	// lose a vowel on the way («Вологодская» of Vologda, «Московский» of Moskva), so a stem of
+	// three consonants or more matches by its consonants alone.
 	if stem, ok := strings.CutSuffix(ru.key, "sk"); ok && len(stem) >= 3 {
-		return strings.TrimRightFunc(en.key, isVowel) == strings.TrimRightFunc(stem, isVowel)
+		if strings.TrimRightFunc(en.key, isVowel) == strings.TrimRightFunc(stem, isVowel) {
+			return true
+		}
+		c := consonants(stem)
+		return len(c) >= 3 && c == consonants(en.key)
 	}
 	return false
+}
+
+// consonants is a key without its vowels after the first letter ("vologod" → "vlgd").
+func consonants(key string) string {
+	if key == "" {
+		return ""
+	}
+	return key[:1] + strings.Map(func(r rune) rune {
+		if isVowel(r) {
+			return -1
+		}
+		return r
+	}, key[1:])
 }
 
 func isVowel(r rune) bool { return strings.ContainsRune("aeiouy", unicode.ToLower(r)) }

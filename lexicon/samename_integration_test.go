@@ -20,9 +20,11 @@ func TestIntegrationSameName(t *testing.T) {
 		{"Kama State University", "Камский государственный университет", true},
 		{"Institute of Geography", "Институт географии", true},
 		{"Cryosphere Modelling Laboratory", "Лаборатория моделирования криосферы", true},
-		{"Kama State University", "Пермский государственный университет", false}, // another place
-		{"Kama State University", "Камский университет", false},                  // a word without a partner
-		{"Institute of Geography", "Institute of Geography", false},              // the same script: not this function's case
+		{"Kama State University", "Пермский государственный университет", false},                 // another place
+		{"Vologda Regional Children's Hospital", "Вологодская областная детская больница", true}, // a trial's hospital
+		{"Vologda Oblast", "Вологодская область", true},
+		{"Kama State University", "Камский университет", false},     // a word without a partner
+		{"Institute of Geography", "Institute of Geography", false}, // the same script: not this function's case
 		{"State University", "Государственная дума", false},
 		{"Northern Carrier", "Северный Обоз", false}, // «обоз» is a wagon train, not a carrier
 	} {

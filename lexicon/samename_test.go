@@ -28,6 +28,8 @@ func TestSameName(t *testing.T) {
 		{"Kama Harbour", "Kama Harbour", false},                                // one script
 		{"Harbour", "Гавань", false},                                           // one word is too little
 		{"Kama Harbour Authority", "Камское управление порта и гавани", false}, // word counts differ
+		{"Vologda State Harbour", "Вологодская государственная гавань", true},  // the adjective gains a vowel
+		{"Vologda State Harbour", "Волжская государственная гавань", false},    // another place's consonants
 	} {
 		if got := lex.SameName(tc.a, tc.b); got != tc.want {
 			t.Errorf("SameName(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)

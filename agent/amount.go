@@ -382,6 +382,60 @@ func asksCount(question string) bool {
 		!yearsQuestionRE.MatchString(f)
 }
 
+// countedTerms returns the terms of what "how many" / «сколько» counts — the first word after it
+// that is no filler («всего», "more") and no verb («сколько работает …» counts nothing named) —
+// which a quote stating the count must also state, in its words or its chunk's title or section
+// (countedIn): "How many doctors work at the polyclinic?" is not answered by a sentence that
+// counts the network's beds (a trial). nil when the question asks no count, names nothing
+// counted, or counts people or times in general ("people", «человек», «раз»), which a sentence
+// states in many other words ("a staff of 31", «31 сотрудник»).
+func countedTerms(question string, lex *lexicon.Lexicon, scope textScope) *questionTerms {
+	if !asksCount(question) {
+		return nil
+	}
+	words := wordRE.FindAllString(textnorm.FoldString(question), -1)
+	for i, w := range words {
+		if w != "сколько" && (w != "many" || i == 0 || words[i-1] != "how") {
+			continue
+		}
+		for _, n := range words[i+1:] {
+			switch {
+			case countFiller[n]:
+				continue
+			case countGeneric[n] || russianVerbForm(n) || numberRE.MatchString(n):
+				return nil
+			}
+			q := newQuestionTerms(n, lex, scope)
+			if len(q.terms) == 0 {
+				return nil
+			}
+			return &q
+		}
+		return nil
+	}
+	return nil
+}
+
+// countFiller are words between "how many" / «сколько» and the counted noun; countGeneric are
+// counted nouns for people or times in general (countedTerms).
+var (
+	countFiller  = map[string]bool{"всего": true, "примерно": true, "именно": true, "же": true, "ещё": true, "еще": true, "more": true, "other": true, "different": true, "total": true}
+	countGeneric = map[string]bool{"people": true, "persons": true, "times": true, "человек": true, "людей": true, "раз": true, "штук": true, "items": true}
+)
+
+// countedIn reports whether the quote, its chunk's title or its section (frags give the cited
+// chunk) states a term of counted.
+func countedIn(counted *questionTerms, cit ariadne.Citation, frags []Fragment) bool {
+	text := cit.Quote
+	for _, f := range frags {
+		if f.Chunk.ID == cit.ChunkID {
+			text += "\n" + f.Chunk.Title + " " + f.Chunk.HeadingPath()
+			break
+		}
+	}
+	return len(counted.stated(text)) > 0
+}
+
 // yearsQuestionRE asks how many years ("how many years", «сколько лет»): a duration, which a year
 // answers ("a client since 2019"), so it is no question for a count.
 var yearsQuestionRE = regexp.MustCompile(`(?:^|[^\p{L}])(?:how many years|сколько лет)(?:[^\p{L}]|$)`)

@@ -475,6 +475,37 @@ func TestAnswerCountNotStated(t *testing.T) {
 			t.Errorf("%q: %s (%s)", text, ans.Status, ans.Reason)
 		}
 	}
+	// A count of something else is no answer (a trial: doctors asked, the network's beds quoted).
+	beds := card
+	beds.Text = "В офисе в Казани 40 рабочих мест."
+	if ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, beds), q); ans.Status != ariadne.StatusNotFound ||
+		ans.Reason != "the question asks how many and no verified quote states a count of what it asks" {
+		t.Errorf("another count: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+}
+
+func TestCountedTerms(t *testing.T) {
+	for _, tc := range []struct {
+		question string
+		want     []string // nil: no counted noun
+	}{
+		{"How many doctors work at the Kirillov Children's Polyclinic?", []string{"doktors"}}, // a match key
+		{"Сколько всего сотрудников в отделении?", []string{"sotrudnik"}},
+		{"How many people work there?", nil},         // people in general
+		{"Сколько человек в команде?", nil},          // likewise
+		{"Сколько работает врачей в клинике?", nil},  // a verb first: nothing named
+		{"Сколько стоит парковка?", nil},             // a sum of money, no count
+		{"Who leads the radiology department?", nil}, // no count
+	} {
+		got := countedTerms(tc.question, nil, "")
+		var terms []string
+		if got != nil {
+			terms = got.terms
+		}
+		if !slices.Equal(terms, tc.want) {
+			t.Errorf("countedTerms(%q) = %v, want %v", tc.question, terms, tc.want)
+		}
+	}
 }
 
 func TestAsksCountStatesCount(t *testing.T) {
@@ -546,6 +577,9 @@ func TestTermExtractiveNeedsWhatIsAsked(t *testing.T) {
 		{"What is the ISBN of the Tidewater Chronicle?", false, "the evidence names the question's subject but states none of what it asks"},
 		{"Who has edited the Tidewater Chronicle?", true, ""},
 		{"How long has Ilse Varga edited the Tidewater Chronicle?", true, ""},
+		// "city" names the kind of answer, which the place check reads (a trial: "In which city is
+		// Onega State Medical University located?" was refused for want of "city").
+		{"In which city is the Tidewater Chronicle?", true, ""},
 	} {
 		var dec EvidenceDecision
 		raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: tc.q, Fragments: frags, Linked: linked, Route: ariadne.RouteSimple, Decision: &dec})
@@ -558,6 +592,57 @@ func TestTermExtractiveNeedsWhatIsAsked(t *testing.T) {
 		}
 		if answered := !out.NotFound; answered != tc.want || dec.Reason != tc.reason {
 			t.Errorf("%q: answered %v (%q), want %v (%q): %s", tc.q, answered, dec.Reason, tc.want, tc.reason, raw)
+		}
+	}
+}
+
+// TestTermExtractiveVerbNotStated: a Russian question whose only asked word the evidence does
+// not state is its verb (paraphrased: «возникла» by «основана») is answered; one that asks for a
+// noun no fragment states («сотрудников») is refused.
+func TestTermExtractiveVerbNotStated(t *testing.T) {
+	c := firstChunk
+	frags := Fragments([]ariadne.ScoredChunk{
+		{Chunk: c("org/verf", "Северная верфь", "«Северная верфь» основана в Петрозаводске в 1998 году.")},
+	})
+	linked := []Linked{{Key: "org/verf", Name: "Северная верфь", Type: "organization", Surface: "Северная верфь"}}
+	for _, tc := range []struct {
+		q      string
+		want   bool
+		reason string
+	}{
+		{"Когда возникла «Северная верфь»?", true, ""},
+		{"В каком городе находится «Северная верфь»?", true, ""},
+		{"Сколько сотрудников было у «Северной верфи»?", false, "the evidence names the question's subject but states none of what it asks"},
+	} {
+		var dec EvidenceDecision
+		raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: tc.q, Fragments: frags, Linked: linked, Route: ariadne.RouteSimple, Decision: &dec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := ParseOutput(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if answered := !out.NotFound; answered != tc.want || dec.Reason != tc.reason {
+			t.Errorf("%q: answered %v (%q), want %v (%q): %s", tc.q, answered, dec.Reason, tc.want, tc.reason, raw)
+		}
+	}
+}
+
+func TestRussianVerbForm(t *testing.T) {
+	for _, tc := range []struct {
+		word string
+		want bool
+	}{
+		{"называется", true}, {"открылась", true}, {"находиться", true}, {"основать", true},
+		{"получить", true}, {"возникло", true}, {"основали", true}, {"создала", true},
+		{"существует", true}, {"называют", true}, {"делает", true},
+		{"партнерство", false}, {"бюджет", false}, {"кредит", false}, {"результат", false},
+		{"область", false}, {"часть", false}, {"путь", false}, {"канал", false},
+		{"школа", false}, {"тираж", false}, {"was", false}, {"called", false},
+	} {
+		if got := russianVerbForm(tc.word); got != tc.want {
+			t.Errorf("russianVerbForm(%q) = %v, want %v", tc.word, got, tc.want)
 		}
 	}
 }

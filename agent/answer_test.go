@@ -491,6 +491,8 @@ func TestCountedTerms(t *testing.T) {
 	}{
 		{"How many doctors work at the Kirillov Children's Polyclinic?", []string{"doktors"}}, // a match key
 		{"Сколько всего сотрудников в отделении?", []string{"sotrudnik"}},
+		{"Сколько дополнительных дней отпуска положено?", []string{"dne", "dopolniteln"}}, // an adjective and its noun
+		{"How many full-time doctors are there?", []string{"doktors", "ful", "time"}},
 		{"How many people work there?", nil},         // people in general
 		{"Сколько человек в команде?", nil},          // likewise
 		{"Сколько работает врачей в клинике?", nil},  // a verb first: nothing named
@@ -550,6 +552,10 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"Dress rehearsals run from 10 to 13 March.", false}, // a range of days
 		{"Генеральные репетиции — с 10 по 13 марта, 10–13 марта.", false},
 		{"From 10 to 13 March 40 actors rehearse.", true},
+		{"The foundation transferred 12.5 million rubles for the unit.", false}, // sums of money
+		{"Контракт подписан, цена — 142,3 млн рублей.", false},
+		{"Осмотр стоит 1 500 ₽, вакцинация $30.", false},
+		{"The grant of 4.8 million rubles pays for 120 screenings.", true},
 	} {
 		if got := statesCount(tc.quote); got != tc.want {
 			t.Errorf("statesCount(%q) = %v, want %v", tc.quote, got, tc.want)

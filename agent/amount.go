@@ -382,95 +382,21 @@ func asksCount(question string) bool {
 		!yearsQuestionRE.MatchString(f)
 }
 
-// countedTerms returns the terms of what "how many" / «сколько» counts — the word after it and
-// its fillers («всего», "more"), and the next when that one is an adjective («дополнительных
-// дней», "full-time doctors": a Russian word in «-ых»/«-их», an English one without a plural
-// «s»), up to a verb («сколько работает …» counts nothing named), a number or a word for people
-// in general —
-// one of which a quote stating the count must also state, in its words or its chunk's title or
-// section (countedIn): "How many doctors work at the polyclinic?" is not answered by a sentence
-// that counts the network's beds (a trial). nil when the question asks no count, names nothing
-// counted, or counts people or times in general ("people", «человек», «раз»), which a sentence
-// states in many other words ("a staff of 31", «31 сотрудник»).
-func countedTerms(question string, lex *lexicon.Lexicon, scope textScope) *questionTerms {
-	if !asksCount(question) {
-		return nil
-	}
-	words := wordRE.FindAllString(textnorm.FoldString(question), -1)
-	for i, w := range words {
-		if w != "сколько" && (w != "many" || i == 0 || words[i-1] != "how") {
-			continue
-		}
-		var phrase []string
-		for _, n := range words[i+1:] {
-			if countFiller[n] && len(phrase) == 0 {
-				continue
-			}
-			if countGeneric[n] || russianVerbForm(n) || numberRE.MatchString(n) || len(phrase) == 2 {
-				break
-			}
-			phrase = append(phrase, n)
-			// An adjective goes on to its noun: «дополнительных дней», "full-time doctors".
-			if !strings.HasSuffix(n, "ых") && !strings.HasSuffix(n, "их") && (hasCyrillic(n) || strings.HasSuffix(n, "s")) {
-				break
-			}
-		}
-		if len(phrase) == 0 || countGeneric[phrase[len(phrase)-1]] {
-			return nil
-		}
-		q := newQuestionTerms(strings.Join(phrase, " "), lex, scope)
-		if len(q.terms) == 0 {
-			return nil
-		}
-		return &q
-	}
-	return nil
-}
-
-// countFiller are words between "how many" / «сколько» and the counted noun; countGeneric are
-// counted nouns for people or times in general (countedTerms).
-var (
-	countFiller  = map[string]bool{"всего": true, "примерно": true, "именно": true, "же": true, "ещё": true, "еще": true, "more": true, "other": true, "different": true, "total": true}
-	countGeneric = map[string]bool{"people": true, "persons": true, "times": true, "человек": true, "людей": true, "раз": true, "штук": true, "items": true}
-)
-
-// countedIn reports whether the quote, its chunk's title or its section (frags give the cited
-// chunk) states a term of counted.
-func countedIn(counted *questionTerms, cit ariadne.Citation, frags []Fragment) bool {
-	text := cit.Quote
-	for _, f := range frags {
-		if f.Chunk.ID == cit.ChunkID {
-			text += "\n" + f.Chunk.Title + " " + f.Chunk.HeadingPath()
-			break
-		}
-	}
-	return len(counted.stated(text)) > 0
-}
-
 // yearsQuestionRE asks how many years ("how many years", «сколько лет»): a duration, which a year
 // answers ("a client since 2019"), so it is no question for a count.
 var yearsQuestionRE = regexp.MustCompile(`(?:^|[^\p{L}])(?:how many years|сколько лет)(?:[^\p{L}]|$)`)
 
-// statesCount reports whether s states a count: a digit or a number word (countWordRE). A sum of
-// money counts nothing (sumOfMoneyRE); nor does a number with two dots or more — a version (Kafka
-// 3.6.1), a date (12.09.2024), an IP address: «Сколько серверов в кластере?» is not answered by
-// «Кластер работает на Kafka 3.6.1»;
+// statesCount reports whether s states a count: a digit or a number word (countWordRE). A number
+// with two dots or more — a version (Kafka 3.6.1), a date (12.09.2024), an IP address — counts
+// nothing: «Сколько серверов в кластере?» is not answered by «Кластер работает на Kafka 3.6.1»;
 // nor does a year or a day of a month (countlessYearRE: "since 2022", «в 2021 году», "14 February"):
 // "How many employees does X have?" is not answered by "X has been our client since 2022".
 func statesCount(s string) bool {
-	s = sumOfMoneyRE.ReplaceAllString(s, " ")
 	s = dottedNumberRE.ReplaceAllString(s, " ")
 	s = countlessYearRE.ReplaceAllString(s, " ")
 	s = clockTimeRE.ReplaceAllString(s, " ")
 	return hasNumber(s) || countWordRE.MatchString(textnorm.FoldString(s))
 }
-
-// sumOfMoneyRE matches a sum of money — a number with its currency sign, code or word, a
-// multiplier between («12.5 million rubles», «142,3 млн рублей», "$3m", «1 500 ₽») — which
-// counts nothing: "How many beds does the unit have?" is not answered by the grant it received (a
-// trial's chain ended on "12.5 million rubles for the neonatal unit").
-var sumOfMoneyRE = regexp.MustCompile(`(?i)[$€£¥₽]\s*\d[\d\s\x{00a0}.,]*(?:\s*(?:million|billion|thousand|bn|m|k)\b)?|` +
-	`\d[\d\s\x{00a0}.,]*(?:\s*(?:million|billion|thousand|тыс\p{L}*|млн|млрд|миллион\p{L}*|миллиард\p{L}*)\.?)?\s*(?:[$€£¥₽]|(?:rub|usd|eur|gbp|cny|chf|dollars?|euros?|pounds?|roubles?|rubles?|yuan)\b|руб\p{L}*|долл\p{L}*|евро|юан\p{L}*|фунт\p{L}*|тенге)`)
 
 // countlessYearRE matches a year after a preposition of time or before «год» / "year" (1000–2099), and a
 // day of a month written with the month's name, English or Russian, with its year — or a range of

@@ -168,7 +168,6 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 	idf, _ := termIDF(q, all)
 	memo := newChainMemo()
 	asked := mainClauseTerms(req.Question) // said of the path's end (clause.go)
-	described := describedHops(req.Question)
 	var best chainPlan
 	for _, p := range paths {
 		if p.Hops() == 0 || p.Hops() > maxChainHops {
@@ -209,12 +208,6 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		}
 		last, covered := lastUnit(terms, got, pageOf(pageChunks, byID, p.Nodes[len(p.Nodes)-1]), hops, idf, sum, memo)
 		cover := chainCover(got, covered, idf, sum)
-		// A path longer than the question's wording describes (describedHops) walks past the
-		// entity asked about: "How many beds does the unit that received the grant have?" ended at
-		// the unit's hospital, whose page counts beds in the question's language (a trial).
-		if extra := p.Hops() - described; described > 0 && extra > 0 {
-			cover -= hopPenalty * float64(extra)
-		}
 		odds := walkOdds(withDegrees(p, degrees))
 		if best.hops == nil || cover > best.cover+chainEps ||
 			cover > best.cover-chainEps && (odds > best.odds+chainEps || odds > best.odds-chainEps && len(hops) < len(best.hops)) {
@@ -294,11 +287,6 @@ func typeWords(typ string) string { return strings.ReplaceAll(typ, "_", " ") }
 
 // chainEps is how close two chains' coverages (or walkOdds) are to count as a tie.
 const chainEps = 1e-9
-
-// hopPenalty is what each hop beyond the question's described ones (describedHops) takes off a
-// path's cover in planChain: enough to break a near tie toward the path the wording describes,
-// not to override a path that states clearly more of the question.
-const hopPenalty = 0.1
 
 // walkOdds is the natural log of the probability that a random walk from the path's first entity,
 // taking one of its current entity's relationships at random each step, follows the path: minus

@@ -105,30 +105,3 @@ func mainClauseTerms(question string) map[string]bool {
 	}
 	return nil
 }
-
-// describedHops is how many hops a question's wording puts between the entity it names and the
-// one it asks about, when it says: one per relative clause after its interrogative (opensClause:
-// "the unit that received the grant", «в отделении, которым заведует Ветрова») and one per
-// English "of" after it ("the head of the department that …"). 0 when it says nothing of the kind
-// (Russian genitive frames, «заведующего отделением», have no word to count: the count is then
-// low, and planChain only breaks near ties with it).
-func describedHops(question string) int {
-	words := textnorm.Words(question)
-	q := -1
-	for i, w := range words {
-		if lw := strings.ToLower(w.Text); i == 0 && auxiliaries[lw] || interrogatives[lw] {
-			q = i
-			break
-		}
-	}
-	n := 0
-	for i, w := range words {
-		if i <= q {
-			continue
-		}
-		if opensClause(question, words, i) || strings.EqualFold(w.Text, "of") {
-			n++
-		}
-	}
-	return n
-}

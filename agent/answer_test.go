@@ -538,31 +538,14 @@ func TestTermExtractiveNeedsWhatIsAsked(t *testing.T) {
 		{Chunk: c("people/ilse", "Ilse Varga", "Ilse Varga has edited the Tidewater Chronicle since March 2024.")},
 	})
 	linked := []Linked{{Key: "projects/tidewater", Name: "Tidewater Chronicle", Type: "project", Surface: "Tidewater Chronicle"}}
-	for _, tc := range []struct {
-		q      string
-		want   bool // answered
-		reason string
-	}{
+	checkAsked(t, frags, linked, []askedCase{
 		{"What is the ISBN of the Tidewater Chronicle?", false, "the evidence names the question's subject but states none of what it asks"},
 		{"Who has edited the Tidewater Chronicle?", true, ""},
 		{"How long has Ilse Varga edited the Tidewater Chronicle?", true, ""},
 		// "city" names the kind of answer, which the place check reads (a trial: "In which city is
 		// Onega State Medical University located?" was refused for want of "city").
 		{"In which city is the Tidewater Chronicle?", true, ""},
-	} {
-		var dec EvidenceDecision
-		raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: tc.q, Fragments: frags, Linked: linked, Route: ariadne.RouteSimple, Decision: &dec})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := ParseOutput(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if answered := !out.NotFound; answered != tc.want || dec.Reason != tc.reason {
-			t.Errorf("%q: answered %v (%q), want %v (%q): %s", tc.q, answered, dec.Reason, tc.want, tc.reason, raw)
-		}
-	}
+	})
 }
 
 // TestTermExtractiveVerbNotStated: a Russian question whose only asked word the evidence does
@@ -574,15 +557,24 @@ func TestTermExtractiveVerbNotStated(t *testing.T) {
 		{Chunk: c("org/verf", "Северная верфь", "«Северная верфь» основана в Петрозаводске в 1998 году.")},
 	})
 	linked := []Linked{{Key: "org/verf", Name: "Северная верфь", Type: "organization", Surface: "Северная верфь"}}
-	for _, tc := range []struct {
-		q      string
-		want   bool
-		reason string
-	}{
+	checkAsked(t, frags, linked, []askedCase{
 		{"Когда возникла «Северная верфь»?", true, ""},
 		{"В каком городе находится «Северная верфь»?", true, ""},
 		{"Сколько сотрудников было у «Северной верфи»?", false, "the evidence names the question's subject but states none of what it asks"},
-	} {
+	})
+}
+
+// askedCase is a question for checkAsked: whether TermExtractive answers it, and its reason.
+type askedCase struct {
+	q      string
+	want   bool // answered
+	reason string
+}
+
+// checkAsked runs TermExtractive on each question over frags on the simple route.
+func checkAsked(t *testing.T, frags []Fragment, linked []Linked, cases []askedCase) {
+	t.Helper()
+	for _, tc := range cases {
 		var dec EvidenceDecision
 		raw, err := TermExtractive{}.Generate(context.Background(), GenerationInput{Question: tc.q, Fragments: frags, Linked: linked, Route: ariadne.RouteSimple, Decision: &dec})
 		if err != nil {

@@ -206,12 +206,12 @@ func withHomonymPages(chosen, units []termUnit, linked []Linked, bar float64) []
 // askedTerms are the question's terms that are not words of a linked entity's name as the
 // question writes it, nor the word after "how" or «как» ("how long", «как назывался»: the kind
 // of answer, which askFor checks), nor a place or time noun after "which" or «какой» when the
-// question asks for a place or a time (kindWordRE): what the question asks about its subject. The noun after
-// "which" or «какой» stays: "Which actor … was nominated" keeps "actor", which the evidence
-// states, where "nominated" alone is paraphrased ("nominees"). verbal holds the asked terms that
-// come only from Russian verb forms (russianVerbForm): evidence paraphrases a question's verb
-// («возникло» by «было основано») far more often than its nouns, so a verb no fragment states is
-// no sign that what is asked is missing.
+// question asks for a place or a time (kindWordRE): what the question asks about its subject.
+// Any other noun after "which" or «какой» stays: "Which actor … was nominated" keeps "actor",
+// which the evidence states, where "nominated" alone is paraphrased ("nominees"). verbal holds
+// the asked terms that come only from Russian verb forms (russianVerbForm): evidence paraphrases
+// a question's verb («возникло» by «было основано») far more often than its nouns, so a verb no
+// fragment states is no sign that what is asked is missing.
 func askedTerms(question string, terms []string, linked []Linked) (asked []string, verbal map[string]bool) {
 	named := map[string]bool{}
 	for _, l := range linked {
@@ -253,7 +253,7 @@ func askedTerms(question string, terms []string, linked []Linked) (asked []strin
 // city", "what year", «в каком городе», «какого числа»): when the question asks for that kind of
 // fact (askedKind), the noun names the kind of answer, which is checked as such, not something a
 // quote must repeat ("… находится в Петрозаводске" answers "In which city …").
-var kindWordRE = regexp.MustCompile(`^(?:which|what|как(?:ой|ая|ое|ие|ого|ом|ую|их|им|ими|ой)) (?:cit(?:y|ies)|towns?|countr(?:y|ies)|states?|regions?|provinces?|villages?|capitals?|years?|months?|dates?|days?|город|стран|регион|област|сел|столиц|год|месяц|дат|числ|дн|ден)`)
+var kindWordRE = regexp.MustCompile(`^(?:which|what|как(?:ой|ая|ое|ие|ого|ом|ую|их|им|ими)) (?:cit(?:y|ies)|towns?|countr(?:y|ies)|states?|regions?|provinces?|villages?|capitals?|years?|months?|dates?|days?|город|стран|регион|област|сел|столиц|год|месяц|дат|числ|дн|ден)`)
 
 // russianVerbForm reports whether a Russian word has an ending that only verbs (and their
 // participles) have: reflexive «-ся»/«-сь» after a vowel, «т», «л» or «ь» («называется»,

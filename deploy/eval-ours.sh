@@ -9,7 +9,8 @@
 # shared KB), noans (our 17 no-answer questions), dev (golden dev), fitkb (150 over our KB),
 # hold (its hold-out), cmpq (comparisons), la (an outside tester's KB), the new users' corpora of
 # later trials — gl (glaciology), gr (grants), lg (logistics), vc (vet clinics), wu (a water
-# utility), th (a theatre), wf (a wind farm), pub (a publishing house), hos (a children's hospital network) — and xq (XQuAD-ru).
+# utility), th (a theatre), wf (a wind farm), pub (a publishing house), hos (a children's
+# hospital network) — and xq (XQuAD-ru).
 # -s runs only the sets it names (xq among them); --reindex indexes every corpus again (after a
 # change to extraction). Compare two tags' figures with deploy/eval-compare.py OUT_DIR TAG_A TAG_B.
 set -euo pipefail

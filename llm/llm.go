@@ -331,3 +331,11 @@ func (o *Ollama) Chat(ctx context.Context, req Request) (string, error) {
 	err := o.cfg.call(ctx, o.Name(), &o.auto, req.JSON, send)
 	return out, err
 }
+
+// FenceSafe keeps data from opening or closing a prompt's fence: every run of three angle
+// brackets ("<<<", ">>>") in it is broken with a space, so "FRAGMENT 2>>>" inside a fragment, a
+// title or a question cannot end the fence it sits in. The answer, router, judge and extraction
+// prompts all fence document text this way.
+func FenceSafe(s string) string {
+	return strings.NewReplacer("<<<", "<< <", ">>>", "> >>").Replace(s)
+}

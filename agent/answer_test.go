@@ -549,7 +549,8 @@ func TestTermExtractiveNeedsWhatIsAsked(t *testing.T) {
 }
 
 // TestTermExtractiveVerbNotStated: a Russian question whose only asked word the evidence does
-// not state is its verb (paraphrased: «возникла» by «основана») is answered; one that asks for a
+// not state is its verb (paraphrased: «возникла» by «основана», a past tense after «кто» or
+// «что») is answered; one that asks for a
 // noun no fragment states («сотрудников») is refused.
 func TestTermExtractiveVerbNotStated(t *testing.T) {
 	c := firstChunk
@@ -559,6 +560,9 @@ func TestTermExtractiveVerbNotStated(t *testing.T) {
 	linked := []Linked{{Key: "org/verf", Name: "Северная верфь", Type: "organization", Surface: "Северная верфь"}}
 	checkAsked(t, frags, linked, []askedCase{
 		{"Когда возникла «Северная верфь»?", true, ""},
+		// The word after an opening «кто»/«что» in «-л», «-ла» is the predicate, however short.
+		{"Кто основал «Северную верфь»?", true, ""},
+		{"Что строила «Северная верфь»?", true, ""},
 		{"В каком городе находится «Северная верфь»?", true, ""},
 		{"Сколько сотрудников было у «Северной верфи»?", false, "the evidence names the question's subject but states none of what it asks"},
 	})
@@ -597,7 +601,8 @@ func TestRussianVerbForm(t *testing.T) {
 	}{
 		{"называется", true}, {"открылась", true}, {"находиться", true}, {"основать", true},
 		{"получить", true}, {"возникло", true}, {"основали", true}, {"создала", true},
-		{"существует", true}, {"называют", true}, {"делает", true},
+		{"существует", true}, {"называют", true}, {"делает", true}, {"получил", true}, {"построил", true},
+		{"смотрел", true}, {"материал", false}, {"капитал", false}, {"протокол", false}, {"отдел", false}, {"раздел", false},
 		{"партнерство", false}, {"бюджет", false}, {"кредит", false}, {"результат", false},
 		{"область", false}, {"часть", false}, {"путь", false}, {"канал", false},
 		{"школа", false}, {"тираж", false}, {"was", false}, {"called", false},

@@ -230,8 +230,12 @@ func askedTerms(question string, terms []string, linked []Linked) (asked []strin
 			}
 			continue
 		}
+		// The word after a question that opens with «кто» or «что» in a past tense's ending
+		// (pastTenseRE) is its predicate («Кто помогал …», «Что пела …»), whatever its length.
+		predicate := i == 1 && (strings.EqualFold(words[0].Text, "кто") || strings.EqualFold(words[0].Text, "что")) &&
+			pastTenseRE.MatchString(strings.ToLower(w.Text))
 		for _, t := range textnorm.SearchTerms(w.Text) {
-			if russianVerbForm(w.Text) {
+			if predicate || russianVerbForm(w.Text) {
 				verbal[t] = true
 			} else {
 				nominal[t] = true
@@ -260,8 +264,10 @@ var kindWordRE = regexp.MustCompile(`^(?:which|what|как(?:ой|ая|ое|ие
 // «открылась», «находиться»), an infinitive in a vowel and «ть» of 5 letters or more
 // («основать», «получить»), a past tense of 6 letters or more in a vowel other than «о», «л» and
 // «а», «о» or «и» («основали», «создала»; «школа» is a noun) or of 7 or more in «к», «г» or «з»
-// and those («возникло», «достигла»), or a present tense in «-ает», «-яет», «-еет», «-ует»,
-// «-ают», «-яют», «-уют». A few nouns share the infinitive's and the past tense's endings
+// and those («возникло», «достигла»), a masculine past tense of 6 letters or more in «и», «ы», «я»
+// or «у» and «л», or of 7 or more in «ел» («получил», «построил», «смотрел»; not «-ал», «материал»
+// is a noun, nor «раздел»), or a present tense in «-ает», «-яет», «-еет», «-ует», «-ают», «-яют»,
+// «-уют». A few nouns share the infinitive's and the past tense's endings
 // («печать», «правила», «модели»); a word in Latin letters is never one.
 func russianVerbForm(word string) bool {
 	w := []rune(strings.ToLower(word))
@@ -278,6 +284,11 @@ func russianVerbForm(word string) bool {
 		return n >= 5 && vowel(w[n-3])
 	case strings.ContainsRune("аои", w[n-1]) && w[n-2] == 'л':
 		return n >= 6 && vowel(w[n-3]) && w[n-3] != 'о' || n >= 7 && strings.ContainsRune("кгз", w[n-3])
+	case w[n-1] == 'л':
+		// A masculine past tense («получил», «открыл», «построил», «смотрел»); not in «-ал» or
+		// «-ол», the endings of many nouns («материал», «капитал», «протокол»).
+		return n >= 6 && strings.ContainsRune("иыяу", w[n-2]) || n >= 7 && w[n-2] == 'е'
+
 	}
 	switch string(w[n-3:]) {
 	case "ает", "яет", "еет", "ует", "ают", "яют", "уют":

@@ -165,4 +165,34 @@ var factKinds = []struct {
 }{
 	{kindCount, asksCount, statesCount, "the question asks how many and no verified quote states a count"},
 	{kindTime, asksTime, statesTime, "the question asks when and no verified quote states a time"},
+	{kindClock, asksClock, statesClock, "the question asks for a time of day and no verified quote states one"},
+}
+
+// kindClock is what a question for a time of day asks for ("At what time of day did the fire
+// start?", «В котором часу открывается склад?»): a clock time or a part of the day. A date alone
+// does not answer it (a trial: "At what time of day did the dryer fire … start?" was answered by
+// the sentence that gives its date).
+const kindClock = "time of day"
+
+// clockQuestionRE finds the phrases that ask for a time of day (folded: ё as е): "what time of
+// day", "(at) what time did/does/was …", «в котором часу», «в какое время суток», «во сколько
+// часов».
+var clockQuestionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:what time of (?:the )?day|(?:at )?what time (?:did|does|do|was|is|will|were|are)|` +
+	`в котором часу|в какое время суток|во сколько часов)(?:[^\p{L}]|$)`)
+
+// asksClock reports whether the question asks for a time of day (clockQuestionRE).
+func asksClock(question string) bool {
+	return clockQuestionRE.MatchString(textnorm.FoldString(question))
+}
+
+// clockRE is a time of day (folded): hours and minutes (21:40, 7.30 not followed by a further
+// dotted number, which is a date), an hour with a.m./p.m. or o'clock, a part of the day ("in the
+// morning", "at night", «утром», «ночью», «в полдень») or «в 3 часа».
+var clockRE = regexp.MustCompile(`(?i)(?:^|[^\p{N}.:])(?:[01]?\d|2[0-3])[:.][0-5]\d(?:[^\p{N}.]|\.(?:[^\p{N}]|$)|$)|` +
+	`\d{1,2}\s*(?:a\.?m\b|p\.?m\b|o'clock)|(?:^|[^\p{L}])(?:noon|midnight|morning|afternoon|evening|night|overnight|` +
+	`утр[а-я]*|вечер[а-я]*|ночь[а-я]*|ночью|ночи|дн[её]м|полдень|полдня|полночь|полуночи|\d{1,2}\s+час(?:а|ов)?)(?:[^\p{L}]|$)`)
+
+// statesClock reports whether s states a time of day (clockRE).
+func statesClock(s string) bool {
+	return clockRE.MatchString(textnorm.FoldString(s))
 }

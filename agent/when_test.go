@@ -78,3 +78,46 @@ func TestStatesTime(t *testing.T) {
 		}
 	}
 }
+
+func TestAsksClock(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want bool
+	}{
+		{"At what time of day did the dryer fire start?", true},
+		{"What time did the outage begin?", true},
+		{"В котором часу открывается склад?", true},
+		{"В какое время суток загорелась сушилка?", true},
+		{"Во сколько часов начинается смена?", true},
+		{"When did the outage start?", false},           // a date answers it
+		{"Во сколько обошлась покупка сушилки?", false}, // a price
+		{"В какое время года проходит уборка?", false},  // a season
+		{"How much time does the check take?", false},
+	} {
+		if got := asksClock(tc.q); got != tc.want {
+			t.Errorf("asksClock(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestStatesClock(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"The fire started at 02:40 in dryer No. 2.", true},
+		{"Смена начинается в 7.30.", true},
+		{"The alarm went off at 3 a.m.", true},
+		{"Сушилка загорелась ночью.", true},
+		{"Пожар начался в 3 часа дня.", true},
+		{"The fire was reported in the early morning.", true},
+		{"14 сентября 2025 года на элеваторе загорелась зерносушилка.", false},
+		{"Акт подписан 14.09.2025.", false},
+		{"The elevator was built in 1978.", false},
+		{"Version 2.10 was released on 3 June.", true}, // an hour and minutes as written: the known limit
+	} {
+		if got := statesClock(tc.s); got != tc.want {
+			t.Errorf("statesClock(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

@@ -159,6 +159,8 @@ func TestComparedSpan(t *testing.T) {
 		{"Which of Anna Berg and Ivan Lee speaks more languages?", "Which of Anna Berg and Ivan Lee"},
 		{"Did Anna Berg join later than Ivan Lee.", "Anna Berg join later than Ivan Lee"},
 		{"Who joined earlier, Anna Berg or Ivan Lee?", ", Anna Berg or Ivan Lee?"},
+		// A preposition and a common noun before each name (a trial).
+		{"Где урожай был выше: в хозяйстве «Ключи» или в хозяйстве «Рассвет»?", ": в хозяйстве «Ключи» или в хозяйстве «Рассвет»?"},
 	} {
 		start, end, ok := comparedSpan(tc.question)
 		if got := tc.question[start:end]; !ok || got != tc.span {

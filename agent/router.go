@@ -185,7 +185,7 @@ var (
 	// a capital, a quote or a digit; an English alternative may also be a thing described after
 	// "the" (altEN).
 	comparisonAltEN = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*` + altEN + `[^,?]*?\s+or\s+` + altEN + `[^?]*\?\s*$`)
-	comparisonAltRU = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*(?:(?:у|в|на|с|из|от|для|за|о|об)\s+)?` + nameStartRU + `[^,?]*?\s+или\s+(?:(?:у|в|на|с|из|от|для|за|о|об)\s+)?` + nameStartRU + `[^?]*\?\s*$`)
+	comparisonAltRU = regexp.MustCompile(`(?:[,:]|\s[—–-])\s*` + altRU + `[^,?]*?\s+или\s+` + altRU + `[^?]*\?\s*$`)
 	betweenEN       = regexp.MustCompile(`^(?i:between|of)\s+(?:the\s+)?` + nameStart + `[^?]*?\s+and\s+(?:the\s+)?` + nameStart + `[^,?]*,`)
 	betweenRU       = regexp.MustCompile(`(?i:(?:^|\s)(?:кто|что|как(?:ой|ая|ое|ие|ого|ую)|котор(?:ый|ая|ое|ые|ого|ую))\s+из)\s+` + nameStart + `[^?]*?\s+и\s+` + nameStart)
 	sameEN          = regexp.MustCompile(`\b(?:the same|both)\b`)
@@ -206,6 +206,11 @@ var (
 // ("Which has more staff: the Radiology Department or the neonatal intensive care unit?", a
 // trial).
 const altEN = `(?:the\s+[a-z]|(?:the\s+)?` + nameStart + `)`
+
+// altRU starts an alternative of comparisonAltRU: a name, after a preposition and a common noun
+// that says what the name is when the question gives them («в хозяйстве «Ключи» или в хозяйстве
+// «Рассвет»?», a trial).
+const altRU = `(?:(?:у|в|на|с|из|от|для|за|о|об)\s+)?(?:[а-яё]+\s+)?` + nameStartRU
 
 // longest makes re prefer the longest alternative («мужа», not «муж»).
 func longest(re *regexp.Regexp) *regexp.Regexp {

@@ -550,8 +550,7 @@ func TestTermExtractiveNeedsWhatIsAsked(t *testing.T) {
 
 // TestTermExtractiveVerbNotStated: a Russian question whose only asked word the evidence does
 // not state is its verb (paraphrased: «возникла» by «основана», a past tense after «кто» or
-// «что») is answered; one that asks for a
-// noun no fragment states («сотрудников») is refused.
+// «что») is answered; one that asks for a noun no fragment states («сотрудников») is refused.
 func TestTermExtractiveVerbNotStated(t *testing.T) {
 	c := firstChunk
 	frags := Fragments([]ariadne.ScoredChunk{

@@ -267,8 +267,8 @@ var kindWordRE = regexp.MustCompile(`^(?:which|what|как(?:ой|ая|ое|ие
 // and those («возникло», «достигла»), a masculine past tense of 6 letters or more in «и», «ы», «я»
 // or «у» and «л», or of 7 or more in «ел» («получил», «построил», «смотрел»; not «-ал», «материал»
 // is a noun, nor «раздел»), or a present tense in «-ает», «-яет», «-еет», «-ует», «-ают», «-яют»,
-// «-уют». A few nouns share the infinitive's and the past tense's endings
-// («печать», «правила», «модели»); a word in Latin letters is never one.
+// «-уют». A few nouns share the infinitive's and the past tense's endings («печать», «правила»,
+// «модели»); a word in Latin letters is never one.
 func russianVerbForm(word string) bool {
 	w := []rune(strings.ToLower(word))
 	n := len(w)
@@ -288,7 +288,6 @@ func russianVerbForm(word string) bool {
 		// A masculine past tense («получил», «открыл», «построил», «смотрел»); not in «-ал» or
 		// «-ол», the endings of many nouns («материал», «капитал», «протокол»).
 		return n >= 6 && strings.ContainsRune("иыяу", w[n-2]) || n >= 7 && w[n-2] == 'е'
-
 	}
 	switch string(w[n-3:]) {
 	case "ает", "яет", "еет", "ует", "ают", "яют", "уют":

@@ -255,7 +255,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 			candidates = res.chainPaths
 		}
 		start := time.Now()
-		if plan, err = a.planChain(gctx, req, res.Linked, candidates, frags, tr.Trace); err != nil {
+		if plan, err = a.planChain(gctx, req, res.Linked, candidates, res.walkRooted, frags, tr.Trace); err != nil {
 			a.log.Warn("evidence chain not planned", "err", err)
 		}
 		tr.time("chain", start)

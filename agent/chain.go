@@ -73,7 +73,19 @@ type DocumentChunkReader interface {
 // the question has a relative clause, states a term of its main clause — fewer hops win: the
 // plan has no hops and that sentence as its last. No hops in the plan: no path is
 // claimed.
-func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, paths []ariadne.Path, frags []Fragment, tr *Trace) (chainPlan, error) {
+//
+// When the question names no entity the linker could confirm, the paths start wherever the walk
+// ranked best (walkRooted), which need not be where the question's chain starts ("the capacity of
+// the elevator where the dryer caught fire": the walk's paths ran from another elevator through
+// the burnt one to the fire); then every stretch of every path, read either way, is a candidate
+// too (subPaths), every candidate is scored against all of the question's terms (no first entity
+// is given), and the same score picks among them. Only the given paths' first entities are tried
+// as a page that answers with no hop.
+func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, paths []ariadne.Path, walkRooted bool, frags []Fragment, tr *Trace) (chainPlan, error) {
+	roots := paths
+	if walkRooted {
+		paths = subPaths(paths)
+	}
 	byID := map[string]Fragment{}
 	for _, f := range frags {
 		byID[f.Chunk.ID] = f
@@ -177,7 +189,7 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		for _, n := range p.Nodes {
 			nodes[n.Key] = n
 		}
-		terms, sum := chainTerms(q, p.Nodes[0], linked, aliases, idf)
+		terms, sum := chainTerms(q, given(p.Nodes[0], walkRooted), linked, aliases, idf)
 		var hops []hopUnit
 		got := map[string]float64{}
 		for i, e := range p.Edges {
@@ -224,13 +236,13 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 		return best, nil
 	}
 	seen := map[string]bool{}
-	for _, p := range paths {
+	for _, p := range roots {
 		n := p.Nodes[0]
 		if p.Hops() == 0 || p.Hops() > maxChainHops || n.DocID == "" || seen[n.Key] {
 			continue
 		}
 		seen[n.Key] = true
-		terms, sum := chainTerms(q, n, linked, aliases, idf)
+		terms, sum := chainTerms(q, given(n, walkRooted), linked, aliases, idf)
 		own, covered := lastUnit(terms, map[string]float64{}, pageOf(pageChunks, byID, n), nil, idf, sum, memo)
 		inChain := slices.ContainsFunc(best.units(), func(h hopUnit) bool { return h.quote == own.quote })
 		// With a relative clause, the page answers only if it states something the main clause
@@ -245,10 +257,48 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 	}
 	// The asked fact is the end's: a hop's date ("approved by O. on 20 November") is a link's.
 	if states := askedKind(req.Question); states != nil && !states(best.endFact().quote) {
-		terms, sum := chainTerms(q, best.path.Nodes[0], linked, aliases, idf)
+		terms, sum := chainTerms(q, given(best.path.Nodes[0], walkRooted), linked, aliases, idf)
 		best.kind = kindUnit(states, terms, pageOf(pageChunks, byID, best.path.Nodes[len(best.path.Nodes)-1]), best.units(), idf, sum, memo)
 	}
 	return best, nil
+}
+
+// subPaths returns paths followed by every stretch of one or more hops of each path, in either
+// direction, that is not already among them (by the keys of its entities in order): the paths
+// first, in their order, then the new stretches in the order they are met. A stretch read
+// backwards lists the same edges (each keeps its From and To) in reverse order.
+func subPaths(paths []ariadne.Path) []ariadne.Path {
+	seen := map[string]bool{}
+	key := func(nodes []ariadne.PathNode) string {
+		var b strings.Builder
+		for _, n := range nodes {
+			b.WriteString(n.Key)
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
+	out := make([]ariadne.Path, 0, len(paths))
+	for _, p := range paths {
+		seen[key(p.Nodes)] = true
+		out = append(out, p)
+	}
+	for _, p := range paths {
+		for i := 0; i < len(p.Nodes); i++ {
+			for j := i + 1; j < len(p.Nodes); j++ {
+				fwd := ariadne.Path{Nodes: slices.Clone(p.Nodes[i : j+1]), Edges: slices.Clone(p.Edges[i:j])}
+				back := ariadne.Path{Nodes: slices.Clone(fwd.Nodes), Edges: slices.Clone(fwd.Edges)}
+				slices.Reverse(back.Nodes)
+				slices.Reverse(back.Edges)
+				for _, s := range []ariadne.Path{fwd, back} {
+					if k := key(s.Nodes); !seen[k] {
+						seen[k] = true
+						out = append(out, s)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // kindUnit returns the unit of the page (the chain's end entity's own chunks) that states the
@@ -361,6 +411,17 @@ func chainTerms(q questionTerms, start ariadne.PathNode, linked []Linked, aliase
 		sum += idf[t]
 	}
 	return terms, sum
+}
+
+// given returns a path's first entity as the question gives it — n itself when the paths start at
+// entities the question names, and no entity when they start where the walk ranked best
+// (walkRooted): then every path is scored against all of the question's terms, and a path does
+// not gain a share by starting at an entity whose name repeats some of them.
+func given(n ariadne.PathNode, walkRooted bool) ariadne.PathNode {
+	if walkRooted {
+		return ariadne.PathNode{}
+	}
+	return n
 }
 
 // pageOf returns the fragments of n's own page among those read (byID), in pageChunks' order.

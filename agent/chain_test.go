@@ -49,7 +49,7 @@ func (m memChunks) Chunks(_ context.Context, ids, groups []string) ([]ariadne.Ch
 
 // claimChain plans the chain as Answer does and verifies its claims.
 func claimChain(a *Answerer, req Request, paths []ariadne.Path, frags []Fragment) ([]ariadne.Claim, []ChainHop, error) {
-	plan, err := a.planChain(context.Background(), req, nil, paths, frags, newTrace())
+	plan, err := a.planChain(context.Background(), req, nil, paths, false, frags, newTrace())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -130,7 +130,7 @@ func TestPlanChainFollowsQuestion(t *testing.T) {
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: inc}})
 	a := &Answerer{cfg: AnswerConfig{Chunks: memChunks{inc, client}}}
 	req := Request{Question: "Кто аккаунт-менеджер клиента, чей сервис затронул INC-1?", Groups: []string{"all"}}
-	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{short, long}, frags, newTrace())
+	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{short, long}, false, frags, newTrace())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestPlanChainFollowsQuestion(t *testing.T) {
 	}
 	// Asked about the incident's commander, the short path covers more and is chosen.
 	req.Question = "Кто был руководителем инцидента INC-1?"
-	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{long, short}, frags, newTrace()); plan.path.Hops() != 1 {
+	if plan, _ = a.planChain(context.Background(), req, nil, []ariadne.Path{long, short}, false, frags, newTrace()); plan.path.Hops() != 1 {
 		t.Errorf("commander question: plan %+v, want the 1-hop path", plan)
 	}
 }
@@ -237,11 +237,11 @@ func TestPlanChainMatchesEndsByAlias(t *testing.T) {
 	req := Request{Question: "Which team runs MeterBridge?", Groups: []string{"all"}}
 	pages := memPages{memChunks{project}}
 	a := &Answerer{cfg: AnswerConfig{Chunks: pages}}
-	if plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace()); err != nil || len(plan.hops) != 0 {
+	if plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, false, frags, newTrace()); err != nil || len(plan.hops) != 0 {
 		t.Fatalf("without aliases: plan %+v, %v; want no chain (the sentence names the team in English only)", plan, err)
 	}
 	a.cfg.Chunks = memAliases{pages, map[string][]string{team.Key: {"Data Integration team", "DI"}}}
-	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, frags, newTrace())
+	plan, err := a.planChain(context.Background(), req, nil, []ariadne.Path{path}, false, frags, newTrace())
 	if err != nil || len(plan.hops) != 1 || plan.hops[0].quote != "The project is run by the Data Integration team." {
 		t.Fatalf("with aliases: plan %+v, %v; want the project page's sentence", plan, err)
 	}
@@ -268,7 +268,7 @@ func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
 	linked := []Linked{{Key: p.Key, Name: p.Name, Surface: "O. Varin"}}
 	frags := Fragments([]ariadne.ScoredChunk{{Chunk: meeting}})
 	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks{varin, meeting, lutsk}}}}
-	plan, err := a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace())
+	plan, err := a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, false, frags, newTrace())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,13 +282,13 @@ func TestPlanChainPrefersTheNamedEntitysOwnPage(t *testing.T) {
 	secret := varin
 	secret.ACL = []string{"hr"}
 	a.cfg.Chunks = memPages{memChunks{secret, meeting, lutsk}}
-	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace()); len(plan.hops) != 2 {
+	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, false, frags, newTrace()); len(plan.hops) != 2 {
 		t.Errorf("unreadable page: plan = %+v, want the 2-hop path", plan)
 	}
 	// His page says nothing of it: the detour is all there is (and the question's «D.» is no
 	// term a hop must state: the initial names him).
 	a.cfg.Chunks = memPages{memChunks{meeting, lutsk}}
-	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, frags, newTrace()); len(plan.hops) != 2 || plan.last.quote != "She has led the mobile team since 2021." {
+	if plan, _ = a.planChain(context.Background(), req, linked, []ariadne.Path{detour}, false, frags, newTrace()); len(plan.hops) != 2 || plan.last.quote != "She has led the mobile team since 2021." {
 		t.Errorf("no page of his: plan = %+v, want the 2-hop path and her sentence", plan)
 	}
 }
@@ -325,7 +325,7 @@ func TestPlanChainAvoidsHubs(t *testing.T) {
 	geokit, tracker := viaHub.Nodes[1], viaService.Nodes[1]
 	ans := &Answerer{cfg: AnswerConfig{Chunks: pages}}
 	for _, paths := range [][]ariadne.Path{{viaHub, viaService}, {viaService, viaHub}} {
-		plan, err := ans.planChain(context.Background(), req, nil, paths, frags, newTrace())
+		plan, err := ans.planChain(context.Background(), req, nil, paths, false, frags, newTrace())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -339,7 +339,7 @@ func TestPlanChainAvoidsHubs(t *testing.T) {
 			p.Nodes[i].Degree = 0
 		}
 	}
-	plan, _ := ans.planChain(context.Background(), req, nil, []ariadne.Path{viaHub, viaService}, frags, newTrace())
+	plan, _ := ans.planChain(context.Background(), req, nil, []ariadne.Path{viaHub, viaService}, false, frags, newTrace())
 	if len(plan.hops) != 3 || plan.path.Nodes[1].Key != geokit.Key {
 		t.Errorf("no degrees: plan = %+v, want the first path", plan)
 	}
@@ -377,7 +377,7 @@ func TestPlanChainRanksByTheCallersDegrees(t *testing.T) {
 		{map[string]int{geokit.Key: 1}, geokit.Key},
 	} {
 		ans := &Answerer{cfg: AnswerConfig{Chunks: memDegrees{pages, c.degrees}}}
-		plan, err := ans.planChain(context.Background(), req, nil, []ariadne.Path{viaService, viaHub}, frags, newTrace())
+		plan, err := ans.planChain(context.Background(), req, nil, []ariadne.Path{viaService, viaHub}, false, frags, newTrace())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -470,6 +470,54 @@ func TestPlanChainMainClauseAtTheEnd(t *testing.T) {
 	// sentence states more of the question, and the longer path wins.
 	if plan = planOver(t, "Who signs the invoices for the engineer of INC-1 and the tracker's restart?", pages, viaReview, direct); len(plan.hops) != 3 {
 		t.Errorf("no relative clause: plan = %+v, want the path through the review", plan)
+	}
+}
+
+// A question that names no entity gets paths from where the walk ranked best: here from another
+// elevator, through the one that burnt, to the fire. The question's chain runs the other way,
+// from the fire to the burnt elevator's page, which states the capacity; only a stretch of the
+// walk's path read backwards says so.
+func TestPlanChainWalkRootedTriesStretches(t *testing.T) {
+	north := pageChunk("elevators/north#0000-11111111", "North Elevator",
+		"North Elevator stores grain next to South Elevator.")
+	south := pageChunk("elevators/south#0000-22222222", "South Elevator",
+		"South Elevator has a storage capacity of 85,000 tonnes.")
+	fire := pageChunk("incidents/inc-9#0000-33333333", "INC-9",
+		"In September a grain dryer caught fire at South Elevator.")
+	n := pathNode("elevator:north", "North Elevator", "elevator", north.DocID, 2)
+	s := pathNode("elevator:south", "South Elevator", "elevator", south.DocID, 2)
+	i := pathNode("incident:inc 9", "INC-9", "incident", fire.DocID, 1)
+	walked := relatedPath([]ariadne.PathNode{n, s, i}, north.ID, fire.ID)
+	pages := []ariadne.Chunk{north, south, fire}
+	const question = "What is the storage capacity of the elevator where a grain dryer caught fire in September?"
+	plan := planFrom(t, question, true, pages, walked)
+	if got := plan.path.Nodes; len(got) != 2 || got[0].Key != i.Key || got[1].Key != s.Key || plan.last.quote != "South Elevator has a storage capacity of 85,000 tonnes." {
+		t.Fatalf("plan = %+v, want INC-9 → South Elevator and its capacity", plan)
+	}
+	// Paths from the entities the question names are taken as they are.
+	if plan = planFrom(t, question, false, pages, walked); len(plan.path.Nodes) != 3 {
+		t.Errorf("named roots: plan = %+v, want the walk's path", plan)
+	}
+}
+
+func TestSubPaths(t *testing.T) {
+	a, b, c := pathNode("a", "A", "", "", 1), pathNode("b", "B", "", "", 1), pathNode("c", "C", "", "", 1)
+	abc := relatedPath([]ariadne.PathNode{a, b, c}, "x#1", "y#2")
+	var got []string
+	for _, p := range subPaths([]ariadne.Path{abc}) {
+		var ks []string
+		for _, n := range p.Nodes {
+			ks = append(ks, n.Key)
+		}
+		var es []string
+		for _, e := range p.Edges {
+			es = append(es, e.ChunkIDs[0])
+		}
+		got = append(got, strings.Join(ks, "")+":"+strings.Join(es, ","))
+	}
+	want := []string{"abc:x#1,y#2", "ab:x#1", "ba:x#1", "cba:y#2,x#1", "bc:y#2", "cb:y#2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("subPaths = %v, want %v", got, want)
 	}
 }
 
@@ -593,9 +641,15 @@ func TestWithChainClaims(t *testing.T) {
 // the first page's chunk, and every page may be read.
 func planOver(t *testing.T, question string, pages []ariadne.Chunk, paths ...ariadne.Path) chainPlan {
 	t.Helper()
+	return planFrom(t, question, false, pages, paths...)
+}
+
+// planFrom is planOver with the paths starting where the walk ranked best (walkRooted) or not.
+func planFrom(t *testing.T, question string, walkRooted bool, pages []ariadne.Chunk, paths ...ariadne.Path) chainPlan {
+	t.Helper()
 	a := &Answerer{cfg: AnswerConfig{Chunks: memPages{memChunks(pages)}}}
 	req := Request{Question: question, Groups: []string{"all"}}
-	plan, err := a.planChain(context.Background(), req, nil, paths, Fragments([]ariadne.ScoredChunk{{Chunk: pages[0]}}), newTrace())
+	plan, err := a.planChain(context.Background(), req, nil, paths, walkRooted, Fragments([]ariadne.ScoredChunk{{Chunk: pages[0]}}), newTrace())
 	if err != nil {
 		t.Fatal(err)
 	}

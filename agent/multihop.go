@@ -241,7 +241,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	// entities, which the question's name similarity and first-pass passages seeded.
 	roots := linkedKeys
 	if len(roots) == 0 {
-		roots = topEntities(wr.Entity, walkRoots)
+		roots, res.walkRooted = topEntities(wr.Entity, walkRoots), true
 	}
 	// The paths explain the walk's fused list: the bridge hop's passages are found by text, not
 	// along the graph, and paths from them led the cited chain away from the walk's (measured:

@@ -62,6 +62,9 @@ type Result struct {
 	// chainPaths are the candidates the answer's evidence chain is chosen from (multi_hop):
 	// evidencePaths as Paths, up to RetrievalConfig.ChainPaths; nil: Paths.
 	chainPaths []ariadne.Path
+	// walkRooted: Paths and chainPaths start at the walk's best-ranked entities, because the
+	// question names none the linker confirmed (planChain then tries every stretch of them).
+	walkRooted bool
 	// terms are the question's terms with its linked entities, as the evidence was assessed
 	// (runStrategy; withLinkedDocuments assesses the fused list with them again).
 	terms questionTerms

@@ -193,16 +193,28 @@ func TestDeconflictCodeInsideLongerName(t *testing.T) {
 			Body: "# Переключение на резервный насос НС-3\n\nДежурный запускает резервный насос.\n"}),
 		subject(ariadne.Document{ID: "contracts/vb-2023-04", Type: "contract", Title: "Договор ВБ-2023-04 — условия",
 			Body: "# Договор ВБ-2023-04\n\nУсловия поставки.\n"}),
+		// A page named by the code keeps that name: a trial's aircraft page was renamed to its
+		// whole title because a project's name wrote its tail number.
+		subject(ariadne.Document{ID: "aircraft/ra-73412", Type: "technology", Title: "RA-73412 — Airbus A320neo",
+			Body: "# RA-73412\n\nRA-73412 is an Airbus A320neo.\n"}),
+		subject(ariadne.Document{ID: "projects/c-check-ra-73412", Type: "project", Title: "C-check RA-73412 — scheduled check",
+			Body: "# C-check RA-73412\n\nThe check takes six weeks.\n"}),
 	}
 	if got := subjects[1].CodeAliases; !slices.Equal(got, []string{"PS-3"}) {
 		t.Fatalf("the project's code aliases %q, want [PS-3]", got)
 	}
+	if got := subjects[5].CodeAliases; !slices.Equal(got, []string{"RA-73412"}) {
+		t.Fatalf("the check's code aliases %q, want [RA-73412]", got)
+	}
 	Deconflict(subjects, nil)
-	want := [][]string{{"PS-3", "НС-3"}, {"ps3-reconstruction"}, {"ns3-failover"}, {"ВБ-2023-04"}}
+	want := [][]string{{"PS-3", "НС-3"}, {"ps3-reconstruction"}, {"ns3-failover"}, {"ВБ-2023-04"}, nil, nil}
 	for i, s := range subjects {
 		if !slices.Equal(s.Aliases, want[i]) {
 			t.Errorf("%s: aliases %q, want %q", s.DocID, s.Aliases, want[i])
 		}
+	}
+	if subjects[4].Name != "RA-73412" || subjects[5].Name != "C-check RA-73412" {
+		t.Errorf("names %q and %q, want RA-73412 and C-check RA-73412", subjects[4].Name, subjects[5].Name)
 	}
 }
 

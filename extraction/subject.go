@@ -168,7 +168,9 @@ func legalCore(name string) []string {
 // name is another entity's name or alias of a different type (a project titled with its client's
 // name: «Тер-Пласт — выдача результатов анализов в PDF») is renamed to its first alternate that is
 // free; an alias that is another subject's name is dropped, and so is a code the name writes
-// inside a longer name (CodeAliases) that another subject declares or is named by. taken holds
+// inside a longer name (CodeAliases) that another subject declares or is named by — such an alias
+// never renames a page named by the code ("RA-73412 — Airbus A320neo" stays "RA-73412" beside
+// the project "C-check RA-73412", which loses the alias). taken holds
 // the name keys (textnorm.Key) of entities known from earlier runs, mapped to their types.
 //
 // Subjects are renamed only for subjects with the same readers (acl): a page some of whose
@@ -191,7 +193,9 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 	}
 	for _, s := range subjects {
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
-			use(readersOf(s), textnorm.Key(n), s.Type)
+			if !slices.Contains(s.CodeAliases, n) { // it yields to a page named by the code (below)
+				use(readersOf(s), textnorm.Key(n), s.Type)
+			}
 		}
 	}
 	for r := range users {

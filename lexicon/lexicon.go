@@ -118,14 +118,23 @@ func Keys(text string) map[string]bool {
 
 // TextKeys returns Keys of text plus, for each English word the dictionary gives as an
 // inflected form of another ("led", "built", "held"), that headword's key: a translation of
-// «руководить» is "lead", and "has led the team" states it.
+// «руководить» is "lead", and "has led the team" states it; and for each Russian word the
+// dictionary knows only without its fleeting vowel (ruHeadKey: «коек»), that form's key: a
+// translation of "beds" is «койка», and «1 100 коек» states it.
 func (l *Lexicon) TextKeys(text string) map[string]bool {
-	out := Keys(text)
-	if l == nil || len(l.base) == 0 {
-		return out
-	}
+	out := map[string]bool{}
 	for _, w := range textnorm.Words(text) {
-		if b, ok := l.base[strings.ToLower(textnorm.FoldString(w.Text))]; ok {
+		k, ru := Key(w.Text)
+		if k == "" {
+			continue
+		}
+		out[k] = true
+		if l == nil {
+			continue
+		}
+		if ru {
+			out[l.ruHeadKey(k)] = true
+		} else if b, ok := l.base[strings.ToLower(textnorm.FoldString(w.Text))]; ok {
 			out[b] = true
 		}
 	}
@@ -144,12 +153,49 @@ func (l *Lexicon) Translate(word string) []string {
 		return nil
 	}
 	if ru {
-		return l.ruEn[k]
+		return l.ruEn[l.ruHeadKey(k)]
 	}
 	if tr, ok := l.enRu[strings.ToLower(textnorm.FoldString(word))]; ok {
 		return tr
 	}
 	return l.enStem[k]
+}
+
+// ruHeadKey returns the Russian key the dictionary knows for k: k itself, or, when the dictionary
+// gives no word of that key, the key of the form without the fleeting vowel of a genitive plural
+// (fleetingKey: «ошибок» → «ошибк-», «коек» → «койк-»), when the dictionary knows that one. A
+// count is written in the genitive plural («12 ошибок», «1 100 коек»), and the dictionary's
+// translations name the nominative.
+func (l *Lexicon) ruHeadKey(k string) string {
+	if _, ok := l.ruEn[k]; ok {
+		return k
+	}
+	if f := fleetingKey(k); f != "" {
+		if _, ok := l.ruEn[f]; ok {
+			return f
+		}
+	}
+	return k
+}
+
+// fleetingKey returns the key of a Russian stem (Latin letters) without the fleeting vowel of its
+// last syllable: an o or e between a consonant and a final consonant is dropped ("oshibok" →
+// "oshibk", «ошибок» / «ошибка»), and an e after a vowel stands for «й» ("koek" → "koik", «коек» /
+// «койка»); "" when k has no such vowel or fewer than four letters would remain.
+func fleetingKey(k string) string {
+	vowel := func(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
+	n := len(k)
+	if n < 4 || vowel(k[n-1]) || k[n-1] < 'a' || k[n-1] > 'z' {
+		return ""
+	}
+	i := n - 2 // the vowel
+	switch {
+	case k[i] == 'e' && vowel(k[i-1]):
+		return k[:i] + "i" + k[n-1:]
+	case (k[i] == 'o' || k[i] == 'e') && !vowel(k[i-1]) && n-1 >= 4:
+		return k[:i] + k[n-1:]
+	}
+	return ""
 }
 
 // Gloss returns a word's most usual translation into the other language as written (a Russian
@@ -163,7 +209,7 @@ func (l *Lexicon) Gloss(word string) string {
 		return ""
 	}
 	if ru {
-		return l.ruGl[k]
+		return l.ruGl[l.ruHeadKey(k)]
 	}
 	if g, ok := l.enGl[strings.ToLower(textnorm.FoldString(word))]; ok {
 		return g

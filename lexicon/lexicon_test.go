@@ -266,3 +266,54 @@ func readEntries(t *testing.T, name string, entries []struct{ head, body string 
 	}
 	return l
 }
+
+// A count is written in the genitive plural, whose fleeting vowel the dictionary's nominative
+// lacks: «12 ошибок» translates as «ошибка», «1 100 коек» as «койка»; a key the dictionary knows
+// is never replaced.
+func TestTranslateGenitivePlural(t *testing.T) {
+	var index, dict strings.Builder
+	for _, e := range []struct{ head, body string }{
+		{"mistake", "mistake\n   _n. ошибка"},
+		{"bunk", "bunk\n   _n. койка"},
+		{"fool", "fool\n   _n. дурак"},
+	} {
+		index.WriteString(e.head + "\t" + enc(dict.Len()) + "\t" + enc(len(e.body)) + "\n")
+		dict.WriteString(e.body + "\n")
+	}
+	l, err := ReadDictd("mini", strings.NewReader(index.String()), strings.NewReader(dict.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ word, want string }{
+		{"ошибок", "mistak"}, // «12 ошибок»
+		{"ошибки", "mistak"}, // Snowball's key is the nominative's already
+		{"коек", "bunk"},     // «1 100 коек»: e after a vowel is «й»
+		{"дураков", "fol"},   // no fleeting vowel (keys write "oo" as "o")
+		{"досок", ""},        // not in the dictionary in any form
+	} {
+		got := ""
+		if tr := l.Translate(tc.word); len(tr) > 0 {
+			got = tr[0]
+		}
+		if got != tc.want {
+			t.Errorf("Translate(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+	// A text's keys hold the dictionary's form too, so a translation of "bunks" finds «коек».
+	if keys := l.TextKeys("В больнице 1 100 коек."); !keys["koek"] || !keys["koik"] {
+		t.Errorf("TextKeys = %v, want koek and koik", keys)
+	}
+	for _, tc := range []struct{ key, want string }{
+		{"oshibok", "oshibk"}, // «ошибок» / «ошибка»
+		{"lozhek", "lozhk"},   // «ложек» / «ложка»
+		{"koek", "koik"},      // «коек» / «койка»: e after a vowel is «й»
+		{"chaek", "chaik"},    // «чаек» / «чайка»
+		{"okon", ""},          // «окон»: three letters would remain
+		{"polk", ""},          // no vowel before the last consonant
+		{"okna", ""},          // ends in a vowel
+	} {
+		if got := fleetingKey(tc.key); got != tc.want {
+			t.Errorf("fleetingKey(%q) = %q, want %q", tc.key, got, tc.want)
+		}
+	}
+}

@@ -441,21 +441,33 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			stating := slices.DeleteFunc(slices.Clone(v.Claims), func(c ariadne.Claim) bool {
 				return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return r.states(cit.Quote) })
 			})
+			reason := r.reason
+			// A count must be of what the question counts: "410 beds" is no number of doctors
+			// (counted.go). The reason does not repeat the counted words: traces are shared.
+			if counted := countedTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)); r.kind == kindCount && counted != nil && len(stating) > 0 {
+				qCyr := cyrillicShare(req.Question) > 0.5
+				stating = slices.DeleteFunc(stating, func(c ariadne.Claim) bool {
+					return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool {
+						return r.states(cit.Quote) && !countsOnlyOther(cit.Quote, *counted, qCyr)
+					})
+				})
+				reason = "the question asks how many of something and every verified quote counts something else"
+			}
 			if len(stating) == 0 {
 				att.Outcome = "not_found"
 				tr.Attempts = append(tr.Attempts, att)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": r.kind})
-				out.Status, out.Reason = ariadne.StatusNotFound, r.reason
+				out.Status, out.Reason = ariadne.StatusNotFound, reason
 				return out
 			}
 			// The quotes that state the fact must not all come from the page of another thing of
 			// the kind the question names: «В команде 7 человек.» from another team's page does not
 			// say how many are in the asked team, whatever else is quoted about it (outside tester).
-			if l, other, ok := aboutOther(res.Linked, stating, frags, a.cfg.EntityTypeOf); ok && res.Route != ariadne.RouteMultiHop {
+			if l, other, ok := aboutOtherPage(res.Linked, stating, frags, a.cfg.EntityTypeOf, true); ok && res.Route != ariadne.RouteMultiHop {
 				att.Outcome = "not_found"
 				tr.Attempts = append(tr.Attempts, att)
 				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": "subject"})
-				out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("the question asks for a %s of %q and the only verified quotes that state one are about another %s (%s)", r.kind, l.Surface, l.Type, other)
+				out.Status, out.Reason = ariadne.StatusNotFound, fmt.Sprintf("the question asks for a %s of %q and the only verified quotes that state one are from the page of another organisation or thing of its kind (%s)", r.kind, l.Surface, other)
 				return out
 			}
 		}
@@ -635,6 +647,11 @@ func nonNilPaths(p []ariadne.Path) []ariadne.Path {
 	return p
 }
 
+// unitTypes are the default ontology's entity types of organisations in their different roles
+// (ontology/default.yaml: a company is an organization, a customer a client, a department a
+// team): a count of staff or a date of founding stated on one's page is a fact of that one.
+var unitTypes = map[string]bool{"organization": true, "client": true, "team": true}
+
 func nonNilFailures(f []Failure) []Failure {
 	if f == nil {
 		return []Failure{}
@@ -656,6 +673,14 @@ func quotesOnly(gen Generator) bool {
 // management-only contract and a public page that took its name) is not another thing: the name
 // means both.
 func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment, typeOf func(docType string) string) (Linked, string, bool) {
+	return aboutOtherPage(linked, claims, frags, typeOf, false)
+}
+
+// aboutOtherPage is aboutOther; with units, an organisation's page is another thing of the kind
+// of any organisation (unitTypes: a company, a client, a team are all organisations in the
+// default ontology, in different roles): «В компании работает 310 сотрудников» on the CRO's own
+// page is no headcount of the client the question names (trial 69).
+func aboutOtherPage(linked []Linked, claims []ariadne.Claim, frags []Fragment, typeOf func(docType string) string, units bool) (Linked, string, bool) {
 	byID := map[string]Fragment{}
 	for _, f := range frags {
 		byID[f.Chunk.ID] = f
@@ -676,7 +701,9 @@ func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment, typeO
 			elsewhere := len(c.Citations) > 0
 			for _, cit := range c.Citations {
 				f, ok := byID[cit.ChunkID]
-				if !ok || f.Chunk.DocID == l.Key || homonym[f.Chunk.DocID] || typeOf(f.Chunk.DocType) != l.Type || namesKey(l, cit.Quote) {
+				kind := typeOf(f.Chunk.DocType)
+				sameKind := kind == l.Type || units && unitTypes[kind] && unitTypes[l.Type]
+				if !ok || f.Chunk.DocID == l.Key || homonym[f.Chunk.DocID] || !sameKind || namesKey(l, cit.Quote) {
 					elsewhere = false
 					break
 				}

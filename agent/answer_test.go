@@ -475,6 +475,13 @@ func TestAnswerCountNotStated(t *testing.T) {
 			t.Errorf("%q: %s (%s)", text, ans.Status, ans.Reason)
 		}
 	}
+	// A count of something else («14 столов») is no count of the staff (counted.go).
+	desks := card
+	desks.Text = "В офисе в Казани работают сотрудники отдела продаж. В офисе 14 столов."
+	if ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, desks), q); ans.Status != ariadne.StatusNotFound ||
+		ans.Reason != "the question asks how many of something and every verified quote counts something else" {
+		t.Errorf("a count of desks: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
 }
 
 func TestAsksCountStatesCount(t *testing.T) {

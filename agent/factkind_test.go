@@ -34,23 +34,30 @@ func TestCountFromAnotherPage(t *testing.T) {
 		`{"text":"The Mobile Team builds the driver app.","citations":[{"fragment":1,"chunk_id":"teams/mobile#0000-aaaaaaaa","quote":"The Mobile Team builds the driver app."}]},` +
 		`{"text":"The team has 7 people.","citations":[{"fragment":2,"chunk_id":"teams/data#0000-bbbbbbbb","quote":"В команде 7 человек."}]}]}`
 	for _, tc := range []struct {
-		name   string
-		linked ariadne.Entity
-		want   ariadne.Status
+		name    string
+		linked  ariadne.Entity
+		docType string // of the page that states the count
+		want    ariadne.Status
 	}{
-		{"count on another team's page", ariadne.Entity{Key: "teams/mobile", Name: "Mobile Team", Type: "team"}, ariadne.StatusNotFound},
+		{"count on another team's page", ariadne.Entity{Key: "teams/mobile", Name: "Mobile Team", Type: "team"}, "team", ariadne.StatusNotFound},
 		// The same quotes when the question names the team whose page states the count.
-		{"count on the asked team's page", ariadne.Entity{Key: "teams/data", Name: "Mobile Team", Type: "team"}, ariadne.StatusAnswered},
+		{"count on the asked team's page", ariadne.Entity{Key: "teams/data", Name: "Mobile Team", Type: "team"}, "team", ariadne.StatusAnswered},
+		// A company's headcount is no count of a client or a team the question names (trial 69).
+		{"count on a company's page", ariadne.Entity{Key: "teams/mobile", Name: "Mobile Team", Type: "team"}, "company", ariadne.StatusNotFound},
+		// A person's page is no organisation's: it may state the count of the team they lead.
+		{"count on a person's page", ariadne.Entity{Key: "teams/mobile", Name: "Mobile Team", Type: "team"}, "person", ariadne.StatusAnswered},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &scripted{replies: []string{reply}}
-			r := NewRetriever(fakeSearch{[]ariadne.ScoredChunk{mobile, data}}, oneEntityGraph{e: tc.linked}, fixedEmbedder{}, nil, RetrievalConfig{MinCoverage: 0.01}, nil)
+			page := data
+			page.DocType = tc.docType
+			r := NewRetriever(fakeSearch{[]ariadne.ScoredChunk{mobile, page}}, oneEntityGraph{e: tc.linked}, fixedEmbedder{}, nil, RetrievalConfig{MinCoverage: 0.01}, nil)
 			a := NewAnswerer(r, LLMGenerator{Model: s.server(t)}, fixedCount(2), AnswerConfig{}, Hooks{}, nil)
 			ans := ask(t, a, "How many people are in the Mobile Team?")
 			if ans.Status != tc.want {
 				t.Fatalf("status %s (reason %q, answer %q), want %s", ans.Status, ans.Reason, ans.Answer, tc.want)
 			}
-			if tc.want == ariadne.StatusNotFound && !strings.Contains(ans.Reason, `another team (Data Platform)`) {
+			if tc.want == ariadne.StatusNotFound && !strings.Contains(ans.Reason, `another organisation or thing of its kind (Data Platform)`) {
 				t.Errorf("reason %q, want it to name the other team's page", ans.Reason)
 			}
 		})

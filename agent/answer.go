@@ -444,14 +444,16 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 			reason := r.reason
 			// A count must be of what the question counts: "410 beds" is no number of doctors
 			// (counted.go). The reason does not repeat the counted words: traces are shared.
-			if counted := countedTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)); r.kind == kindCount && counted != nil && len(stating) > 0 {
-				qCyr := cyrillicShare(req.Question) > 0.5
-				stating = slices.DeleteFunc(stating, func(c ariadne.Claim) bool {
-					return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool {
-						return r.states(cit.Quote) && !countsOnlyOther(cit.Quote, *counted, qCyr)
+			if r.kind == kindCount && len(stating) > 0 {
+				if counted := countedTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)); counted != nil {
+					qCyr := cyrillicShare(req.Question) > 0.5
+					stating = slices.DeleteFunc(stating, func(c ariadne.Claim) bool {
+						return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool {
+							return r.states(cit.Quote) && !countsOnlyOther(cit.Quote, *counted, qCyr)
+						})
 					})
-				})
-				reason = "the question asks how many of something and every verified quote counts something else"
+					reason = "the question asks how many of something and every verified quote counts something else"
+				}
 			}
 			if len(stating) == 0 {
 				att.Outcome = "not_found"
@@ -647,11 +649,6 @@ func nonNilPaths(p []ariadne.Path) []ariadne.Path {
 	return p
 }
 
-// unitTypes are the default ontology's entity types of organisations in their different roles
-// (ontology/default.yaml: a company is an organization, a customer a client, a department a
-// team): a count of staff or a date of founding stated on one's page is a fact of that one.
-var unitTypes = map[string]bool{"organization": true, "client": true, "team": true}
-
 func nonNilFailures(f []Failure) []Failure {
 	if f == nil {
 		return []Failure{}
@@ -675,6 +672,11 @@ func quotesOnly(gen Generator) bool {
 func aboutOther(linked []Linked, claims []ariadne.Claim, frags []Fragment, typeOf func(docType string) string) (Linked, string, bool) {
 	return aboutOtherPage(linked, claims, frags, typeOf, false)
 }
+
+// unitTypes are the default ontology's entity types of organisations in their different roles
+// (ontology/default.yaml: a company is an organization, a customer a client, a department a
+// team): a count of staff or a date of founding stated on one's page is a fact of that one.
+var unitTypes = map[string]bool{"organization": true, "client": true, "team": true}
 
 // aboutOtherPage is aboutOther; with units, an organisation's page is another thing of the kind
 // of any organisation (unitTypes: a company, a client, a team are all organisations in the

@@ -9,18 +9,19 @@ import (
 
 // A "how many" question names what it counts ("How many doctors work at …", «Сколько сотрудников
 // …»), and a quote that states a count of something else does not answer it: "410 beds" is no
-// number of doctors, «120 тонн молока» no number of staff (trials 66–68: near misses passed the
-// count check of factKinds on a count of the wrong thing). This is the answer-type check of
-// question classification one level finer — the counted noun, not only "a number" (Li & Roth,
-// COLING 2002, NUM:count) — and it refuses only when it can tell: every count in the quote is
-// followed by a noun the lexicon knows and that is none of the question's counted words (nor
-// near one of them, as in «штат — 45 сотрудников»).
+// number of doctors, «120 тонн молока» no number of staff (the hospital and agro trial corpora:
+// near misses passed the count check of factKinds on a count of the wrong thing). This is the
+// answer-type check of question classification one level finer — the counted noun, not only "a
+// number" (Li & Roth, COLING 2002, NUM:count) — and it refuses only when it can tell: every count
+// in the quote is followed by a noun the lexicon knows and that is none of the question's counted
+// words (nor near one of them, as in «штат — 45 сотрудников»).
 
 // countedTerms returns the terms of what a "how many" / «сколько» question counts: its content
 // words right after those words, at most three, up to the next function word ("How many task cards
 // were …" → task, cards; «Сколько всего сотрудников работает …» → сотрудников, работает). nil when
-// the question asks for no count (asksCount), names nothing after it, or counts with a generic
-// counter (genericCounter: people, times, units, or a unit of time), which any count may answer.
+// the question asks for no count (asksCount), names nothing after it, counts with a generic
+// counter (genericCounter: people, times, units, or a unit of time), which any count may answer,
+// or has a verb right after «сколько» («Сколько ждать …»: how long, not how many of a thing).
 func countedTerms(question string, lex *lexicon.Lexicon, scope textScope) *questionTerms {
 	if !asksCount(question) {
 		return nil

@@ -181,7 +181,9 @@ func (l *Lexicon) ruHeadKey(k string) string {
 // fleetingKey returns the key of a Russian stem (Latin letters) without the fleeting vowel of its
 // last syllable: an o or e between a consonant and a final consonant is dropped ("oshibok" →
 // "oshibk", «ошибок» / «ошибка»), and an e after a vowel stands for «й» ("koek" → "koik", «коек» /
-// «койка»); "" when k has no such vowel or fewer than four letters would remain.
+// «койка»); "" when k has no such vowel or fewer than four letters would remain. (The agent's
+// term matching has its own form of the rule, agent.fleeting, for pairs of text words: it drops
+// the vowel before one or two consonants and keeps five letters; this one finds a dictionary key.)
 func fleetingKey(k string) string {
 	vowel := func(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
 	n := len(k)

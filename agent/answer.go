@@ -455,6 +455,19 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 					reason = "the question asks how many of something and every verified quote counts something else"
 				}
 			}
+			// A time must be of the event the question dates: a founding year is not answered by
+			// the year of a delivery (dated.go).
+			if r.kind == kindTime && len(stating) > 0 {
+				if event := eventTerms(req.Question, res.Linked, a.cfg.Lexicon, callerScope(req.Groups)); event != nil {
+					qCyr := cyrillicShare(req.Question) > 0.5
+					stating = slices.DeleteFunc(stating, func(c ariadne.Claim) bool {
+						return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool {
+							return r.states(cit.Quote) && !datesOnlyOther(cit.Quote, *event, qCyr)
+						})
+					})
+					reason = "the question asks when something happened and every verified quote dates something else"
+				}
+			}
 			if len(stating) == 0 {
 				att.Outcome = "not_found"
 				tr.Attempts = append(tr.Attempts, att)

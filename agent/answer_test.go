@@ -484,6 +484,22 @@ func TestAnswerCountNotStated(t *testing.T) {
 	}
 }
 
+func TestAnswerDateOfAnotherEvent(t *testing.T) {
+	card := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "people/olga#0000-eeeeeeee", DocID: "people/olga",
+		Title: "Ольга Ветрова", ACL: []string{"all"},
+		Text: "Ольга Ветрова заведует отделением лучевой диагностики с 2019 года."}}
+	q := "Когда родилась Ольга Ветрова?"
+	ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, card), q)
+	if ans.Status != ariadne.StatusNotFound || ans.Reason != "the question asks when something happened and every verified quote dates something else" {
+		t.Errorf("a date of another event: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+	born := card
+	born.Text = "Ольга Ветрова заведует отделением лучевой диагностики с 2019 года. Ольга Ветрова родилась в 1978 году в Вологде."
+	if ans := ask(t, answerer(t, TermExtractive{}, AnswerConfig{}, born), q); ans.Status != ariadne.StatusAnswered || !strings.Contains(ans.Answer, "родилась в 1978 году") {
+		t.Errorf("the birth year: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+}
+
 func TestAsksCountStatesCount(t *testing.T) {
 	for _, tc := range []struct {
 		question string

@@ -1,0 +1,127 @@
+package agent
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ariadne-graphrag/ariadne/lexicon"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
+)
+
+// A "when" question dates an event ("When was Helix Cable Systems founded?", «Когда родилась
+// Ольга Ветрова?», "When did she get her type rating?"), and a quote that dates another event of
+// the same subject does not answer it: "The cable was supplied by Helix Cable Systems in 2014" is
+// no founding year, «заведующая отделением с 2019 года» no birth date (near misses of seven trial
+// corpora passed the time check of factKinds on a date of something else). This is the time check
+// one level finer, as counted.go is for counts: the quote that states a time must also state the
+// event — one of the question's words that are neither the subject's name nor a word any dated
+// sentence has ("year", "was", "become") — in either language. It refuses only when it can tell:
+// a question with no such word, or a quote in the other language where one of them has no
+// translation, is not judged.
+
+// eventTerms returns the terms of what a "when" question dates: its terms (newQuestionTerms) less
+// those of names — the words of the entities the question links, words in quotation marks,
+// words with a capital letter after the first, acronyms and codes — and less eventlessTerms ("year", "date", "did", "become",
+// «году», «стал»). nil when the question asks no time (asksTime) or nothing is left.
+func eventTerms(question string, linked []Linked, lex *lexicon.Lexicon, scope textScope) *questionTerms {
+	if !asksTime(question) {
+		return nil
+	}
+	drop := map[string]bool{}
+	for _, l := range linked {
+		for _, t := range textnorm.SearchTerms(l.Surface) {
+			drop[t] = true
+		}
+	}
+	for _, loc := range quotedNameRE.FindAllStringIndex(question, -1) {
+		for _, t := range textnorm.SearchTerms(question[loc[0]:loc[1]]) {
+			drop[t] = true
+		}
+	}
+	codes := codeSpans(question)
+	for _, c := range codes {
+		for _, t := range textnorm.SearchTerms(question[c[0]:c[1]]) {
+			drop[t] = true
+		}
+	}
+	for i, w := range textnorm.Words(question) {
+		inCode := slices.ContainsFunc(codes, func(c [2]int) bool { return w.Start >= c[0] && w.End <= c[1] })
+		if inCode || w.AllUpper && len([]rune(w.Text)) > 1 || i > 0 && w.Upper || strings.ContainsFunc(w.Text, isDigit) {
+			for _, t := range textnorm.SearchTerms(w.Text) {
+				drop[t] = true
+			}
+		}
+	}
+	q := newQuestionTerms(question, lex, scope).only(func(t string) bool {
+		return !drop[t] && !eventlessTerms[t] && !strings.ContainsFunc(t, isDigit)
+	})
+	if len(q.terms) == 0 {
+		return nil
+	}
+	return &q
+}
+
+// quotedNameRE is a name in quotation marks: «Белая сова», "Ladoga Treasures".
+var quotedNameRE = regexp.MustCompile(`«[^«»]*»|"[^"]*"|“[^“”]*”`)
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// eventlessTerms are the terms of words that a "when" question uses whatever event it dates: the
+// asked unit of time, auxiliaries and the light verbs of "get a rating", "become head", «стать
+// директором» — the noun after them names the event.
+var eventlessTerms = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`when year years date dates month months century decade day days time exactly
+		did does do was were is are be been get gets got become became becomes take took taken make made first
+		когда году года год дату дата даты числа число месяце месяца веке века день дня точно впервые
+		был была было были стал стала стало стали становился становилась`) {
+		for _, t := range textnorm.SearchTerms(w) {
+			m[t] = true
+		}
+	}
+	return m
+}()
+
+// datesOnlyOther reports whether quote states a time (statesTime) and none of event's terms
+// (eventTerms): the time it states is of another event. A quote in the other language than the
+// question (questionCyrillic) is judged only when every event term has a translation the lexicon
+// knows; otherwise the event may be stated in words the check cannot read.
+func datesOnlyOther(quote string, event questionTerms, questionCyrillic bool) bool {
+	if !statesTime(quote) || len(event.stated(quote)) > 0 {
+		return false
+	}
+	if cyrillicShare(quote) > 0.5 != questionCyrillic {
+		f := factsOf(event.scope, quote, event.lex)
+		keys, back := f.keys(), f.back[scriptIndex(!questionCyrillic)]()
+		for _, t := range event.terms {
+			if len(event.tr[t]) == 0 {
+				return false
+			}
+			// The dictionary's lemmas of an inflected word are not always the word's own
+			// («основана» is read as «основа», "basis"): a translation that shares its first five
+			// letters with a word of the quote, either way, may be the event.
+			for k := range keys {
+				if slices.ContainsFunc(event.tr[t], func(tr string) bool { return sharedStem(tr, k) }) {
+					return false
+				}
+			}
+			if slices.ContainsFunc(back, func(k string) bool { return sharedStem(t, k) }) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sharedStem reports whether two match keys are equal or share their first five letters.
+func sharedStem(a, b string) bool {
+	if a == b {
+		return true
+	}
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 5
+}

@@ -30,7 +30,7 @@ var moneyNouns = []string{
 	// English
 	"price", "cost", "fee", "salar", "wage", "pay", "payment", "compensation", "reimburse", "budget", "penalt",
 	"fine", "bonus", "allowance", "stipend", "rent", "charge", "payout", "remuneration", "earning",
-	"income", "revenue", "money", "expense", "spend", "refund", "surcharg", "advance",
+	"income", "revenue", "money", "expense", "spend", "refund", "surcharg", "advance", "premium",
 	// Russian
 	"цен", "стоимост", "плат", "оплат", "доплат", "выплат", "зарплат", "оклад", "штраф",
 	"компенсац", "возмещ", "бюджет", "сумм", "вознагражд", "гонорар", "аренд", "пособи", "надбавк",
@@ -392,6 +392,7 @@ var yearsQuestionRE = regexp.MustCompile(`(?:^|[^\p{L}])(?:how many years|ско
 // nor does a year or a day of a month (countlessYearRE: "since 2022", «в 2021 году», "14 February"):
 // "How many employees does X have?" is not answered by "X has been our client since 2022".
 func statesCount(s string) bool {
+	s = numberSignRE.ReplaceAllString(s, " ")
 	s = dottedNumberRE.ReplaceAllString(s, " ")
 	s = countlessYearRE.ReplaceAllString(s, " ")
 	s = clockTimeRE.ReplaceAllString(s, " ")
@@ -413,6 +414,11 @@ var countlessYearRE = regexp.MustCompile(`(?i)(?:\b(?:since|in|until|till|by|fro
 // девяти утра».
 var clockTimeRE = regexp.MustCompile(`(?i)\b\d{1,2}:\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?:[^\p{L}]|$)|\bo'clock\b|` +
 	`[\p{L}\d]+\s+(?:утра|вечера|ночи)(?:[^\p{L}]|$)`)
+
+// numberSignRE matches a number after a number sign — «лицензия СИ № 4127», "licence No. 4127",
+// "#12" — which names a thing and counts nothing (trial 70: "How many employees does the insurer
+// have?" was answered by its licence number).
+var numberSignRE = regexp.MustCompile(`(?:№|(?:^|[^\p{L}])No\.|#)\s*\d+(?:[-/]\d+)*`)
 
 // dottedNumberRE matches numbers of three or more dot-separated parts.
 var dottedNumberRE = regexp.MustCompile(`\d+(?:\.\d+){2,}`)

@@ -23,6 +23,8 @@ func TestAskedAmount(t *testing.T) {
 		{"How much does the courier service cost?", kindMoney},
 		{"How much travel compensation do interns get?", kindMoney},
 		{"Which penalty applies to late invoices?", kindMoney},
+		{"What premium does the mill pay for its property policy?", kindMoney}, // an insurance premium
+		{"What is the annual premium under the policy?", kindMoney},
 		{"На сколько процентов выросла выручка?", kindPercent},
 		{"What percentage of tickets is closed within a day?", kindPercent},
 		// Not an amount: another head noun, a yes/no question, a count, a platform.

@@ -536,6 +536,9 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"On 14 February 2025 the portal was down.", false},
 		{"In 2024 the team grew to 40 engineers.", true},
 		{"Офис открыли 3 марта, в нём 12 столов.", true},
+		{"Компания работает по лицензии Банка России СИ № 4127.", false}, // a number names the licence
+		{"Licence No. 4127 was issued in 2004.", false},
+		{"No. 7 of the 12 trucks was stolen.", true},
 		{"Офис открыт с девяти утра до шести вечера.", false}, // times of day
 		{"The desk opens at 9:00 and closes at 5 pm.", false},
 		{"С девяти утра работают 14 операторов.", true},

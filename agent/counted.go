@@ -89,7 +89,8 @@ func genericCounter(w string) bool { return genericCounters[w] }
 // asked, so the quote is not judged. Years, dates, clock times and dotted numbers count nothing
 // (as in statesCount).
 func countsOnlyOther(quote string, counted questionTerms, questionCyrillic bool) bool {
-	s := dottedNumberRE.ReplaceAllString(quote, " ")
+	s := numberSignRE.ReplaceAllString(quote, " ")
+	s = dottedNumberRE.ReplaceAllString(s, " ")
 	s = countlessYearRE.ReplaceAllString(s, " ")
 	s = clockTimeRE.ReplaceAllString(s, " ")
 	words := wordRE.FindAllString(textnorm.FoldString(s), -1)

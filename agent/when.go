@@ -79,6 +79,7 @@ var timeWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
 // statesTime reports whether s states a time: a digit outside identifiers (hasNumber) and outside
 // a count of things (countedNumberRE), or a time word (timeWordRE).
 func statesTime(s string) bool {
+	s = numberSignRE.ReplaceAllString(s, " ") // «лицензия № 4127» dates nothing
 	return hasNumber(withoutCounts(s)) || timeWordRE.MatchString(textnorm.FoldString(s))
 }
 

@@ -72,6 +72,8 @@ func TestStatesTime(t *testing.T) {
 		{"В 2000 театр переехал.", true},
 		{"В команде 5 человек.", false},
 		{"Найдено 5 месторождений.", false},
+		{"Компания работает по лицензии Банка России СИ № 4127.", false}, // a number sign names a thing
+		{"Лицензия № 4127 выдана в 2004 году.", true},
 	} {
 		if got := statesTime(tc.s); got != tc.want {
 			t.Errorf("statesTime(%q) = %v, want %v", tc.s, got, tc.want)

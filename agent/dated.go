@@ -84,31 +84,43 @@ var eventlessTerms = func() map[string]bool {
 }()
 
 // datesOnlyOther reports whether quote states a time (statesTime) and none of event's terms
-// (eventTerms): the time it states is of another event. A quote in the other language than the
-// question (questionCyrillic) is judged only when every event term has a translation the lexicon
-// knows; otherwise the event may be stated in words the check cannot read.
+// (eventTerms), in its own words or in words of the same language that share a translation with
+// one: the time it states is of another event. A quote in the other language than the question
+// (questionCyrillic) is judged only when every event term has a translation the lexicon knows;
+// otherwise the event may be stated in words the check cannot read.
 func datesOnlyOther(quote string, event questionTerms, questionCyrillic bool) bool {
 	if !statesTime(quote) || len(event.stated(quote)) > 0 {
 		return false
 	}
-	if cyrillicShare(quote) > 0.5 != questionCyrillic {
-		f := factsOf(event.scope, quote, event.lex)
-		keys, back := f.keys(), f.back[scriptIndex(!questionCyrillic)]()
+	f := factsOf(event.scope, quote, event.lex)
+	if cyrillicShare(quote) > 0.5 == questionCyrillic {
+		// A word of the same language with a translation in common may name the event in other
+		// words («вступила» and «присоединились» are both "join"): paraphrase by pivoting through
+		// the other language (Bannard & Callison-Burch, ACL 2005), over the usual senses only.
+		back := f.back[scriptIndex(questionCyrillic)]()
 		for _, t := range event.terms {
-			if len(event.tr[t]) == 0 {
+			tr := event.tr[t]
+			if slices.ContainsFunc(tr[:min(len(tr), backTranslations)], func(k string) bool { return slices.Contains(back, k) }) {
 				return false
 			}
-			// The dictionary's lemmas of an inflected word are not always the word's own
-			// («основана» is read as «основа», "basis"): a translation that shares its first five
-			// letters with a word of the quote, either way, may be the event.
-			for k := range keys {
-				if slices.ContainsFunc(event.tr[t], func(tr string) bool { return sharedStem(tr, k) }) {
-					return false
-				}
-			}
-			if slices.ContainsFunc(back, func(k string) bool { return sharedStem(t, k) }) {
+		}
+		return true
+	}
+	keys, back := f.keys(), f.back[scriptIndex(!questionCyrillic)]()
+	for _, t := range event.terms {
+		if len(event.tr[t]) == 0 {
+			return false
+		}
+		// The dictionary's lemmas of an inflected word are not always the word's own («основана»
+		// is read as «основа», "basis"): a translation that shares its first five letters with a
+		// word of the quote, either way, may be the event.
+		for k := range keys {
+			if slices.ContainsFunc(event.tr[t], func(tr string) bool { return sharedStem(tr, k) }) {
 				return false
 			}
+		}
+		if slices.ContainsFunc(back, func(k string) bool { return sharedStem(t, k) }) {
+			return false
 		}
 	}
 	return true

@@ -40,6 +40,7 @@ func TestDatesOnlyOther(t *testing.T) {
 		lexicontest.Entry{Head: "rating", Body: "rating\n   _n. рейтинг; квалификация"},
 		lexicontest.Entry{Head: "visit", Body: "visit\n   _n. визит, посещение\n   _v. посещать"},
 		lexicontest.Entry{Head: "appoint", Body: "appoint\n   _v. назначать"},
+		lexicontest.Entry{Head: "join", Body: "join\n   _v. вступить, присоединиться"},
 	)
 	for _, tc := range []struct {
 		question, quote string
@@ -57,6 +58,9 @@ func TestDatesOnlyOther(t *testing.T) {
 		// A translation that shares its stem with a word of the quote («назначать», «назначен»).
 		{"When was Dmitry Orlov appointed?", "Дмитрий Орлов назначен старшим монитором с 1 декабря 2025 года.", false},
 		{"When was Dmitry Orlov appointed?", "Дмитрий Орлов работает в компании с 2019 года.", true},
+		// A word of the question's language that shares a translation with the event's word.
+		{"Когда Дания вступила в ЕС?", "Дания присоединилась к ЕС в 1973 году.", false},
+		{"Когда Дания вступила в ЕС?", "Дания подписала договор с ЕС в 1972 году.", true},
 		// Not judged: no time in the quote, or another language's words the lexicon cannot read.
 		{"When was Helix Cable Systems founded?", "Helix Cable Systems supplied the cable.", false},
 		{"Когда открыт офис в Казани?", "The Kazan office opened in March 2021.", false}, // «открыт» has no translation here

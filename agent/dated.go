@@ -21,9 +21,10 @@ import (
 // translation, is not judged.
 
 // eventTerms returns the terms of what a "when" question dates: its terms (newQuestionTerms) less
-// those of names — the words of the entities the question links, words in quotation marks,
-// words with a capital letter after the first, acronyms and codes — and less eventlessTerms ("year", "date", "did", "become",
-// «году», «стал»). nil when the question asks no time (asksTime) or nothing is left.
+// those of names — the words of the entities the question links, words in quotation marks, words
+// with a capital letter after the first, acronyms, codes and words with a digit — and less
+// eventlessTerms ("year", "date", "did", "become", «году», «стал»). nil when the question asks no
+// time (asksTime) or nothing is left.
 func eventTerms(question string, linked []Linked, lex *lexicon.Lexicon, scope textScope) *questionTerms {
 	if !asksTime(question) {
 		return nil
@@ -65,6 +66,7 @@ func eventTerms(question string, linked []Linked, lex *lexicon.Lexicon, scope te
 // quotedNameRE is a name in quotation marks: «Белая сова», "Ladoga Treasures".
 var quotedNameRE = regexp.MustCompile(`«[^«»]*»|"[^"]*"|“[^“”]*”`)
 
+// isDigit reports whether r is an ASCII digit.
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // eventlessTerms are the terms of words that a "when" question uses whatever event it dates: the

@@ -442,30 +442,16 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 				return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool { return r.states(cit.Quote) })
 			})
 			reason := r.reason
-			// A count must be of what the question counts: "410 beds" is no number of doctors
-			// (counted.go). The reason does not repeat the counted words: traces are shared.
-			if r.kind == kindCount && len(stating) > 0 {
-				if counted := countedTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)); counted != nil {
-					qCyr := cyrillicShare(req.Question) > 0.5
+			// A count must be of what the question counts ("410 beds" is no number of doctors), a
+			// time of the event it dates (a founding year is not the year of a delivery).
+			if r.other != nil && len(stating) > 0 {
+				if other := r.other(req.Question, res.Linked, a.cfg.Lexicon, callerScope(req.Groups)); other != nil {
 					stating = slices.DeleteFunc(stating, func(c ariadne.Claim) bool {
 						return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool {
-							return r.states(cit.Quote) && !countsOnlyOther(cit.Quote, *counted, qCyr)
+							return r.states(cit.Quote) && !other(cit.Quote)
 						})
 					})
-					reason = "the question asks how many of something and every verified quote counts something else"
-				}
-			}
-			// A time must be of the event the question dates: a founding year is not answered by
-			// the year of a delivery (dated.go).
-			if r.kind == kindTime && len(stating) > 0 {
-				if event := eventTerms(req.Question, res.Linked, a.cfg.Lexicon, callerScope(req.Groups)); event != nil {
-					qCyr := cyrillicShare(req.Question) > 0.5
-					stating = slices.DeleteFunc(stating, func(c ariadne.Claim) bool {
-						return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool {
-							return r.states(cit.Quote) && !datesOnlyOther(cit.Quote, *event, qCyr)
-						})
-					})
-					reason = "the question asks when something happened and every verified quote dates something else"
+					reason = r.otherReason
 				}
 			}
 			if len(stating) == 0 {

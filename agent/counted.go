@@ -66,6 +66,18 @@ func countedTerms(question string, lex *lexicon.Lexicon, scope textScope) *quest
 	return &q
 }
 
+// countsOfOther is factKinds' other check of counts: for a question that names what it counts
+// (countedTerms), whether a quote counts only something else (countsOnlyOther); nil when it names
+// nothing.
+func countsOfOther(question string, _ []Linked, lex *lexicon.Lexicon, scope textScope) func(string) bool {
+	counted := countedTerms(question, lex, scope)
+	if counted == nil {
+		return nil
+	}
+	qCyr := cyrillicShare(question) > 0.5
+	return func(quote string) bool { return countsOnlyOther(quote, *counted, qCyr) }
+}
+
 // genericCounters are folded words that count anything: persons, times, pieces, and units of
 // time (a duration is asked as "how many days", and «дней» is stated of any event).
 var genericCounters = map[string]bool{

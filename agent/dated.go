@@ -63,6 +63,17 @@ func eventTerms(question string, linked []Linked, lex *lexicon.Lexicon, scope te
 	return &q
 }
 
+// datesOfOther is factKinds' other check of times: for a "when" question with event terms
+// (eventTerms), whether a quote dates only another event (datesOnlyOther); nil when it has none.
+func datesOfOther(question string, linked []Linked, lex *lexicon.Lexicon, scope textScope) func(string) bool {
+	event := eventTerms(question, linked, lex, scope)
+	if event == nil {
+		return nil
+	}
+	qCyr := cyrillicShare(question) > 0.5
+	return func(quote string) bool { return datesOnlyOther(quote, *event, qCyr) }
+}
+
 // quotedNameRE is a name in quotation marks: «Белая сова», "Ladoga Treasures".
 var quotedNameRE = regexp.MustCompile(`«[^«»]*»|"[^"]*"|“[^“”]*”`)
 

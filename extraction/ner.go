@@ -131,13 +131,17 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 	return n
 }
 
-// Name identifies the stage, its rules' version (and whether it reads typed pages) and the
-// recognizer's models.
+// Name identifies the stage, its rules' version (and whether it reads typed pages and which
+// gazetteer names places) and the recognizer's models.
 func (n *NER) Name() string {
+	v := "ner-v4"
 	if n.typedPages {
-		return "ner-v4+typed/" + n.rec.Name() // a different graph: switching re-extracts typed pages
+		v += "+typed" // a different graph: switching re-extracts typed pages
 	}
-	return "ner-v4/" + n.rec.Name()
+	if g := n.lex.Places(); g != nil {
+		v += "+places:" + g.Name() // places take the gazetteer's names: switching re-extracts
+	}
+	return v + "/" + n.rec.Name()
 }
 
 // Health checks the recognizer when it can be checked (the sidecar client's /health); nil
@@ -834,6 +838,14 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 		if other := xs.find(name, typ, g.acl); other != "" {
 			aliases = append(aliases, other) // the entity's name in the other script: one entity
+		}
+		if typ == "location" {
+			// A place the gazetteer knows takes its English and Russian names: "Vienna" and «Вена»,
+			// which no transliteration relates, then resolve to one entity, and each finds the
+			// other's mentions. Public reference data: nothing of a chunk the reader may not read.
+			if p, ok := n.lex.Places().Find(append([]string{name}, aliases...)...); ok {
+				aliases = append(aliases, p.Names...)
+			}
 		}
 		final[k], _ = reg.ResolveRecognized(resolution.Candidate{Name: name, Type: typ, Aliases: aliases, Context: ctx, ACL: g.acl})
 		xs.add(final[k])

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -422,5 +423,54 @@ func TestNERJoinsOrganizationsAcrossScripts(t *testing.T) {
 	got = keys(lex, en, restrictedRU)
 	if got["notes/d-ru#0"] != got["notes/b-en#0"] || got["notes/b-en#0"] != "organization:kama state universiti" {
 		t.Errorf("the public note resolved first: %v, want the finance note on the public entity", got)
+	}
+}
+
+// With a gazetteer, a place recognized in English and the same place recognized in Russian are
+// one entity, though no transliteration relates "Vienna" and «Вена», and it takes the
+// gazetteer's names; without one they stay two. A place the gazetteer cannot choose (two
+// Brests of close size) takes no names.
+func TestNERJoinsPlacesByGazetteer(t *testing.T) {
+	o := onto(t)
+	g, err := lexicon.ReadGazetteer("places.tsv", strings.NewReader(
+		"city\t2761369\tAT\t1691468\tVienna\tWien\tВена\n"+
+			"city\t4791160\tUS\t16522\tVienna\n"+
+			"city\t629634\tBY\t340141\tBrest\tБрест\n"+
+			"city\t3030300\tFR\t139926\tBrest\tБрест\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := []scripted{{"Vienna", "LOC", ""}, {"Вене", "LOC", "Вена"}, {"Brest", "LOC", ""}, {"Бресте", "LOC", "Брест"}}
+	en := note("notes/a-en", "en", "The orchestra played in Vienna and in Brest.")
+	ru := note("notes/b-ru", "ru", "Оркестр выступил в Вене, затем в Бресте.")
+	run := func(lex *lexicon.Lexicon) (*resolution.Registry, map[string][]string) {
+		reg := resolution.NewRegistry(o.Nicknames)
+		found, err := NewNER(scriptedSidecar(t, script), o, NERConfig{Lexicon: lex}).Recognize(context.Background(), []Input{en, ru}, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]string{}
+		for id, rs := range found {
+			for _, r := range rs {
+				out[id] = append(out[id], r.EntityKey)
+			}
+		}
+		return reg, out
+	}
+	reg, got := run((*lexicon.Lexicon)(nil).WithGazetteer(g))
+	if want := map[string][]string{
+		"notes/a-en#0": {"location:viena", "location:brest"},
+		"notes/b-ru#0": {"location:viena", "location:brest"},
+	}; !reflect.DeepEqual(got, want) {
+		t.Errorf("with a gazetteer: %v, want %v", got, want)
+	}
+	if e, _ := reg.Get("location:viena"); e.Name != "Vienna" || !slices.Equal(e.Aliases, []string{"Вена"}) {
+		t.Errorf("Vienna: name %q aliases %q, want Vienna with «Вена» (Wien is too short to be taken)", e.Name, e.Aliases)
+	}
+	if _, got := run(nil); got["notes/b-ru#0"][0] == got["notes/a-en#0"][0] {
+		t.Errorf("without a gazetteer: %v, want «Вена» apart from Vienna", got)
+	}
+	if n := NewNER(scriptedSidecar(t, script), o, NERConfig{Lexicon: (*lexicon.Lexicon)(nil).WithGazetteer(g)}).Name(); !strings.HasPrefix(n, "ner-v4+places:places.tsv/") {
+		t.Errorf("Name %q: want the gazetteer named, so that adding one re-extracts", n)
 	}
 }

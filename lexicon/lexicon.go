@@ -37,6 +37,7 @@ type Lexicon struct {
 	enStGl map[string]string   // English key → the first translation of the first headword with that key
 	ruGl   map[string]string   // Russian key → the English headword ruEn lists first, as written
 	syn    *Thesaurus          // Russian synonyms (WithThesaurus); nil: none
+	places *Gazetteer          // place names (WithGazetteer); nil: none
 	// base: an English inflected form the dictionary refers to its headword ("led" → "lead":
 	// "_p. и _p-p. от lead") → that headword's key; its translations are the headword's.
 	base map[string]string

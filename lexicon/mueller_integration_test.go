@@ -52,3 +52,33 @@ func TestIntegrationThesaurus(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrationGazetteer reads the place names deploy/local.sh writes from GeoNames' cities and
+// the CLDR's territories and checks exonyms both ways, homonyms and its size.
+func TestIntegrationGazetteer(t *testing.T) {
+	path := testenv.PlacesPath()
+	testenv.Need(t, "the gazetteer (deploy/local.sh install lexicon)", func(context.Context) error {
+		_, err := os.Stat(path)
+		return err
+	})
+	g, err := lexicon.LoadGazetteer(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := g.Size(); n < 34000 {
+		t.Fatalf("Size() = %d; want every city of cities15000 and the territories (34 169)", n)
+	}
+	for _, tc := range []struct{ name, id, russian string }{
+		{"Vienna", "2761369", "Вена"}, {"Вена", "2761369", "Вена"},
+		{"Munich", "2867714", "Мюнхен"}, {"St. Petersburg", "498817", "Санкт-Петербург"},
+		{"Петербург", "498817", "Санкт-Петербург"}, {"Moscow", "524901", "Москва"},
+		{"Tromsø", "3133895", "Тромсё"}, {"Пекин", "1816670", "Пекин"},
+		{"Germany", "DE", "Германия"}, {"США", "US", "США"}, {"Russia", "RU", "Россия"},
+		{"Brest", "", ""}, {"Richmond", "", ""}, {"Columbia", "", ""}, // homonyms of close size
+	} {
+		p, ok := g.Find(tc.name)
+		if ok != (tc.id != "") || p.ID != tc.id || (ok && !slices.Contains(p.Names, tc.russian)) {
+			t.Errorf("Find(%q) = %s %q (ok %v), want %q with %q", tc.name, p.ID, p.Names, ok, tc.id, tc.russian)
+		}
+	}
+}

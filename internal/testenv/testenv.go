@@ -118,6 +118,15 @@ func ThesaurusPath() string {
 	return filepath.Join(Home(), "lexicon", "ru-wiktionary-synsets.tsv")
 }
 
+// PlacesPath is the gazetteer's file: $ARIADNE_PLACES, else <Home>/lexicon/places.tsv
+// (deploy/local.sh install lexicon).
+func PlacesPath() string {
+	if p := os.Getenv("ARIADNE_PLACES"); p != "" {
+		return p
+	}
+	return filepath.Join(Home(), "lexicon", "places.tsv")
+}
+
 // LexiconPath is the bilingual dictionary's prefix: $ARIADNE_LEXICON, else
 // <Home>/lexicon/mueller7 (deploy/local.sh install lexicon).
 func LexiconPath() string {

@@ -220,9 +220,10 @@ func moneyWord(w string, stems []string) bool {
 }
 
 var (
-	// currencyRE: a currency sign, code or word next to an amount.
+	// currencyRE: a currency sign, code or word next to an amount; in Russian the word may follow
+	// its country's adjective («60 000 сингапурских долларов», «5 000 швейцарских франков»).
 	// (Go's \b is ASCII-only, so the Russian words follow the number instead.)
-	currencyRE = regexp.MustCompile(`(?i)[₽$€£¥]|\b(rub|usd|eur|gbp|cny|chf|dollars?|euros?|pounds?|roubles?|rubles?|yuan)\b|\d[\d\s\x{00a0}.,]*((тыс|млн|млрд|миллион|миллиард|тысяч)\p{L}*\.?\s*)?(руб|долл|евро|юан|фунт|тенге)`)
+	currencyRE = regexp.MustCompile(`(?i)[₽$€£¥]|\b(rub|usd|eur|gbp|cny|chf|jpy|sgd|dollars?|euros?|pounds?|roubles?|rubles?|yuan|yen|francs?|kron(?:a|e|or|er))\b|\d[\d\s\x{00a0}.,]*((тыс|млн|млрд|миллион|миллиард|тысяч)\p{L}*\.?\s*)?(\p{L}+ск\p{L}{1,3}\s+)?(руб|долл|евро|юан|фунт|тенге|франк|иен|йен|крон(?:[аыуе]|ой|ами|ах)?(?:[^\p{L}]|$))`)
 	// groupedNumberRE: an amount written with digit groups (210 000; 1,500,000).
 	groupedNumberRE = regexp.MustCompile(`\d{1,3}(?:[\s\x{00a0}\x{202f},]\d{3})+\b`)
 	// shareRE: a percentage or a share in words («от шести до девяти процентов», «более половины»,

@@ -86,6 +86,12 @@ func TestHasAmount(t *testing.T) {
 		{"Лес занимает более половины бассейна.", kindPercent, true},
 		{"Процентная ставка обсуждается.", kindPercent, false},
 		{"Сделка принесла 30 миллионов фунтов стерлингов.", kindMoney, true},
+		{"Госпожа Тан подтвердила гонорар 60 000 сингапурских долларов за концерт.", kindMoney, true}, // a country's adjective before the currency
+		{"Стоимость — 5 000 швейцарских франков.", kindMoney, true},
+		{"The fee is 9,500 Swiss francs.", kindMoney, true},
+		{"В зале 1 150 зрительских мест.", kindMoney, false}, // an adjective before another noun
+		{"Штраф — 40 000 шведских крон.", kindMoney, true},
+		{"На стене 12 стальных кронштейнов.", kindMoney, false}, // «крон» begins another word
 		{"If a shipment is more than 14 days late, the seller pays a penalty of 3% of the shipment value.", kindMoney, true},
 		{"Неустойка в размере 0,5% за каждый день просрочки.", kindMoney, true},
 		{"The fee is 2% of the order.", kindMoney, true},

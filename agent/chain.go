@@ -43,6 +43,7 @@ type chainPlan struct {
 	kind  hopUnit // the end page's unit that states the kind of fact asked (a count, a time, a place) when the end's fact does not (kindUnit)
 	cover float64
 	odds  float64 // walkOdds of path
+	role  bool    // a hop states a term of the question's roleTerms
 }
 
 // DocumentChunkReader lists the readable chunks of documents (graph.Store); with it, a chain's
@@ -64,7 +65,10 @@ type DocumentChunkReader interface {
 // the nearest neighbour. What the question's main clause asks, before a relative clause that
 // describes the entity it asks about ("Who stands in for the engineer who restarted X?"), is said
 // of the path's end: its terms count only in the last hop's sentence, the last entity's page or an
-// entity type on the way, not in the sentence of an earlier hop (mainClauseTerms). A question
+// entity type on the way, not in the sentence of an earlier hop (mainClauseTerms). The words that
+// name the asked entity by its relation to a named one ("the underwriter of policy X": roleTerms)
+// are how the chain gets there: they count only in a hop's sentence, and a chain whose hops state
+// one of them comes before every chain whose hops state none. A question
 // about the chain's end ("the office of the account manager of X") is answered by the end
 // entity's own page: the unit of that page (readable by the caller) that states
 // most of the question terms the hops leave unstated — at least one of them in its own text — is
@@ -179,7 +183,8 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 	q := newQuestionTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)).memoized()
 	idf, _ := termIDF(q, all)
 	memo := newChainMemo()
-	asked := mainClauseTerms(req.Question) // said of the path's end (clause.go)
+	asked := mainClauseTerms(req.Question)   // said of the path's end (clause.go)
+	roles := roleTerms(req.Question, linked) // said on the way to the end (clause.go)
 	var best chainPlan
 	for _, p := range paths {
 		if p.Hops() == 0 || p.Hops() > maxChainHops {
@@ -219,11 +224,24 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 			}
 		}
 		last, covered := lastUnit(terms, got, pageOf(pageChunks, byID, p.Nodes[len(p.Nodes)-1]), hops, idf, sum, memo)
+		for t := range roles {
+			if _, said := got[t]; !said {
+				delete(covered, t) // the end's page does not say how the named entity leads to it
+			}
+		}
 		cover := chainCover(got, covered, idf, sum)
 		odds := walkOdds(withDegrees(p, degrees))
-		if best.hops == nil || cover > best.cover+chainEps ||
-			cover > best.cover-chainEps && (odds > best.odds+chainEps || odds > best.odds-chainEps && len(hops) < len(best.hops)) {
-			best = chainPlan{path: p, hops: hops, last: last, cover: cover, odds: odds}
+		// A chain whose hops state how the named entity leads to the asked one (roleTerms: "the
+		// underwriter of X" reached by "The underwriter is R. L.") beats one that reaches some
+		// other neighbour, however much of the rest of the question that neighbour's page shares.
+		role := false
+		for t := range roles {
+			_, said := got[t]
+			role = role || said
+		}
+		if best.hops == nil || role && !best.role || role == best.role && (cover > best.cover+chainEps ||
+			cover > best.cover-chainEps && (odds > best.odds+chainEps || odds > best.odds-chainEps && len(hops) < len(best.hops))) {
+			best = chainPlan{path: p, hops: hops, last: last, cover: cover, odds: odds, role: role}
 		}
 	}
 	// No hop at all: the page of an entity the question names may state as much of the question

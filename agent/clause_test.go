@@ -47,3 +47,44 @@ func TestMainClauseTerms(t *testing.T) {
 		}
 	}
 }
+
+func TestRoleTerms(t *testing.T) {
+	terms := func(words ...string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range words {
+			for _, t := range textnorm.SearchTerms(w) {
+				out[t] = true
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		question, surface string
+		want              map[string]bool
+	}{
+		{"Where did the underwriter of policy ASH-MI-7731 work before joining Ashgrove?", "policy ASH-MI-7731", terms("underwriter")},
+		{"Where did the principal conductor of the Neva Virtuosi work before?", "Neva Virtuosi", terms("principal", "conductor")},
+		{"Who is the UK agent for Clara Whitfield?", "Clara Whitfield", terms("UK", "agent")},
+		{"Где работал раньше андеррайтер полиса ASH-MI-7731?", "полиса ASH-MI-7731", terms("андеррайтер")},
+		{"Где учился дирижёр «Невских виртуозов»?", "«Невских виртуозов»", terms("дирижёр")}, // an opening quote between
+		{"Где учился Лебедев, дирижёр Невских виртуозов?", "Невских виртуозов", terms("дирижёр")},
+		{"Кто, кроме Лебедева, дирижировал?", "Лебедева", nil}, // a preposition governs it
+		{"Кто дирижировал, Лебедев?", "Лебедев", nil},          // a comma between
+		{"Где учился дирижёр Невских виртуозов?", "Невских виртуозов", terms("дирижёр")},
+		{"Where did Igor Lebedev study?", "Igor Lebedev", nil},                    // no role: the name is the subject
+		{"Which concerts of the Neva Virtuosi were moved?", "Neva Virtuosi", nil}, // "which" is no determiner: the asked thing is the concerts themselves, counted by the main clause
+		{"What happened at the hall of Albion?", "Albion", terms("hall")},
+		{"Who signed the contract with Hale & Rowe Concerts?", "Hale & Rowe Concerts", nil}, // "with" is no role's preposition
+	} {
+		got := roleTerms(tc.question, []Linked{{Key: "k", Surface: tc.surface}})
+		if len(got) != len(tc.want) {
+			t.Errorf("roleTerms(%q) = %v, want %v", tc.question, got, tc.want)
+			continue
+		}
+		for w := range tc.want {
+			if !got[w] {
+				t.Errorf("roleTerms(%q) = %v, want %v", tc.question, got, tc.want)
+			}
+		}
+	}
+}

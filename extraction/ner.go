@@ -134,7 +134,7 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 // Name identifies the stage, its rules' version (and whether it reads typed pages and which
 // gazetteer names places) and the recognizer's models.
 func (n *NER) Name() string {
-	v := "ner-v4"
+	v := "ner-v5"
 	if n.typedPages {
 		v += "+typed" // a different graph: switching re-extracts typed pages
 	}
@@ -368,7 +368,8 @@ var amountOrUnitRE = regexp.MustCompile(`^(?:(?:EUR|USD|RUB|GBP|NOK|SEK|DKK|CHF|
 // ("Vera Ilyina") unless its first word is an adjective ("Veliky Ustyug"); a Russian street name
 // («на улице Декабристов») is an address, a sum of money or a unit ("EUR 640,000", "MW") a
 // quantity, and a "person" with a digit ("Turbine K-17") a thing: none is an entity, and they are
-// dropped.
+// dropped. A name after a title or a greeting ("Dear Dmitry", "Dr. Hale", «Госпожа Тан») is a
+// person whatever the label.
 func relabelled(text string, found []ner.Mention) []ner.Mention {
 	out := found[:0:0]
 	for _, m := range found {
@@ -386,6 +387,8 @@ func relabelled(text string, found []ner.Mention) []ner.Mention {
 			m.Label == "LOC" && len(ws) == 2 && headType(name) == "" && unicode.IsUpper([]rune(ws[0].Text)[0]) &&
 				!adjectiveRE.MatchString(ws[0].Text) && slavicSurnameRE.MatchString(ws[1].Text):
 			m.Label, m.SourceLabel = "PER", "PER"
+		case m.Label != "PER" && withoutHonorific(name) != name:
+			m.Label, m.SourceLabel = "PER", "PER" // "Dear Dmitry" (ORG to a small model), "Dr. Hale": an addressee, a person
 		}
 		out = append(out, m)
 	}

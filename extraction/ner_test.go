@@ -754,12 +754,14 @@ func TestNERHeadNounTypes(t *testing.T) {
 
 // What a small recognizer reads wrongly from a name's context is corrected (outside tester, stop
 // 60): a river's or a region's name is a place, a person's name with a Russian-style surname no
-// organization, a street no entity; everything else is as recognized.
+// organization, a street no entity, a name after a greeting or a title a person (trial 71: "Dear
+// Dmitry" was an organization); everything else is as recognized.
 func TestNERRelabelsFromContext(t *testing.T) {
 	text := "Galina Petrova of Okhta Bank met museums in the Volga region; Anna Volga came. " +
 		"Типография на улице Декабристов, 12, в Казани; ООО «Петрова» и Kama Petrov Motors, IBM Petrov. " +
 		"It cost EUR 640,000 for 12 MW; Turbine K-17 failed; 3M Company. " +
-		"Nina Orlova and Dmitry Sokolov flew via Pavlovsky Posad to Veliky Ustyug, then Bolshoy Kamensky."
+		"Nina Orlova and Dmitry Sokolov flew via Pavlovsky Posad to Veliky Ustyug, then Bolshoy Kamensky. " +
+		"Dear Dmitry, Госпожа Тан asked Dr. Hale."
 	at := func(s, label string) ner.Mention {
 		i := strings.Index(text, s)
 		return ner.Mention{Start: i, End: i + len(s), Text: s, Label: label, SourceLabel: map[string]string{"PER": "PERSON"}[label]}
@@ -769,7 +771,7 @@ func TestNERRelabelsFromContext(t *testing.T) {
 		at("Декабристов", "LOC"), at("Казани", "LOC"), at("ООО «Петрова»", "ORG"), at("Kama Petrov Motors", "ORG"),
 		at("IBM Petrov", "ORG"), at("EUR 640,000", "ORG"), at("MW", "ORG"), at("Turbine K-17", "PER"), at("3M Company", "ORG"),
 		at("Nina Orlova", "LOC"), at("Dmitry Sokolov", "LOC"), at("Pavlovsky Posad", "LOC"), at("Veliky Ustyug", "LOC"),
-		at("Bolshoy Kamensky", "LOC"),
+		at("Bolshoy Kamensky", "LOC"), at("Dear Dmitry", "ORG"), at("Госпожа Тан", "LOC"), at("Dr. Hale", "PER"),
 	})
 	var labels []string
 	for _, m := range got {
@@ -777,7 +779,8 @@ func TestNERRelabelsFromContext(t *testing.T) {
 	}
 	want := []string{"Galina Petrova|PER|PER", "Okhta Bank|ORG|", "Volga|LOC|LOC", "Anna Volga|PER|PERSON", "Казани|LOC|",
 		"ООО «Петрова»|ORG|", "Kama Petrov Motors|ORG|", "IBM Petrov|ORG|", "3M Company|ORG|",
-		"Nina Orlova|PER|PER", "Dmitry Sokolov|PER|PER", "Pavlovsky Posad|LOC|", "Veliky Ustyug|LOC|", "Bolshoy Kamensky|LOC|"}
+		"Nina Orlova|PER|PER", "Dmitry Sokolov|PER|PER", "Pavlovsky Posad|LOC|", "Veliky Ustyug|LOC|", "Bolshoy Kamensky|LOC|",
+		"Dear Dmitry|PER|PER", "Госпожа Тан|PER|PER", "Dr. Hale|PER|PERSON"}
 	if !slices.Equal(labels, want) {
 		t.Errorf("labels\n got  %q\n want %q", labels, want)
 	}

@@ -3,9 +3,11 @@ package agent
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 )
 
 // candidatesGraph proposes fixed entity candidates; it knows nothing else.
@@ -137,5 +139,91 @@ func TestLinkedPageCountsAsEvidence(t *testing.T) {
 	}
 	if !slices.ContainsFunc(res.Chunks, func(c ariadne.ScoredChunk) bool { return c.ID == page.ID }) {
 		t.Errorf("chunks %+v, want the linked page", res.Chunks)
+	}
+}
+
+// placesGraph answers the question's own search with qcands and a search by a place's names
+// (Retriever.placeCandidates) with pcands; it records the texts searched.
+type placesGraph struct {
+	emptyGraph
+	qcands, pcands []ariadne.EntityCandidate
+	searched       *[]string
+}
+
+func (g placesGraph) EntityCandidates(_ context.Context, text string, _ []string, _ int) ([]ariadne.EntityCandidate, error) {
+	*g.searched = append(*g.searched, text)
+	if len(*g.searched) == 1 {
+		return g.qcands, nil
+	}
+	return g.pcands, nil
+}
+
+// With a gazetteer, a place the question names in one language links the location entity the
+// knowledge base names in the other ("Vienna" → «Вена», «в Вене» → "Vienna"); a name two places
+// of close size share links nothing, nor does a candidate that is no location.
+func TestLinkPlacesByGazetteer(t *testing.T) {
+	g, err := lexicon.ReadGazetteer("places.tsv", strings.NewReader(
+		"city\t2761369\tAT\t1691468\tVienna\tВена\n"+
+			"city\t487928\tRU\t15700\tVenëv\tВенёв\n"+
+			"city\t629634\tBY\t340141\tBrest\tБрест\n"+
+			"city\t3030300\tFR\t139926\tBrest\tБрест\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cand := func(key, name, typ string, aliases ...string) ariadne.EntityCandidate {
+		return ariadne.EntityCandidate{StoredEntity: ariadne.StoredEntity{Entity: ariadne.Entity{Key: key, Name: name, Type: typ, Aliases: aliases}}}
+	}
+	vena := cand("location:vena", "Вена", "location", "Вене")
+	brest := cand("location:brest", "Брест", "location")
+	for _, tc := range []struct {
+		question string
+		pcands   []ariadne.EntityCandidate
+		want     []string // key:surface
+	}{
+		{"What happened to the double bass in Vienna?", []ariadne.EntityCandidate{vena}, []string{"location:vena:Vienna"}},
+		{"Who flew to Vienna?", []ariadne.EntityCandidate{cand("orgs/vienna-phil", "Wiener Philharmoniker", "organization", "Vienna Phil")}, nil},
+		{"Who played in Brest?", []ariadne.EntityCandidate{brest}, nil}, // Belarus or France: not chosen
+		{"Who played in vienna?", []ariadne.EntityCandidate{vena}, nil}, // lower case: no name
+	} {
+		var searched []string
+		lex := (*lexicon.Lexicon)(nil).WithGazetteer(g)
+		r := NewRetriever(fakeSearch{}, placesGraph{pcands: tc.pcands, searched: &searched}, fixedEmbedder{}, nil, RetrievalConfig{Lexicon: lex}, nil)
+		linked, err := r.Link(context.Background(), tc.question, []string{"all"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range linked {
+			got = append(got, l.Key+":"+l.Surface)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: linked %q, want %q (searched %q)", tc.question, got, tc.want, searched)
+		}
+	}
+	// Russian, inflected, against an entity the knowledge base names in English.
+	var searched []string
+	vienna := cand("location:viena", "Vienna", "location")
+	r := NewRetriever(fakeSearch{}, placesGraph{pcands: []ariadne.EntityCandidate{vienna}, searched: &searched}, fixedEmbedder{},
+		nil, RetrievalConfig{Lexicon: (*lexicon.Lexicon)(nil).WithGazetteer(g)}, nil)
+	linked, err := r.Link(context.Background(), "Что случилось с контрабасом в Вене?", []string{"all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(linked) != 1 || linked[0].Key != "location:viena" || linked[0].Surface != "Вене" {
+		t.Errorf("«в Вене»: linked %+v, want location:viena by «Вене»", linked)
+	}
+	if len(searched) != 2 || searched[1] != "Vienna Вена" {
+		t.Errorf("searched %q, want the question, then the place's names", searched)
+	}
+	// A name as the gazetteer writes it is that place's, though inflection also finds a bigger one.
+	searched = nil
+	if _, err := r.Link(context.Background(), "Что случилось в Венёве?", []string{"all"}); err != nil || len(searched) != 2 || searched[1] != "Venëv Венёв" {
+		t.Errorf("«в Венёве»: searched %q (err %v), want Venëv's names", searched, err)
+	}
+	// Without a gazetteer nothing more is searched.
+	searched = nil
+	r = NewRetriever(fakeSearch{}, placesGraph{pcands: []ariadne.EntityCandidate{vienna}, searched: &searched}, fixedEmbedder{}, nil, RetrievalConfig{}, nil)
+	if linked, _ := r.Link(context.Background(), "Что случилось в Вене?", []string{"all"}); len(linked) != 0 || len(searched) != 1 {
+		t.Errorf("without a gazetteer: linked %+v after %d searches, want none after 1", linked, len(searched))
 	}
 }

@@ -189,6 +189,38 @@ func (g *Gazetteer) Find(names ...string) (p Place, ok bool) {
 	return Place{}, false
 }
 
+// Named reports whether s, as written up to case, «ё» and punctuation, is one of the place's
+// Names.
+func (p Place) Named(s string) bool {
+	k := placeKey(s)
+	return slices.ContainsFunc(p.Names, func(n string) bool { return placeKey(n) == k })
+}
+
+// Place returns the i-th place of the file (0 ≤ i < Size).
+func (g *Gazetteer) Place(i int) Place { return g.places[i] }
+
+// Choose returns, of the places at indexes idx (Place), the one Find would choose among places a
+// name finds, without the rule for Latin script: a country or region before a city, then the most
+// populous when it has dominance times the people of each other. For a name found in running text,
+// inflected («в Вене»), whose written form is no name of the file.
+func (g *Gazetteer) Choose(idx []int) (Place, bool) {
+	if g == nil || len(idx) == 0 {
+		return Place{}, false
+	}
+	var territories, cities []int32
+	for _, i := range idx {
+		if g.places[i].Kind == "city" {
+			cities = append(cities, int32(i))
+		} else {
+			territories = append(territories, int32(i))
+		}
+	}
+	if len(territories) > 0 {
+		return g.mostPopulous(territories, nil)
+	}
+	return g.mostPopulous(cities, nil)
+}
+
 // mostPopulous returns the most populous place of idx when it has dominance times the people of
 // every other that rival accepts (nil: every other).
 func (g *Gazetteer) mostPopulous(idx []int32, rival func(int32) bool) (Place, bool) {

@@ -71,6 +71,15 @@ func TestGazetteerFind(t *testing.T) {
 	if want := []string{"Saint Petersburg", "St. Petersburg", "Санкт-Петербург", "Петербург"}; !slices.Equal(spb.Names, want) {
 		t.Errorf("Saint Petersburg's names %q, want %q (English, its St. form, Russian)", spb.Names, want)
 	}
+	if !spb.Named("санкт петербург") || spb.Named("Санкт-Петербурге") {
+		t.Error("Named: want the written names up to case and punctuation, not an inflected form")
+	}
+	if p, ok := g.Choose([]int{5, 6}); !ok || p.ID != "2761369" { // both Viennas
+		t.Errorf("Choose(Viennas) = %q %v, want 2761369", p.ID, ok)
+	}
+	if _, ok := g.Choose([]int{14, 15}); ok { // both Brests
+		t.Error("Choose(Brests): chose one")
+	}
 	var nilG *Gazetteer
 	if _, ok := nilG.Find("Vienna"); ok || nilG.Size() != 0 || nilG.Name() != "" {
 		t.Error("a nil gazetteer knows a place")

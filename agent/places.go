@@ -1,0 +1,96 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
+	"github.com/ariadne-graphrag/ariadne/resolution"
+)
+
+// placeMatchers holds, per gazetteer, a matcher over every place's names (Place.Names: its English
+// name, Russian names and "St." forms), keyed by the place's index: built once, on the first
+// question, in about a second.
+var placeMatchers sync.Map // *lexicon.Gazetteer → func() *resolution.Matcher
+
+func placeMatcher(g *lexicon.Gazetteer) *resolution.Matcher {
+	build, _ := placeMatchers.LoadOrStore(g, sync.OnceValue(func() *resolution.Matcher {
+		var aliases []resolution.Alias
+		for i := range g.Size() {
+			key := strconv.Itoa(i)
+			for _, n := range g.Place(i).Names {
+				aliases = append(aliases, resolution.Alias{Text: n, EntityKey: key, EntityType: "location"})
+			}
+		}
+		return resolution.NewMatcher(aliases)
+	}))
+	return build.(func() *resolution.Matcher)()
+}
+
+// placeCandidates returns the location entities, as the caller (groups) may see them, of the
+// places a question names by a name their entities may not have: "Vienna" asked of a knowledge
+// base that writes only «Вена». The gazetteer finds the places in the question (the resolver's
+// matcher: inflected forms, either script; among the places it finds, those with the name as
+// written come first, then Gazetteer.Choose picks one or none), the entity index is searched with each place's names, and
+// a location candidate one of whose names is a name of the place is returned with the place's
+// names added to its aliases, so that linking then finds it in the question. The names added are
+// the gazetteer's (public reference data), never a restricted chunk's. Nil without a gazetteer.
+func (r *Retriever) placeCandidates(ctx context.Context, question string, groups []string) ([]ariadne.EntityCandidate, error) {
+	g := r.cfg.Lexicon.Places()
+	if g == nil {
+		return nil, nil
+	}
+	var out []ariadne.EntityCandidate
+	seen := map[string]bool{}
+	for _, m := range placeMatcher(g).Find(question) {
+		if !capitalized(m.Surface) {
+			continue
+		}
+		// A name written as the gazetteer writes it («Венёв») is that place's, not a bigger
+		// place's the matcher also finds by inflection (Vienna by «Вене»).
+		var idx, exact []int
+		for _, k := range m.Keys {
+			i, _ := strconv.Atoi(k)
+			idx = append(idx, i)
+			if g.Place(i).Named(m.Surface) {
+				exact = append(exact, i)
+			}
+		}
+		if len(exact) > 0 {
+			idx = exact
+		}
+		p, ok := g.Choose(idx)
+		if !ok || seen[p.ID] {
+			continue
+		}
+		seen[p.ID] = true
+		cands, err := r.graph.EntityCandidates(ctx, strings.Join(p.Names, " "), groups, 20)
+		if err != nil {
+			return nil, err
+		}
+		var aliases []resolution.Alias
+		for _, n := range p.Names {
+			aliases = append(aliases, resolution.Alias{Text: n, EntityKey: "place", EntityType: "location"})
+		}
+		names := resolution.NewMatcher(aliases)
+		for _, c := range cands {
+			if c.Type != "location" || !slices.ContainsFunc(append([]string{c.Name}, c.Aliases...), func(n string) bool {
+				return len(names.FindWhole(n).Keys) > 0
+			}) {
+				continue
+			}
+			c.Aliases = slices.Clone(c.Aliases) // the caller's view is shared with the index's answer
+			for _, n := range p.Names {
+				if n != c.Name && !slices.Contains(c.Aliases, n) {
+					c.Aliases = append(c.Aliases, n)
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

@@ -115,27 +115,17 @@ var roleDeterminers = map[string]bool{"the": true, "a": true, "an": true, "its":
 // agent for Clara Whitfield", "the accountant at the agency".
 var rolePrepositions = map[string]bool{"of": true, "for": true, "at": true}
 
-// ruPrepositions are the Russian prepositions that have a search term of their own (the short ones
-// are stopwords): «кроме Лебедева» is no role of Lebedev.
-var ruPrepositions = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`кроме после около вместо между против среди через вокруг возле согласно благодаря
-		ради насчёт насчет вдоль внутри вне мимо напротив помимо накануне посредством`) {
-		m[w] = true
-	}
-	return m
-}()
-
 // roleTerms returns the terms of the words that name the asked entity by its relation to an
 // entity the question names (linked): the head of "the underwriter of policy ASH-7", "the
-// principal conductor of the Neva Virtuosi" (a determiner, at most three words, a preposition,
-// the name), and in Russian the word right before the name that governs it («андеррайтер полиса
-// ASH-7», «дирижёр «Невских виртуозов»»), when it is a lower-case word with a term and nothing
-// but a space or an opening quote stands between (not a preposition: «кроме Лебедева»). Those
-// words are what leads from the named entity to the asked one, so a chain must state them on its
-// way — in a hop's sentence — not only in the end's own page, whose sentence about something
-// else may share a word with them («в страховой компании» of an accountant's previous job shares
-// "underwriter"'s translation «страховая компания»). Nil when no linked name is governed that way.
+// principal conductor of the Neva Virtuosi" — a determiner, at most three words, a preposition of
+// rolePrepositions, the name. Those words are what leads from the named entity to the asked one,
+// so a chain must state them on its way — in a hop's sentence — not only in the end's own page,
+// whose sentence about something else may share a word with them («в страховой компании» of an
+// accountant's previous job shares "underwriter"'s translation «страховая компания»). Russian
+// questions give none: a noun before a name there is as often the name's own kind («авария
+// INC-2371», «версия routekit») or a verbal noun («руководил устранением INC-2371») as a role
+// («андеррайтер полиса»), and treating those as roles moved chains off their path (fitkb,
+// measured). Nil when no linked name is governed that way.
 func roleTerms(question string, linked []Linked) map[string]bool {
 	words := textnorm.Words(question)
 	var out map[string]bool
@@ -162,8 +152,10 @@ func roleTerms(question string, linked []Linked) map[string]bool {
 		if lw := strings.ToLower(words[j].Text); lw == "the" {
 			j--
 		}
-		switch {
-		case j >= 1 && rolePrepositions[strings.ToLower(words[j].Text)]:
+		if j >= 2 && !words[j].Upper && !rolePrepositions[strings.ToLower(words[j].Text)] && rolePrepositions[strings.ToLower(words[j-1].Text)] {
+			j-- // the name's kind, outside the linked surface: "of policy ASH-7"
+		}
+		if j >= 1 && rolePrepositions[strings.ToLower(words[j].Text)] {
 			k := j - 1
 			for k >= 0 && j-k <= 3 && !roleDeterminers[strings.ToLower(words[k].Text)] && !interrogatives[strings.ToLower(words[k].Text)] {
 				k--
@@ -171,10 +163,6 @@ func roleTerms(question string, linked []Linked) map[string]bool {
 			if k >= 0 && k < j-1 && roleDeterminers[strings.ToLower(words[k].Text)] {
 				add(words[k+1 : j])
 			}
-		case j == i-1 && hasCyrillic(words[j].Text) && !words[j].Upper && len(textnorm.SearchTerms(words[j].Text)) > 0 &&
-			!ruPrepositions[strings.ToLower(words[j].Text)] &&
-			strings.Trim(question[words[j].End:words[i].Start], " «\"„“") == "":
-			add(words[j : j+1])
 		}
 	}
 	return out

@@ -65,12 +65,9 @@ func TestRoleTerms(t *testing.T) {
 		{"Where did the underwriter of policy ASH-MI-7731 work before joining Ashgrove?", "policy ASH-MI-7731", terms("underwriter")},
 		{"Where did the principal conductor of the Neva Virtuosi work before?", "Neva Virtuosi", terms("principal", "conductor")},
 		{"Who is the UK agent for Clara Whitfield?", "Clara Whitfield", terms("UK", "agent")},
-		{"Где работал раньше андеррайтер полиса ASH-MI-7731?", "полиса ASH-MI-7731", terms("андеррайтер")},
-		{"Где учился дирижёр «Невских виртуозов»?", "«Невских виртуозов»", terms("дирижёр")}, // an opening quote between
-		{"Где учился Лебедев, дирижёр Невских виртуозов?", "Невских виртуозов", terms("дирижёр")},
-		{"Кто, кроме Лебедева, дирижировал?", "Лебедева", nil}, // a preposition governs it
-		{"Кто дирижировал, Лебедев?", "Лебедев", nil},          // a comma between
-		{"Где учился дирижёр Невских виртуозов?", "Невских виртуозов", terms("дирижёр")},
+		{"Where did the underwriter of policy ASH-MI-7731 work before?", "ASH-MI-7731", terms("underwriter")}, // the kind outside the surface
+		{"Где работал раньше андеррайтер полиса ASH-MI-7731?", "полиса ASH-MI-7731", nil},                     // Russian: none
+		{"Какой срок хранения у кластера, на котором случилась авария INC-2371?", "INC-2371", nil},
 		{"Where did Igor Lebedev study?", "Igor Lebedev", nil},                    // no role: the name is the subject
 		{"Which concerts of the Neva Virtuosi were moved?", "Neva Virtuosi", nil}, // "which" is no determiner: the asked thing is the concerts themselves, counted by the main clause
 		{"What happened at the hall of Albion?", "Albion", terms("hall")},

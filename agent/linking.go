@@ -17,23 +17,17 @@ import (
 // normalization, transliteration and inflection rules used at ingestion) confirms them in the
 // question text. A name only a restricted document gives is never matched for a caller who may
 // not read it. A place the question names is also found by its names in the gazetteer
-// (placeCandidates): "Vienna" links the entity the knowledge base writes «Вена».
+// (PlaceCandidates): "Vienna" links the entity the knowledge base writes «Вена».
 func (r *Retriever) Link(ctx context.Context, question string, groups []string) ([]Linked, error) {
 	cands, err := r.graph.EntityCandidates(ctx, question, groups, 60)
 	if err != nil {
 		return nil, fmt.Errorf("agent: link entities: %w", err)
 	}
-	places, err := r.placeCandidates(ctx, question, groups)
+	places, err := PlaceCandidates(ctx, r.graph.EntityCandidates, r.cfg.Lexicon.Places(), question, groups)
 	if err != nil {
 		return nil, fmt.Errorf("agent: link entities: %w", err)
 	}
-	for _, p := range places {
-		if i := slices.IndexFunc(cands, func(c ariadne.EntityCandidate) bool { return c.Key == p.Key }); i >= 0 {
-			cands[i] = p // the same view, with the place's names
-		} else {
-			cands = append(cands, p)
-		}
-	}
+	cands = WithPlaceCandidates(cands, places)
 	reg := resolution.NewRegistry(nil)
 	byKey := map[string]ariadne.EntityCandidate{}
 	for _, c := range cands {

@@ -143,7 +143,7 @@ func TestLinkedPageCountsAsEvidence(t *testing.T) {
 }
 
 // placesGraph answers the question's own search with qcands and a search by a place's names
-// (Retriever.placeCandidates) with pcands; it records the texts searched.
+// (PlaceCandidates) with pcands; it records the texts searched.
 type placesGraph struct {
 	emptyGraph
 	qcands, pcands []ariadne.EntityCandidate

@@ -31,22 +31,26 @@ func placeMatcher(g *lexicon.Gazetteer) *resolution.Matcher {
 	return build.(func() *resolution.Matcher)()
 }
 
-// placeCandidates returns the location entities, as the caller (groups) may see them, of the
-// places a question names by a name their entities may not have: "Vienna" asked of a knowledge
-// base that writes only «Вена». The gazetteer finds the places in the question (the resolver's
-// matcher: inflected forms, either script; among the places it finds, those with the name as
-// written come first, then Gazetteer.Choose picks one or none), the entity index is searched with each place's names, and
-// a location candidate one of whose names is a name of the place is returned with the place's
-// names added to its aliases, so that linking then finds it in the question. The names added are
-// the gazetteer's (public reference data), never a restricted chunk's. Nil without a gazetteer.
-func (r *Retriever) placeCandidates(ctx context.Context, question string, groups []string) ([]ariadne.EntityCandidate, error) {
-	g := r.cfg.Lexicon.Places()
+// CandidateSearch is the entity index's search (graph.Store.EntityCandidates): entities whose
+// names match text, as the caller (groups) may see them.
+type CandidateSearch func(ctx context.Context, text string, groups []string, limit int) ([]ariadne.EntityCandidate, error)
+
+// PlaceCandidates returns the location entities, as the caller (groups) may see them, of the
+// places text names by a name their entities may not have: "Vienna" asked of a knowledge base
+// that writes only «Вена». The gazetteer finds the places in text (the resolver's matcher:
+// inflected forms, either script; among the places it finds, those with the name as written come
+// first, then Gazetteer.Choose picks one or none), search is run with each place's names, and a
+// location candidate one of whose names is a name of the place is returned with the place's
+// names added to its aliases, so that the resolver's matcher then finds it in text. The names
+// added are the gazetteer's (public reference data), never a restricted chunk's; which entities
+// are returned is search's answer for groups. Nil without a gazetteer.
+func PlaceCandidates(ctx context.Context, search CandidateSearch, g *lexicon.Gazetteer, text string, groups []string) ([]ariadne.EntityCandidate, error) {
 	if g == nil {
 		return nil, nil
 	}
 	var out []ariadne.EntityCandidate
 	seen := map[string]bool{}
-	for _, m := range placeMatcher(g).Find(question) {
+	for _, m := range placeMatcher(g).Find(text) {
 		if !capitalized(m.Surface) {
 			continue
 		}
@@ -68,7 +72,7 @@ func (r *Retriever) placeCandidates(ctx context.Context, question string, groups
 			continue
 		}
 		seen[p.ID] = true
-		cands, err := r.graph.EntityCandidates(ctx, strings.Join(p.Names, " "), groups, 20)
+		cands, err := search(ctx, strings.Join(p.Names, " "), groups, 20)
 		if err != nil {
 			return nil, err
 		}
@@ -93,4 +97,17 @@ func (r *Retriever) placeCandidates(ctx context.Context, question string, groups
 		}
 	}
 	return out, nil
+}
+
+// WithPlaceCandidates returns cands with places (PlaceCandidates) merged in: a candidate of both
+// takes the place's view (its aliases extended), one only of places is appended.
+func WithPlaceCandidates(cands, places []ariadne.EntityCandidate) []ariadne.EntityCandidate {
+	for _, p := range places {
+		if i := slices.IndexFunc(cands, func(c ariadne.EntityCandidate) bool { return c.Key == p.Key }); i >= 0 {
+			cands[i] = p
+		} else {
+			cands = append(cands, p)
+		}
+	}
+	return cands
 }

@@ -66,7 +66,8 @@ func namesEveryWord(q string, e ariadne.Entity) bool {
 // entities answers GET /v1/entities?q=…&limit=…: the entities the text names among those the
 // caller may see, each as the caller sees it, resolved with the same normalization,
 // transliteration and inflection rules as ingestion (fulltext candidates confirmed by the
-// resolver's matcher), best first. An entity only restricted documents name is not listed.
+// resolver's matcher), best first; with a gazetteer (Services.Places), a place by any of its
+// names ("Vienna" lists «Вена»). An entity only restricted documents name is not listed.
 func (h *handlers) entities(c *gin.Context) {
 	q := strings.TrimSpace(c.Query("q"))
 	if q == "" || len(q) > 500 {
@@ -83,6 +84,12 @@ func (h *handlers) entities(c *gin.Context) {
 		h.writeErr(c, err)
 		return
 	}
+	places, err := agent.PlaceCandidates(c.Request.Context(), h.svc.Entities.EntityCandidates, h.svc.Places, q, callerOf(c).Groups)
+	if err != nil {
+		h.writeErr(c, err)
+		return
+	}
+	cands = agent.WithPlaceCandidates(cands, places)
 	reg := resolution.NewRegistry(nil)
 	for _, cand := range cands {
 		reg.Load(cand.Entity, cand.Context, cand.QuotedAliases)

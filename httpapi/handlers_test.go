@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne/embedding"
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/testenv"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 )
 
 // Fakes behind the handlers' interfaces: no servers.
@@ -1320,5 +1322,76 @@ func TestNoStoreHeaders(t *testing.T) {
 	open.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	if rec.Code != 200 || rec.Header().Get("Cache-Control") != "no-store" {
 		t.Errorf("/metrics without keys: %d, Cache-Control %q", rec.Code, rec.Header().Get("Cache-Control"))
+	}
+}
+
+// aclCandidates is fakeGraph whose entity index answers by the caller's groups: each candidate
+// is visible to the groups listed for it.
+type aclCandidates struct {
+	*fakeGraph
+	visible map[string][]string // candidate key → groups that see it
+}
+
+func (f aclCandidates) EntityCandidates(_ context.Context, _ string, groups []string, _ int) ([]ariadne.EntityCandidate, error) {
+	var out []ariadne.EntityCandidate
+	for _, c := range f.cands {
+		if slices.ContainsFunc(groups, func(g string) bool { return slices.Contains(f.visible[c.Key], g) }) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// TestEntitiesPlacesByGazetteer: with a gazetteer, /v1/entities finds a place by its name in the
+// other language ("Vienna" lists «Вена», «Вене» lists Vienna) — only among the entities the
+// caller may see: a place only a restricted chunk names is listed for its readers alone.
+func TestEntitiesPlacesByGazetteer(t *testing.T) {
+	g, err := lexicon.ReadGazetteer("places.tsv", strings.NewReader(
+		"city\t2761369\tAT\t1691468\tVienna\tВена\ncity\t2867714\tDE\t1260391\tMunich\tМюнхен\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc := func(key, name string, aliases ...string) ariadne.EntityCandidate {
+		return ariadne.EntityCandidate{StoredEntity: ariadne.StoredEntity{Entity: ariadne.Entity{Key: key, Name: name, Type: "location", Aliases: aliases}}}
+	}
+	graph := aclCandidates{fakeGraph: &fakeGraph{cands: []ariadne.EntityCandidate{loc("location:vena", "Вена", "Вене"), loc("location:miunkhen", "Мюнхен")}},
+		visible: map[string][]string{"location:vena": {"all"}, "location:miunkhen": {"sales"}}}
+	keys, err := ParseKeys([]byte(testKeys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(New(Services{Answerer: &fakeAnswerer{}, Retriever: &fakeRetriever{}, Entities: graph, Library: graph.fakeGraph,
+		Documents: &fakeDocuments{}, Keys: keys, Metrics: NewMetrics(), Places: g,
+		Ready: func(context.Context) map[string]Check { return map[string]Check{"neo4j": {OK: true}} }}, Limits{}))
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct{ q, key, want string }{
+		{"Vienna", "", "location:vena"},
+		{"Munich", "", ""},                            // only a sales chunk names it
+		{"Munich", "reader-key", "location:miunkhen"}, // a sales reader sees it
+		{"Richmond", "", ""},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/v1/entities?q="+url.QueryEscape(tc.q), nil)
+		if tc.key != "" {
+			req.Header.Set("Authorization", "Bearer "+tc.key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Entities []EntityView `json:"entities"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for _, e := range got.Entities {
+			ks = append(ks, e.Key)
+		}
+		if strings.Join(ks, ",") != tc.want {
+			t.Errorf("q=%s key=%q: %v, want %q", tc.q, tc.key, ks, tc.want)
+		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/agent"
 	"github.com/ariadne-graphrag/ariadne/ingest"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/web"
 )
 
@@ -101,6 +102,10 @@ type Services struct {
 	Metrics    *Metrics
 	Log        *slog.Logger
 	UI         web.Config // the analyst page at /ui/ (package web)
+	// Places, when set, lets GET /v1/entities find a place by its names in the gazetteer
+	// (agent.PlaceCandidates): "Vienna" lists the entity the knowledge base writes «Вена».
+	// Optional.
+	Places *lexicon.Gazetteer
 }
 
 // Limits bound requests.

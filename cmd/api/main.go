@@ -303,7 +303,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		return checks
 	}
 	engine := httpapi.New(httpapi.Services{Answerer: answerer, Retriever: retriever, Entities: gs, Library: gs, ChunkIndex: vs, Documents: pipe,
-		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)}},
+		Keys: keys, Ready: readiness, Metrics: metrics, Log: log, UI: web.Config{Neo4jBrowserURL: browserURL(c.Neo4jBrowserURL)},
+		Places: lex.Places()},
 		httpapi.Limits{QueryTimeout: c.QueryTimeout, WriteTimeout: c.WriteTimeout, QueryConcurrency: c.MaxQueries, WriteConcurrency: c.MaxWrites,
 			ReadConcurrency: c.MaxReads, QueueWait: c.QueueWait, RatePerKey: c.RatePerKey, RateBurst: c.RateBurst,
 			FailedAuthPerMinute: c.FailedAuth, TrustedProxies: c.TrustedProxies})

@@ -344,6 +344,10 @@ func trimmedSpans(text string, found []ner.Mention) []ner.Mention {
 // Kama river", «Самарская область» is written the other way): lower case, English.
 var geoNounRE = regexp.MustCompile(`^\s+(?:region|river|valley|basin|delta|district|area|oblast|krai|coast|lowland|highlands?|steppe)\b`)
 
+// adminNounRE is the noun of a region after a place's name: "the Leningrad region", "Sverdlovsk
+// Oblast" (a Russian region is a mention of its own: «Ленинградской области»).
+var adminNounRE = regexp.MustCompile(`^\s+(?i:region|district|oblast|krai|province|county|governorate)\b`)
+
 // streetRE is the Russian word for a street (or an avenue, a lane, a square, …) before a name, in
 // any case: «на улице Декабристов», «ул. Ленина», «проспекте Мира».
 var streetRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:улиц[аеуы]|улицей|ул\.|проспект[аеу]?|просп\.|пр-т|переул(?:ок|ке|ка)|пер\.|бульвар[аеу]?|б-р|шоссе|площад(?:ь|и)|пл\.|набережн(?:ая|ой|ую))\s+$`)
@@ -418,6 +422,9 @@ type group struct {
 	order     []string // surfaces in first-seen order
 	context   string
 	acl       []string // who may read some chunk of the group (ariadne.WiderACL of theirs; nil: everyone)
+	// regionOf: some mention is followed by the noun of a region (adminNounRE): "Leningrad
+	// region" names the region, not the city, and takes no city's names from the gazetteer.
+	regionOf bool
 	// public is the same of the mentions in chunks everyone may read only: what names and types
 	// the entity comes from it when it has any mention (see basis).
 	public *group
@@ -639,6 +646,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			g.acl = ariadne.WiderACL(g.acl, acl)
 		}
 		g.count(name, m.Text, typ)
+		g.regionOf = g.regionOf || adminNounRE.MatchString(c.chunk.Text[m.End:])
 		if ariadne.ReadersWithin(nil, acl) { // a chunk everyone may read
 			if g.public == nil {
 				g.public = newGroup(ctx, nil)
@@ -842,7 +850,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		if other := xs.find(name, typ, g.acl); other != "" {
 			aliases = append(aliases, other) // the entity's name in the other script: one entity
 		}
-		if typ == "location" {
+		if typ == "location" && !g.regionOf {
 			// A place the gazetteer knows takes its English and Russian names: "Vienna" and «Вена»,
 			// which no transliteration relates, then resolve to one entity, and each finds the
 			// other's mentions. Public reference data: nothing of a chunk the reader may not read.

@@ -2,11 +2,8 @@ package lexicon
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,17 +47,7 @@ const dominance = 10
 
 // LoadGazetteer reads the places at path (ReadGazetteer). The error wraps ErrNotFound when the
 // file is missing.
-func LoadGazetteer(path string) (*Gazetteer, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s (deploy/local.sh install lexicon)", ErrNotFound, path)
-		}
-		return nil, fmt.Errorf("lexicon: %w", err)
-	}
-	defer f.Close()
-	return ReadGazetteer(filepath.Base(path), f)
-}
+func LoadGazetteer(path string) (*Gazetteer, error) { return loadFile(path, ReadGazetteer) }
 
 // ReadGazetteer reads places, one per line, tab-separated: kind (city, country or region), id,
 // country code, population, the English name, then other names; lines starting with '#' and

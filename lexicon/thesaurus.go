@@ -38,16 +38,21 @@ type headSynonyms struct {
 
 // LoadThesaurus reads the synonym sets at path (ReadThesaurus). The error wraps ErrNotFound when
 // the file is missing.
-func LoadThesaurus(path string) (*Thesaurus, error) {
+func LoadThesaurus(path string) (*Thesaurus, error) { return loadFile(path, ReadThesaurus) }
+
+// loadFile reads the data file at path with read, which is given the file's base name. The
+// error wraps ErrNotFound when the file is missing.
+func loadFile[T any](path string, read func(name string, r io.Reader) (T, error)) (T, error) {
 	f, err := os.Open(path)
 	if err != nil {
+		var zero T
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s (deploy/local.sh install lexicon)", ErrNotFound, path)
+			return zero, fmt.Errorf("%w: %s (deploy/local.sh install lexicon)", ErrNotFound, path)
 		}
-		return nil, fmt.Errorf("lexicon: %w", err)
+		return zero, fmt.Errorf("lexicon: %w", err)
 	}
 	defer f.Close()
-	return ReadThesaurus(filepath.Base(path), f)
+	return read(filepath.Base(path), f)
 }
 
 // ReadThesaurus reads synonym sets, one per line, the words separated by tabs; lines starting with

@@ -13,8 +13,8 @@ import (
 )
 
 // placeMatchers holds, per gazetteer, a matcher over every place's names (Place.Names: its English
-// name, Russian names and "St." forms), keyed by the place's index: built once, on the first
-// question, in about a second.
+// name, Russian names and "St." forms), keyed by the place's index: built once, by WarmPlaces or
+// on the first question.
 var placeMatchers sync.Map // *lexicon.Gazetteer → func() *resolution.Matcher
 
 func placeMatcher(g *lexicon.Gazetteer) *resolution.Matcher {
@@ -29,6 +29,15 @@ func placeMatcher(g *lexicon.Gazetteer) *resolution.Matcher {
 		return resolution.NewMatcher(aliases)
 	}))
 	return build.(func() *resolution.Matcher)()
+}
+
+// WarmPlaces builds the gazetteer's place matcher ahead of the first question that names a place
+// (about 0.7 s and 15 MB for the 34 169 places of cities15000 and the CLDR); nothing without a
+// gazetteer.
+func (r *Retriever) WarmPlaces() {
+	if g := r.cfg.Lexicon.Places(); g != nil {
+		placeMatcher(g)
+	}
 }
 
 // CandidateSearch is the entity index's search (graph.Store.EntityCandidates): entities whose

@@ -462,11 +462,12 @@ type warmer struct {
 	public    []string
 }
 
-// warm pings Neo4j until it answers (every 1–2 s; a successful ping also closes the read
-// breaker, graph.Store.Ping), reads the entity names, embeds them and makes the warm-up
-// retrieval. A failure only costs the first questions their warm-up, so it is logged, not
-// fatal; the log names no entity.
+// warm builds the gazetteer's place matcher (Retriever.WarmPlaces), pings Neo4j until it answers
+// (every 1–2 s; a successful ping also closes the read breaker, graph.Store.Ping), reads the
+// entity names, embeds them and makes the warm-up retrieval. A failure only costs the first
+// questions their warm-up, so it is logged, not fatal; the log names no entity.
 func (w warmer) warm(ctx context.Context, gs *graph.Store, log *slog.Logger) {
+	w.retriever.WarmPlaces() // no store involved: the gazetteer's names
 	start := time.Now()
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = time.Second, 2*time.Second, 0

@@ -345,8 +345,20 @@ func trimmedSpans(text string, found []ner.Mention) []ner.Mention {
 var geoNounRE = regexp.MustCompile(`^\s+(?:region|river|valley|basin|delta|district|area|oblast|krai|coast|lowland|highlands?|steppe)\b`)
 
 // adminNounRE is the noun of a region after a place's name: "the Leningrad region", "Sverdlovsk
-// Oblast" (a Russian region is a mention of its own: «Ленинградской области»).
-var adminNounRE = regexp.MustCompile(`^\s+(?i:region|district|oblast|krai|province|county|governorate)\b`)
+// Oblast" (a Russian region is a mention of its own: «Ленинградской области»). A small English
+// model recognizes the name without the noun; the region is named with it (regionName).
+var adminNounRE = regexp.MustCompile(`^\s+((?i:region|district|oblast|krai|province|county|governorate))\b`)
+
+// regionName is a place's name with the region noun that follows it in the text (after: the text
+// after the mention), "Leningrad" + " region" → "Leningrad region": the region is not the city
+// the name alone names (GeoNames lists «Ленинград» among Saint Petersburg's names, and the
+// Kaluga region is no Kaluga). name itself when no such noun follows.
+func regionName(name, after string) string {
+	if loc := adminNounRE.FindStringSubmatchIndex(after); loc != nil {
+		return name + " " + after[loc[2]:loc[3]]
+	}
+	return name
+}
 
 // streetRE is the Russian word for a street (or an avenue, a lane, a square, …) before a name, in
 // any case: «на улице Декабристов», «ул. Ленина», «проспекте Мира».
@@ -423,7 +435,8 @@ type group struct {
 	context   string
 	acl       []string // who may read some chunk of the group (ariadne.WiderACL of theirs; nil: everyone)
 	// regionOf: some mention is followed by the noun of a region (adminNounRE): "Leningrad
-	// region" names the region, not the city, and takes no city's names from the gazetteer.
+	// region" names the region, not the city; it takes no city's names from the gazetteer, and
+	// its surfaces without the noun are no aliases of it.
 	regionOf bool
 	// public is the same of the mentions in chunks everyone may read only: what names and types
 	// the entity comes from it when it has any mention (see basis).
@@ -713,6 +726,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 				ctx = context
 			}
 			name := mentionName(m)
+			if typ == "location" {
+				name = regionName(name, c.chunk.Text[m.End:])
+			}
 			if typ == "person" {
 				if p, full := patronymKey(m.Text); p != "" && !full {
 					waiting = append(waiting, addressed{c, m, name, typ, ctx, p, acl})
@@ -822,6 +838,9 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		name := mostFrequent(b.nameOrder, b.names)
 		var aliases []string // the other names, then the surfaces as written
 		for _, s := range append(slices.Clone(g.nameOrder), g.order...) {
+			if g.regionOf && !slices.Contains(g.nameOrder, s) {
+				continue // "Leningrad" of "the Leningrad region" would find the city
+			}
 			if s != name && !slices.Contains(aliases, s) {
 				aliases = append(aliases, s)
 			}

@@ -435,7 +435,7 @@ func TestNERJoinsPlacesByGazetteer(t *testing.T) {
 	o := onto(t)
 	g, err := lexicon.ReadGazetteer("places.tsv", strings.NewReader(
 		"city\t2761369\tAT\t1691468\tVienna\tWien\tВена\n"+
-			"city\t498817\tRU\t5351935\tSaint Petersburg\tLeningrad\tСанкт-Петербург\n"+
+			"city\t498817\tRU\t5351935\tSaint Petersburg\tLeningrad\tСанкт-Петербург\tЛенинград\n"+
 			"city\t4791160\tUS\t16522\tVienna\n"+
 			"city\t629634\tBY\t340141\tBrest\tБрест\n"+
 			"city\t3030300\tFR\t139926\tBrest\tБрест\n"))
@@ -462,13 +462,26 @@ func TestNERJoinsPlacesByGazetteer(t *testing.T) {
 	}
 	reg, got := run((*lexicon.Lexicon)(nil).WithGazetteer(g))
 	if want := map[string][]string{
-		"notes/a-en#0": {"location:viena", "location:brest", "location:leningrad"}, // the region, not the city
+		"notes/a-en#0": {"location:viena", "location:brest", "location:leningrad region"}, // the region, not the city
 		"notes/b-ru#0": {"location:viena", "location:brest", "location:sankt peterburg"},
 	}; !reflect.DeepEqual(got, want) {
 		t.Errorf("with a gazetteer: %v, want %v", got, want)
 	}
 	if e, _ := reg.Get("location:viena"); e.Name != "Vienna" || !slices.Equal(e.Aliases, []string{"Вена"}) {
 		t.Errorf("Vienna: name %q aliases %q, want Vienna with «Вена» (Wien is too short to be taken)", e.Name, e.Aliases)
+	}
+	if e, _ := reg.Get("location:leningrad region"); e.Name != "Leningrad region" || len(e.Aliases) != 0 {
+		t.Errorf("the region: name %q aliases %q, want \"Leningrad region\" alone", e.Name, e.Aliases)
+	}
+	// The city resolved first, the region after: still apart.
+	later := note("notes/c-en", "en", en.Chunks[0].Text)
+	reg2 := resolution.NewRegistry(o.Nicknames)
+	found, err := NewNER(scriptedSidecar(t, script), o, NERConfig{Lexicon: (*lexicon.Lexicon)(nil).WithGazetteer(g)}).Recognize(context.Background(), []Input{ru, later}, reg2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := found["notes/c-en#0"]; len(rs) != 3 || rs[2].EntityKey != "location:leningrad region" {
+		t.Errorf("the region after the city: %+v, want it on location:leningrad region", rs)
 	}
 	if _, got := run(nil); got["notes/b-ru#0"][0] == got["notes/a-en#0"][0] {
 		t.Errorf("without a gazetteer: %v, want «Вена» apart from Vienna", got)

@@ -47,8 +47,9 @@ type CandidateSearch func(ctx context.Context, text string, groups []string, lim
 // PlaceCandidates returns the location entities, as the caller (groups) may see them, of the
 // places text names by a name their entities may not have: "Vienna" asked of a knowledge base
 // that writes only «Вена». The gazetteer finds the places in text (the resolver's matcher:
-// inflected forms, either script; among the places it finds, those with the name as written come
-// first, then Gazetteer.Choose picks one or none), search is run with each place's names, and a
+// inflected forms, either script); a name as written is resolved as at ingestion
+// (Gazetteer.Lookup), an inflected one by Gazetteer.Choose among the places the matcher finds
+// for it; search is run with each place's names, and a
 // location candidate one of whose names is a name of the place is returned with the place's
 // names added to its aliases, so that the resolver's matcher then finds it in text. The names
 // added are the gazetteer's (public reference data), never a restricted chunk's; which entities
@@ -63,20 +64,18 @@ func PlaceCandidates(ctx context.Context, search CandidateSearch, g *lexicon.Gaz
 		if !capitalized(m.Surface) {
 			continue
 		}
-		// A name written as the gazetteer writes it («Венёв») is that place's, not a bigger
-		// place's the matcher also finds by inflection (Vienna by «Вене»).
-		var idx, exact []int
-		for _, k := range m.Keys {
-			i, _ := strconv.Atoi(k)
-			idx = append(idx, i)
-			if g.Place(i).Named(m.Surface) {
-				exact = append(exact, i)
+		// A name as the gazetteer writes it is chosen as at ingestion (Gazetteer.Lookup: «Венёв»
+		// is not Vienna, "Odessa" — Ukraine's or Texas's — nobody's); only an inflected form
+		// («в Вене») is read through the places the matcher finds.
+		p, named, ok := g.Lookup(m.Surface)
+		if !named {
+			idx := make([]int, 0, len(m.Keys))
+			for _, k := range m.Keys {
+				i, _ := strconv.Atoi(k)
+				idx = append(idx, i)
 			}
+			p, ok = g.Choose(idx)
 		}
-		if len(exact) > 0 {
-			idx = exact
-		}
-		p, ok := g.Choose(idx)
 		if !ok || seen[p.ID] {
 			continue
 		}

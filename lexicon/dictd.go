@@ -31,7 +31,7 @@ const sectionTranslations = 2
 var formOfRE = regexp.MustCompile(`_(?:p|p-p|pl)\.(?:\s+и\s+_p-p\.)?\s+от\s+([A-Za-z]+)`)
 
 // ErrNotFound is returned by Load when the dictionary's files are missing.
-var ErrNotFound = errors.New("lexicon: dictionary not found")
+var ErrNotFound = errors.New("lexicon: data file not found")
 
 // Load reads the dictd dictionary at prefix: prefix.index and prefix.dict.dz (gzip) or
 // prefix.dict. The error wraps ErrNotFound when the index or the entries are missing.

@@ -63,6 +63,59 @@ func eventTerms(question string, linked []Linked, lex *lexicon.Lexicon, scope te
 	return &q
 }
 
+// predicateTerms returns event (eventTerms) restricted to the terms of the question's passive
+// predicate (datedPredicate), nil when it has none among them. The predicate names the event; the
+// other words name what it happened to, which a sentence about another event of the same thing
+// repeats: «с 2012 года» of the orchestra's conductor states «оркестра» but no «распущен».
+func predicateTerms(question string, event *questionTerms) *questionTerms {
+	pred := datedPredicate(question)
+	if event == nil || len(pred) == 0 {
+		return nil
+	}
+	q := event.only(func(t string) bool { return slices.Contains(pred, t) })
+	if len(q.terms) == 0 {
+		return nil
+	}
+	return &q
+}
+
+// ruShortParticipleRE is a Russian short passive participle (folded): «распущен», «основана»,
+// «подписаны», «открыт», «принято».
+var ruShortParticipleRE = regexp.MustCompile(`^[а-я]{3,}(?:[аяе]н|[ыиуя]т)[аоы]?$`)
+
+// passiveAuxiliaries open a passive predicate: «был распущен», "was disbanded".
+var passiveAuxiliaries = map[string]bool{"был": true, "была": true, "было": true, "были": true,
+	"was": true, "were": true, "is": true, "are": true, "been": true}
+
+// datedPredicate returns the search terms of a "when" question's passive predicate: in Russian
+// the short participle right after «был/была/было/были» («был распущен», «была основана»; not
+// «было устранить» or «был директором»: ruShortParticipleRE), in
+// English the first past participle after "was/were/is/are/been" — a word in -ed of five
+// letters or more, an irregular form ("paid", "built") or "born" ("When was the fire claim paid
+// in full?"). nil when the question has none ("When did she join?": its verb is not marked).
+func datedPredicate(question string) []string {
+	words := textnorm.Words(question)
+	for i, w := range words {
+		if !passiveAuxiliaries[strings.ToLower(w.Text)] {
+			continue
+		}
+		if hasCyrillic(w.Text) {
+			if i+1 < len(words) && !words[i+1].Upper && ruShortParticipleRE.MatchString(textnorm.FoldString(words[i+1].Text)) {
+				return textnorm.SearchTerms(words[i+1].Text)
+			}
+			continue
+		}
+		for _, v := range words[i+1:] {
+			lv := strings.ToLower(v.Text)
+			_, irregular := irregularBase[lv]
+			if !v.Upper && (strings.HasSuffix(lv, "ed") && len(lv) >= 5 || irregular && !verbBases[lv] || lv == "born") {
+				return textnorm.SearchTerms(v.Text)
+			}
+		}
+	}
+	return nil
+}
+
 // datesOfOther is factKinds' other check of times: for a "when" question with event terms
 // (eventTerms), whether a quote dates only another event (datesOnlyOther); nil when it has none.
 func datesOfOther(question string, linked []Linked, lex *lexicon.Lexicon, scope textScope) func(string) bool {
@@ -71,7 +124,16 @@ func datesOfOther(question string, linked []Linked, lex *lexicon.Lexicon, scope 
 		return nil
 	}
 	qCyr := cyrillicShare(question) > 0.5
-	return func(quote string) bool { return datesOnlyOther(quote, *event, qCyr) }
+	pred := predicateTerms(question, event)
+	return func(quote string) bool {
+		// The predicate alone decides in the question's language, where other words for it are
+		// found by pivoting (datesOnlyOther); across languages a participle's translations are
+		// too few ("signed" / «подписан», "postponed" / «перенести»), so every event term counts.
+		if pred != nil && cyrillicShare(quote) > 0.5 == qCyr {
+			return datesOnlyOther(quote, *pred, qCyr)
+		}
+		return datesOnlyOther(quote, *event, qCyr)
+	}
 }
 
 // quotedNameRE is a name in quotation marks: «Белая сова», "Ladoga Treasures".
@@ -86,7 +148,7 @@ func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 var eventlessTerms = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`when year years date dates month months century decade day days time exactly
-		did does do was were is are be been get gets got become became becomes take took taken make made first
+		did does do was were is are be been get gets got become became becomes take took taken make made give gave given first
 		когда году года год дату дата даты числа число месяце месяца веке века день дня точно впервые
 		был была было были стал стала стало стали становился становилась`) {
 		for _, t := range textnorm.SearchTerms(w) {

@@ -34,6 +34,43 @@ func TestEventTerms(t *testing.T) {
 	}
 }
 
+func TestDatedPredicate(t *testing.T) {
+	for _, tc := range []struct{ question, want string }{
+		{"В каком году был распущен оркестр?", "raspushch"},
+		{"Когда была основана компания?", "osnova"},
+		{"Когда было принято решение?", "priniat"},
+		{"До какой даты нужно было устранить уязвимость?", ""}, // an infinitive
+		{"Когда он был директором?", ""},                       // a noun
+		{"When was the fire claim paid in full?", "paid"},
+		{"When was the orchestra disbanded?", "disbanded"},
+		{"When was Olga Vetrova born?", "born"},
+		{"When did the orchestra move to the new hall?", ""}, // no marked predicate
+	} {
+		if got := strings.Join(datedPredicate(tc.question), " "); got != tc.want {
+			t.Errorf("datedPredicate(%q) = %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}
+
+// The passive predicate alone decides a quote in the question's language; a quote in the other
+// language is judged on every event term.
+func TestDatesOfOtherPredicate(t *testing.T) {
+	lex := lexicontest.New(t, lexicontest.Entry{Head: "orchestra", Body: "orchestra\n   _n. оркестр"})
+	other := datesOfOther("В каком году был распущен оркестр?", nil, lex, "")
+	for _, tc := range []struct {
+		quote string
+		want  bool
+	}{
+		{"Лебедев — главный дирижёр оркестра с 2012 года.", true}, // the orchestra, not its disbanding
+		{"Оркестр был распущен в 2019 году.", false},
+		{"Lebedev has led the orchestra since 2012.", false}, // English: judged on every event term, and «распущен» has no translation here
+	} {
+		if got := other(tc.quote); got != tc.want {
+			t.Errorf("%q: dates another event %v, want %v", tc.quote, got, tc.want)
+		}
+	}
+}
+
 func TestDatesOnlyOther(t *testing.T) {
 	lex := lexicontest.New(t,
 		lexicontest.Entry{Head: "found", Body: "found\n   _v. основывать, основать, учреждать"},

@@ -224,21 +224,20 @@ func (a *Answerer) planChain(ctx context.Context, req Request, linked []Linked, 
 			}
 		}
 		last, covered := lastUnit(terms, got, pageOf(pageChunks, byID, p.Nodes[len(p.Nodes)-1]), hops, idf, sum, memo)
+		// A chain whose hops state how the named entity leads to the asked one (roleTerms: "the
+		// underwriter of X" reached by "The underwriter is R. L.") beats one that reaches some
+		// other neighbour, however much of the rest of the question that neighbour's page shares;
+		// the end's page does not say how the named entity leads to it.
+		role := false
 		for t := range roles {
-			if _, said := got[t]; !said {
-				delete(covered, t) // the end's page does not say how the named entity leads to it
+			if _, said := got[t]; said {
+				role = true
+			} else {
+				delete(covered, t)
 			}
 		}
 		cover := chainCover(got, covered, idf, sum)
 		odds := walkOdds(withDegrees(p, degrees))
-		// A chain whose hops state how the named entity leads to the asked one (roleTerms: "the
-		// underwriter of X" reached by "The underwriter is R. L.") beats one that reaches some
-		// other neighbour, however much of the rest of the question that neighbour's page shares.
-		role := false
-		for t := range roles {
-			_, said := got[t]
-			role = role || said
-		}
 		if best.hops == nil || role && !best.role || role == best.role && (cover > best.cover+chainEps ||
 			cover > best.cover-chainEps && (odds > best.odds+chainEps || odds > best.odds-chainEps && len(hops) < len(best.hops))) {
 			best = chainPlan{path: p, hops: hops, last: last, cover: cover, odds: odds, role: role}

@@ -149,7 +149,7 @@ func roleTerms(question string, linked []Linked) map[string]bool {
 			continue
 		}
 		j := i - 1
-		if lw := strings.ToLower(words[j].Text); lw == "the" {
+		if strings.EqualFold(words[j].Text, "the") {
 			j--
 		}
 		if j >= 2 && !words[j].Upper && !rolePrepositions[strings.ToLower(words[j].Text)] && rolePrepositions[strings.ToLower(words[j-1].Text)] {

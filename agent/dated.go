@@ -89,10 +89,10 @@ var passiveAuxiliaries = map[string]bool{"был": true, "была": true, "бы
 
 // datedPredicate returns the search terms of a "when" question's passive predicate: in Russian
 // the short participle right after «был/была/было/были» («был распущен», «была основана»; not
-// «было устранить» or «был директором»: ruShortParticipleRE), in
-// English the first past participle after "was/were/is/are/been" — a word in -ed of five
-// letters or more, an irregular form ("paid", "built") or "born" ("When was the fire claim paid
-// in full?"). nil when the question has none ("When did she join?": its verb is not marked).
+// «было устранить» or «был директором»: ruShortParticipleRE), in English the first past
+// participle after "was/were/is/are/been" — a word in -ed of five letters or more, an irregular
+// form ("paid", "built") or "born" ("When was the fire claim paid in full?"). nil when the
+// question has none ("When did she join?": its verb is not marked).
 func datedPredicate(question string) []string {
 	words := textnorm.Words(question)
 	for i, w := range words {

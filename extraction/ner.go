@@ -659,7 +659,7 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 			g.acl = ariadne.WiderACL(g.acl, acl)
 		}
 		g.count(name, m.Text, typ)
-		g.regionOf = g.regionOf || adminNounRE.MatchString(c.chunk.Text[m.End:])
+		g.regionOf = g.regionOf || typ == "location" && adminNounRE.MatchString(c.chunk.Text[m.End:])
 		if ariadne.ReadersWithin(nil, acl) { // a chunk everyone may read
 			if g.public == nil {
 				g.public = newGroup(ctx, nil)

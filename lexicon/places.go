@@ -163,18 +163,6 @@ func (g *Gazetteer) Lookup(n string) (p Place, named, ok bool) {
 	if len(idx) == 0 {
 		return Place{}, false, false
 	}
-	var territories, cities []int32
-	for _, i := range idx {
-		if g.places[i].Kind == "city" {
-			cities = append(cities, i)
-		} else {
-			territories = append(territories, i)
-		}
-	}
-	if len(territories) > 0 {
-		p, ok = g.mostPopulous(territories, nil)
-		return p, true, ok
-	}
 	// In Latin script, a city found by another name only does not stand in the way of one
 	// found by its own (English) name: GeoNames lists "Milan" among Syracuse's names.
 	var rival func(int32) bool
@@ -182,7 +170,7 @@ func (g *Gazetteer) Lookup(n string) (p Place, named, ok bool) {
 		k := placeKey(n)
 		rival = func(i int32) bool { return placeKey(g.places[i].Names[0]) == k }
 	}
-	p, ok = g.mostPopulous(cities, rival)
+	p, ok = g.pick(idx, rival)
 	return p, true, ok
 }
 
@@ -197,18 +185,29 @@ func (g *Gazetteer) Choose(idx []int) (Place, bool) {
 	if g == nil || len(idx) == 0 {
 		return Place{}, false
 	}
+	ids := make([]int32, len(idx))
+	for j, i := range idx {
+		ids[j] = int32(i)
+	}
+	return g.pick(ids, nil)
+}
+
+// pick chooses among the places at idx: the countries and regions among them if any (the most
+// populous by dominance), else the cities, where only those rival accepts (nil: all) stand in
+// the way of the most populous.
+func (g *Gazetteer) pick(idx []int32, rival func(int32) bool) (Place, bool) {
 	var territories, cities []int32
 	for _, i := range idx {
 		if g.places[i].Kind == "city" {
-			cities = append(cities, int32(i))
+			cities = append(cities, i)
 		} else {
-			territories = append(territories, int32(i))
+			territories = append(territories, i)
 		}
 	}
 	if len(territories) > 0 {
 		return g.mostPopulous(territories, nil)
 	}
-	return g.mostPopulous(cities, nil)
+	return g.mostPopulous(cities, rival)
 }
 
 // mostPopulous returns the most populous place of idx when it has dominance times the people of

@@ -33,20 +33,29 @@ func (l Lexicon) Load(log *slog.Logger) (*lexicon.Lexicon, error) {
 	}
 	en, ru := lex.Size()
 	log.Info("bilingual lexicon", "dictionary", lex.Name(), "english_headwords", en, "russian_keys", ru)
+	if lex, err = l.withThesaurus(lex, log); err != nil {
+		return nil, err
+	}
+	return l.withPlaces(lex, log)
+}
+
+// withThesaurus gives lex the synonym sets at l.Thesaurus: a missing file logs a warning and
+// leaves lex without synonyms; a file that exists but cannot be read is an error.
+func (l Lexicon) withThesaurus(lex *lexicon.Lexicon, log *slog.Logger) (*lexicon.Lexicon, error) {
 	if l.Thesaurus == "" || l.Thesaurus == "none" {
-		return l.withPlaces(lex, log)
+		return lex, nil
 	}
 	th, err := lexicon.LoadThesaurus(l.Thesaurus)
 	if errors.Is(err, lexicon.ErrNotFound) {
 		log.Warn("no thesaurus: Russian question words match without their synonyms", "err", err)
-		return l.withPlaces(lex, log)
+		return lex, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	sets, keys := th.Size()
 	log.Info("thesaurus", "file", th.Name(), "synonym_sets", sets, "keys", keys)
-	return l.withPlaces(lex.WithThesaurus(th), log)
+	return lex.WithThesaurus(th), nil
 }
 
 // withPlaces gives lex the gazetteer at l.Places: a missing file logs a warning and leaves lex

@@ -314,7 +314,7 @@ func moneyBefore(words []string) bool {
 // «| Грейд | Вилка оклада |». When subject is set (subjectTerms of the question), the quote, its
 // chunk's title or its section must also state one of them: a price-list row of another service
 // («| Вакцинация | 2 200 ₽ |») states a sum, not the fine the question asks about.
-func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject *questionTerms) bool {
+func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject *questionTerms, elsewhere func(string) bool) bool {
 	for _, c := range claims {
 		for _, cit := range c.Citations {
 			text, context := cit.Quote, ""
@@ -330,7 +330,7 @@ func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject
 				context = f.Chunk.Title + " " + f.Chunk.HeadingPath()
 				break
 			}
-			if hasAmount(text, kind) && (subject == nil || len(subject.stated(text+"\n"+context)) > 0) {
+			if hasAmount(text, kind) && (subject == nil || len(subject.stated(text+"\n"+context)) > 0) && (elsewhere == nil || !elsewhere(cit.Quote)) {
 				return true
 			}
 		}

@@ -121,13 +121,13 @@ func TestQuotesAmountReadsTheTableHeader(t *testing.T) {
 	claim := func(quote string) []ariadne.Claim {
 		return []ariadne.Claim{{Text: quote, Citations: []ariadne.Citation{{ChunkID: chunk.ID, Quote: quote}}}}
 	}
-	if !quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), frags, kindMoney, nil) {
+	if !quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), frags, kindMoney, nil, nil) {
 		t.Error("a salary row under its header states a sum")
 	}
-	if quotesAmount(claim("Вилки по грейдам."), frags, kindMoney, nil) {
+	if quotesAmount(claim("Вилки по грейдам."), frags, kindMoney, nil, nil) {
 		t.Error("a sentence without a number states no sum")
 	}
-	if quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), nil, kindMoney, nil) {
+	if quotesAmount(claim("| Стажёр | 60 000 – 80 000 |"), nil, kindMoney, nil, nil) {
 		t.Error("without its chunk the row says 60 000 of nothing named")
 	}
 }
@@ -153,7 +153,7 @@ func TestQuotesAmountAboutTheSubject(t *testing.T) {
 		{"How much does it cost?", "| Осмотр | 1 500 ₽ |", prices, true},                                                                      // no term but money words: no subject asked
 		{"How much did the repair of the GR-400 antenna cost?", "A prize of 150 000 roubles went to the 400 MHz radar paper.", report, false}, // a number is no subject
 	} {
-		if got := quotesAmount(claim(tc.c, tc.quote), frags, kindMoney, subjectTerms(tc.q, nil, "")); got != tc.want {
+		if got := quotesAmount(claim(tc.c, tc.quote), frags, kindMoney, subjectTerms(tc.q, nil, ""), nil); got != tc.want {
 			t.Errorf("%q quoting %q: %v, want %v", tc.q, tc.quote, got, tc.want)
 		}
 	}

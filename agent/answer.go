@@ -424,7 +424,8 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		// A question for a sum of money is not answered by quotes that state none, whatever
 		// wrote them: they are on its subject and miss the fact (amount.go). (A percentage is
 		// often written in words, «более половины»: it ranks units, it does not refuse.)
-		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind, subjectTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups))) {
+		elsewhere := placesOfOther(req.Question, a.cfg.Lexicon.Places())
+		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind, subjectTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)), elsewhere) {
 			att.Outcome = "not_found"
 			tr.Attempts = append(tr.Attempts, att)
 			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kind})
@@ -452,6 +453,18 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 						})
 					})
 					reason = r.otherReason
+				}
+			}
+			// …and of the place it names, when it names one (elsewhere.go): a first concert in St
+			// Petersburg does not date the first one in Kazan.
+			if elsewhere != nil && len(stating) > 0 {
+				stating = slices.DeleteFunc(stating, func(c ariadne.Claim) bool {
+					return !slices.ContainsFunc(c.Citations, func(cit ariadne.Citation) bool {
+						return r.states(cit.Quote) && !elsewhere(cit.Quote)
+					})
+				})
+				if len(stating) == 0 {
+					reason = fmt.Sprintf("the question asks for a %s at a place and every verified quote that states one is about another place", r.kind)
 				}
 			}
 			if len(stating) == 0 {

@@ -46,11 +46,8 @@ type CandidateSearch func(ctx context.Context, text string, groups []string, lim
 
 // PlaceCandidates returns the location entities, as the caller (groups) may see them, of the
 // places text names by a name their entities may not have: "Vienna" asked of a knowledge base
-// that writes only «Вена». The gazetteer finds the places in text (the resolver's matcher:
-// inflected forms, either script); a name as written is resolved as at ingestion
-// (Gazetteer.Lookup), an inflected one by Gazetteer.Choose among the places the matcher finds
-// for it; search is run with each place's names, and a
-// location candidate one of whose names is a name of the place is returned with the place's
+// that writes only «Вена». The gazetteer finds the places in text (placesIn); search is run with
+// each place's names, and a location candidate one of whose names is a name of the place is returned with the place's
 // names added to its aliases, so that the resolver's matcher then finds it in text. The names
 // added are the gazetteer's (public reference data), never a restricted chunk's; which entities
 // are returned is search's answer for groups. Nil without a gazetteer.
@@ -60,23 +57,9 @@ func PlaceCandidates(ctx context.Context, search CandidateSearch, g *lexicon.Gaz
 	}
 	var out []ariadne.EntityCandidate
 	seen := map[string]bool{}
-	for _, m := range placeMatcher(g).Find(text) {
-		if !capitalized(m.Surface) {
-			continue
-		}
-		// A name as the gazetteer writes it is chosen as at ingestion (Gazetteer.Lookup: «Венёв»
-		// is not Vienna, "Odessa" — Ukraine's or Texas's — nobody's); only an inflected form
-		// («в Вене») is read through the places the matcher finds.
-		p, named, ok := g.Lookup(m.Surface)
-		if !named {
-			idx := make([]int, 0, len(m.Keys))
-			for _, k := range m.Keys {
-				i, _ := strconv.Atoi(k)
-				idx = append(idx, i)
-			}
-			p, ok = g.Choose(idx)
-		}
-		if !ok || seen[p.ID] {
+	for _, m := range placesIn(g, text) {
+		p := m.Place
+		if seen[p.ID] {
 			continue
 		}
 		seen[p.ID] = true
@@ -105,6 +88,42 @@ func PlaceCandidates(ctx context.Context, search CandidateSearch, g *lexicon.Gaz
 		}
 	}
 	return out, nil
+}
+
+// placeMention is a place a text names (Place) with the byte offsets of the name in the text.
+type placeMention struct {
+	lexicon.Place
+	Start, End int
+}
+
+// placesIn returns the places text names, in text order: capitalized surfaces the gazetteer's
+// matcher finds (inflected forms, either script), a name as the gazetteer writes it chosen as at
+// ingestion (Gazetteer.Lookup: «Венёв» is not Vienna, "Odessa" — Ukraine's or Texas's — nobody's),
+// an inflected one («в Вене») by Gazetteer.Choose among the places the matcher finds for it. Nil
+// without a gazetteer.
+func placesIn(g *lexicon.Gazetteer, text string) []placeMention {
+	if g == nil {
+		return nil
+	}
+	var out []placeMention
+	for _, m := range placeMatcher(g).Find(text) {
+		if !capitalized(m.Surface) {
+			continue
+		}
+		p, named, ok := g.Lookup(m.Surface)
+		if !named {
+			idx := make([]int, 0, len(m.Keys))
+			for _, k := range m.Keys {
+				i, _ := strconv.Atoi(k)
+				idx = append(idx, i)
+			}
+			p, ok = g.Choose(idx)
+		}
+		if ok {
+			out = append(out, placeMention{Place: p, Start: m.Start, End: m.End})
+		}
+	}
+	return out
 }
 
 // WithPlaceCandidates returns cands with places (PlaceCandidates) merged in: a candidate of both

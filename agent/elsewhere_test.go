@@ -18,7 +18,10 @@ func testPlaces(t *testing.T) *lexicon.Gazetteer {
 			"city\t498817\tRU\t5351935\tSaint Petersburg\tSt Petersburg\tSt. Petersburg\tСанкт-Петербург\n"+
 			"city\t551487\tRU\t1243500\tKazan\tКазань\n"+
 			"city\t2761369\tAT\t1691468\tVienna\tВена\n"+
-			"city\t2655603\tGB\t984333\tBirmingham\tБирмингем\n"))
+			"city\t2655603\tGB\t984333\tBirmingham\tБирмингем\n"+
+			"country\tZA\tZA\t57779622\tSouth Africa\tЮжно-Африканская Республика\n"+
+			"city\t6317397\tBR\t15000\tJuara\n"+ // no Cyrillic name: «ЮАР» is not it
+			"city\t687997\tUA\t15000\tPivdenne\tЮжное\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +45,11 @@ func TestPlacesOfOther(t *testing.T) {
 		{"Когда оркестр выступал в Вене?", "In 2019 the orchestra flew from Vienna to Kazan.", true, false}, // names the asked place too
 		{"When was Anna born?", "Anna was born in Kazan in 1990.", false, false},                            // the question places nothing
 		{"When did the Vienna office open?", "The office in Kazan opened in 2015.", false, false},           // "Vienna" qualifies a noun: no place of the question's fact
+		// Names match in their own script only, and not as a part of a hyphenated word: «в ЮАР» is
+		// no "Juara", «Южно» of «Южно-Сахалинске» no «Южное».
+		{"Когда было движение против инвестиций в Южно-Африканской Республике?", "Движение в ЮАР началось в 1980-х.", true, false},
+		{"Когда было движение против инвестиций в Южно-Африканской Республике?", "В 1985 году студенты протестовали в Южно-Сахалинске.", true, false},
+		{"When did the orchestra play in the UK?", "In 2023 it played in Vienna.", true, true}, // an acronym of two letters is a name
 	} {
 		other := placesOfOther(tc.question, g)
 		if (other != nil) != tc.judged {

@@ -6,29 +6,35 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 )
 
-// placeMatchers holds, per gazetteer, a matcher over every place's names (Place.Names: its English
-// name, Russian names and "St." forms), keyed by the place's index: built once, by WarmPlaces or
-// on the first question.
-var placeMatchers sync.Map // *lexicon.Gazetteer → func() *resolution.Matcher
+// placeMatchers holds, per gazetteer, two matchers over the places' names (Place.Names: English
+// names, Russian names, "St." forms), keyed by the place's index: one over the names in Cyrillic
+// script, one over the others. A name is matched in its own script only (inflected, as the
+// resolver's matcher does): across scripts the resolver would match by transliteration, and
+// GeoNames' other names make that find "Juara" (Brazil) in «ЮАР»; exonyms are names of their own
+// in the file. Built once, by WarmPlaces or on the first question.
+var placeMatchers sync.Map // *lexicon.Gazetteer → func() [2]*resolution.Matcher
 
-func placeMatcher(g *lexicon.Gazetteer) *resolution.Matcher {
-	build, _ := placeMatchers.LoadOrStore(g, sync.OnceValue(func() *resolution.Matcher {
-		var aliases []resolution.Alias
+func placeMatcher(g *lexicon.Gazetteer) [2]*resolution.Matcher {
+	build, _ := placeMatchers.LoadOrStore(g, sync.OnceValue(func() [2]*resolution.Matcher {
+		var aliases [2][]resolution.Alias
 		for i := range g.Size() {
 			key := strconv.Itoa(i)
 			for _, n := range g.Place(i).Names {
-				aliases = append(aliases, resolution.Alias{Text: n, EntityKey: key, EntityType: "location"})
+				s := scriptIndex(hasCyrillic(n))
+				aliases[s] = append(aliases[s], resolution.Alias{Text: n, EntityKey: key, EntityType: "location"})
 			}
 		}
-		return resolution.NewMatcher(aliases)
+		return [2]*resolution.Matcher{resolution.NewMatcher(aliases[0]), resolution.NewMatcher(aliases[1])}
 	}))
-	return build.(func() *resolution.Matcher)()
+	return build.(func() [2]*resolution.Matcher)()
 }
 
 // WarmPlaces builds the gazetteer's place matcher ahead of the first question that names a place
@@ -96,8 +102,9 @@ type placeMention struct {
 	Start, End int
 }
 
-// placesIn returns the places text names, in text order: capitalized surfaces the gazetteer's
-// matcher finds (inflected forms, either script), a name as the gazetteer writes it chosen as at
+// placesIn returns the places text names, in text order: capitalized surfaces of three letters or
+// more (or an acronym: "UK") that the gazetteer's matchers find in their own script (placeMatcher), not a part of a
+// hyphenated word («Южно» of «Южно-Африканской»), a name as the gazetteer writes it chosen as at
 // ingestion (Gazetteer.Lookup: «Венёв» is not Vienna, "Odessa" — Ukraine's or Texas's — nobody's),
 // an inflected one («в Вене») by Gazetteer.Choose among the places the matcher finds for it. Nil
 // without a gazetteer.
@@ -106,24 +113,43 @@ func placesIn(g *lexicon.Gazetteer, text string) []placeMention {
 		return nil
 	}
 	var out []placeMention
-	for _, m := range placeMatcher(g).Find(text) {
-		if !capitalized(m.Surface) {
-			continue
-		}
-		p, named, ok := g.Lookup(m.Surface)
-		if !named {
-			idx := make([]int, 0, len(m.Keys))
-			for _, k := range m.Keys {
-				i, _ := strconv.Atoi(k)
-				idx = append(idx, i)
+	for s, matcher := range placeMatcher(g) {
+		for _, m := range matcher.Find(text) {
+			if !capitalized(m.Surface) || scriptIndex(hasCyrillic(m.Surface)) != s || utf8.RuneCountInString(m.Surface) < 3 && strings.ToUpper(m.Surface) != m.Surface ||
+				hyphenated(text, m.Start, m.End) {
+				continue
 			}
-			p, ok = g.Choose(idx)
-		}
-		if ok {
-			out = append(out, placeMention{Place: p, Start: m.Start, End: m.End})
+			p, named, ok := g.Lookup(m.Surface)
+			if !named {
+				idx := make([]int, 0, len(m.Keys))
+				for _, k := range m.Keys {
+					i, _ := strconv.Atoi(k)
+					idx = append(idx, i)
+				}
+				p, ok = g.Choose(idx)
+			}
+			if ok {
+				out = append(out, placeMention{Place: p, Start: m.Start, End: m.End})
+			}
 		}
 	}
+	slices.SortFunc(out, func(a, b placeMention) int { return a.Start - b.Start })
 	return out
+}
+
+// hyphenated reports whether text[start:end] is joined by a hyphen to a letter on either side.
+func hyphenated(text string, start, end int) bool {
+	if r, n := utf8.DecodeLastRuneInString(text[:start]); r == '-' {
+		if l, _ := utf8.DecodeLastRuneInString(text[:start-n]); unicode.IsLetter(l) {
+			return true
+		}
+	}
+	if r, n := utf8.DecodeRuneInString(text[end:]); r == '-' {
+		if l, _ := utf8.DecodeRuneInString(text[end+n:]); unicode.IsLetter(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // WithPlaceCandidates returns cands with places (PlaceCandidates) merged in: a candidate of both

@@ -486,10 +486,10 @@ func (e *entry) tokenMatch(k int, t string, w word) (ok, longer bool) {
 	if !e.latin[k] || hasCyrillic(w.Text) {
 		// A short name inflected in its last letter («Анны Светловой» for «Анна Светлова») when
 		// the name has another word that matches, or is written with a capital.
-		// A short noun with a soft sign inflected («Соляному пути» for «Соляной путь») likewise,
-		// in a name of several words.
+		// A noun of a three-letter stem inflected («Соляному пути» for «Соляной путь», «азиатского
+		// тура» for «Азиатский тур») likewise, in a name of several words.
 		return textnorm.TokenMatch(t, w.lat) || w.Upper && len(e.tokens) > 1 && textnorm.ShortNameInflected(t, w.lat) ||
-			len(e.tokens) > 1 && t == e.tokens[k] && textnorm.SoftStemInflected(e.texts[k], w.lat), false
+			len(e.tokens) > 1 && t == e.tokens[k] && textnorm.ShortStemInflected(e.texts[k], w.lat), false
 	}
 	if textnorm.StrictTokenMatch(t, w.lat) {
 		return true, false

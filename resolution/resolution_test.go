@@ -33,6 +33,7 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{Text: "Ольга Миронова", EntityKey: "p/mir"},
 		{Text: "СевероВет", EntityKey: "o/nv"},
 		{Text: "Соляной путь", EntityKey: "p/salt"},
+		{Text: "Азиатский тур", EntityKey: "p/asia"},
 		{Text: "Путь", EntityKey: "t/put"},
 		{Text: "Helix", EntityKey: "o/helix"},
 		{Text: "Redis", EntityKey: "t/redis"},
@@ -65,8 +66,9 @@ func TestMatcherFindsVariants(t *testing.T) {
 		{"у Анны Светловой и Ольги Мироновой", []string{"Анны Светловой→p/svet", "Ольги Мироновой→p/mir"}},
 		{"с Анной Светловой", []string{"Анной Светловой→p/svet"}},
 		{"Инны Светловой, Анны Смирновой", nil}, // another first name, another surname
-		// A short noun with a soft sign inflects in a name of several words; alone it must be as written.
+		// A noun of a three-letter stem inflects in a name of several words; alone it must be as written.
 		{"костюмы к «Соляному пути»; о Соляном пути; пути; Путь", []string{"Соляному пути→p/salt", "Соляном пути→p/salt", "Путь→t/put"}},
+		{"солист азиатского тура; об Азиатском туре; тура", []string{"азиатского тура→p/asia", "Азиатском туре→p/asia"}},
 		// A one-word Latin name is no first word of a longer name (but in a heading, before a
 		// legal form, a month, or across a line it is).
 		{"Sea Titan (Helix Offshore Lifting); Helix's director; Helix LLC; Helix May", []string{"Helix→o/helix", "Helix→o/helix", "Helix→o/helix"}},

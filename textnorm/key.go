@@ -2,6 +2,7 @@ package textnorm
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -135,15 +136,20 @@ func ShortNameInflected(a, b string) bool {
 	return inflectionEndings[a[p:]] && inflectionEndings[b[p:]] && a[p:] != "" && b[p:] != ""
 }
 
-// SoftStemInflected reports whether the Cyrillic word text (as written, ending in a soft sign: «путь»,
-// «соль», «день») and the phonetic Latin word b are one short noun in two cases: b is text's
-// key (3 letters: the soft sign writes no letter) followed by a Russian inflectional ending
-// («пути», «путём», «соли»). TokenMatch needs a 4-letter stem, which these nouns do not have;
-// the entity matcher (package resolution) adds this rule for a word of a name of several words,
-// every one of which must match («Соляному пути» for «Соляной путь»).
-func SoftStemInflected(text, b string) bool {
+// ShortStemInflected reports whether the Cyrillic word text (as written: a noun of three letters
+// and a consonant at its end, «тур», «дом», «сад», or with a soft sign after it, «путь», «соль»,
+// «день») and the phonetic Latin word b are one short noun in two cases: b is text's key (3
+// letters: the soft sign writes no letter) followed by a Russian inflectional ending («тура»,
+// «туре», «пути», «путём», «соли»). TokenMatch needs a 4-letter stem, which these nouns do not
+// have; the entity matcher (package resolution) adds this rule for a word of a name of several
+// words, every one of which must match («Соляному пути» for «Соляной путь», «азиатского тура»
+// for «Азиатский тур»).
+func ShortStemInflected(text, b string) bool {
 	r := []rune(strings.ToLower(text))
-	if len(r) < 3 || r[len(r)-1] != 'ь' {
+	if r[len(r)-1] == 'ь' {
+		r = r[:len(r)-1]
+	}
+	if len(r) != 3 || strings.ContainsRune("аеёиоуыэюяй", r[2]) || !unicode.Is(unicode.Cyrillic, r[2]) {
 		return false
 	}
 	a := Latin(text)

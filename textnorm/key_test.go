@@ -2,7 +2,7 @@ package textnorm
 
 import "testing"
 
-func TestSoftStemInflected(t *testing.T) {
+func TestShortStemInflected(t *testing.T) {
 	for _, tc := range []struct {
 		text, b string
 		want    bool
@@ -12,11 +12,16 @@ func TestSoftStemInflected(t *testing.T) {
 		{"соль", "soliu", true}, // солью
 		{"путь", "put", false},  // the same form: TokenMatch's
 		{"путь", "putnik", false},
-		{"пут", "puti", false},      // no soft sign
+		{"тур", "tura", true},       // тура
+		{"тур", "turom", true},      // туром
+		{"тур", "turist", false},    // another word
+		{"Ока", "oki", false},       // a vowel at the end: not this rule's
+		{"сайт", "saita", false},    // a stem of 4 letters: TokenMatch's
+		{"путь", "put", false},      // the same form
 		{"Казань", "kazani", false}, // a stem of 4 letters: TokenMatch's
 	} {
-		if got := SoftStemInflected(tc.text, tc.b); got != tc.want {
-			t.Errorf("SoftStemInflected(%q, %q) = %v, want %v", tc.text, tc.b, got, tc.want)
+		if got := ShortStemInflected(tc.text, tc.b); got != tc.want {
+			t.Errorf("ShortStemInflected(%q, %q) = %v, want %v", tc.text, tc.b, got, tc.want)
 		}
 	}
 }

@@ -50,7 +50,7 @@ var measureNouns = map[string]bool{
 }
 
 // moneyVerbs follow «сколько» / "how much" when the question asks what something costs or pays.
-var moneyVerbs = []string{"стои", "стоят", "плат", "доплач", "выплач", "заплат", "зарабат", "трат", "обойд", "обходит",
+var moneyVerbs = []string{"стои", "стоят", "плат", "доплач", "выплач", "выплат", "оплат", "заплат", "зарабат", "трат", "потрат", "обойд", "обходит",
 	"cost", "pay", "paid", "charge", "earn", "spend", "spent", "reimburse", "owe",
 	// a price named by who gives it ("How much did the supplier quote / invoice / bill?" —
 	// outside tester, stop 61: answered by a sentence without a sum). "quote" is not "quota";
@@ -313,8 +313,10 @@ func moneyBefore(words []string) bool {
 // the cited chunks), which says what the row's numbers are: «| Стажёр | 60 000 – 80 000 |» under
 // «| Грейд | Вилка оклада |». When subject is set (subjectTerms of the question), the quote, its
 // chunk's title or its section must also state one of them: a price-list row of another service
-// («| Вакцинация | 2 200 ₽ |») states a sum, not the fine the question asks about.
-func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject *questionTerms, elsewhere func(string) bool) bool {
+// («| Вакцинация | 2 200 ₽ |») states a sum, not the fine the question asks about. When other is
+// set, a quote it reports (a sum of another place, placesOfOther; an estimate, estimatedSum) does
+// not count.
+func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject *questionTerms, other func(string) bool) bool {
 	for _, c := range claims {
 		for _, cit := range c.Citations {
 			text, context := cit.Quote, ""
@@ -330,7 +332,7 @@ func quotesAmount(claims []ariadne.Claim, frags []Fragment, kind string, subject
 				context = f.Chunk.Title + " " + f.Chunk.HeadingPath()
 				break
 			}
-			if hasAmount(text, kind) && (subject == nil || len(subject.stated(text+"\n"+context)) > 0) && (elsewhere == nil || !elsewhere(cit.Quote)) {
+			if hasAmount(text, kind) && (subject == nil || len(subject.stated(text+"\n"+context)) > 0) && (other == nil || !other(cit.Quote)) {
 				return true
 			}
 		}

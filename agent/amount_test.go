@@ -18,6 +18,8 @@ func TestAskedAmount(t *testing.T) {
 		{"Какова вилка оклада у стажёра?", kindMoney},
 		{"Сколько стоит подписка на корпоративный тариф?", kindMoney},
 		{"Сколько нам заплатил подрядчик за аудит?", kindMoney},
+		{"Сколько Ashgrove выплатила по претензии ASH-CL-26-0042?", kindMoney}, // a perfective verb of paying (trial 71)
+		{"Сколько музей потратил на ящики?", kindMoney},
 		{"What is the annual licence fee for the scanner?", kindMoney},
 		{"What's the hourly rate of pay for weekend shifts?", kindMoney},
 		{"How much does the courier service cost?", kindMoney},

@@ -223,7 +223,7 @@ func (a *Answerer) Answer(ctx context.Context, req Request, progress func(Event)
 		return out, nil
 	}
 
-	frags := Fragments(res.Chunks)
+	frags := withPages(Fragments(res.Chunks), res.pages)
 	gctx, cancel := context.WithTimeout(ctx, a.cfg.Deadline)
 	defer cancel()
 	// On the multi_hop route the generator also sees the chunks of the evidence path that follows
@@ -425,12 +425,25 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 		// wrote them: they are on its subject and miss the fact (amount.go). (A percentage is
 		// often written in words, «более половины»: it ranks units, it does not refuse.)
 		elsewhere := placesOfOther(req.Question, a.cfg.Lexicon.Places())
-		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 && !quotesAmount(v.Claims, frags, kind, subjectTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)), elsewhere) {
-			att.Outcome = "not_found"
-			tr.Attempts = append(tr.Attempts, att)
-			emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kind})
-			out.Status, out.Reason = ariadne.StatusNotFound, "the question asks for a sum of money and no verified quote states one"
-			return out
+		if kind := askedAmount(req.Question); kind == kindMoney && len(v.Claims) > 0 {
+			// The sum must also be of the asked place (elsewhere.go) and, when the question asks
+			// what was paid, not an estimate or a plan (estimate.go).
+			subject, reason := subjectTerms(req.Question, a.cfg.Lexicon, callerScope(req.Groups)), ""
+			switch estimated := estimatedSum(req.Question); {
+			case !quotesAmount(v.Claims, frags, kind, subject, nil):
+				reason = "the question asks for a sum of money and no verified quote states one"
+			case elsewhere != nil && !quotesAmount(v.Claims, frags, kind, subject, elsewhere):
+				reason = "the question asks for a sum of money at a place and every verified quote that states one is about another place"
+			case estimated != nil && !quotesAmount(v.Claims, frags, kind, subject, func(q string) bool { return estimated(q) || elsewhere != nil && elsewhere(q) }):
+				reason = "the question asks for a sum as paid and every verified quote that states one gives an estimate or a plan"
+			}
+			if reason != "" {
+				att.Outcome = "not_found"
+				tr.Attempts = append(tr.Attempts, att)
+				emit("verification", map[string]any{"attempt": n, "ok": true, "status": "not_found", "missing": kind})
+				out.Status, out.Reason = ariadne.StatusNotFound, reason
+				return out
+			}
 		}
 		// Likewise "how many" and "when" of a past event: quotes that state no count (in digits or
 		// words), or no time, are on the subject and miss the fact («Сколько сотрудников в офисе?»

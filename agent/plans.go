@@ -103,6 +103,7 @@ func (r *Retriever) withLinkedDocuments(ctx context.Context, s Strategy, req Req
 		for i := range own {
 			own[i].Sources = []string{"linked"}
 		}
+		res.pages = own
 		res.Chunks = FuseRRF(res.Chunks, diversify(own, 1))
 		tr.note(fmt.Sprintf("fused with the pages of %d linked entities", len(docs)))
 	}
@@ -117,6 +118,34 @@ func (r *Retriever) withLinkedDocuments(ctx context.Context, s Strategy, req Req
 		}
 	}
 	return res, nil
+}
+
+// pageChunks is how many chunks of a named entity's own page the generator sees at least, when
+// the page has them (withPages): one more than the ranked list keeps ahead (diversify). Four
+// answered four more questions of our own sets and four more of their near misses wrongly; three,
+// three more and none (docs/evaluation.md, "Stop 69").
+const pageChunks = 3
+
+// withPages returns the fragments followed (numbered on) by the chunks of pages — the own pages of
+// the entities the question names, best first — that are not among them yet, until each page has
+// pageChunks chunks among the fragments or none left. The ranked list keeps at most two chunks of
+// a document ahead of the others (diversify), and a page's sentence that answers may rank third
+// within it: "Who signed contract X for Y?" is answered by the parties' paragraph of X's page,
+// which a question in the other language ranks below X's couriers and law.
+func withPages(frags []Fragment, pages []ariadne.ScoredChunk) []Fragment {
+	out := append([]Fragment(nil), frags...)
+	count := map[string]int{}
+	for _, f := range out {
+		count[f.Chunk.DocID]++
+	}
+	for _, c := range pages {
+		if count[c.DocID] >= pageChunks || slices.ContainsFunc(out, func(f Fragment) bool { return f.Chunk.ID == c.ID }) {
+			continue
+		}
+		count[c.DocID]++
+		out = append(out, Fragment{N: len(out) + 1, Chunk: c.Chunk})
+	}
+	return out
 }
 
 func (r *Retriever) runStrategy(ctx context.Context, s Strategy, req Request, vec []float32, linked []Linked, tr *Trace) (Result, error) {

@@ -65,6 +65,10 @@ type Result struct {
 	// walkRooted: Paths and chainPaths start at the walk's best-ranked entities, because the
 	// question names none the linker confirmed (planChain then tries every stretch of them).
 	walkRooted bool
+	// pages are the chunks of the documents of the entities the question names (their own pages),
+	// as the caller may read them, best first for the question (withLinkedDocuments); the
+	// Answerer shows the generator a few of each beyond the ranked list (withPages).
+	pages []ariadne.ScoredChunk
 	// terms are the question's terms with its linked entities, as the evidence was assessed
 	// (runStrategy; withLinkedDocuments assesses the fused list with them again).
 	terms questionTerms

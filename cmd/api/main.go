@@ -232,7 +232,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	answerer := agent.NewAnswerer(retriever, gen, vs, acfg,
 		agent.Hooks{VerificationFailure: metrics.VerificationFailure, Retry: metrics.Retry}, log)
 	log.Info("components", "embedder", emb.Name(), "generator", answerer.Generator(), "router", fmt.Sprintf("%T", router),
-		"judge", judge != nil, "keys", c.KeysFile != "", "lexicon", lex.Name(), "keyword_translations", max(c.Translations, 0))
+		"judge", judge != nil, "keys", c.KeysFile != "", "lexicon", lex.Name(), "keyword_translations", max(c.Translations, 0), "ontology", c.Indexing.OntologyName())
 
 	readiness := func(ctx context.Context) map[string]httpapi.Check {
 		checks := map[string]httpapi.Check{}

@@ -220,7 +220,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if rec != nil {
 		nerName = rec.Name()
 	}
-	log.Info("components", "embedder", emb.Name(), "extractor", ext.Name(), "ner", nerName, "chunk_tokens", c.ChunkTokens, "overlap", c.ChunkOverlap)
+	log.Info("components", "embedder", emb.Name(), "extractor", ext.Name(), "ner", nerName, "ontology", c.Indexing.OntologyName(), "chunk_tokens", c.ChunkTokens, "overlap", c.ChunkOverlap)
 
 	var docs []ariadne.Document
 	var problems []corpus.Problem

@@ -70,3 +70,13 @@ func TestBuildRecognizer(t *testing.T) {
 		})
 	}
 }
+
+// The components line of cmd/extract and cmd/api names the ontology in use.
+func TestOntologyName(t *testing.T) {
+	if got := (Indexing{}).OntologyName(); got != "built-in" {
+		t.Errorf("default: %q", got)
+	}
+	if got := (Indexing{Ontology: "trial/freight-ontology.yaml"}).OntologyName(); got != "trial/freight-ontology.yaml" {
+		t.Errorf("a file: %q", got)
+	}
+}

@@ -281,6 +281,14 @@ type Indexing struct {
 	NERTyped     bool   `name:"ner-typed-pages" env:"ARIADNE_NER_TYPED_PAGES" help:"Also run entity recognition in typed pages (a client, project, person … page), which the dictionary describes; off by default (docs/evaluation.md)."`
 }
 
+// OntologyName says which ontology Build loads: its file, or "built-in".
+func (ix Indexing) OntologyName() string {
+	if ix.Ontology == "" {
+		return "built-in"
+	}
+	return ix.Ontology
+}
+
 // Build returns the ontology and chunker.
 func (ix Indexing) Build() (*ontology.Ontology, *chunking.Chunker, error) {
 	onto, err := ontology.Load(ix.Ontology)

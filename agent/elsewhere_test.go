@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"context"
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +88,62 @@ func TestAnswerDateAtAnotherPlace(t *testing.T) {
 	kazan.Text += " He first performed in Kazan on 12 May 2026."
 	if ans := ask(t, answerer(t, TermExtractive{}, cfg, kazan), q); ans.Status != ariadne.StatusAnswered || !strings.Contains(ans.Answer, "12 May 2026") {
 		t.Errorf("the date in Kazan: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+}
+
+// quotingScript is a quoting generator behind the Generator interface: each attempt quotes the
+// first of its sentences (all in fragment 1) that the attempt does not exclude.
+type quotingScript struct{ sentences []string }
+
+func (quotingScript) Name() string     { return "quoting-script" }
+func (quotingScript) QuotesOnly() bool { return true }
+func (g quotingScript) Generate(_ context.Context, in GenerationInput) (string, error) {
+	for _, s := range g.sentences {
+		if !slices.Contains(in.Exclude, s) {
+			out, err := json.Marshal(map[string]any{"status": "answer", "claims": []any{map[string]any{"text": s,
+				"citations": []any{map[string]any{"fragment": 1, "chunk_id": in.Fragments[0].Chunk.ID, "quote": s}}}}})
+			return string(out), err
+		}
+	}
+	return `{"status":"not_found","claims":[]}`, nil
+}
+
+// A quoting generator whose quote a fact check rejects is asked again without it: the sentence
+// that states the fact of the asked place answers; when none is left, the refusal gives the
+// check's reason, and the trace shows the rejected attempt.
+func TestAnswerRetriesWithoutRejectedQuote(t *testing.T) {
+	near := "He first performed with the Neva Virtuosi in St Petersburg in December 2023."
+	right := "He first performed in Kazan on 12 May 2026."
+	card := ariadne.ScoredChunk{Score: 0.9, Chunk: ariadne.Chunk{ID: "people/kenji#0000-eeeeeeee", DocID: "people/kenji",
+		Title: "Kenji Morimoto", ACL: []string{"all"}, Text: "Kenji Morimoto is a cellist. " + near + " " + right}}
+	cfg := AnswerConfig{Lexicon: (*lexicon.Lexicon)(nil).WithGazetteer(testPlaces(t))}
+	q := "When did Kenji Morimoto first perform in Kazan?"
+	ans := ask(t, answerer(t, quotingScript{[]string{near, right}}, cfg, card), q)
+	if ans.Status != ariadne.StatusAnswered || ans.Answer == "" || !strings.Contains(ans.Answer, "12 May 2026") || strings.Contains(ans.Answer, "December 2023") {
+		t.Errorf("the second attempt: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+	if at := ans.Trace.Attempts; len(at) != 2 || at[0].Outcome != "rejected" || at[0].Error != "the question asks for a time at a place and every verified quote that states one is about another place" {
+		t.Errorf("attempts: %+v", at)
+	}
+	ans = ask(t, answerer(t, quotingScript{[]string{near}}, cfg, card), q)
+	if ans.Status != ariadne.StatusNotFound || ans.Reason != "the question asks for a time at a place and every verified quote that states one is about another place" {
+		t.Errorf("nothing left: %s %q (%s)", ans.Status, ans.Answer, ans.Reason)
+	}
+}
+
+// extractive-v1 does not quote a sentence an earlier attempt's fact check rejected.
+func TestTermExtractiveExcludes(t *testing.T) {
+	near := "Kenji Morimoto first performed with the orchestra in St Petersburg in December 2023."
+	right := "Kenji Morimoto first performed in Kazan on 12 May 2026."
+	frags := Fragments([]ariadne.ScoredChunk{{Chunk: ariadne.Chunk{ID: "people/kenji#0000-eeeeeeee", DocID: "people/kenji", ACL: []string{"all"}, Text: near + "\n\n" + right}}})
+	in := GenerationInput{Question: "When did Kenji Morimoto first perform in Kazan?", Groups: []string{"all"}, Fragments: frags}
+	first, err := TermExtractive{}.Generate(context.Background(), in)
+	if err != nil || !strings.Contains(first, "St Petersburg") {
+		t.Fatalf("first attempt: %s %v", first, err)
+	}
+	in.Exclude = []string{near}
+	again, err := TermExtractive{}.Generate(context.Background(), in)
+	if err != nil || strings.Contains(again, "St Petersburg") || !strings.Contains(again, "12 May 2026") {
+		t.Errorf("without the rejected sentence: %s %v", again, err)
 	}
 }

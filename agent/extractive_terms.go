@@ -359,6 +359,9 @@ func (g TermExtractive) candidates(in GenerationInput) termCandidates {
 			if planted(u, f.Chunk.ACL) {
 				continue // an instruction planted in a document is data, not an answer
 			}
+			if slices.Contains(in.Exclude, u) {
+				continue // a fact check rejected it in an earlier attempt
+			}
 			uctx, claim := unitContext(q, ctxTerms, headers, u)
 			if !claim {
 				continue

@@ -36,6 +36,9 @@ type GenerationInput struct {
 	// (empty on the first). A model generator uses them to vary a retry.
 	Attempt  int
 	Previous string
+	// Exclude lists verified quotes a fact check rejected in an earlier attempt (a date of
+	// another event, a sum of another place): a quoting generator does not choose them again.
+	Exclude []string
 	// Decision, when set, is filled by a generator that decides answerability itself (Extractive)
 	// with what it decided from: the trace shows it, and evaluations list it for each miss.
 	Decision *EvidenceDecision

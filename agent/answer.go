@@ -316,8 +316,8 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 	// question's (elsewhere.go) is asked again without those quotes, while attempts remain: the
 	// sentence that states it of the asked place may rank below the near miss (a trial's
 	// cross-language twins were refused that way). The other fact checks refuse at once: retried
-	// after a date of another event or a count of another thing, the next sentences answered
-	// four more questions wrongly for two more right (docs/evaluation.md, "Stop 69").
+	// after a date of another event or a count of another thing too, six more questions were
+	// answered, four of them wrongly, and two more near misses (docs/evaluation.md, "Stop 69").
 	var exclude []string
 	rejected := "" // the first such check's reason: a later refusal says why the near miss was not taken
 	why := func(reason string) string {

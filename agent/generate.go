@@ -36,8 +36,8 @@ type GenerationInput struct {
 	// (empty on the first). A model generator uses them to vary a retry.
 	Attempt  int
 	Previous string
-	// Exclude lists verified quotes a fact check rejected in an earlier attempt (a date of
-	// another event, a sum of another place): a quoting generator does not choose them again.
+	// Exclude lists verified quotes a fact check rejected in an earlier attempt (the asked fact
+	// stated of another place than the question's): a quoting generator does not choose them again.
 	Exclude []string
 	// Decision, when set, is filled by a generator that decides answerability itself (Extractive)
 	// with what it decided from: the trace shows it, and evaluations list it for each miss.

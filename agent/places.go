@@ -53,8 +53,9 @@ type CandidateSearch func(ctx context.Context, text string, groups []string, lim
 // PlaceCandidates returns the location entities, as the caller (groups) may see them, of the
 // places text names by a name their entities may not have: "Vienna" asked of a knowledge base
 // that writes only «Вена». The gazetteer finds the places in text (placesIn); search is run with
-// each place's names, and a location candidate one of whose names is a name of the place is returned with the place's
-// names added to its aliases, so that the resolver's matcher then finds it in text. The names
+// each place's names, and a location candidate one of whose names is a name of the place is
+// returned with the place's names added to its aliases, so that the resolver's matcher then finds
+// it in text. The names
 // added are the gazetteer's (public reference data), never a restricted chunk's; which entities
 // are returned is search's answer for groups. Nil without a gazetteer.
 func PlaceCandidates(ctx context.Context, search CandidateSearch, g *lexicon.Gazetteer, text string, groups []string) ([]ariadne.EntityCandidate, error) {
@@ -103,11 +104,11 @@ type placeMention struct {
 }
 
 // placesIn returns the places text names, in text order: capitalized surfaces of three letters or
-// more (or an acronym: "UK") that the gazetteer's matchers find in their own script (placeMatcher), not a part of a
-// hyphenated word («Южно» of «Южно-Африканской»), a name as the gazetteer writes it chosen as at
-// ingestion (Gazetteer.Lookup: «Венёв» is not Vienna, "Odessa" — Ukraine's or Texas's — nobody's),
-// an inflected one («в Вене») by Gazetteer.Choose among the places the matcher finds for it. Nil
-// without a gazetteer.
+// more (or an acronym: "UK") that the gazetteer's matchers find in their own script
+// (placeMatcher), not a part of a hyphenated word («Южно» of «Южно-Африканской»); a name as the
+// gazetteer writes it is chosen as at ingestion (Gazetteer.Lookup: «Венёв» is not Vienna,
+// "Odessa" — Ukraine's or Texas's — nobody's), an inflected one («в Вене») by Gazetteer.Choose
+// among the places the matcher finds for it. Nil without a gazetteer.
 func placesIn(g *lexicon.Gazetteer, text string) []placeMention {
 	if g == nil {
 		return nil

@@ -122,8 +122,8 @@ func (r *Retriever) withLinkedDocuments(ctx context.Context, s Strategy, req Req
 
 // pageChunks is how many chunks of a named entity's own page the generator sees at least, when
 // the page has them (withPages): one more than the ranked list keeps ahead (diversify). Four
-// answered four more questions of our own sets and four more of their near misses wrongly; three,
-// three more and none (docs/evaluation.md, "Stop 69").
+// answered five more questions of our own sets and four more of their near misses wrongly; three,
+// three more and no more near misses (docs/evaluation.md, "Stop 69").
 const pageChunks = 3
 
 // withPages returns the fragments followed (numbered on) by the chunks of pages — the own pages of

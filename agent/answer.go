@@ -330,6 +330,7 @@ func (a *Answerer) generate(ctx, gctx context.Context, gen Generator, judge Judg
 	if q, ok := gen.(interface{ QuotesOnly() bool }); ok {
 		quoting = q.QuotesOnly()
 	}
+	elsewhere := placesOfOther(req.Question, a.cfg.Lexicon.Places()) // elsewhere.go; nil: not judged
 attempts:
 	for n := 1; n <= a.cfg.MaxAttempts; n++ {
 		start := time.Now()
@@ -443,7 +444,6 @@ attempts:
 		// A question for a sum of money is not answered by quotes that state none, whatever
 		// wrote them: they are on its subject and miss the fact (amount.go). (A percentage is
 		// often written in words, «более половины»: it ranks units, it does not refuse.)
-		elsewhere := placesOfOther(req.Question, a.cfg.Lexicon.Places())
 		// retryWithout records a fact check's rejection and reports whether the generator is
 		// asked again without the rejected quotes (those of claims whose quotes reject accepts).
 		retryWithout := func(reason string, reject func(string) bool) bool {

@@ -25,15 +25,21 @@ import (
 var locativeBeforeRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:in|at|from|to|near|в|во|из|на|под|около|возле|до)\s+(?:the\s+)?[«"“]?$`)
 
 // locatedPlaces returns the places of text (placesIn) that a locative or directional preposition
-// introduces (locativeBeforeRE).
+// introduces (located).
 func locatedPlaces(g *lexicon.Gazetteer, text string) []lexicon.Place {
 	var out []lexicon.Place
 	for _, m := range placesIn(g, text) {
-		if locativeBeforeRE.MatchString(text[:m.Start]) {
+		if located(text, m) {
 			out = append(out, m.Place)
 		}
 	}
 	return out
+}
+
+// located reports whether a locative or directional preposition introduces the place text names
+// at m (locativeBeforeRE).
+func located(text string, m placeMention) bool {
+	return locativeBeforeRE.MatchString(text[:m.Start])
 }
 
 // samePlaceArea reports whether a and b are one place or one lies within the other (a city and
@@ -59,11 +65,13 @@ func placesOfOther(question string, g *lexicon.Gazetteer) func(quote string) boo
 		return slices.ContainsFunc(asked, func(a lexicon.Place) bool { return samePlaceArea(a, p) })
 	}
 	return func(quote string) bool {
+		other := false
 		for _, m := range placesIn(g, quote) {
 			if inAsked(m.Place) {
 				return false
 			}
+			other = other || located(quote, m)
 		}
-		return slices.ContainsFunc(locatedPlaces(g, quote), func(p lexicon.Place) bool { return !inAsked(p) })
+		return other
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
@@ -117,7 +116,7 @@ func placesIn(g *lexicon.Gazetteer, text string) []placeMention {
 	for s, matcher := range placeMatcher(g) {
 		for _, m := range matcher.Find(text) {
 			if !capitalized(m.Surface) || scriptIndex(hasCyrillic(m.Surface)) != s || utf8.RuneCountInString(m.Surface) < 3 && strings.ToUpper(m.Surface) != m.Surface ||
-				hyphenated(text, m.Start, m.End) {
+				resolution.InCompound(text, m.Start, m.End) {
 				continue
 			}
 			p, named, ok := g.Lookup(m.Surface)
@@ -136,21 +135,6 @@ func placesIn(g *lexicon.Gazetteer, text string) []placeMention {
 	}
 	slices.SortFunc(out, func(a, b placeMention) int { return a.Start - b.Start })
 	return out
-}
-
-// hyphenated reports whether text[start:end] is joined by a hyphen to a letter on either side.
-func hyphenated(text string, start, end int) bool {
-	if r, n := utf8.DecodeLastRuneInString(text[:start]); r == '-' {
-		if l, _ := utf8.DecodeLastRuneInString(text[:start-n]); unicode.IsLetter(l) {
-			return true
-		}
-	}
-	if r, n := utf8.DecodeRuneInString(text[end:]); r == '-' {
-		if l, _ := utf8.DecodeRuneInString(text[end+n:]); unicode.IsLetter(l) {
-			return true
-		}
-	}
-	return false
 }
 
 // WithPlaceCandidates returns cands with places (PlaceCandidates) merged in: a candidate of both

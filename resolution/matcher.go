@@ -385,7 +385,7 @@ func (e *entry) matchAt(text string, words []word, i int, inText bool) int {
 	// A one-word name read across scripts is a transliteration, the weakest evidence of a name:
 	// inside a hyphenated compound it is a common word's part («дата-центр» is not the Data
 	// team, «Альфа-версия» not Alfa). The same name as written («SAP-интеграция») still matches.
-	if len(e.tokens) == 1 && n == 1 && crossScript(e.Text, first.Text) && inCompound(text, first.Start, first.End) {
+	if len(e.tokens) == 1 && n == 1 && crossScript(e.Text, first.Text) && InCompound(text, first.Start, first.End) {
 		return 0
 	}
 	for k := i; k < i+n-1; k++ {
@@ -532,9 +532,9 @@ func adjacent(text string, end, start int) bool {
 	return true
 }
 
-// inCompound reports whether text[start:end] is joined by a hyphen to a letter on either side
+// InCompound reports whether text[start:end] is joined by a hyphen to a letter on either side
 // (one part of a hyphenated compound word).
-func inCompound(text string, start, end int) bool {
+func InCompound(text string, start, end int) bool {
 	if r, n := utf8.DecodeLastRuneInString(text[:start]); isHyphen(r) {
 		if l, _ := utf8.DecodeLastRuneInString(text[:start-n]); unicode.IsLetter(l) {
 			return true

@@ -118,3 +118,73 @@ func TestBridgeHop(t *testing.T) {
 		t.Errorf("a caller who reads nothing: lists %v, bridges %v, err %v; want none", lists, bridges, err)
 	}
 }
+
+// The bridge hop's finds follow the route's first chunk: the first new documents of the bridge
+// lists by rank (one chunk per document, none of a kept document), then the route's list without
+// the chunks moved up.
+func TestInsertBridge(t *testing.T) {
+	c := func(id string) ariadne.ScoredChunk {
+		doc, _, _ := strings.Cut(id, "#")
+		return ariadne.ScoredChunk{Chunk: ariadne.Chunk{ID: id, DocID: doc}}
+	}
+	list := []ariadne.ScoredChunk{c("a#0"), c("b#0"), c("c#0"), c("d#0")}
+	for _, tc := range []struct {
+		name    string
+		list    []ariadne.ScoredChunk
+		bridges [][]string
+		kept, n int
+		want    []string
+	}{
+		{"two new documents after the first", list, [][]string{{"x#0", "a#1", "y#0", "z#0"}}, 1, 2, []string{"a#0", "x#0", "y#0", "b#0", "c#0", "d#0"}},
+		{"a chunk of the route's moves up, once", list, [][]string{{"c#0"}}, 1, 2, []string{"a#0", "c#0", "b#0", "d#0"}},
+		{"one chunk per document", list, [][]string{{"x#0", "x#1", "y#0"}}, 1, 2, []string{"a#0", "x#0", "y#0", "b#0", "c#0", "d#0"}},
+		{"lists taken by rank", list, [][]string{{"x#0", "y#0"}, {"z#0", "w#0"}}, 1, 2, []string{"a#0", "x#0", "z#0", "b#0", "c#0", "d#0"}},
+		{"two kept", list, [][]string{{"b#1", "x#0"}}, 2, 1, []string{"a#0", "b#0", "x#0", "c#0", "d#0"}},
+		{"a short bridge list", list, [][]string{{"x#0"}}, 1, 2, []string{"a#0", "x#0", "b#0", "c#0", "d#0"}},
+		{"nothing new", list, [][]string{{"a#1"}, nil}, 1, 2, []string{"a#0", "b#0", "c#0", "d#0"}},
+		{"an empty route list", nil, [][]string{{"x#0", "y#0", "z#0"}}, 1, 2, []string{"x#0", "y#0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var lists [][]ariadne.ScoredChunk
+			for _, ids := range tc.bridges {
+				var l []ariadne.ScoredChunk
+				for _, id := range ids {
+					l = append(l, c(id))
+				}
+				lists = append(lists, l)
+			}
+			var got []string
+			for _, h := range insertBridge(tc.list, lists, tc.kept, tc.n) {
+				got = append(got, h.ID)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The bridge hop is on by default (one bridge); a negative setting turns it off.
+func TestBridgeHopsSetting(t *testing.T) {
+	for set, want := range map[int]int{0: 1, 1: 1, 2: 2, -1: 0} {
+		if got := (RetrievalConfig{BridgeHops: set}).bridgeHops(); got != want {
+			t.Errorf("BridgeHops %d: %d bridges, want %d", set, got, want)
+		}
+	}
+}
+
+// The bridge hop's finds follow the route's first chunk, two documents of them, unless set.
+func TestBridgeInsertSetting(t *testing.T) {
+	for _, tc := range []struct {
+		cfg        RetrievalConfig
+		kept, docs int
+	}{
+		{RetrievalConfig{}, 1, 2},
+		{RetrievalConfig{BridgeKept: 3, BridgeDocs: 1}, 3, 1},
+		{RetrievalConfig{BridgeKept: -1, BridgeDocs: -2}, 1, 2},
+	} {
+		if kept, docs := tc.cfg.bridgeInsert(); kept != tc.kept || docs != tc.docs {
+			t.Errorf("%+v: kept %d, docs %d; want %d, %d", tc.cfg, kept, docs, tc.kept, tc.docs)
+		}
+	}
+}

@@ -218,16 +218,15 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 	}
 	bridgeNote := ""
 	if len(bridgeLists) > 0 {
-		lists, weights := [][]ariadne.ScoredChunk{res.Chunks}, []float64{1}
 		var names []string
 		for i, l := range bridgeLists {
 			for j := range l {
 				l[j].Sources = []string{"bridge"}
 			}
-			lists, weights = append(lists, l), append(weights, 1)
 			names = append(names, "«"+bridges[i][1]+"»")
 		}
-		res.Chunks = FuseRRFWeighted(lists, weights)
+		kept, docs := r.cfg.bridgeInsert()
+		res.Chunks = insertBridge(res.Chunks, bridgeLists, kept, docs)
 		bridgeNote = "; bridge hop with " + strings.Join(names, ", ")
 	}
 	sg := subgraph{nodes: map[string]ariadne.PathNode{}, edges: edges}
@@ -543,4 +542,45 @@ func (r *Retriever) chunkCosines(ctx context.Context, req Request, vec []float32
 		out[c.ID] = c.Score
 	}
 	return out, nil
+}
+
+// insertBridge returns the route's list with the bridge hop's finds put after its first kept
+// chunks: the first n chunks of documents not among those kept, taken from the bridge lists by
+// rank (each list's first, then each list's second, …; one chunk per document), then the rest of
+// list in its order without the chunks moved up. It is the order of iterative retrieval (IRCoT,
+// Trivedi et al., ACL 2023): the first search's best passage holds the first hop, the search made
+// with the bridge it names holds the next. Fusing the bridge list by RRF instead (weight 1 next to
+// the route's) ranked chunks that both lists hold above the route's own second and third, which on
+// our knowledge bases pushed the chunks a multi-hop answer's chain cites out of its view; this
+// moves the route's chunks after the kept ones down by at most n places.
+func insertBridge(list []ariadne.ScoredChunk, bridgeLists [][]ariadne.ScoredChunk, kept, n int) []ariadne.ScoredChunk {
+	kept = min(kept, len(list))
+	docs := map[string]bool{}
+	for _, c := range list[:kept] {
+		docs[c.DocID] = true
+	}
+	moved := map[string]bool{}
+	out := append(make([]ariadne.ScoredChunk, 0, len(list)+n), list[:kept]...)
+	for rank := 0; len(moved) < n; rank++ {
+		more := false
+		for _, l := range bridgeLists {
+			if rank >= len(l) || len(moved) == n {
+				continue
+			}
+			more = true
+			if c := l[rank]; !docs[c.DocID] {
+				docs[c.DocID], moved[c.ID] = true, true
+				out = append(out, c)
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	for _, c := range list[kept:] {
+		if !moved[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return out
 }

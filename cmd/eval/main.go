@@ -53,7 +53,9 @@ type common struct {
 	WalkPass     float64       `name:"walk-passage-seed" default:"0" help:"Multi-hop walk: restart mass of passage seeds per unit of entity seeds (0: default)."`
 	WalkFloor    float64       `name:"walk-edge-floor" default:"0" help:"Multi-hop walk: weight of an edge whose chunk matches the question least (0: default)."`
 	WalkSyn      float64       `name:"walk-synonym" default:"0" help:"Multi-hop walk: entity-name cosine for a synonym edge (0: the embedder's default)."`
-	BridgeHops   int           `name:"bridge-hops" default:"0" help:"Multi-hop: bridge entities searched together with the question and fused into the route's list (0: none, the default; docs/multi-hop.md)."`
+	BridgeHops   int           `name:"bridge-hops" default:"0" help:"Multi-hop: bridge entities searched together with the question, whose best new documents follow the route's first chunk (0: the default, 1; negative: none; docs/multi-hop.md)."`
+	BridgeKept   int           `name:"bridge-kept" default:"0" help:"Multi-hop: the route's first chunks kept ahead of the bridge hop's finds (0: the default, 1)."`
+	BridgeDocs   int           `name:"bridge-docs" default:"0" help:"Multi-hop: the bridge hop's new documents put after them (0: the default, 2)."`
 	Limit        int           `name:"limit" default:"0" help:"Evaluate only the first N questions (0: all)."`
 	From         int           `name:"from" default:"0" help:"Skip the first N questions (with --limit: a split; docs/multi-hop.md names the fitting split)."`
 	JSONOut      string        `name:"json" help:"Also write the report as JSON to this file."`
@@ -340,7 +342,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		alpha = agent.DefaultAlpha(emb.Name())
 	}
 	e.retriever = agent.NewRetriever(vs, gs, cached, router, agent.RetrievalConfig{Alpha: alpha, PerDoc: c.PerDoc, GraphWeight: c.GraphW,
-		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn, BridgeHops: c.BridgeHops,
+		GraphWeightMin: c.GraphWMin, WalkPassage: c.WalkPass, WalkFloor: c.WalkFloor, WalkSynonym: c.WalkSyn, BridgeHops: c.BridgeHops, BridgeKept: c.BridgeKept, BridgeDocs: c.BridgeDocs,
 		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: e.lexicon, Translations: c.Translations}, log)
 	acfg := agent.AnswerConfig{Chunks: gs, Deadline: c.Deadline, Lexicon: e.lexicon}
 	if _, ok := gen.(agent.LLMGenerator); ok {

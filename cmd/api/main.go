@@ -59,6 +59,7 @@ type cli struct {
 	QueryEmbedCache int           `name:"query-embedding-cache" env:"ARIADNE_QUERY_EMBEDDING_CACHE" default:"4096" help:"Query embeddings kept in an LRU cache (key: embedder, prefix mode, caller — API key name or anonymous client address —, normalised question); 0 turns it off."`
 	IndexRepair     bool          `name:"vector-index-repair" env:"ARIADNE_VECTOR_INDEX_REPAIR" default:"true" negatable:"" help:"When the vector index self-check finds lost HNSW entries (Weaviate restarted after a crash), write the lost objects again in the background; searches get 503 unavailable until a check passes either way."`
 	Translations    int           `name:"keyword-translations" env:"ARIADNE_KEYWORD_TRANSLATIONS" default:"0" help:"With the lexicon, BM25 also searches this many of each English question word's Russian translations (a Russian word: its English gloss). 0 or negative: off, the default (more cross-language evidence is found, but extractive-v1's term bars then answer more near misses: docs/evaluation.md)."`
+	BridgeHops      int           `name:"bridge-hops" env:"ARIADNE_BRIDGE_HOPS" default:"1" help:"multi_hop: bridge entities (named by the first search's top chunks, not by the question) searched again with the question, their first new documents put after the route's first chunk; 0: off (docs/multi-hop.md)."`
 	WarmNames       int           `name:"warm-entity-names" env:"ARIADNE_WARM_ENTITY_NAMES" default:"5000" help:"At start, and when Neo4j is back after it went away, embed this many entity names (most connected first) in the background, so that the first multi_hop questions do not pay for embedding the names their graph walk reaches; 0: off."`
 	Neo4jBrowserURL string        `name:"neo4j-browser-url" env:"ARIADNE_NEO4J_BROWSER_URL" help:"Neo4j Browser address the analyst page (/ui/) links to; default $ARIADNE_NEO4J_HTTP/browser/, 'none' hides the links."`
 
@@ -224,7 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	// lost entries, repaired in the background (--vector-index-repair).
 	guard := vector.NewIndexGuard(vs, vector.GuardConfig{Repair: c.IndexRepair, Log: log})
 	retriever := agent.NewRetriever(guard, gs, cached, router, agent.RetrievalConfig{Alpha: agent.DefaultAlpha(emb.Name()),
-		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: lex, Translations: c.Translations}, log)
+		MinVectorScore: agent.DefaultMinVectorScore(emb.Name()), Lexicon: lex, Translations: c.Translations, BridgeHops: bridgeHops(c.BridgeHops)}, log)
 	acfg := agent.AnswerConfig{Judge: judge, Chunks: gs, Deadline: c.QueryTimeout, Lexicon: lex, EntityTypeOf: onto.EntityTypeOfDocument}
 	if _, ok := gen.(agent.LLMGenerator); ok {
 		acfg.Gate = agent.AnswerabilityGate(c.Answerability, model, agent.TermExtractive{Lexicon: lex})
@@ -510,4 +511,13 @@ func (w warmer) warm(ctx context.Context, gs *graph.Store, log *slog.Logger) {
 	}
 	log.Info("graph read path warmed", "names_embedded", embedded, "question", asked, "ms", time.Since(start).Milliseconds(),
 		"waited_for_neo4j_ms", waited.Milliseconds())
+}
+
+// bridgeHops maps the API's bridge-hops setting (0: off) to agent.RetrievalConfig's (0: the
+// default, negative: off).
+func bridgeHops(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }

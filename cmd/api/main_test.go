@@ -196,3 +196,17 @@ func serveAPI(t *testing.T, ctx context.Context, logs interface {
 	}
 	return "", done
 }
+
+// ARIADNE_BRIDGE_HOPS=0 turns the bridge hop off (the retriever's negative); a positive count
+// passes through; --help names the setting.
+func TestBridgeHopsSetting(t *testing.T) {
+	for set, want := range map[int]int{0: -1, -3: -1, 1: 1, 2: 2} {
+		if got := bridgeHops(set); got != want {
+			t.Errorf("bridge-hops %d: RetrievalConfig.BridgeHops %d, want %d", set, got, want)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"--help"}, &out, &errOut, nil); err != nil || !strings.Contains(out.String(), "ARIADNE_BRIDGE_HOPS") {
+		t.Fatalf("--help does not name ARIADNE_BRIDGE_HOPS: %v", err)
+	}
+}

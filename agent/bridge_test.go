@@ -183,8 +183,8 @@ func TestBridgeInsertSetting(t *testing.T) {
 		{RetrievalConfig{BridgeKept: 3, BridgeDocs: 1}, 3, 1},
 		{RetrievalConfig{BridgeKept: -1, BridgeDocs: -2}, 1, 2},
 	} {
-		if kept, docs := tc.cfg.bridgeInsert(); kept != tc.kept || docs != tc.docs {
-			t.Errorf("%+v: kept %d, docs %d; want %d, %d", tc.cfg, kept, docs, tc.kept, tc.docs)
+		if c := tc.cfg.withDefaults(); c.BridgeKept != tc.kept || c.BridgeDocs != tc.docs {
+			t.Errorf("%+v: kept %d, docs %d; want %d, %d", tc.cfg, c.BridgeKept, c.BridgeDocs, tc.kept, tc.docs)
 		}
 	}
 }

@@ -38,8 +38,8 @@ type RetrievalConfig struct {
 	WalkFloor      float64      // multi_hop: weight of a walk edge whose chunk matches the question least (0.1)
 	WalkSynonym    float64      // multi_hop: entity-name cosine for a synonym edge (embedder's, see DefaultSynonymMin)
 	BridgeHops     int          // multi_hop: bridge entities searched together with the question (0: the default, 1; negative: none — docs/multi-hop.md)
-	BridgeKept     int          // multi_hop: the route's first chunks kept ahead of the bridge hop's finds (bridgeKept)
-	BridgeDocs     int          // multi_hop: the bridge hop's new documents put after them (bridgeDocs)
+	BridgeKept     int          // multi_hop: the route's first chunks kept ahead of the bridge hop's finds (1)
+	BridgeDocs     int          // multi_hop: the bridge hop's new documents put after them (2)
 	MinHits        int          // fewer hits than this is weak evidence (1)
 	MinVectorScore float64      // top cosine below this is weak evidence (0: disabled)
 	MinCoverage    float64      // share of question terms the top hits must contain (0.25)
@@ -98,6 +98,12 @@ func (c RetrievalConfig) withDefaults() RetrievalConfig {
 	}
 	if c.WalkChunks <= 0 {
 		c.WalkChunks = 1500
+	}
+	if c.BridgeKept <= 0 {
+		c.BridgeKept = bridgeKept
+	}
+	if c.BridgeDocs <= 0 {
+		c.BridgeDocs = bridgeDocs
 	}
 	if c.MinHits <= 0 {
 		c.MinHits = 1
@@ -163,18 +169,6 @@ const (
 	bridgeKept = 1
 	bridgeDocs = 2
 )
-
-// bridgeInsert is BridgeKept and BridgeDocs with their defaults for values below 1.
-func (c RetrievalConfig) bridgeInsert() (kept, docs int) {
-	kept, docs = bridgeKept, bridgeDocs
-	if c.BridgeKept > 0 {
-		kept = c.BridgeKept
-	}
-	if c.BridgeDocs > 0 {
-		docs = c.BridgeDocs
-	}
-	return kept, docs
-}
 
 func (c RetrievalConfig) walkParams() walkParams {
 	p := defaultWalkParams()

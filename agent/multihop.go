@@ -225,8 +225,7 @@ func (r *Retriever) graphHybrid(ctx context.Context, req Request, vec []float32,
 			}
 			names = append(names, "«"+bridges[i][1]+"»")
 		}
-		kept, docs := r.cfg.bridgeInsert()
-		res.Chunks = insertBridge(res.Chunks, bridgeLists, kept, docs)
+		res.Chunks = insertBridge(res.Chunks, bridgeLists, r.cfg.BridgeKept, r.cfg.BridgeDocs)
 		bridgeNote = "; bridge hop with " + strings.Join(names, ", ")
 	}
 	sg := subgraph{nodes: map[string]ariadne.PathNode{}, edges: edges}

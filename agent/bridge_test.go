@@ -187,4 +187,26 @@ func TestBridgeInsertSetting(t *testing.T) {
 			t.Errorf("%+v: kept %d, docs %d; want %d, %d", tc.cfg, c.BridgeKept, c.BridgeDocs, tc.kept, tc.docs)
 		}
 	}
+	// Retriever.InsertBridge (cmd/eval fit-walk) joins the lists with the retriever's settings.
+	c := func(id string) ariadne.ScoredChunk {
+		doc, _, _ := strings.Cut(id, "#")
+		return ariadne.ScoredChunk{Chunk: ariadne.Chunk{ID: id, DocID: doc}}
+	}
+	list := []ariadne.ScoredChunk{c("a#0"), c("b#0"), c("c#0")}
+	bridge := [][]ariadne.ScoredChunk{{c("x#0"), c("y#0"), c("z#0")}}
+	for _, tc := range []struct {
+		cfg  RetrievalConfig
+		want []string
+	}{
+		{RetrievalConfig{}, []string{"a#0", "x#0", "y#0", "b#0", "c#0"}},
+		{RetrievalConfig{BridgeKept: 2, BridgeDocs: 1}, []string{"a#0", "b#0", "x#0", "c#0"}},
+	} {
+		var got []string
+		for _, h := range NewRetriever(nil, nil, nil, nil, tc.cfg, nil).InsertBridge(list, bridge) {
+			got = append(got, h.ID)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: InsertBridge gave %v, want %v", tc.cfg, got, tc.want)
+		}
+	}
 }

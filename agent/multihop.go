@@ -284,6 +284,13 @@ func (r *Retriever) GraphWeights() (lo, hi float64, perDoc int) {
 	return r.cfg.GraphWeightMin, r.cfg.GraphWeight, r.cfg.PerDoc
 }
 
+// InsertBridge returns list with the bridge hop's lists joined as the multi_hop route joins them
+// (insertBridge, with the retriever's BridgeKept and BridgeDocs): for cmd/eval fit-walk, which
+// scores other joins of the same lists beside it.
+func (r *Retriever) InsertBridge(list []ariadne.ScoredChunk, bridgeLists [][]ariadne.ScoredChunk) []ariadne.ScoredChunk {
+	return insertBridge(list, bridgeLists, r.cfg.BridgeKept, r.cfg.BridgeDocs)
+}
+
 // walkListLen is how many of the walk's chunks are read and ranked: the head that fusion with
 // hybrid (RRF) and the per-document diversification can bring into the top req.TopK. A chunk at
 // walk rank n scores at most w/(60+n) in the fusion, so past the first few times TopK none

@@ -28,7 +28,7 @@ type fitWalkCmd struct {
 	Highs   []float64 `name:"highs" default:"0.5,1,1.5,2,3,5" help:"Walk weights at full confidence to try (pairs with low > high are skipped)."`
 	Depths  []int     `name:"second-hop-depths" default:"1,2,3" help:"Second hop: first-pass chunks whose embeddings move the question's (agent.Retriever.SecondHop)."`
 	Betas   []float64 `name:"second-hop-betas" default:"0.5,1" help:"Second hop: weight of their mean embedding next to the question's 1."`
-	Bridges []int     `name:"bridges" default:"1,2,3" help:"Bridge hop: entities of the first pass's top chunks searched together with the question (agent.Retriever.BridgeHop); 0 skips it."`
+	Bridges []int     `name:"bridges" default:"1,2,3" help:"Bridge hop: entities of the first pass's top chunks searched together with the question (agent.Retriever.BridgeHop), each count scored fused by RRF and inserted as the route does; 0 skips it."`
 	BDepth  int       `name:"bridge-depth" default:"3" help:"Bridge hop: first-pass chunks whose entities are candidates."`
 }
 
@@ -227,20 +227,38 @@ func (f fitWalkCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			row(score(fmt.Sprintf("RRF(current fused list, %d bridge hops at %.2g)", n, w), with(func(x walkExample) []ariadne.ScoredChunk { return x.lists.Fuse(lo, hi, perDoc) })))
 		}
 	}
-	// Oracle: the best single bridge of each question's candidates (by recall@5 of the current
-	// fused list with it), the ceiling of any rule or model that picks one bridge.
+	// The route's own join: the first n bridge lists' new documents after the fused list's first
+	// chunk (agent.Retriever.InsertBridge; the multi_hop route's default is one bridge).
+	for _, n := range f.Bridges {
+		if n > 0 {
+			row(score(fmt.Sprintf("route: current fused list, %d bridge hops inserted", n), func(x walkExample) []ariadne.ScoredChunk {
+				return e.retriever.InsertBridge(x.lists.Fuse(lo, hi, perDoc), x.bridges[:min(n, len(x.bridges))])
+			}))
+		}
+	}
+	// Oracles: the best single bridge of each question's candidates (by recall@5 of the current
+	// fused list with it, fused by RRF or inserted as the route does), the ceiling of any rule or
+	// model that picks one bridge.
 	if mb := slices.Max(append([]int{0}, f.Bridges...)); mb > 0 {
-		row(score(fmt.Sprintf("oracle: best single bridge of %d, RRF(current fused list, it at 1)", mb), func(x walkExample) []ariadne.ScoredChunk {
-			base := x.lists.Fuse(lo, hi, perDoc)
-			best, bestR := base, -1.0
-			for _, b := range x.bridges {
-				l := agent.FuseRRFWeighted([][]ariadne.ScoredChunk{base, b}, []float64{1, 1})
-				if r := evaluation.RecallAt(docsAtK(l), x.gold, 5); r > bestR {
-					best, bestR = l, r
+		oracle := func(join func(base, b []ariadne.ScoredChunk) []ariadne.ScoredChunk) func(x walkExample) []ariadne.ScoredChunk {
+			return func(x walkExample) []ariadne.ScoredChunk {
+				base := x.lists.Fuse(lo, hi, perDoc)
+				best, bestR := base, -1.0
+				for _, b := range x.bridges {
+					l := join(base, b)
+					if r := evaluation.RecallAt(docsAtK(l), x.gold, 5); r > bestR {
+						best, bestR = l, r
+					}
 				}
+				return best
 			}
-			return best
-		}))
+		}
+		row(score(fmt.Sprintf("oracle: best single bridge of %d, RRF(current fused list, it at 1)", mb), oracle(func(base, b []ariadne.ScoredChunk) []ariadne.ScoredChunk {
+			return agent.FuseRRFWeighted([][]ariadne.ScoredChunk{base, b}, []float64{1, 1})
+		})))
+		row(score(fmt.Sprintf("oracle: best single bridge of %d, inserted as the route does", mb), oracle(func(base, b []ariadne.ScoredChunk) []ariadne.ScoredChunk {
+			return e.retriever.InsertBridge(base, [][]ariadne.ScoredChunk{b})
+		})))
 	}
 	if i := slices.IndexFunc(grid, func(s fusedScore) bool { return s.lo == lo && s.hi == hi }); i >= 0 {
 		grid = slices.Delete(grid, i, i+1) // printed above

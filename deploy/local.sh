@@ -371,7 +371,7 @@ start_weaviate() {
 	mkdir -p "$ARIADNE_HOME/weaviate/data"
 	key=$(weaviate_key)
 	# Weaviate 1.29.0 binds REST to --host, but gRPC and cluster gossip/data (7946-7947) to all
-	# interfaces; it has no setting to narrow them. See README "Security notes". So every request
+	# interfaces; it has no setting to narrow them. See docs/security.md. So every request
 	# needs the API key: no anonymous access, one key (user "ariadne"; with no authorization module
 	# configured an authenticated user may do everything). The data port's cluster API, which
 	# serves shard objects to other nodes, needs basic auth with the same key. The key reaches

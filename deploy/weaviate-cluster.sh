@@ -17,7 +17,7 @@
 # (internal RPC +1), each shifted by ARIADNE_PORT_OFFSET like every other server (node 1 of
 # ARIADNE_PORT_OFFSET=3000: REST 11180). Data in $ARIADNE_HOME/weaviate-cluster/nodeN, logs in
 # $ARIADNE_HOME/logs/weaviate-nodeN.log, pid files in $ARIADNE_HOME/run/weaviate-nodeN.pid.
-# Like the single node, Weaviate binds gRPC and gossip/data on all interfaces (README, Security), so
+# Like the single node, Weaviate binds gRPC and gossip/data on all interfaces (docs/security.md), so
 # the nodes require the single node's API key (deploy/local.sh: ARIADNE_WEAVIATE_API_KEY, else
 # $ARIADNE_HOME/weaviate/api-key, generated there once), and their cluster data ports basic auth
 # with the same key.

@@ -92,7 +92,11 @@ func (r *Retriever) BridgeHop(ctx context.Context, req Request, first []ariadne.
 	if len(keys) == 0 {
 		return nil, nil, nil
 	}
-	ments, err := mr.EntityMentions(ctx, keys, req.Groups, 1, 0)
+	// Only the names are needed: expand 1 stops the count of each entity's readable mentions at 2
+	// and lists none for an entity with more. Counting a hub's (expand 0: up to 2 000, each
+	// chunk's groups read, and its first chunk id sorted out of them all) more than doubled the
+	// route's Neo4j time on a 100 000-chunk graph (docs/performance.md, "The bridge hop at 100k").
+	ments, err := mr.EntityMentions(ctx, keys, req.Groups, 1, 1)
 	if err != nil {
 		return nil, nil, fmt.Errorf("agent: bridge entity names: %w", err)
 	}

@@ -42,6 +42,7 @@ type bridgeGraph struct {
 	emptyGraph
 	mu     sync.Mutex
 	groups [][]string
+	bounds [][2]int // EntityMentions' per and expand, per call
 }
 
 func (g *bridgeGraph) saw(groups []string) bool {
@@ -58,7 +59,10 @@ func (g *bridgeGraph) EntitiesOfChunks(_ context.Context, ids, groups []string) 
 	return map[string][]string{"journal#0": {"journal", "press"}}, nil
 }
 
-func (g *bridgeGraph) EntityMentions(_ context.Context, keys, groups []string, _, _ int) (map[string]ariadne.EntityMentions, error) {
+func (g *bridgeGraph) EntityMentions(_ context.Context, keys, groups []string, per, expand int) (map[string]ariadne.EntityMentions, error) {
+	g.mu.Lock()
+	g.bounds = append(g.bounds, [2]int{per, expand})
+	g.mu.Unlock()
 	if !g.saw(groups) {
 		return nil, nil
 	}
@@ -112,6 +116,11 @@ func TestBridgeHop(t *testing.T) {
 		if !reflect.DeepEqual(gs, []string{"all"}) {
 			t.Errorf("a graph read with groups %v, want the caller's", gs)
 		}
+	}
+	// Names only: one chunk id at most and the mention count stopped at 2, never a hub's count
+	// (expand 0 counts up to 2 000 mentions and sorts them all).
+	if !reflect.DeepEqual(g.bounds, [][2]int{{1, 1}}) {
+		t.Errorf("EntityMentions(per, expand) calls %v, want one with (1, 1)", g.bounds)
 	}
 	lists, bridges, err = r.BridgeHop(context.Background(), Request{Question: question, Groups: []string{"guests"}}, first, 3, 2, nil)
 	if err != nil || lists != nil || bridges != nil {

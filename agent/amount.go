@@ -50,7 +50,7 @@ var measureNouns = map[string]bool{
 }
 
 // moneyVerbs follow «сколько» / "how much" when the question asks what something costs or pays.
-var moneyVerbs = []string{"стои", "стоят", "плат", "доплач", "выплач", "выплат", "оплат", "заплат", "зарабат", "трат", "потрат", "обойд", "обходит",
+var moneyVerbs = []string{"стои", "стоят", "плат", "доплач", "выплач", "выплат", "оплат", "заплат", "зарабат", "трат", "потрат", "обойд", "обходит", "обошл", "обошел",
 	"cost", "pay", "paid", "charge", "earn", "spend", "spent", "reimburse", "owe",
 	// a price named by who gives it ("How much did the supplier quote / invoice / bill?" —
 	// outside tester, stop 61: answered by a sentence without a sum). "quote" is not "quota";
@@ -378,10 +378,12 @@ var countWordRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:` +
 	`)(?:[^\p{L}]|$)`)
 
 // asksCount reports whether the question asks "how many" / «сколько» of something that is not a
-// sum of money (askedAmount answers those).
+// sum of money (askedAmount answers those) — «во сколько» alone asks a time of day (asksClock).
 func asksCount(question string) bool {
 	f := textnorm.FoldString(question)
-	return (strings.Contains(" "+f, " how many ") || slices.Contains(wordRE.FindAllString(f, -1), "сколько")) && askedAmount(question) != kindMoney &&
+	words := wordRE.FindAllString(f, -1)
+	russian := slices.Contains(words, "сколько") && voSkolko(words) != "time" // «во сколько» alone asks what time (asksClock)
+	return (strings.Contains(" "+f, " how many ") || russian) && askedAmount(question) != kindMoney &&
 		!yearsQuestionRE.MatchString(f)
 }
 

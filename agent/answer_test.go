@@ -512,6 +512,9 @@ func TestAsksCountStatesCount(t *testing.T) {
 		{"Who leads the team?", false},
 		{"How many years has the bank been our client?", false}, // a duration: "since 2019" answers it
 		{"Сколько лет Полина работает в компании?", false},
+		{"Во сколько начинаются смены на терминале?", false}, // at what time (asksClock)
+		{"Во сколько раз выросла выручка?", true},            // a ratio is stated by a number
+		{"Во сколько обошлась покупка сушилки?", false},      // a price
 	} {
 		if got := asksCount(tc.question); got != tc.want {
 			t.Errorf("asksCount(%q) = %v, want %v", tc.question, got, tc.want)

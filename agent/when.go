@@ -190,9 +190,32 @@ const kindClock = "time of day"
 var clockQuestionRE = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:what time of (?:the )?day|(?:at )?what time (?:did|does|do|was|is|will|were|are)|` +
 	`в котором часу|в какое время суток|во сколько часов)(?:[^\p{L}]|$)`)
 
-// asksClock reports whether the question asks for a time of day (clockQuestionRE).
+// asksClock reports whether the question asks for a time of day: clockQuestionRE, or «во
+// сколько» ("at what time": «Во сколько начинаются смены?») when it asks for no sum of money
+// («Во сколько обошлась покупка?») and no ratio («во сколько раз»; voSkolko).
 func asksClock(question string) bool {
-	return clockQuestionRE.MatchString(textnorm.FoldString(question))
+	f := textnorm.FoldString(question)
+	return clockQuestionRE.MatchString(f) || voSkolko(wordRE.FindAllString(f, -1)) == "time" && askedAmount(question) != kindMoney
+}
+
+// voSkolko reads the «сколько» of folded words: "time" when every one follows «во» ("at what
+// time"), "ratio" when one is «во сколько раз» ("how many times more"), "" when one stands alone
+// («сколько сотрудников»: how many) or there is none.
+func voSkolko(words []string) string {
+	out := ""
+	for i, w := range words {
+		if w != "сколько" {
+			continue
+		}
+		if i == 0 || words[i-1] != "во" {
+			return ""
+		}
+		if i+1 < len(words) && words[i+1] == "раз" {
+			return "ratio"
+		}
+		out = "time"
+	}
+	return out
 }
 
 // clockRE is a time of day (folded): hours and minutes (21:40, 7.30 not followed by a further

@@ -91,9 +91,11 @@ func TestAsksClock(t *testing.T) {
 		{"В котором часу открывается склад?", true},
 		{"В какое время суток загорелась сушилка?", true},
 		{"Во сколько часов начинается смена?", true},
-		{"When did the outage start?", false},           // a date answers it
-		{"Во сколько обошлась покупка сушилки?", false}, // a price
-		{"В какое время года проходит уборка?", false},  // a season
+		{"Во сколько начинаются смены на терминале?", true}, // «во сколько» alone: at what time (trial 76)
+		{"Во сколько раз выросла выручка?", false},          // a ratio
+		{"When did the outage start?", false},               // a date answers it
+		{"Во сколько обошлась покупка сушилки?", false},     // a price
+		{"В какое время года проходит уборка?", false},      // a season
 		{"How much time does the check take?", false},
 	} {
 		if got := asksClock(tc.q); got != tc.want {

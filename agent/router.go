@@ -83,9 +83,10 @@ const (
 var (
 	// codeRE: codes in either script (INC-2207, ВБ-2023-04), numbers of documents with a slash
 	// (NMT-2024/0093, 118/ПТУ-2025, 23-11/045: outside tester, stop 61 — "NMT-2024/0094" was read
-	// as NMT-2024, which the evidence about NMT-2024/0093 held, and answered), found with
-	// textnorm.FindBounded: RE2's \b knows ASCII letters only.
-	codeRE = regexp.MustCompile(`(?:[0-9]+/)?(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9]{2,}(?:[-/][0-9]+)*|[0-9]{2,}-[0-9]{2,}/[0-9]{2,}`)
+	// as NMT-2024, which the evidence about NMT-2024/0093 held, and answered), letters between
+	// numbers (BCT-2024-NS-03: trial 76, two codes before), found with textnorm.FindBounded:
+	// RE2's \b knows ASCII letters only.
+	codeRE = regexp.MustCompile(`(?:[0-9]+/)?(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9]{2,}(?:[-/](?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)*[0-9]+)*|[0-9]{2,}-[0-9]{2,}/[0-9]{2,}`)
 	// identRE: `code spans`, snake_case, kebab-case with a digit, CamelCase, versions (2.4.0).
 	identRE = regexp.MustCompile("`[^`]+`|\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b|\\b[a-z][a-z]*[0-9][a-z0-9]*(?:-[a-z0-9]+)+\\b|\\b[a-z][a-z0-9]*(?:-[a-z0-9]*[0-9][a-z0-9]*)+\\b|\\b[A-Z][a-z]+[A-Z][A-Za-z]+\\b|\\b\\d+\\.\\d+\\.\\d+\\b")
 	// kebabRE: lower-case hyphenated words; technical only when they name a linked entity

@@ -9,11 +9,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/llm"
+	"github.com/ariadne-graphrag/ariadne/textnorm"
 )
 
 func TestRuleRouter(t *testing.T) {
@@ -356,6 +358,23 @@ func TestRouterActiveParticiple(t *testing.T) {
 	} {
 		if got := (RuleRouter{}).Route(context.Background(), q, nil).Route; got != want {
 			t.Errorf("Route(%q) = %s, want %s", q, got, want)
+		}
+	}
+}
+
+// codeRE takes a code whole, letters between its numbers included (trial 76: BCT-2024-NS-03
+// counted as two codes).
+func TestCodeREWhole(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"Who signed contract BCT-2024-NS-03?", []string{"BCT-2024-NS-03"}},
+		{"What changed in NMT-2024/0094 after INC-2207?", []string{"NMT-2024/0094", "INC-2207"}},
+		{"Is ERR-7713-FIX deployed?", []string{"ERR-7713"}},
+	} {
+		if got := textnorm.FindBounded(codeRE, tc.q); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.q, got, tc.want)
 		}
 	}
 }

@@ -209,7 +209,7 @@ function graphBlock(title: string, nodes: GNode[], edges: GEdge[], cypher: strin
 
 // ---------- asking ----------
 const STATUS_TEXT: Record<api.Status, string> = {
-  answered: "Answered — each claim is quoted verbatim from a chunk you may read, and code checked every quote.",
+  answered: "Answered — code checked that every quote is verbatim from a chunk you may read; whether the quotes answer the question is the generator's reading: check them, and the chain of a multi-hop answer.",
   not_found: "Not found — the documents you may read do not say.",
   refused: "Refused — the generated answers failed verification after the retries.",
   index_empty: "Index empty — nothing has been ingested yet.",

@@ -639,21 +639,3 @@ func TestLLMPromptFencesData(t *testing.T) {
 		t.Errorf("the user message has more than one fence: %q", user)
 	}
 }
-
-// identifierRE takes a code whole: letters between its numbers belong to it, letters after the
-// last number do not.
-func TestIdentifierCodes(t *testing.T) {
-	for _, tc := range []struct {
-		text string
-		want []string
-	}{
-		{"The line works under contract BCT-2024-NS-03.", []string{"BCT-2024-NS-03"}},
-		{"Fixed in ERR-7713-FIX by the team.", []string{"ERR-7713"}},
-		{"См. SV-OPS-2030-007 и «ДГ-2025/14».", []string{"SV-OPS-2030-007", "ДГ-2025/14"}},
-		{"PRJ-2031-042 replaced INC-7702", []string{"PRJ-2031-042", "INC-7702"}},
-	} {
-		if got := textnorm.FindBounded(identifierRE, tc.text); !slices.Equal(got, tc.want) {
-			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
-		}
-	}
-}

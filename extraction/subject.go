@@ -333,13 +333,11 @@ func keeperOrder(a, b SubjectInfo) int {
 }
 
 // identifierRE matches codes that name things: ERR-7713, INC-7702, PRJ-2031-042, SV-OPS-2030-007,
-// ВБ-2023-04, numbers of documents with a slash, «ДГ-2025/14» (outside tester: the code was
-// cut at the slash, so every «ДГ-2025/NN» a note wrote was that one contract), and letters
-// between numbers, BCT-2024-NS-03 (trial 76: it gave two identifiers, BCT-2024 and NS-03, neither
-// of them the contract's code). Letters after the last number are no part of it (ERR-7713-FIX is
-// ERR-7713). Find them with textnorm.FindBounded: the pattern has no \b, which in RE2 knows ASCII
-// letters only and kept every Cyrillic code from matching.
-var identifierRE = regexp.MustCompile(`(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:[-/](?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)*[0-9]{1,5})*`)
+// ВБ-2023-04, and numbers of documents with a slash, «ДГ-2025/14» (outside tester: the code was
+// cut at the slash, so every «ДГ-2025/NN» a note wrote was that one contract). Find them with
+// textnorm.FindBounded: the pattern has no \b, which in RE2 knows ASCII letters only and kept
+// every Cyrillic code from matching.
+var identifierRE = regexp.MustCompile(`(?:[A-ZА-ЯЁ][A-ZА-ЯЁ0-9]{0,7}-)+[0-9][0-9]{0,5}(?:[-/][0-9]{1,5})*`)
 
 // splitName cuts a title into the name and the aliases it carries: the part before " — "
 // (a description follows), without parenthetical remarks, whose name-like parts are aliases when

@@ -52,4 +52,33 @@ CREATE (:Chunk {id: 'mgmt/memo#0', acl: ['management']})-[:MENTIONS {surfaces: [
 	if after := list("with the memo"); !slices.Equal(after, before) {
 		t.Errorf("a management memo changed the anonymous list:\n before %q\n after  %q", before, after)
 	}
+
+	// Views are read in order of a bound that counts restricted spellings too (nameBound): a memo
+	// spelling Corvid Alpha as «Corvid Kilo» moves Alpha ahead of Kilo in that order, and the list
+	// of one must still be Kilo, the only entity whose visible names hold both words.
+	best := func(step string) string {
+		t.Helper()
+		cands, err := s.EntityCandidates(ctx, "Corvid Kilo", []string{"all"}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cands) != 1 {
+			t.Fatalf("%s: %d candidates, want 1", step, len(cands))
+		}
+		return cands[0].Name
+	}
+	if got := best("before the second memo"); got != "Corvid Kilo" {
+		t.Errorf("before the second memo: best match %q, want Corvid Kilo", got)
+	}
+	if _, err := s.run(ctx, `
+MATCH (e:Entity {key: 'org:02'})
+CREATE (:Chunk {id: 'mgmt/memo#1', acl: ['management']})-[:MENTIONS {surfaces: ['Corvid Kilo', 'CORVID KILO']}]->(e)`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RefreshAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := best("with the second memo"); got != "Corvid Kilo" {
+		t.Errorf("with the second memo: best match %q, want Corvid Kilo", got)
+	}
 }

@@ -97,7 +97,7 @@ var (
 	anaphoraRU = regexp.MustCompile(`(?i)\sи\s+(?:кто|что|какой|какая|какое|какие|где|когда|почему|как|сколько)(?:[\s,]+[^?]*?)?[\s,]+(?:этой|этого|этому|этот|эта|эту|этим|этих|его|её|ее|их)(?:[\s,.?!]|$)`)
 	anaphoraEN = regexp.MustCompile(`(?i),?\s+and\s+(?:(?:in|at|on|for|from|to|with|by)\s+)?(?:who|what|which|where|when|why|how)\b[^?]*\b(?:her|his|its|their|that|this|them|he|she)\b`)
 	// locativeEN: "the city where …", "the country in which …" — a place named through another fact.
-	locativeEN = regexp.MustCompile(`(?i)\bthe [a-z][a-z -]{0,40}? (?:where|(?:in|on|at|from|to|by|under) which)\b`)
+	locativeEN = regexp.MustCompile(`(?i)\bthe [a-z][a-z -]{0,40}? (?:where|(?:in|on|at|from|to|by|under|for|with) (?:which|whom))\b`)
 	// reducedRelEN: a relative clause without its pronoun, "the country Signmark is from", or a
 	// participle, "the country containing X", "the film directed by X".
 	// A participle with its agent, "the client hit by the outage", picks a thing out by an event
@@ -106,8 +106,8 @@ var (
 		`\b[Tt]he (?:[a-z]+ ){1,3}?(?:[a-z]+ed|hit|run|built|written|led|made|held|sent|caught|bought|sold|taken|given|chosen|known|seen|kept|paid|struck|won|broken|driven|stolen|shut|hurt|found|brought|taught|drawn|grown|thrown|begun|done) by (?:the |a |an )?[a-zA-Z"«]`)
 	// thatClauseEN: "the country that produced X" anywhere but right after "What is", where the
 	// clause is the whole question ("What is the team that owns X?" is one hop).
-	thatClauseEN = regexp.MustCompile(`\b[Tt]he [a-z]+ (?:that|which|who) [a-zA-Z]`)
-	copulaThatEN = regexp.MustCompile(`^(?i:who|what|which)\s+(?:is|are|was|were)\s+the [a-z]+ (?:that|which|who) `)
+	thatClauseEN = regexp.MustCompile(`\b[Tt]he (?:[a-z]+ ){0,2}[a-z]+ (?:that|which|who|whom) [a-zA-Z]`)
+	copulaThatEN = regexp.MustCompile(`^(?i:who|what|which)\s+(?:is|are|was|were)\s+the (?:[a-z]+ ){0,2}[a-z]+ (?:that|which|who|whom) `)
 	// ofChainEN: "the spouse of the director of X", two frames in a row.
 	ofChainEN = regexp.MustCompile(`\bthe (?:[a-z]+ ){1,3}?of the (?:[a-z]+ ){1,3}?of\b`)
 	// ofFrameEN and possessiveEN are relational frames, each one hop from a named thing: "the

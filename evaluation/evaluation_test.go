@@ -69,6 +69,15 @@ func TestLoadGoldenAndDatasets(t *testing.T) {
 	if _, err := LoadGolden(golden); err == nil {
 		t.Error("a line without a question was accepted")
 	}
+	// "groups", the keys file's word, reads as user_groups; both, different, is an error
+	os.WriteFile(golden, []byte(`{"id":"q1","question":"Q?","groups":["quality"]}`+"\n"+`{"id":"q2","question":"R?","groups":["x"],"user_groups":["x"]}`+"\n"), 0o644)
+	if qs, err := LoadGolden(golden); err != nil || !slices.Equal(qs[0].UserGroups, []string{"all", "quality"}) || !slices.Equal(qs[1].UserGroups, []string{"all", "x"}) {
+		t.Errorf("groups: LoadGolden = %+v, %v", qs, err)
+	}
+	os.WriteFile(golden, []byte(`{"id":"q1","question":"Q?","groups":["quality"],"user_groups":["sales"]}`+"\n"), 0o644)
+	if _, err := LoadGolden(golden); err == nil || !strings.Contains(err.Error(), "give one") {
+		t.Errorf("groups and user_groups that differ: %v", err)
+	}
 
 	mu := filepath.Join(dir, "m.json")
 	os.WriteFile(mu, []byte(`[{"id":"2hop__1_2","question":"Who?","answer":"X","paragraphs":[
@@ -90,6 +99,24 @@ func TestLoadGoldenAndDatasets(t *testing.T) {
 	xdocs, xqs, err := LoadXQuAD(xq, "ru")
 	if err != nil || len(xdocs) != 1 || len(xqs) != 1 || xqs[0].Evidence[0] != "Ответ здесь: 42 года." || xqs[0].GoldDocs[0] != xdocs[0].ID {
 		t.Fatalf("LoadXQuAD: %+v %+v %v", xdocs, xqs, err)
+	}
+}
+
+// MatchGoldDocs reads a gold document written as a file name as the corpus's document id and
+// says which gold documents are no document at all.
+func TestMatchGoldDocs(t *testing.T) {
+	qs := []Question{{ID: "q1", GoldDocs: []string{"breweries/vyborg.md", "people/belov"}}, {ID: "q2", GoldDocs: []string{"notes/missing.md", "x.json"}}}
+	notes := MatchGoldDocs(qs, map[string]bool{"breweries/vyborg": true, "people/belov": true})
+	if !slices.Equal(qs[0].GoldDocs, []string{"breweries/vyborg", "people/belov"}) || !slices.Equal(qs[1].GoldDocs, []string{"notes/missing.md", "x.json"}) {
+		t.Errorf("gold docs %q %q", qs[0].GoldDocs, qs[1].GoldDocs)
+	}
+	want := []string{
+		"question q1: gold document breweries/vyborg.md read as the document id breweries/vyborg",
+		"question q2: gold document notes/missing.md is no document id of the corpus (ids are the front matter's id:)",
+		"question q2: gold document x.json is no document id of the corpus (ids are the front matter's id:)",
+	}
+	if !slices.Equal(notes, want) {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(notes, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -13,8 +13,10 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ariadne-graphrag/ariadne"
 )
@@ -35,7 +37,9 @@ type Question struct {
 }
 
 // LoadGolden reads a JSONL golden set. Lines that are not valid JSON or lack id or question are
-// errors with their line number.
+// errors with their line number. "groups", the word of the API keys file, is read as
+// user_groups (a line that gives both, different, is an error): before, a set written with it
+// was asked with the public groups only, silently (trial 77).
 func LoadGolden(path string) ([]Question, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -58,12 +62,46 @@ func LoadGolden(path string) ([]Question, error) {
 		if q.ID == "" || q.Question == "" {
 			return nil, fmt.Errorf("evaluation: %s:%d: id and question are required", path, line)
 		}
+		var alias struct {
+			Groups []string `json:"groups"`
+		}
+		_ = json.Unmarshal(sc.Bytes(), &alias) // valid JSON: read above
+		if alias.Groups != nil {
+			if q.UserGroups != nil && !slices.Equal(q.UserGroups, alias.Groups) {
+				return nil, fmt.Errorf("evaluation: %s:%d: question %s gives user_groups %q and groups %q: give one", path, line, q.ID, q.UserGroups, alias.Groups)
+			}
+			q.UserGroups = alias.Groups
+		}
 		if !slices.Contains(q.UserGroups, ariadne.PublicGroup) {
 			q.UserGroups = append([]string{ariadne.PublicGroup}, q.UserGroups...)
 		}
 		out = append(out, q)
 	}
 	return out, sc.Err()
+}
+
+// MatchGoldDocs checks the questions' gold documents against the corpus's document ids (ids): a
+// gold document written as a file name ("breweries/vyborg.md") whose id without the extension is
+// one (the id a document without one in its front matter gets) is read as that id; any other that
+// is none stays, and is counted as missed by every metric. The questions are changed in place;
+// notes say what was read how, and what is no document, one line each (first 20 of each).
+func MatchGoldDocs(qs []Question, ids map[string]bool) []string {
+	var read, unknown []string
+	for i := range qs {
+		for j, d := range qs[i].GoldDocs {
+			if ids[d] {
+				continue
+			}
+			ext := path.Ext(d)
+			if id := strings.TrimSuffix(d, ext); (ext == ".md" || ext == ".markdown" || ext == ".txt") && ids[id] {
+				qs[i].GoldDocs[j] = id
+				read = append(read, fmt.Sprintf("question %s: gold document %s read as the document id %s", qs[i].ID, d, id))
+				continue
+			}
+			unknown = append(unknown, fmt.Sprintf("question %s: gold document %s is no document id of the corpus (ids are the front matter's id:)", qs[i].ID, d))
+		}
+	}
+	return append(read[:min(len(read), 20)], unknown[:min(len(unknown), 20)]...)
 }
 
 // DocRanking turns ranked chunks into ranked distinct document ids.

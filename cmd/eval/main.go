@@ -267,7 +267,11 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		if err != nil {
 			return fail(err)
 		}
-		pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+		var places *lexicon.Gazetteer // subjects named with the gazetteer when recognition (which brings it) is on
+		if rec != nil {
+			places = e.lexicon.Places()
+		}
+		pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Places: places, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
 		if err != nil {
 			return fail(err)
 		}
@@ -409,8 +413,13 @@ func (g goldenCmd) run(ctx context.Context, stdout, stderr io.Writer, answers bo
 		fmt.Fprintf(stderr, "skipped malformed document %s: %s\n", p.Path, p.Reason)
 	}
 	docLang := map[string]string{}
+	ids := map[string]bool{}
 	for _, d := range docs {
 		docLang[d.ID] = d.Lang
+		ids[d.ID] = true
+	}
+	for _, n := range evaluation.MatchGoldDocs(qs, ids) {
+		fmt.Fprintln(stderr, n)
 	}
 	e, err := g.open(ctx, stderr, docs, g.Index)
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ariadne-graphrag/ariadne"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -52,8 +53,10 @@ type SubjectInfo struct {
 }
 
 // Subject returns the entity a document describes; ok is false when the document's type does not
-// describe an entity.
-func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
+// describe an entity. places (nil: none) is the gazetteer: a one-word slug or a name the lead
+// announces that names a place it knows is no alias of a subject that is not a location
+// (slugAliases); the front matter's aliases are taken as written.
+func Subject(doc ariadne.Document, o *ontology.Ontology, places *lexicon.Gazetteer) (SubjectInfo, bool) {
 	etype := o.EntityTypeOfDocument(doc.Type)
 	if etype == "" {
 		return SubjectInfo{}, false
@@ -88,7 +91,10 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 		aliases = append(aliases, legalCore(n)...)
 	}
 	aliases = append(aliases, doc.Aliases...)
-	aliases = append(aliases, slugAliases(doc.ID, append([]string{name}, aliases...))...)
+	if etype == "location" {
+		places = nil // a place's page may take the place's name from its slug
+	}
+	aliases = append(aliases, slugAliases(doc.ID, append([]string{name}, aliases...), places)...)
 
 	lead := leadSentences(doc.Body)
 	primary := []string{name}
@@ -96,6 +102,9 @@ func Subject(doc ariadne.Document, o *ontology.Ontology) (SubjectInfo, bool) {
 		primary = append(primary, h1name)
 	}
 	found, quoted := announcedAliases(lead, primary, o.AliasCues)
+	// «Тартуский университет (Эстония) — партнёр …»: a parenthetical place is where the subject
+	// is, not another name of it (trial 77 found "Эстония" an alias of the university).
+	found = slices.DeleteFunc(found, func(a string) bool { _, named, _ := places.Lookup(a); return named })
 	aliases = append(aliases, found...)
 	aliases = append(aliases, acronymAliases(lead, append(append([]string{name}, aliases...), found...))...)
 
@@ -465,8 +474,10 @@ func firstHeading(body string) string {
 
 // slugAliases turns the last segment of a document id into a name ("projects/terplast-crm" →
 // "terplast-crm") when it has several words; a one-word slug counts only when it is one of the
-// name's words, and then keeps that word's spelling (so "Redpanda" stays capitalized).
-func slugAliases(id string, names []string) []string {
+// name's words, and then keeps that word's spelling (so "Redpanda" stays capitalized) — unless
+// places (the gazetteer; nil: none) knows the word as a place: "breweries/vyborg" of "Vyborg
+// Brewery" would make the town's name, and every «Выборге» it matches, the brewery's (trial 77).
+func slugAliases(id string, names []string, places *lexicon.Gazetteer) []string {
 	slug := id[strings.LastIndex(id, "/")+1:]
 	words := strings.FieldsFunc(slug, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
 	if len(words) == 0 {
@@ -479,6 +490,9 @@ func slugAliases(id string, names []string) []string {
 	for _, n := range names {
 		for _, w := range textnorm.Words(n) {
 			if textnorm.Latin(w.Text) == want {
+				if _, named, _ := places.Lookup(w.Text); named {
+					return nil
+				}
 				return []string{w.Text}
 			}
 		}

@@ -48,6 +48,7 @@ import (
 	"github.com/ariadne-graphrag/ariadne"
 	"github.com/ariadne-graphrag/ariadne/chunking"
 	"github.com/ariadne-graphrag/ariadne/extraction"
+	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/ontology"
 	"github.com/ariadne-graphrag/ariadne/resolution"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
@@ -181,6 +182,7 @@ type Pipeline struct {
 	ontoHash  string                       // hex SHA-256 of the ontology (registryFingerprint)
 	// recognitionDown is Config.RecognitionDown ("" when a recognizer is set).
 	recognitionDown string
+	places          *lexicon.Gazetteer // Config.Places
 }
 
 // Config assembles a Pipeline.
@@ -202,6 +204,11 @@ type Config struct {
 	// writes nothing, since it would extract them again without it; a source none of whose
 	// documents were is indexed without recognition.
 	RecognitionDown string
+	// Places is the gazetteer the documents' subjects are named with (extraction.Subject: a
+	// one-word slug naming a place it knows is no alias of a subject that is not one); nil: none.
+	// Commands set it with recognition, whose lexicon holds it, so that every writer of a graph
+	// names subjects the same way.
+	Places *lexicon.Gazetteer
 	// LockWait bounds how long Sync, Upsert and Delete wait for the writer lock (this pipeline's,
 	// then the graph store's lease) before giving up with ErrWriteBusy; 0 waits as long as ctx
 	// allows. The API sets it so that a write queued behind a long one is answered "busy"
@@ -230,7 +237,7 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	p := &Pipeline{chunker: cfg.Chunker, embedder: cfg.Embedder, extractor: cfg.Extractor, onto: cfg.Ontology,
 		graph: cfg.Graph, vectors: cfg.Vectors, log: cfg.Logger, batchDocs: cfg.BatchDocs, workers: cfg.Workers, ner: cfg.Recognizer,
-		recognitionDown: cfg.RecognitionDown, lockWait: cfg.LockWait, sem: make(chan struct{}, 1)}
+		recognitionDown: cfg.RecognitionDown, places: cfg.Places, lockWait: cfg.LockWait, sem: make(chan struct{}, 1)}
 	if p.ner != nil {
 		p.recognitionDown = ""
 	}
@@ -1284,7 +1291,7 @@ func (p *Pipeline) namesOf(d ariadne.Document) docNames {
 	key := d.ContentHash()
 	n, ok := p.names.Get(key)
 	if !ok {
-		n.subject, n.described = extraction.Subject(d, p.onto)
+		n.subject, n.described = extraction.Subject(d, p.onto, p.places)
 		n.discovered = extraction.Discover(d)
 		p.names.Add(key, n)
 	}

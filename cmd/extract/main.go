@@ -211,8 +211,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if rec == nil && c.Indexing.RecognitionAsked() {
 		recognitionDown = fmt.Sprintf("the NER sidecar at %s does not answer", c.NERURL)
 	}
+	var places *lexicon.Gazetteer // subjects named with the gazetteer when recognition (which brings it) is on
+	if rec != nil {
+		places = lex.Places()
+	}
 	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, RecognitionDown: recognitionDown,
-		Ontology: onto, Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
+		Places: places, Ontology: onto, Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
 	if err != nil {
 		return &exitError{2, err}
 	}

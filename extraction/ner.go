@@ -134,7 +134,10 @@ func NewNER(rec Recognizer, o *ontology.Ontology, cfg NERConfig) *NER {
 // Name identifies the stage, its rules' version (and whether it reads typed pages and which
 // gazetteer names places) and the recognizer's models.
 func (n *NER) Name() string {
-	v := "ner-v5"
+	v := "ner-v6"
+	if d := n.lex.Name(); d != "" {
+		v += "+dict:" + d // common nouns opening a sentence (commonNounOpening): switching re-extracts
+	}
 	if n.typedPages {
 		v += "+typed" // a different graph: switching re-extracts typed pages
 	}
@@ -718,7 +721,8 @@ func (n *NER) resolve(docs []Input, chunks []*nerChunk, reg *resolution.Registry
 		}
 		for _, m := range c.found {
 			typ := n.onto.EntityTypeOfNER(m.Label, m.SourceLabel)
-			if typ == "" || !n.onto.HasEntityType(typ) || !nameLikeSurface(m.Text) || overlaps(taken, m.Start, m.End) || onlyLegalForms(m.Text) {
+			if typ == "" || !n.onto.HasEntityType(typ) || !nameLikeSurface(m.Text) || overlaps(taken, m.Start, m.End) || onlyLegalForms(m.Text) ||
+				(m.Label == "ORG" || m.Label == "LOC") && n.commonNounOpening(c.chunk.Text, m) {
 				continue
 			}
 			ctx := ""
@@ -972,6 +976,29 @@ func hasLegalForm(name string) bool {
 		}
 	}
 	return false
+}
+
+// commonNounOpening reports whether a mention is one word that opens its sentence (or a line,
+// after a list marker) and is, in lower case, a word the bilingual dictionary translates and the
+// gazetteer knows no place by: «Комитет обсудил инциденты …», "Council approved …" — a capital
+// only because the sentence begins there, which a small recognizer takes for an organization's
+// name (trial 77's chain of hops ran through an organization «Комитет»). A place that is also a
+// word («Орёл») is the gazetteer's; without a lexicon nothing is a common noun.
+func (n *NER) commonNounOpening(text string, m ner.Mention) bool {
+	if n.lex == nil || len(strings.Fields(m.Text)) != 1 || m.Start > len(text) {
+		return false
+	}
+	before := strings.TrimRight(text[:m.Start], " \t-*#>0123456789")
+	if before != "" {
+		r, _ := utf8.DecodeLastRuneInString(before)
+		if !strings.ContainsRune(".!?…\n", r) {
+			return false
+		}
+	}
+	if _, named, _ := n.lex.Places().Lookup(m.Text); named {
+		return false
+	}
+	return len(n.lex.Translate(strings.ToLower(m.Text))) > 0
 }
 
 // nameLikeSurface reports whether a recognized surface can name an entity: a letter in upper

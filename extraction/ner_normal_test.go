@@ -486,7 +486,7 @@ func TestNERJoinsPlacesByGazetteer(t *testing.T) {
 	if _, got := run(nil); got["notes/b-ru#0"][0] == got["notes/a-en#0"][0] {
 		t.Errorf("without a gazetteer: %v, want «Вена» apart from Vienna", got)
 	}
-	if n := NewNER(scriptedSidecar(t, script), o, NERConfig{Lexicon: (*lexicon.Lexicon)(nil).WithGazetteer(g)}).Name(); !strings.HasPrefix(n, "ner-v5+places:places.tsv/") {
+	if n := NewNER(scriptedSidecar(t, script), o, NERConfig{Lexicon: (*lexicon.Lexicon)(nil).WithGazetteer(g)}).Name(); !strings.HasPrefix(n, "ner-v6+places:places.tsv/") {
 		t.Errorf("Name %q: want the gazetteer named, so that adding one re-extracts", n)
 	}
 }

@@ -37,8 +37,8 @@ func TestBuildRecognizer(t *testing.T) {
 		wantText                   string // in the error or the note
 	}{
 		{"off", "off", up.URL, "dictionary", "", nil, "off"},
-		{"auto and up", "auto", up.URL, "dictionary", "ner-v5/ner:ru: slovnet; en: spacy", nil, ""},
-		{"on and up", "on", up.URL, "dictionary", "ner-v5/ner:ru: slovnet; en: spacy", nil, ""},
+		{"auto and up", "auto", up.URL, "dictionary", "ner-v6/ner:ru: slovnet; en: spacy", nil, ""},
+		{"on and up", "on", up.URL, "dictionary", "ner-v6/ner:ru: slovnet; en: spacy", nil, ""},
 		{"auto and down", "auto", downURL, "dictionary", "", nil, "does not answer"},
 		{"on and down", "on", downURL, "dictionary", "", ariadne.ErrUnavailable, "deploy/local.sh up ner"},
 		{"on with the llm extractor", "on", up.URL, "llm", "", ariadne.ErrInvalid, "--extractor dictionary"},

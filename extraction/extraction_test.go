@@ -219,6 +219,53 @@ func TestDeconflictCodeInsideLongerName(t *testing.T) {
 	}
 }
 
+// A name a lead announces after a cue is the page's alias only while no other page names or
+// declares it, and renames no page whose front matter lists its name among its aliases too
+// (trial 78: the cue «бренд» gave a brand's page the group's alias "Lumen Apparel" — «бренд
+// трикотажа группы Lumen Apparel» — and a collection and a supplier the brand's own name,
+// «коллекция бренда «Аврора Нит»», which, of two types, renamed the brand's page to its heading). An announced name no other page has stays ("встречается Luchik EdTech").
+func TestDeconflictAnnouncedAliasYields(t *testing.T) {
+	o := onto(t)
+	subject := func(d ariadne.Document) SubjectInfo {
+		t.Helper()
+		info, ok := Subject(d, o, nil)
+		if !ok {
+			t.Fatalf("%s: no subject", d.ID)
+		}
+		return info
+	}
+	subjects := []SubjectInfo{
+		subject(ariadne.Document{ID: "brands/aurora", Type: "brand", Title: "Аврора Нит — бренд трикотажа", Aliases: []string{"Аврора Нит"},
+			Body: "# Бренд «Аврора Нит»\n\n«Аврора Нит» — бренд трикотажа группы Lumen Apparel.\n"}),
+		subject(ariadne.Document{ID: "org/lumen", Type: "organization", Title: "Lumen Apparel Group", Aliases: []string{"Lumen Apparel"},
+			Body: "# Lumen Apparel Group\n\nA fashion group.\n"}),
+		subject(ariadne.Document{ID: "collections/north", Type: "collection", Title: "Северное сияние",
+			Body: "# Северное сияние\n\nГлавная коллекция бренда «Аврора Нит».\n"}),
+		subject(ariadne.Document{ID: "suppliers/volga", Type: "organization", Title: "Волга Текстиль",
+			Body: "# Волга Текстиль\n\nПоставщик полотна для бренда «Аврора Нит».\n"}),
+		subject(ariadne.Document{ID: "clients/luchik", Type: "client", Title: "ООО «Лучик»",
+			Body: "# ООО «Лучик»\n\nОнлайн-школа. В англоязычных материалах встречается Luchik EdTech.\n"}),
+	}
+	if !slices.Equal(subjects[0].Announced, []string{"Lumen Apparel"}) || !slices.Equal(subjects[2].Announced, []string{"Аврора Нит"}) {
+		t.Fatalf("announced %q and %q, want [Lumen Apparel] and [Аврора Нит]", subjects[0].Announced, subjects[2].Announced)
+	}
+	Deconflict(subjects, nil)
+	for i, want := range []struct {
+		name    string
+		aliases []string
+	}{
+		{"Аврора Нит", []string{"Бренд «Аврора Нит»"}},
+		{"Lumen Apparel Group", []string{"Lumen Apparel", "Lumen"}},
+		{"Северное сияние", nil},
+		{"Волга Текстиль", []string{"Волга"}},
+		{"ООО «Лучик»", []string{"Luchik EdTech"}},
+	} {
+		if subjects[i].Name != want.name || !slices.Equal(subjects[i].Aliases, want.aliases) {
+			t.Errorf("%s: %q %q, want %q %q", subjects[i].DocID, subjects[i].Name, subjects[i].Aliases, want.name, want.aliases)
+		}
+	}
+}
+
 func TestDeconflictHomonymousSubjects(t *testing.T) {
 	current := SubjectInfo{Candidate: resolution.Candidate{Name: "Положение о ежегодном отпуске", Type: "policy", DocID: "policies/leave"},
 		Updated: "2024-01-01", Version: 2}

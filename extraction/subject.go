@@ -45,6 +45,14 @@ type SubjectInfo struct {
 	// their subjects one name, the newest keeps it (Deconflict).
 	Updated string
 	Version int
+	// Announced are the aliases only the lead gives, after an alias cue or in parentheses («в
+	// англоязычных материалах встречается Luchik EdTech»): a cue also fires on another thing's
+	// name ("бренд трикотажа группы Lumen Apparel"), so such an alias yields to any other page that
+	// names or declares it itself (Deconflict).
+	Announced []string
+	// NamePinned says that the front matter's aliases list the name too: the author declared it,
+	// and another page's announced alias of it renames nothing (Deconflict).
+	NamePinned bool
 	// CodeAliases are the aliases that are codes written inside a longer name ("PS-3" of "PS-3
 	// Reconstruction", «НС-3» of «Переключение на резервный насос НС-3»): the code may name
 	// another thing the name is about, so such an alias yields to a page that declares the code
@@ -105,10 +113,16 @@ func Subject(doc ariadne.Document, o *ontology.Ontology, places *lexicon.Gazette
 	// «Тартуский университет (Эстония) — партнёр …»: a parenthetical place is where the subject
 	// is, not another name of it (trial 77 found "Эстония" an alias of the university).
 	found = slices.DeleteFunc(found, func(a string) bool { _, named, _ := places.Lookup(a); return named })
+	acronyms := acronymAliases(lead, append(append([]string{name}, aliases...), found...))
+	own := map[string]bool{} // keys of the names the page gives its subject itself, not by a cue
+	for _, a := range append(append([]string{name}, aliases...), acronyms...) {
+		own[textnorm.Key(a)] = true
+	}
 	aliases = append(aliases, found...)
-	aliases = append(aliases, acronymAliases(lead, append(append([]string{name}, aliases...), found...))...)
+	aliases = append(aliases, acronyms...)
 
-	info := SubjectInfo{Candidate: resolution.Candidate{Name: name, Type: etype, DocID: doc.ID}, Updated: doc.Updated, Version: doc.Version}
+	info := SubjectInfo{Candidate: resolution.Candidate{Name: name, Type: etype, DocID: doc.ID}, Updated: doc.Updated, Version: doc.Version,
+		NamePinned: slices.ContainsFunc(doc.Aliases, func(a string) bool { return textnorm.Key(a) == textnorm.Key(name) })}
 	// Aliases are kept once per match key — except the ones the front matter declares, which are
 	// kept once per spelling: «Марта Келлер» declared for Marta Keller shares her key and is still
 	// the name a reader of the entity expects to see (a trial found declared names missing).
@@ -127,6 +141,9 @@ func Subject(doc ariadne.Document, o *ontology.Ontology, places *lexicon.Gazette
 		info.Aliases = append(info.Aliases, a)
 		if slices.Contains(codes, a) && !slices.Contains(doc.Aliases, a) {
 			info.CodeAliases = append(info.CodeAliases, a)
+		}
+		if !own[k] {
+			info.Announced = append(info.Announced, a)
 		}
 	}
 	for _, q := range quoted {
@@ -176,7 +193,10 @@ func legalCore(name string) []string {
 // Deconflict makes the subjects of a batch of documents name distinct things. A subject whose
 // name is another entity's name or alias of a different type (a project titled with its client's
 // name: «Тер-Пласт — выдача результатов анализов в PDF») is renamed to its first alternate that is
-// free; an alias that is another subject's name is dropped, and so is a code the name writes
+// free — unless its front matter lists the name among its aliases too (NamePinned) and only
+// aliases a lead's cue announced (Announced) take it; an alias that is another subject's name is
+// dropped, so is an announced one that another subject names or declares itself, and so is a
+// code the name writes
 // inside a longer name (CodeAliases) that another subject declares or is named by — such an alias
 // never renames a page named by the code ("RA-73412 — Airbus A320neo" stays "RA-73412" beside
 // the project "C-check RA-73412", which loses the alias). taken holds
@@ -200,11 +220,19 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 		}
 		users[readers][k][typ] = true
 	}
+	pinned := map[[2]string]bool{} // readers and key of the names their front matter declares too
+	for _, s := range subjects {
+		if s.NamePinned {
+			pinned[[2]string{readersOf(s), textnorm.Key(s.Name)}] = true
+		}
+	}
 	for _, s := range subjects {
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
-			if !slices.Contains(s.CodeAliases, n) { // it yields to a page named by the code (below)
-				use(readersOf(s), textnorm.Key(n), s.Type)
+			k := textnorm.Key(n)
+			if slices.Contains(s.CodeAliases, n) || slices.Contains(s.Announced, n) && pinned[[2]string{readersOf(s), k}] {
+				continue // it yields to a page named by the code, or that declares the name (below)
 			}
+			use(readersOf(s), k, s.Type)
 		}
 	}
 	for r := range users {
@@ -238,11 +266,18 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 	// claimed: readers and key → the documents whose subject has it as its name or as an alias
 	// that is not a code inside a longer name (SubjectInfo.CodeAliases).
 	claimed := map[[2]string][]string{}
+	// declared: the same for names and the aliases a page gives its subject itself (not
+	// Announced): an announced alias another page declares is that page's (trial 78: "Lumen
+	// Apparel", the group's declared alias, announced on its brand's page after «бренд»).
+	declared := map[[2]string][]string{}
 	for _, s := range subjects {
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			k := [2]string{readersOf(s), textnorm.Key(n)}
 			if !slices.Contains(s.CodeAliases, n) {
-				k := [2]string{readersOf(s), textnorm.Key(n)}
 				claimed[k] = append(claimed[k], s.DocID)
+			}
+			if !slices.Contains(s.Announced, n) {
+				declared[k] = append(declared[k], s.DocID)
 			}
 		}
 	}
@@ -254,8 +289,10 @@ func Deconflict(subjects []SubjectInfo, taken map[string]string) {
 		r := readersOf(*s)
 		s.Aliases = slices.DeleteFunc(s.Aliases, func(a string) bool {
 			k := [2]string{r, textnorm.Key(a)}
-			return other(names[k], s.DocID) || slices.Contains(s.CodeAliases, a) && other(claimed[k], s.DocID)
+			return other(names[k], s.DocID) || slices.Contains(s.CodeAliases, a) && other(claimed[k], s.DocID) ||
+				slices.Contains(s.Announced, a) && other(declared[k], s.DocID)
 		})
+		s.Announced = slices.DeleteFunc(s.Announced, func(a string) bool { return !slices.Contains(s.Aliases, a) })
 	}
 }
 

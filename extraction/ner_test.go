@@ -576,7 +576,7 @@ func TestNERReadableNamesInsideHiddenName(t *testing.T) {
 		}
 		reg := resolution.NewRegistry(o.Nicknames)
 		for _, d := range docs {
-			if info, ok := Subject(d, o); ok {
+			if info, ok := Subject(d, o, nil); ok {
 				info.ACL = d.ACL
 				reg.Resolve(info.Candidate)
 			}

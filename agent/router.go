@@ -43,9 +43,10 @@ type Linked struct {
 //
 //   - multi-hop wording: a relative clause («который», «чей», "whose", "of the … that", "sells
 //     the beer line that was …" — not when it is the whole question, "What is the team that owns
-//     X?" —, "the city where", "the publisher with which", "the country X is from"), a possessive question ("which client's"), nested
-//     relational frames ("the spouse of the director of X", "X's director", or one frame inside
-//     another question: "What did the author of X study?"), a role held for a named entity inside
+//     X?" —, "the city where", "the publisher with which", "the country X is from"), a
+//     possessive question ("which client's"), nested relational frames ("the spouse of the
+//     director of X", "X's director", or one frame inside another question: "What did the author
+//     of X study?"), a role held for a named entity inside
 //     a question about its holder («В каком офисе сидит аккаунт-менеджер «X»?», "Where does the
 //     Helios tech lead sit?", "the engineer named in contract X", "the chain's project"; asking
 //     the role itself, «Кто руководитель проекта «X»?», is one hop), a person picked out by

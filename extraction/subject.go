@@ -196,11 +196,10 @@ func legalCore(name string) []string {
 // free — unless its front matter lists the name among its aliases too (NamePinned) and only
 // aliases a lead's cue announced (Announced) take it; an alias that is another subject's name is
 // dropped, so is an announced one that another subject names or declares itself, and so is a
-// code the name writes
-// inside a longer name (CodeAliases) that another subject declares or is named by — such an alias
-// never renames a page named by the code ("RA-73412 — Airbus A320neo" stays "RA-73412" beside
-// the project "C-check RA-73412", which loses the alias). taken holds
-// the name keys (textnorm.Key) of entities known from earlier runs, mapped to their types.
+// code the name writes inside a longer name (CodeAliases) that another subject declares or is
+// named by — such an alias never renames a page named by the code ("RA-73412 — Airbus A320neo"
+// stays "RA-73412" beside the project "C-check RA-73412", which loses the alias). taken holds the
+// name keys (textnorm.Key) of entities known from earlier runs, mapped to their types.
 //
 // Subjects are renamed only for subjects with the same readers (acl): a page some of whose
 // readers may not read another never changes its name because of it (that would tell them the

@@ -13,7 +13,8 @@
 # hospital network), ag (an agricultural holding), av (an aircraft maintenance company), cro (a
 # contract research organisation running clinical trials), ins (a property insurer), tour (a
 # concert touring agency), mus (a museum's exhibitions and loans department), fr (a freight rail
-# operator), st (a film production studio), pt (a container port terminal), br (a craft brewery), fa (a fashion retailer) — and xq (XQuAD-ru).
+# operator), st (a film production studio), pt (a container port terminal), br (a craft
+# brewery), fa (a fashion retailer) — and xq (XQuAD-ru).
 # -s runs only the sets it names (xq among them); --reindex indexes every corpus again (after a
 # change to extraction). Compare two tags' figures with deploy/eval-compare.py OUT_DIR TAG_A TAG_B.
 set -euo pipefail

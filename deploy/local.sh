@@ -1044,8 +1044,9 @@ cmd_status() {
 			rc=3
 		fi
 	done
-	# The API the demo started is listed too, while it runs (it is not needed for `up`), and an
-	# API started by hand (go run ./cmd/api) that answers on this checkout's API port.
+	# The API is listed too (it is not needed for `up`, so its state does not change the exit
+	# code): the one the demo or start-api started, one started by hand (go run ./cmd/api) that
+	# answers on this checkout's API port, or none (trial 78 missed the line after make down).
 	if [ $# -eq 0 ] && pid=$(running_pid api); then
 		if elsewhere api; then
 			:
@@ -1056,6 +1057,8 @@ cmd_status() {
 		fi
 	elif [ $# -eq 0 ] && is_up api; then
 		printf '%-9s up    (not started by deploy/local.sh) http://127.0.0.1:%s\n' api "$API_PORT"
+	elif [ $# -eq 0 ]; then
+		printf '%-9s down  (not needed by the others: make demo or deploy/local.sh start-api starts it)\n' api
 	fi
 	return $rc
 }

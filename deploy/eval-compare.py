@@ -21,7 +21,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     out, a, b = sys.argv[1:4]
-    sets = sys.argv[4:] or ["second", "noans", "dev", "fitkb", "hold", "cmpq", "la", "gl", "gr", "lg", "vc", "wu", "th", "wf", "pub", "hos", "ag", "av", "cro", "ins", "tour", "mus", "fr", "st", "pt", "br", "fa", "xq"]
+    sets = sys.argv[4:] or ["second", "noans", "dev", "fitkb", "hold", "cmpq", "la", "gl", "gr", "lg", "vc", "wu", "th", "wf", "pub", "hos", "ag", "av", "cro", "ins", "tour", "mus", "fr", "st", "pt", "br", "fa", "lib", "xq"]
     for tag in (a, b):
         if not any(os.path.exists(f"{out}/{tag}-{s}.json") for s in sets):
             sys.exit(f"eval-compare: no report of tag {tag!r} in {out} (deploy/eval-ours.sh -o {out} -t {tag} writes them)")

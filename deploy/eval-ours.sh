@@ -14,7 +14,7 @@
 # contract research organisation running clinical trials), ins (a property insurer), tour (a
 # concert touring agency), mus (a museum's exhibitions and loans department), fr (a freight rail
 # operator), st (a film production studio), pt (a container port terminal), br (a craft
-# brewery), fa (a fashion retailer) — and xq (XQuAD-ru).
+# brewery), fa (a fashion retailer), lib (a city library network) — and xq (XQuAD-ru).
 # -s runs only the sets it names (xq among them); --reindex indexes every corpus again (after a
 # change to extraction). Compare two tags' figures with deploy/eval-compare.py OUT_DIR TAG_A TAG_B.
 set -euo pipefail
@@ -63,7 +63,7 @@ run fitkb FitKB FitKBChunk $T/fitkb-questions.jsonl $T/fitkb
 run hold FitKB FitKBChunk $T/fitkb-holdout-questions.jsonl $T/fitkb
 run cmpq FitKB FitKBChunk $T/fitkb-comparison-questions.jsonl $T/fitkb
 run la LastikaEval LastikaEvalChunk $T/lastika-questions.jsonl $T/lastika
-for c in gl:glaciology gr:grants lg:logistics vc:vetclinics wu:waterutility th:theatre wf:windfarm pub:publishing hos:hospital ag:agro av:aviation cro:cro ins:insurance tour:touring mus:museum fr:freight st:studio pt:port br:brewery fa:fashion; do
+for c in gl:glaciology gr:grants lg:logistics vc:vetclinics wu:waterutility th:theatre wf:windfarm pub:publishing hos:hospital ag:agro av:aviation cro:cro ins:insurance tour:touring mus:museum fr:freight st:studio pt:port br:brewery fa:fashion lib:library; do
 	set=${c%%:*} name=${c#*:}
 	ns="Trial${name^}"
 	run "$set" "$ns" "${ns}Chunk" "$T/$name-questions.jsonl" "$T/$name"

@@ -657,4 +657,9 @@ func TestUnlistedTypes(t *testing.T) {
 	if got := unlistedTypes(docs[2:5], o); got != "" {
 		t.Errorf("listed types only: %q, want none", got)
 	}
+	// the listed types that read as an entity type of another name are named with what they become
+	docs = append(docs, ariadne.Document{Type: "library"}, ariadne.Document{Type: "Library"})
+	if got, want := renamedTypes(docs, o), "employee → person ×1, library → technology ×2"; got != want {
+		t.Errorf("renamedTypes = %q, want %q", got, want)
+	}
 }

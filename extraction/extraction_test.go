@@ -171,20 +171,23 @@ func TestDeconflictRenamesProjectTitledWithClientName(t *testing.T) {
 	}
 }
 
+// mustSubject is Subject with the default ontology and no gazetteer, failing t when d describes
+// no entity.
+func mustSubject(t *testing.T, d ariadne.Document) SubjectInfo {
+	t.Helper()
+	info, ok := Subject(d, onto(t), nil)
+	if !ok {
+		t.Fatalf("%s: no subject", d.ID)
+	}
+	return info
+}
+
 // A code written inside a longer name is an alias of the page only while no other page with the
 // same readers declares that code or is named by it (outside tester: the project "PS-3
 // Reconstruction" and the runbook «Переключение на резервный насос НС-3» were found first for
 // "PS-3" and «НС-3», the station's declared aliases). A contract named by its code keeps it.
 func TestDeconflictCodeInsideLongerName(t *testing.T) {
-	o := onto(t)
-	subject := func(d ariadne.Document) SubjectInfo {
-		t.Helper()
-		info, ok := Subject(d, o, nil)
-		if !ok {
-			t.Fatalf("%s: no subject", d.ID)
-		}
-		return info
-	}
+	subject := func(d ariadne.Document) SubjectInfo { t.Helper(); return mustSubject(t, d) }
 	subjects := []SubjectInfo{
 		subject(ariadne.Document{ID: "stations/ps-3", Type: "technology", Title: "PS-3 Levoberezhnaya — raw water pumping station",
 			Aliases: []string{"PS-3", "НС-3"}, Body: "# PS-3 Levoberezhnaya\n\nThe station lifts raw water.\n"}),
@@ -225,15 +228,7 @@ func TestDeconflictCodeInsideLongerName(t *testing.T) {
 // трикотажа группы Lumen Apparel» — and a collection and a supplier the brand's own name,
 // «коллекция бренда «Аврора Нит»», which, of two types, renamed the brand's page to its heading). An announced name no other page has stays ("встречается Luchik EdTech").
 func TestDeconflictAnnouncedAliasYields(t *testing.T) {
-	o := onto(t)
-	subject := func(d ariadne.Document) SubjectInfo {
-		t.Helper()
-		info, ok := Subject(d, o, nil)
-		if !ok {
-			t.Fatalf("%s: no subject", d.ID)
-		}
-		return info
-	}
+	subject := func(d ariadne.Document) SubjectInfo { t.Helper(); return mustSubject(t, d) }
 	subjects := []SubjectInfo{
 		subject(ariadne.Document{ID: "brands/aurora", Type: "brand", Title: "Аврора Нит — бренд трикотажа", Aliases: []string{"Аврора Нит"},
 			Body: "# Бренд «Аврора Нит»\n\n«Аврора Нит» — бренд трикотажа группы Lumen Apparel.\n"}),

@@ -31,7 +31,6 @@ import (
 	"github.com/ariadne-graphrag/ariadne/ingest"
 	"github.com/ariadne-graphrag/ariadne/internal/loopback"
 	"github.com/ariadne-graphrag/ariadne/internal/setup"
-	"github.com/ariadne-graphrag/ariadne/lexicon"
 	"github.com/ariadne-graphrag/ariadne/textnorm"
 	"github.com/ariadne-graphrag/ariadne/vector"
 	"github.com/ariadne-graphrag/ariadne/web"
@@ -184,12 +183,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if rec == nil && c.Indexing.RecognitionAsked() {
 		recognitionDown = fmt.Sprintf("the NER sidecar at %s did not answer when the API started (start it and restart the API, or set ARIADNE_NER=off to rebuild without recognition)", c.Indexing.NERURL)
 	}
-	var places *lexicon.Gazetteer // subjects named with the gazetteer when recognition (which brings it) is on
-	if rec != nil {
-		places = lex.Places()
-	}
 	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, RecognitionDown: recognitionDown,
-		Places: places, Ontology: onto, Graph: gs, Vectors: vs, Logger: log, LockWait: c.WriteWait})
+		Places: setup.SubjectPlaces(rec, lex), Ontology: onto, Graph: gs, Vectors: vs, Logger: log, LockWait: c.WriteWait})
 	if err != nil {
 		return err
 	}

@@ -267,11 +267,7 @@ func (c common) open(ctx context.Context, stderr io.Writer, docs []ariadne.Docum
 		if err != nil {
 			return fail(err)
 		}
-		var places *lexicon.Gazetteer // subjects named with the gazetteer when recognition (which brings it) is on
-		if rec != nil {
-			places = e.lexicon.Places()
-		}
-		pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Places: places, Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
+		pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, Places: setup.SubjectPlaces(rec, e.lexicon), Ontology: onto, Graph: gs, Vectors: vs, Logger: log})
 		if err != nil {
 			return fail(err)
 		}

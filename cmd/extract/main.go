@@ -211,12 +211,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if rec == nil && c.Indexing.RecognitionAsked() {
 		recognitionDown = fmt.Sprintf("the NER sidecar at %s does not answer", c.NERURL)
 	}
-	var places *lexicon.Gazetteer // subjects named with the gazetteer when recognition (which brings it) is on
-	if rec != nil {
-		places = lex.Places()
-	}
 	pipe, err := ingest.New(ingest.Config{Chunker: chunker, Embedder: emb, Extractor: ext, Recognizer: rec, RecognitionDown: recognitionDown,
-		Places: places, Ontology: onto, Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
+		Places: setup.SubjectPlaces(rec, lex), Ontology: onto, Graph: gs, Vectors: vs, Logger: log, BatchDocs: c.Batch, Workers: c.Workers})
 	if err != nil {
 		return &exitError{2, err}
 	}

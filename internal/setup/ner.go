@@ -62,3 +62,13 @@ func (ix Indexing) BuildRecognizer(ctx context.Context, onto *ontology.Ontology,
 func (ix Indexing) RecognitionAsked() bool {
 	return (ix.NER == "auto" || ix.NER == "" || ix.NER == "on") && ix.Extractor != "llm"
 }
+
+// SubjectPlaces is the gazetteer the pipeline names typed pages' subjects with
+// (ingest.Config.Places): the lexicon's, when recognition (which brings the lexicon) is on, else
+// nil — so that every command writing a graph names subjects the same way.
+func SubjectPlaces(rec ingest.EntityRecognizer, lex *lexicon.Lexicon) *lexicon.Gazetteer {
+	if rec == nil {
+		return nil
+	}
+	return lex.Places()
+}
